@@ -1,0 +1,1 @@
+"""One module a command; each parses its options and calls the core."""

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memcli.options import open_memory, store_options
+from memcli.store import Store, local_store_root
+
+
+@click.command()
+@click.option(
+    "--local",
+    is_flag=True,
+    help="Create .mem/ at the top of this project (a git repository of its own, "
+    "ignored by the project's repository) instead of a central store.",
+)
+@store_options
+def init(local: bool, store_dir: str | None, project: str | None) -> None:
+    """Create a memory store.
+
+    By default the store is central, under $MEM_HOME/<project>, where the
+    project is named after the git repository of the current directory (all
+    its worktrees share it). The first `mem save` creates one by itself.
+
+    \b
+    Example:
+        mem init
+        mem init --local
+        mem init --store ~/notes/agent-memory
+    """
+    outer: Path | None = None
+    if local:
+        if store_dir:
+            raise click.UsageError("--local and --store name two different places; give one")
+        root = local_store_root(Path.cwd())
+        outer = root.parent
+        store = Store(root)
+    else:
+        store = open_memory(store_dir, project).store
+    if store.create(exclude_from=outer):
+        click.echo(f"Created a memory store at {store.root}")
+    else:
+        click.echo(f"A memory store already exists at {store.root}")

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import click
+
+from memcli.index import Filters
+from memcli.options import filter_options, json_option, open_memory, store_options
+from memcli.output import echo_entries, echo_json
+
+
+@click.command("list")
+@filter_options
+@click.option("--keys", is_flag=True, help="Only memories that have a key.")
+@click.option(
+    "--limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="At most this many memories.",
+)
+@json_option
+@store_options
+def list_memories(
+    types: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    concepts: tuple[str, ...],
+    files: tuple[str, ...],
+    keys: bool,
+    limit: int,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """List recent memories, newest first.
+
+    \b
+    Example:
+        mem list --type decision --since 1m
+        mem list --keys
+    """
+    memory = open_memory(store_dir, project)
+    filters = Filters(types=types, since=since, until=until, concepts=concepts, files=files)
+    entries = memory.read(lambda index: index.recent(filters, limit=limit, keyed=keys))
+    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
+    if as_json:
+        echo_json([entry.to_json(short_ids[entry.id]) for entry in entries])
+    else:
+        echo_entries(entries, short_ids)

@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import click
+
+from memcli.options import json_option, open_memory, store_options
+from memcli.output import echo_entries, echo_json
+
+
+@click.command()
+@click.argument("ref", metavar="ID|KEY")
+@click.option(
+    "--before",
+    default=5,
+    show_default=True,
+    type=click.IntRange(0, 1000),
+    help="How many memories recorded before the anchor.",
+)
+@click.option(
+    "--after",
+    default=5,
+    show_default=True,
+    type=click.IntRange(0, 1000),
+    help="How many memories recorded after the anchor.",
+)
+@json_option
+@store_options
+def timeline(
+    ref: str, before: int, after: int, as_json: bool, store_dir: str | None, project: str | None
+) -> None:
+    """Show what was recorded around a memory, oldest first; '>' marks it.
+
+    \b
+    Example:
+        mem timeline 01JDX3Z6 --before 3 --after 3
+    """
+    memory = open_memory(store_dir, project)
+    anchor = memory.resolve(ref)
+    entries = memory.read(lambda index: index.around(anchor, before=before, after=after))
+    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
+    if as_json:
+        echo_json(
+            [
+                {**entry.to_json(short_ids[entry.id]), "anchor": entry.id == anchor.id}
+                for entry in entries
+            ]
+        )
+    else:
+        echo_entries(entries, short_ids, anchor=anchor.id)

@@ -1,0 +1,583 @@
+"""The derived search index: SQLite through apsw, FTS5 for full text.
+
+Built from the memory files only, and disposable: a schema version mismatch
+drops and rebuilds it, and so does corruption (the caller decides, on
+``IndexCorrupt``). It records the commit it reflects; ``sync`` brings it up to
+date from ``git diff`` between that commit and HEAD, inside one write
+transaction, so concurrent readers see either the old index or the new one.
+
+The full-text table is *contentless* (``content=''``, ``contentless_delete=1``):
+rows hold what is searched (facts one per line, concepts and file paths as
+words), while ``memories`` holds what is shown. bm25 needs only the index.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ParamSpec, Protocol, TypeVar
+
+import apsw
+
+from memcli.errors import (
+    Ambiguous,
+    IndexCorrupt,
+    IndexUnavailable,
+    InvalidInput,
+    InvalidMemoryFile,
+    NotFound,
+    QuerySyntaxError,
+    StoreError,
+)
+from memcli.ids import ID_PREFIX_RE, is_ulid
+from memcli.model import KEY_RE, Observation
+from memcli.query import fts_match, like_pattern, parse_terms
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_MS = 20_000
+MIN_PREFIX_CHARS = 4
+SHORT_ID_CHARS = 8
+# bm25 weights, in the column order of memories_fts.
+WEIGHTS = {"title": 10.0, "facts": 5.0, "concepts": 3.0, "files": 3.0, "narrative": 1.0}
+
+SCHEMA = """
+CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE memories(
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT,
+    key TEXT,
+    importance REAL,
+    session TEXT,
+    path TEXT NOT NULL UNIQUE,
+    digest TEXT NOT NULL,
+    concepts TEXT NOT NULL,
+    files TEXT NOT NULL,
+    facts TEXT NOT NULL,
+    narrative TEXT NOT NULL
+);
+CREATE INDEX memories_by_created ON memories(created, id);
+CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
+CREATE TABLE tags(
+    memory INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL COLLATE NOCASE
+);
+CREATE INDEX tags_by_value ON tags(kind, value);
+CREATE INDEX tags_by_memory ON tags(memory);
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    title, facts, concepts, files, narrative,
+    content='', contentless_delete=1,
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+"""
+DROP_ALL = """
+DROP TABLE IF EXISTS memories_fts;
+DROP TABLE IF EXISTS tags;
+DROP TABLE IF EXISTS memories;
+DROP TABLE IF EXISTS meta;
+"""
+CLEAR_ALL = """
+DELETE FROM memories_fts;
+DELETE FROM tags;
+DELETE FROM memories;
+"""
+GET_META = "SELECT value FROM meta WHERE name = ?"
+SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
+INSERT_MEMORY = """
+INSERT INTO memories(id, kind, type, title, created, updated, key, importance, session,
+                     path, digest, concepts, files, facts, narrative)
+VALUES (:id, :kind, :type, :title, :created, :updated, :key, :importance, :session,
+        :path, :digest, :concepts, :files, :facts, :narrative)
+ON CONFLICT(id) DO NOTHING
+"""
+INSERT_TAG = "INSERT INTO tags(memory, kind, value) VALUES (?, ?, ?)"
+INSERT_FTS = """
+INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
+VALUES (?, ?, ?, ?, ?, ?)
+"""
+ROWID_BY_PATH = "SELECT rowid FROM memories WHERE path = ?"
+PATH_BY_ID = "SELECT path FROM memories WHERE id = ?"
+DELETE_FTS = "DELETE FROM memories_fts WHERE rowid = ?"
+DELETE_TAGS = "DELETE FROM tags WHERE memory = ?"
+DELETE_MEMORY = "DELETE FROM memories WHERE rowid = ?"
+
+ENTRY_COLUMNS = """m.id, m.kind, m.type, m.title, m.created, m.updated, m.key, m.importance,
+    m.session, m.path, m.concepts, m.files, m.facts"""
+# Every filter is written once, and switched off by binding NULL.
+FILTERS = """
+    AND (:types IS NULL OR m.type IN (SELECT value FROM json_each(:types)))
+    AND (:since IS NULL OR m.created >= :since)
+    AND (:until IS NULL OR m.created < :until)
+    AND (:concepts IS NULL OR m.rowid IN (
+        SELECT memory FROM tags
+        WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:concepts))))
+    AND (:files IS NULL OR EXISTS (
+        SELECT 1 FROM tags t, json_each(:files) f
+        WHERE t.memory = m.rowid AND t.kind = 'file'
+          AND (t.value = f.value OR substr(t.value, 1, length(f.value) + 1) = f.value || '/')))
+"""
+BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values()))
+SEARCH_FTS = f"""
+SELECT {ENTRY_COLUMNS}, -{BM25} AS score
+FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+WHERE memories_fts MATCH :match {FILTERS}
+ORDER BY {BM25}, m.created DESC
+LIMIT :limit
+"""
+SEARCH_LIKE = f"""
+SELECT {ENTRY_COLUMNS}, 0.0 AS score
+FROM memories m
+WHERE (m.title LIKE :pattern ESCAPE '\\' OR m.facts LIKE :pattern ESCAPE '\\'
+       OR m.narrative LIKE :pattern ESCAPE '\\' OR m.concepts LIKE :pattern ESCAPE '\\'
+       OR m.files LIKE :pattern ESCAPE '\\') {FILTERS}
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
+RECENT = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score
+FROM memories m
+WHERE (:keyed = 0 OR m.key IS NOT NULL) {FILTERS}
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
+BEFORE = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE (m.created, m.id) < (:created, :id)
+ORDER BY m.created DESC, m.id DESC LIMIT :limit
+"""
+AFTER = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE (m.created, m.id) > (:created, :id)
+ORDER BY m.created, m.id LIMIT :limit
+"""
+BY_ID = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.id = ?"
+BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ? LIMIT 2"
+BY_PREFIX = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
+"""
+ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
+ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
+COUNT = "SELECT count(*) FROM memories"
+ALL_DIGESTS = "SELECT path, digest FROM memories"
+
+
+# ------------------------------------------------------------------ values
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A memory as the index knows it: enough to list, rank and find its file."""
+
+    id: str
+    kind: str
+    type: str
+    title: str
+    created: str
+    updated: str | None
+    key: str | None
+    importance: float | None
+    session: str | None
+    path: str
+    concepts: list[str]
+    files: list[str]
+    facts: list[str]
+    score: float | None = None
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> Entry:
+        values = list(row)
+        for position in (10, 11, 12):  # concepts, files, facts are JSON arrays
+            values[position] = json.loads(values[position])
+        if values[13] is not None:
+            values[13] = round(values[13], 4)
+        return cls(*values)
+
+    def to_json(self, short_id: str | None = None) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "short_id": short_id or self.id[:SHORT_ID_CHARS],
+            "kind": self.kind,
+            "key": self.key,
+            "type": self.type,
+            "title": self.title,
+            "created": self.created,
+            "updated": self.updated,
+            "importance": self.importance,
+            "score": self.score,
+            "path": self.path,
+            "concepts": self.concepts,
+            "files": self.files,
+        }
+
+
+@dataclass(frozen=True)
+class Filters:
+    types: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+    concepts: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+
+    def params(self) -> dict[str, Any]:
+        def as_json(values: tuple[str, ...]) -> str | None:
+            return json.dumps(list(values)) if values else None
+
+        return {
+            "types": as_json(self.types),
+            "since": self.since,
+            "until": self.until,
+            "concepts": as_json(self.concepts),
+            "files": as_json(self.files),
+        }
+
+
+@dataclass
+class SearchResult:
+    entries: list[Entry]
+    strategy: str
+    """How the entries were found: ``all`` words, ``any`` word, ``substring``, ``raw``."""
+
+
+@dataclass
+class SyncReport:
+    rebuilt: bool = False
+    added: int = 0
+    removed: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+class IndexSource(Protocol):
+    """What the index reads: the store, seen through a narrow window."""
+
+    def head(self) -> str | None: ...
+    def memory_paths(self) -> Iterator[str]: ...
+    def load(self, path: str) -> tuple[Observation, str]: ...
+    def changes(self, old: str, new: str) -> list[Any]: ...
+
+
+Warn = Callable[[str], None]
+Loaded = tuple[Observation, str]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _translating_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """Turn SQLite's errors into mem's: corrupt (rebuildable) or unavailable."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            raise IndexCorrupt(f"the index is corrupt ({exc})") from None
+        except (
+            apsw.CantOpenError,
+            apsw.ReadOnlyError,
+            apsw.IOError,
+            apsw.PermissionsError,
+            apsw.FullError,
+            apsw.BusyError,
+        ) as exc:
+            raise IndexUnavailable(f"cannot use the index: {exc}") from None
+
+    return wrapper
+
+
+# ------------------------------------------------------------------- index
+
+
+class Index:
+    """One index database. ``path`` may be ``":memory:"``."""
+
+    @_translating_errors
+    def __init__(self, path: Path | str) -> None:
+        self.path = str(path)
+        self.db = apsw.Connection(self.path)
+        self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
+        if self.db.pragma("user_version") != SCHEMA_VERSION:
+            self._create_schema()
+        self.db.pragma("synchronous", "NORMAL")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _create_schema(self) -> None:
+        if self.path != ":memory:":
+            self.db.pragma("journal_mode", "WAL")
+        with self._write():
+            if self.db.pragma("user_version") == SCHEMA_VERSION:
+                return  # another process got there first
+            self.db.execute(DROP_ALL)
+            self.db.execute(SCHEMA)
+            self.db.pragma("user_version", SCHEMA_VERSION)
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        """One write transaction, taken at once so that concurrent syncs queue up."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if not self.db.get_autocommit():
+                self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ----------------------------------------------------------------- sync
+
+    def indexed_commit(self) -> str | None:
+        """The commit the index reflects ('' for an empty repository), None if never built."""
+        for (value,) in self.db.execute(GET_META, ("commit",)):
+            return str(value)
+        return None
+
+    @_translating_errors
+    def sync(
+        self,
+        source: IndexSource,
+        warn: Warn,
+        *,
+        full: bool = False,
+        known: tuple[str | None, dict[str, Loaded | None]] | None = None,
+    ) -> SyncReport | None:
+        """Bring the index to the source's HEAD; None when it already was.
+
+        ``known`` is ``(parent, {path: (observation, digest) or None})`` from a
+        write that just committed on top of ``parent``: when the index reflects
+        ``parent`` those changes are applied without asking git for a diff.
+        """
+        head = source.head() or ""
+        if not full and self.indexed_commit() == head:
+            return None
+        with self._write():
+            current = self.indexed_commit()
+            if not full and current == head:
+                return None
+            report = SyncReport()
+            if full or current is None:
+                self._rebuild(source, warn, report)
+            elif known is not None and (known[0] or "") == current:
+                self._apply_known(known[1], source, warn, report)
+            else:
+                try:
+                    changes = source.changes(current, head) if current and head else None
+                except StoreError:
+                    changes = None  # that commit is gone (history rewritten): rebuild
+                if changes is None:
+                    self._rebuild(source, warn, report)
+                else:
+                    self._apply_changes(changes, source, warn, report)
+            self.db.execute(SET_META, ("commit", head))
+            return report
+
+    def _rebuild(self, source: IndexSource, warn: Warn, report: SyncReport) -> None:
+        report.rebuilt = True
+        self.db.execute(CLEAR_ALL)
+        for path in source.memory_paths():
+            self._add(path, self._load(source, path, warn, report), warn, report)
+
+    def _apply_changes(
+        self, changes: list[Any], source: IndexSource, warn: Warn, report: SyncReport
+    ) -> None:
+        # Deletions first: a renamed file is a deletion and an addition of one id.
+        for change in sorted(changes, key=lambda c: c.status != "D"):
+            self._remove(change.path, report)
+            if change.status != "D":
+                self._add(change.path, self._load(source, change.path, warn, report), warn, report)
+
+    def _apply_known(
+        self,
+        known: dict[str, Loaded | None],
+        source: IndexSource,
+        warn: Warn,
+        report: SyncReport,
+    ) -> None:
+        for path in known:
+            self._remove(path, report)
+        for path, loaded in known.items():
+            if loaded is not None:
+                self._add(path, loaded, warn, report)
+
+    @staticmethod
+    def _load(source: IndexSource, path: str, warn: Warn, report: SyncReport) -> Loaded | None:
+        try:
+            return source.load(path)
+        except (InvalidMemoryFile, InvalidInput) as exc:
+            warn(f"skipped {exc}")
+            report.skipped.append(path)
+            return None
+
+    def _add(self, path: str, loaded: Loaded | None, warn: Warn, report: SyncReport) -> None:
+        if loaded is None:
+            return
+        obs, digest = loaded
+        self.db.execute(
+            INSERT_MEMORY,
+            {
+                "id": obs.id,
+                "kind": obs.kind,
+                "type": obs.type,
+                "title": obs.title,
+                "created": obs.created,
+                "updated": obs.updated,
+                "key": obs.key,
+                "importance": obs.importance,
+                "session": obs.session,
+                "path": path,
+                "digest": digest,
+                "concepts": json.dumps(obs.concepts, ensure_ascii=False),
+                "files": json.dumps(obs.files, ensure_ascii=False),
+                "facts": json.dumps(obs.facts, ensure_ascii=False),
+                "narrative": obs.narrative,
+            },
+        )
+        if self.db.changes() == 0:
+            other = next(iter(self.db.execute(PATH_BY_ID, (obs.id,))), ("?",))[0]
+            warn(f"skipped {path}: id {obs.id} is already used by {other}")
+            report.skipped.append(path)
+            return
+        rowid = self.db.last_insert_rowid()
+        tags = [(rowid, "concept", c) for c in obs.concepts] + [
+            (rowid, "file", f) for f in obs.files
+        ]
+        if tags:
+            self.db.executemany(INSERT_TAG, tags)
+        self.db.execute(
+            INSERT_FTS,
+            (
+                rowid,
+                obs.title,
+                "\n".join(obs.facts),
+                " ".join(obs.concepts),
+                " ".join(obs.files),
+                obs.narrative,
+            ),
+        )
+        report.added += 1
+
+    def _remove(self, path: str, report: SyncReport) -> None:
+        for (rowid,) in list(self.db.execute(ROWID_BY_PATH, (path,))):
+            self.db.execute(DELETE_FTS, (rowid,))
+            self.db.execute(DELETE_TAGS, (rowid,))
+            self.db.execute(DELETE_MEMORY, (rowid,))
+            report.removed += 1
+
+    # -------------------------------------------------------------- queries
+
+    def _entries(self, sql: str, params: Any) -> list[Entry]:
+        return [Entry.from_row(row) for row in self.db.execute(sql, params)]
+
+    @_translating_errors
+    def search(
+        self, text: str, filters: Filters = Filters(), *, limit: int = 10, raw: bool = False
+    ) -> SearchResult:
+        """Full text first (all words, then any word), then a substring match."""
+        params = {**filters.params(), "limit": limit}
+        if raw:
+            try:
+                return SearchResult(self._entries(SEARCH_FTS, {**params, "match": text}), "raw")
+            except apsw.SQLError as exc:
+                raise QuerySyntaxError(
+                    f"invalid FTS5 query {text!r}: {exc}; drop --raw to search the words as typed"
+                ) from None
+        terms = parse_terms(text)
+        attempts = [("all", fts_match(terms))]
+        if len(terms) > 1:
+            attempts.append(("any", fts_match(terms, any_term=True)))
+        for strategy, match in attempts:
+            if match is None:
+                continue
+            entries = self._entries(SEARCH_FTS, {**params, "match": match})
+            if entries:
+                return SearchResult(entries, strategy)
+        pattern = like_pattern(" ".join(text.split()))
+        return SearchResult(self._entries(SEARCH_LIKE, {**params, "pattern": pattern}), "substring")
+
+    @_translating_errors
+    def recent(
+        self, filters: Filters = Filters(), *, limit: int = 20, keyed: bool = False
+    ) -> list[Entry]:
+        """Newest first; ``keyed``: only memories that have a key."""
+        return self._entries(RECENT, {**filters.params(), "limit": limit, "keyed": int(keyed)})
+
+    @_translating_errors
+    def around(self, anchor: Entry, *, before: int, after: int) -> list[Entry]:
+        """The anchor with up to ``before`` and ``after`` neighbours, oldest first."""
+        params = {"created": anchor.created, "id": anchor.id}
+        earlier = self._entries(BEFORE, {**params, "limit": before})
+        later = self._entries(AFTER, {**params, "limit": after})
+        return [*reversed(earlier), anchor, *later]
+
+    @_translating_errors
+    def resolve(self, ref: str) -> Entry:
+        """A memory by full id, key, or unique id prefix (like git's abbreviated hashes)."""
+        ref = ref.strip()
+        if not KEY_RE.fullmatch(ref):
+            raise InvalidInput(f"{ref!r} is not a memory id or key")
+        upper = ref.upper()
+        if is_ulid(upper):
+            found = self._entries(BY_ID, (upper,))
+            if found:
+                return found[0]
+        by_key = self._entries(BY_KEY, (ref,))
+        if by_key:
+            return by_key[0]
+        if not ID_PREFIX_RE.fullmatch(ref):
+            raise NotFound(f"no memory has the key {ref!r}")
+        if len(ref) < MIN_PREFIX_CHARS:
+            raise InvalidInput(
+                f"id prefix {ref!r} is too short: give at least {MIN_PREFIX_CHARS} characters"
+            )
+        matches = self._entries(BY_PREFIX, {"low": upper, "high": upper + "\x7f"})
+        if not matches:
+            raise NotFound(f"no memory has the id or key {ref!r}")
+        if len(matches) > 1:
+            shown = ", ".join(f"{e.id[:12]} ({e.title[:40]})" for e in matches[:5])
+            raise Ambiguous(
+                f"id prefix {ref!r} matches several memories: {shown}; give more characters"
+            )
+        return matches[0]
+
+    @_translating_errors
+    def by_key(self, key: str) -> Entry | None:
+        found = self._entries(BY_KEY, (key,))
+        return found[0] if found else None
+
+    @_translating_errors
+    def short_ids(self, ids: list[str]) -> dict[str, str]:
+        """The shortest unique prefix of each id, at least ``SHORT_ID_CHARS`` long."""
+        result = {}
+        for identity in ids:
+            longest = 0
+            for sql in (ID_BEFORE, ID_AFTER):
+                for (other,) in self.db.execute(sql, (identity,)):
+                    longest = max(longest, _common_prefix(identity, other))
+            result[identity] = identity[: max(SHORT_ID_CHARS, longest + 1)]
+        return result
+
+    @_translating_errors
+    def count(self) -> int:
+        return int(next(iter(self.db.execute(COUNT)))[0])
+
+    @_translating_errors
+    def digests(self) -> dict[str, str]:
+        return {path: digest for path, digest in self.db.execute(ALL_DIGESTS)}
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n

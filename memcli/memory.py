@@ -1,0 +1,253 @@
+"""A project's memory: its store (the truth) and its index (derived), used together.
+
+The data flow is one way: a write goes to a file, then a commit, then the index;
+a read first brings the index up to date with git, then queries it. Nothing
+here prints: notices and warnings go to the ``notify`` callback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from memcli.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
+from memcli.ids import new_ulid
+from memcli.index import Entry, Index, SyncReport
+from memcli.model import Draft, Observation, check_key
+from memcli.store import Store, StoreLocation, digest
+from memcli.timeutil import format_timestamp, now
+
+R = TypeVar("R")
+Notify = Callable[[str], None]
+SUBJECT_TITLE_CHARS = 60
+
+
+@dataclass
+class SaveResult:
+    observation: Observation
+    path: str
+    action: str
+    """``saved`` (new), ``updated`` (same key, changed) or ``unchanged``."""
+    commit: str | None
+
+
+@dataclass
+class Drift:
+    """Differences between the index and the memory files."""
+
+    checked: int = 0
+    missing: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    invalid: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.missing or self.extra or self.stale)
+
+
+class Memory:
+    def __init__(self, location: StoreLocation, notify: Notify) -> None:
+        self.location = location
+        self.store = Store(location.root)
+        self.notify = notify
+        self._index: Index | None = None
+
+    # --------------------------------------------------------------- opening
+
+    def require_store(self) -> None:
+        if not self.store.exists():
+            where = f" for project {self.location.project!r}" if self.location.project else ""
+            raise StoreError(
+                f"no memory store{where} at {self.location.root}; "
+                "`mem save` creates one, or run `mem init`"
+            )
+
+    def ensure_store(self) -> None:
+        if not self.store.exists() and self.store.create():
+            self.notify(f"created a memory store at {self.store.root}")
+
+    def sync(self, *, full: bool = False) -> SyncReport | None:
+        """Open the index and bring it up to date with HEAD (``full``: rebuild it).
+
+        A missing index is built, a corrupt one is thrown away and rebuilt, each
+        with a notice; the memory files are never touched.
+        """
+        self.require_store()
+        path = self.store.index_path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists() and path.stat().st_size > 0
+        try:
+            if self._index is None:
+                self._index = Index(path)
+            report = self._index.sync(self.store, self.notify, full=full)
+        except IndexCorrupt as exc:
+            self.notify(f"{exc}; rebuilding it from the memory files")
+            self._discard_index()
+            self._index = Index(path)
+            return self._index.sync(self.store, self.notify, full=True)
+        if report and report.rebuilt and not full and not existed and report.added:
+            self.notify(f"built the index from {report.added} memory files")
+        return report
+
+    def index(self) -> Index:
+        """The index, open and up to date with HEAD."""
+        if self._index is None:
+            self.sync()
+        assert self._index is not None
+        return self._index
+
+    def _discard_index(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+        path = self.store.index_path
+        if path.is_dir():
+            raise IndexUnavailable(
+                f"the index path {path} is a directory; remove it and mem will rebuild the index"
+            )
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+    def read(self, query: Callable[[Index], R]) -> R:
+        """Run a query; if the index turns out corrupt half way, rebuild and run it again."""
+        try:
+            return query(self.index())
+        except IndexCorrupt as exc:
+            self.notify(f"{exc}; rebuilding it from the memory files")
+            self._discard_index()
+            self.sync(full=True)
+            return query(self.index())
+
+    # --------------------------------------------------------------- reading
+
+    def resolve(self, ref: str) -> Entry:
+        """A memory by id, unique id prefix, or key."""
+        return self.read(lambda index: index.resolve(ref))
+
+    def load(self, entry: Entry) -> Observation:
+        observation, _ = self.store.load(entry.path)
+        return observation
+
+    def reindex(self, *, full: bool) -> SyncReport | None:
+        return self.sync(full=full)
+
+    def check(self) -> Drift:
+        """Compare the index with the memory files in the work tree."""
+        indexed = self.read(lambda index: index.digests())
+        drift = Drift()
+        on_disk: dict[str, str] = {}
+        for path in self.store.memory_paths():
+            try:
+                data = self.store.read_bytes(path)
+                Observation.from_markdown(data.decode("utf-8"), path)
+            except (InvalidMemoryFile, UnicodeDecodeError) as exc:
+                drift.invalid.append(
+                    str(exc) if isinstance(exc, InvalidMemoryFile) else f"{path}: is not UTF-8 text"
+                )
+                continue
+            on_disk[path] = digest(data)
+        drift.checked = len(on_disk)
+        drift.missing = sorted(set(on_disk) - set(indexed))
+        drift.extra = sorted(set(indexed) - set(on_disk))
+        drift.stale = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
+        return drift
+
+    # --------------------------------------------------------------- writing
+
+    def save(self, draft: Draft) -> SaveResult:
+        """Write one memory and commit it; a known ``key`` updates that memory instead."""
+        self.ensure_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            stamp = format_timestamp(now())
+            existing = self._entry_for_key(draft.key) if draft.key else None
+            if existing is not None:
+                old = self.load(existing)
+                observation = draft.update(old, stamp)
+                if observation == old:
+                    return SaveResult(old, existing.path, "unchanged", None)
+                path, action = existing.path, "updated"
+            else:
+                observation = draft.new_observation(new_ulid(), stamp)
+                path, action = self.store.new_path(observation), "saved"
+            verb = "save" if action == "saved" else "update"
+            message = _commit_message(verb, [observation])
+            commit = self._commit_files({path: observation.to_markdown()}, [], message)
+            return SaveResult(observation, path, action, commit)
+
+    def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
+        """Remove memories from the work tree in one commit; history keeps them."""
+        with self.store.write_lock():
+            self.store.check_writable()
+            entries: dict[str, Entry] = {}
+            for ref in refs:
+                entry = self.resolve(ref)
+                entries.setdefault(entry.id, entry)
+            chosen = list(entries.values())
+            observations = [self._load_or_stub(entry) for entry in chosen]
+            message = _commit_message("forget", observations)
+            commit = self._commit_files({}, [entry.path for entry in chosen], message)
+            return chosen, commit
+
+    def _entry_for_key(self, key: str) -> Entry | None:
+        return self.read(lambda index: index.by_key(check_key(key)))
+
+    def _load_or_stub(self, entry: Entry) -> Observation:
+        try:
+            return self.load(entry)
+        except InvalidMemoryFile:
+            return Observation(
+                id=entry.id, type=entry.type, title=entry.title, created=entry.created
+            )
+
+    def _commit_files(self, writes: dict[str, str], removals: list[str], message: str) -> str:
+        """Write and delete files, commit them, and tell the index; undo the files on failure."""
+        backups = {path: self._backup(path) for path in [*writes, *removals]}
+        parent = self.store.head()
+        try:
+            for path, content in writes.items():
+                self.store.write_file(path, content.encode("utf-8"))
+            for path in removals:
+                self.store.remove_file(path)
+            commit = self.store.commit(list(writes), removals, message)
+        except BaseException:
+            for path, old in backups.items():
+                if old is None:
+                    self.store.remove_file(path)
+                else:
+                    self.store.write_file(path, old)
+            raise
+        known: dict[str, tuple[Observation, str] | None] = {path: None for path in removals}
+        for path in writes:
+            known[path] = self.store.load(path)
+        try:
+            self.index().sync(self.store, self.notify, known=(parent, known))
+        except (IndexCorrupt, IndexUnavailable) as exc:
+            # The commit is the truth; the next read brings the index up to date.
+            self.notify(f"saved, but the index was not updated: {exc}")
+        return commit
+
+    def _backup(self, path: str) -> bytes | None:
+        try:
+            return self.store.resolve(path).read_bytes()
+        except FileNotFoundError:
+            return None
+
+
+def _commit_message(verb: str, observations: list[Observation]) -> str:
+    """``save: gotcha: FTS5 MATCH rejects bare hyphens`` plus a Memory-Id trailer each."""
+    if len(observations) == 1:
+        obs = observations[0]
+        title = obs.title
+        if len(title) > SUBJECT_TITLE_CHARS:
+            title = title[: SUBJECT_TITLE_CHARS - 1].rstrip() + "…"
+        subject = f"{verb}: {obs.type}: {title}"
+        body = ""
+    else:
+        subject = f"{verb}: {len(observations)} memories"
+        body = "".join(f"- {obs.type}: {obs.title}\n" for obs in observations) + "\n"
+    trailers = "".join(f"Memory-Id: {obs.id}\n" for obs in observations)
+    return f"{subject}\n\n{body}{trailers}"

@@ -1,0 +1,108 @@
+"""Options shared by several commands, and how commands open the memory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from memcli.errors import InvalidInput
+from memcli.memory import Memory
+from memcli.model import OBSERVATION_TYPES
+from memcli.store import locate
+from memcli.timeutil import format_timestamp, parse_since, parse_timestamp
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def notice(message: str) -> None:
+    """A one-line notice on stderr, where it never mixes with --json output."""
+    click.echo(f"mem: {message}", err=True)
+
+
+def store_options(f: F) -> F:
+    f = click.option(
+        "--project",
+        metavar="NAME",
+        help="Use this project's central store instead of the one found from here.",
+    )(f)
+    return click.option(
+        "--store",
+        "store_dir",
+        metavar="DIR",
+        help="Use the store in DIR (also MEM_STORE).",
+    )(f)
+
+
+def json_option(f: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
+
+
+def open_memory(store_dir: str | None, project: str | None) -> Memory:
+    return Memory(locate(store_dir, project, Path.cwd()), notify=notice)
+
+
+def _since(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return parse_since(value)
+    except InvalidInput as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _until(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Before this time; a bare date includes that whole day."""
+    if value is None:
+        return None
+    stamp = _since(ctx, param, value)
+    if stamp is not None and len(value.strip()) == 10 and value.count("-") == 2:
+        import datetime as dt
+
+        stamp = format_timestamp(parse_timestamp(stamp) + dt.timedelta(days=1))
+    return stamp
+
+
+def filter_options(f: F) -> F:
+    """--type, --since, --until, --concept, --file: narrowing a search or a listing."""
+    for decorator in reversed(
+        [
+            click.option(
+                "--type",
+                "types",
+                multiple=True,
+                type=click.Choice(OBSERVATION_TYPES),
+                help="Only memories of this type (repeatable).",
+            ),
+            click.option(
+                "--since",
+                callback=_since,
+                metavar="WHEN",
+                help="Only memories created since: 12h, 3d, 2w, 1m, 1y or an ISO date.",
+            ),
+            click.option(
+                "--until",
+                callback=_until,
+                metavar="WHEN",
+                help="Only memories created before (a date includes that day).",
+            ),
+            click.option(
+                "--concept",
+                "concepts",
+                multiple=True,
+                metavar="CONCEPT",
+                help="Only memories tagged with this concept (repeatable: any of them).",
+            ),
+            click.option(
+                "--file",
+                "files",
+                multiple=True,
+                metavar="PATH",
+                help="Only memories about this file or folder (repeatable: any of them).",
+            ),
+        ]
+    ):
+        f = decorator(f)
+    return f

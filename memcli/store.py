@@ -1,0 +1,358 @@
+"""The store: a git repository of memory files. Finding it, creating it, writing to it.
+
+Every write is one commit, made with git plumbing (``update-index``,
+``write-tree``, ``commit-tree``, ``update-ref``) under the store's write lock,
+so parallel agents never race each other for git's ``index.lock`` and a save
+costs a few git processes whatever the size of the store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+
+from memcli.errors import InvalidInput, InvalidMemoryFile, StoreError
+from memcli.gitrepo import FALLBACK_EMAIL, FALLBACK_NAME, Git, find_git_common_dir
+from memcli.locking import exclusive_lock
+from memcli.model import Observation, slugify
+
+MEMORY_DIRS = ("observations",)
+CACHE_DIR = ".cache"
+INDEX_FILE = "index.db"
+LOCK_FILE = "write.lock"
+LOCAL_STORE_DIR = ".mem"
+GITIGNORE = """\
+# Written by mem. The index and the locks are derived from the memory files
+# and local to this machine: never commit them.
+/.cache/
+.*.tmp
+"""
+_PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+_GIT_LOCK_WAIT_SECONDS = 5.0
+
+
+# ------------------------------------------------------------------ locating
+
+
+@dataclass(frozen=True)
+class StoreLocation:
+    root: Path
+    source: str
+    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``."""
+    project: str | None = None
+
+
+def mem_home() -> Path:
+    """``$MEM_HOME``, else the platform's per-user data directory for mem."""
+    configured = os.environ.get("MEM_HOME")
+    if configured:
+        return Path(configured).expanduser()
+    home = Path.home()
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "mem"
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "mem"
+    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "mem"
+
+
+def check_project_name(name: str) -> str:
+    if not _PROJECT_RE.fullmatch(name) or name in (".", ".."):
+        raise InvalidInput(f"invalid project name {name!r}: use letters, digits, '.', '_' or '-'")
+    return name
+
+
+def project_name(cwd: Path) -> str | None:
+    """The project the directory belongs to, named after its git repository.
+
+    Derived from the *common* git dir, so every worktree of one repository (and
+    agents use worktrees a lot) names the same project and shares one store.
+    """
+    common = find_git_common_dir(cwd)
+    if common is None:
+        return None
+    name = common.parent.name if common.name == ".git" else common.name.removesuffix(".git")
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")
+    return name or "project"
+
+
+def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
+    """Where the store is; first match wins (SPEC section 1)."""
+    if store:
+        return StoreLocation(Path(store).expanduser().absolute(), "--store")
+    env_store = os.environ.get("MEM_STORE")
+    if env_store:
+        return StoreLocation(Path(env_store).expanduser().absolute(), "MEM_STORE")
+    if project is None:
+        for directory in (cwd, *cwd.parents):
+            candidate = directory / LOCAL_STORE_DIR
+            if candidate.is_dir():
+                return StoreLocation(candidate, ".mem")
+        project = project_name(cwd)
+        if project is None:
+            raise StoreError(
+                f"{cwd} is not inside a git repository, so mem cannot tell which project's "
+                "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
+            )
+    return StoreLocation(mem_home() / check_project_name(project), "central", project)
+
+
+def local_store_root(cwd: Path) -> Path:
+    """Where ``mem init --local`` puts a store: ``.mem/`` at the top of the work tree."""
+    for directory in (cwd, *cwd.parents):
+        if (directory / ".git").exists():
+            return directory / LOCAL_STORE_DIR
+    return cwd / LOCAL_STORE_DIR
+
+
+# --------------------------------------------------------------------- store
+
+
+@dataclass(frozen=True)
+class Change:
+    """A memory file changed between two commits: ``status`` is A, M or D."""
+
+    status: str
+    path: str
+
+
+class Store:
+    """One project's memory repository."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.git = Git(root)
+
+    @property
+    def index_path(self) -> Path:
+        return self.root / CACHE_DIR / INDEX_FILE
+
+    def exists(self) -> bool:
+        return (self.root / ".git").exists()
+
+    def write_lock(self) -> AbstractContextManager[None]:
+        return exclusive_lock(self.root / CACHE_DIR / LOCK_FILE)
+
+    # ------------------------------------------------------------- creating
+
+    def create(self, *, exclude_from: Path | None = None) -> bool:
+        """Make this directory a store; False when it already was one.
+
+        ``exclude_from``: the outer repository of a project-local store, which is
+        told to ignore the store through its ``info/exclude`` (never through a
+        tracked file of the user's).
+        """
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.root} exists and is not a directory")
+        self.root.mkdir(parents=True, exist_ok=True)
+        with self.write_lock():
+            if self.exists():
+                return False
+            leftovers = [p.name for p in self.root.iterdir() if p.name != CACHE_DIR]
+            if leftovers:
+                raise StoreError(
+                    f"{self.root} is not empty and not a git repository; "
+                    "choose an empty or new directory for the store"
+                )
+            self.git.run(["init", "-q", "--initial-branch=main"])
+            self.git.run(["config", "core.splitIndex", "true"])
+            (self.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+            self.commit([".gitignore"], [], "init: mem store")
+        if exclude_from is not None:
+            _add_exclude(exclude_from, self.root)
+        return True
+
+    # --------------------------------------------------------------- reading
+
+    def head(self) -> str | None:
+        return self.git.head()
+
+    def memory_paths(self) -> Iterator[str]:
+        """Every memory file in the work tree, as store-relative paths, sorted."""
+        for top in MEMORY_DIRS:
+            base = self.root / top
+            if not base.is_dir():
+                continue
+            for dirpath, dirnames, filenames in os.walk(base):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                rel_dir = Path(dirpath).relative_to(self.root).as_posix()
+                for name in sorted(filenames):
+                    if is_memory_path(f"{rel_dir}/{name}"):
+                        yield f"{rel_dir}/{name}"
+
+    def read_bytes(self, path: str) -> bytes:
+        full = self.resolve(path)
+        if full.is_symlink():
+            raise InvalidMemoryFile(path, "is a symbolic link; memory files must be plain files")
+        try:
+            return full.read_bytes()
+        except FileNotFoundError:
+            raise InvalidMemoryFile(path, "file is missing from the work tree") from None
+        except IsADirectoryError:
+            raise InvalidMemoryFile(path, "is a directory") from None
+
+    def load(self, path: str) -> tuple[Observation, str]:
+        """Parse one memory file; also return the digest of its bytes."""
+        data = self.read_bytes(path)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidMemoryFile(path, "is not UTF-8 text") from None
+        return Observation.from_markdown(text, path), digest(data)
+
+    def changes(self, old: str, new: str) -> list[Change]:
+        """Memory files added, modified or deleted between two commits (renames split)."""
+        out = self.git.run(
+            ["diff", "--name-status", "-z", "--no-renames", old, new, "--", *MEMORY_DIRS]
+        ).stdout.decode("utf-8", "surrogateescape")
+        fields = out.split("\0")
+        changes = []
+        for status, path in zip(fields[0::2], fields[1::2], strict=False):
+            if not is_memory_path(path):
+                continue
+            changes.append(Change("D" if status.startswith("D") else "M", path))
+        return changes
+
+    def resolve(self, path: str) -> Path:
+        """The absolute path of a store-relative memory path; never outside the store."""
+        if not is_memory_path(path):
+            raise InvalidInput(f"{path!r} is not a memory file path")
+        full = self.root / path
+        try:
+            full.parent.resolve().relative_to(self.root.resolve())
+        except ValueError:
+            raise InvalidInput(f"{path!r} leaves the store") from None
+        return full
+
+    # --------------------------------------------------------------- writing
+
+    def new_path(self, observation: Observation) -> str:
+        year, month, day = (
+            observation.created[:4],
+            observation.created[5:7],
+            observation.created[8:10],
+        )
+        name = f"{year}-{month}-{day}-{slugify(observation.title)}-{observation.id[-6:].lower()}.md"
+        return f"observations/{year}/{month}/{name}"
+
+    def check_writable(self) -> None:
+        operation = self.git.operation_in_progress()
+        if operation:
+            raise StoreError(
+                f"{operation} is in progress in the store {self.root}; finish or abort it "
+                "with git first (see `git status` there)"
+            )
+
+    def write_file(self, path: str, content: bytes) -> None:
+        """Write atomically: a temporary file in the same folder, fsync, rename."""
+        full = self.resolve(path)
+        full.parent.mkdir(parents=True, exist_ok=True)
+        temp = full.parent / f".{full.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, full)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+
+    def remove_file(self, path: str) -> None:
+        self.resolve(path).unlink(missing_ok=True)
+
+    def commit(self, added: list[str], removed: list[str], message: str) -> str:
+        """Commit exactly these paths as they are in the work tree; return the commit.
+
+        Callers hold the write lock. Plumbing keeps the cost flat as the store
+        grows (no status scan, no hooks) and never stages anything else.
+        """
+        parent = self.head()
+        self._wait_for_git_index_lock()
+        paths = "\0".join([*added, *removed]) + "\0"
+        self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=paths)
+        try:
+            tree = self.git.out(["write-tree"])
+            args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
+            commit = self.git.out(args, input=message, env=self._identity())
+            self.git.run(
+                ["update-ref", "-m", message.splitlines()[0], "HEAD", commit, parent or ""]
+            )
+        except StoreError:
+            # Put git's index back for these paths so nothing stays staged.
+            if parent:
+                self.git.run(["reset", "-q", parent, "--", *added, *removed], check=False)
+            else:
+                self.git.run(["rm", "-q", "--cached", "--", *added], check=False)
+            raise
+        return commit
+
+    def _identity(self) -> dict[str, str]:
+        """The user's git identity when set; otherwise a clear fallback, never a failure."""
+        if os.environ.get("GIT_AUTHOR_EMAIL") and os.environ.get("GIT_COMMITTER_EMAIL"):
+            return {}
+        configured = self.git.run(
+            ["config", "--get-regexp", r"^user\.(name|email)$"], check=False
+        ).stdout.decode("utf-8", "replace")
+        keys = {line.split(" ", 1)[0] for line in configured.splitlines()}
+        env: dict[str, str] = {}
+        if "user.name" not in keys:
+            env.update(GIT_AUTHOR_NAME=FALLBACK_NAME, GIT_COMMITTER_NAME=FALLBACK_NAME)
+        if "user.email" not in keys:
+            env.update(GIT_AUTHOR_EMAIL=FALLBACK_EMAIL, GIT_COMMITTER_EMAIL=FALLBACK_EMAIL)
+        return {k: v for k, v in env.items() if not os.environ.get(k)}
+
+    def _wait_for_git_index_lock(self) -> None:
+        """Give a person's own git command in the store a moment to finish."""
+        lock = self.git.git_dir / "index.lock"
+        deadline = time.monotonic() + _GIT_LOCK_WAIT_SECONDS
+        while lock.exists():
+            if time.monotonic() >= deadline:
+                raise StoreError(
+                    f"git's {lock} exists: another git command is running in the store, or "
+                    "one crashed; if none is running, delete that file and try again"
+                )
+            time.sleep(0.05)
+
+
+def is_memory_path(path: str) -> bool:
+    """A markdown file under a memory folder, with no hidden or parent parts."""
+    parts = path.split("/")
+    return (
+        len(parts) >= 2
+        and parts[0] in MEMORY_DIRS
+        and path.endswith(".md")
+        and all(part and not part.startswith(".") for part in parts)
+        and "\\" not in path
+        and "\x00" not in path
+    )
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+
+
+def _add_exclude(outer: Path, store_root: Path) -> None:
+    common = find_git_common_dir(outer)
+    if common is None:
+        return
+    try:
+        relative = store_root.resolve().relative_to(outer.resolve()).as_posix()
+    except ValueError:
+        return
+    exclude = common / "info" / "exclude"
+    line = f"/{relative}/"
+    existing = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
+    if line not in existing.splitlines():
+        exclude.parent.mkdir(parents=True, exist_ok=True)
+        prefix = "" if not existing or existing.endswith("\n") else "\n"
+        exclude.write_text(
+            f"{existing}{prefix}# mem's project-local store\n{line}\n", encoding="utf-8"
+        )
