@@ -9,8 +9,8 @@ parser (which costs ~190 µs a file, most of a full rebuild):
   and as a JSON string (also valid YAML) otherwise;
 - short lists in flow style (``[sqlite, fts5]``), facts as a block list.
 
-``read_document`` tries that fast path first and falls back to python-frontmatter
-with a *safe* YAML loader for anything else (hand-edited files). Both paths must
+``read_document`` tries that fast path first and falls back to python-frontmatter's
+YAML handler with a *safe* loader for anything else (hand-edited files). Both paths must
 agree on every file mem writes; the tests check it with hypothesis.
 """
 
@@ -136,34 +136,27 @@ def read_document(text: str) -> tuple[dict[str, Any], str]:
     try:
         return _parse_canonical(head.split("\n") if head else []), body
     except _NotCanonical:
-        return _parse_yaml(text)
+        return _parse_yaml(head), body
 
 
-def _parse_yaml(text: str) -> tuple[dict[str, Any], str]:
-    """The slow path for hand-edited files: python-frontmatter with a safe loader."""
-    import frontmatter
+def _parse_yaml(head: str) -> dict[str, Any]:
+    """The slow path for hand-edited frontmatter: python-frontmatter's handler, safe loader."""
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class SafeYAMLHandler(YAMLHandler):
-        def load(self, fm: str, **kwargs: object) -> Any:
-            return yaml.load(fm, Loader=loader)
-
     try:
-        post = frontmatter.loads(text, handler=SafeYAMLHandler())
+        metadata = YAMLHandler().load(head, Loader=loader)
     except yaml.YAMLError as exc:
         problem = str(getattr(exc, "problem", None) or exc).splitlines()[0]
         mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1})" if mark is not None else ""
+        where = f" (line {mark.line + 2})" if mark is not None else ""
         raise ValueError(f"broken YAML frontmatter: {problem}{where}") from None
-    except ValueError as exc:
-        raise ValueError(f"unreadable frontmatter: {exc}") from None
-    metadata = post.metadata
+    if metadata is None:
+        return {}
     if not isinstance(metadata, dict):
         raise ValueError("frontmatter is not a mapping of keys to values")
-    return dict(metadata), str(post.content)
+    return {str(key): value for key, value in metadata.items()}
 
 
 def _parse_canonical(lines: list[str]) -> dict[str, Any]:

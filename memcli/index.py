@@ -130,7 +130,7 @@ SEARCH_FTS = f"""
 SELECT {ENTRY_COLUMNS}, -{BM25} AS score
 FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
 WHERE memories_fts MATCH :match {FILTERS}
-ORDER BY {BM25}, m.created DESC
+ORDER BY {BM25}, m.created DESC, m.id DESC
 LIMIT :limit
 """
 SEARCH_LIKE = f"""
@@ -198,8 +198,8 @@ class Entry:
         values = list(row)
         for position in (10, 11, 12):  # concepts, files, facts are JSON arrays
             values[position] = json.loads(values[position])
-        if values[13] is not None:
-            values[13] = round(values[13], 4)
+        if values[13] is not None:  # 4 significant digits: tiny stores give tiny scores
+            values[13] = float(f"{values[13]:.4g}")
         return cls(*values)
 
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:

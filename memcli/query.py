@@ -13,6 +13,8 @@ from dataclasses import dataclass
 MAX_TERMS = 64
 _TOKEN_RE = re.compile(r'"([^"]*)"|(\S+)')
 _WORD_CHAR_RE = re.compile(r"[^\W_]", re.UNICODE)
+# FTS5 ends a string at NUL; no control character is part of a word anyway.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Term:
 def parse_terms(query: str) -> list[Term]:
     """The searchable terms of a query; words with no letter or digit are dropped."""
     terms: list[Term] = []
-    for match in _TOKEN_RE.finditer(query):
+    for match in _TOKEN_RE.finditer(_CONTROL_RE.sub(" ", query)):
         phrase, word = match.group(1), match.group(2)
         if phrase is not None:
             text, prefix, is_phrase = phrase.strip(), False, True

@@ -83,23 +83,29 @@ def project_name(cwd: Path) -> str | None:
 
 
 def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
-    """Where the store is; first match wins (SPEC section 1)."""
+    """Where the store is; first match wins (SPEC section 1).
+
+    ``--store``, then ``--project`` (a flag beats an environment variable), then
+    ``MEM_STORE``, then a ``.mem/`` store found walking up from ``cwd``, then the
+    central store of the git repository ``cwd`` is in.
+    """
     if store:
         return StoreLocation(Path(store).expanduser().absolute(), "--store")
+    if project is not None:
+        return StoreLocation(mem_home() / check_project_name(project), "central", project)
     env_store = os.environ.get("MEM_STORE")
     if env_store:
         return StoreLocation(Path(env_store).expanduser().absolute(), "MEM_STORE")
+    for directory in (cwd, *cwd.parents):
+        candidate = directory / LOCAL_STORE_DIR
+        if candidate.is_dir():
+            return StoreLocation(candidate, ".mem")
+    project = project_name(cwd)
     if project is None:
-        for directory in (cwd, *cwd.parents):
-            candidate = directory / LOCAL_STORE_DIR
-            if candidate.is_dir():
-                return StoreLocation(candidate, ".mem")
-        project = project_name(cwd)
-        if project is None:
-            raise StoreError(
-                f"{cwd} is not inside a git repository, so mem cannot tell which project's "
-                "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
-            )
+        raise StoreError(
+            f"{cwd} is not inside a git repository, so mem cannot tell which project's "
+            "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
+        )
     return StoreLocation(mem_home() / check_project_name(project), "central", project)
 
 

@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from memcli.cli import cli
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = REPO_ROOT / "fixtures"
+REAL_HOME = Path.home()
+
+
+def _real_home_marker() -> tuple[bool, float]:
+    data = REAL_HOME / ".local" / "share" / "mem"
+    return data.exists(), data.stat().st_mtime if data.exists() else 0.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _guard_real_home() -> Any:
+    """Fail loudly if any test wrote to the real user's mem data directory."""
+    before = _real_home_marker()
+    yield
+    assert _real_home_marker() == before, "a test touched the real ~/.local/share/mem"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """HOME, MEM_HOME and git's configuration all point into tmp_path."""
+    home = tmp_path / "home"
+    home.mkdir()
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test Person\n\temail = test@example.com\n")
+    for name in (
+        "MEM_STORE",
+        "MEM_NOW",
+        "MEM_DEBUG",
+        "XDG_DATA_HOME",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("MEM_HOME", str(tmp_path / "mem-home"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("MEM_LOCK_TIMEOUT", "60")
+    for var in (
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "GIT_AUTHOR_DATE",
+        "GIT_COMMITTER_DATE",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.chdir(tmp_path)
+    return home
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An initialised store, selected through MEM_STORE."""
+    root = tmp_path / "store"
+    monkeypatch.setenv("MEM_STORE", str(root))
+    mem("init")
+    return root
+
+
+def mem(*args: str, input: str | bytes | None = None, expect: int | None = 0) -> Result:
+    """Run the CLI in-process; check the exit code unless ``expect`` is None."""
+    result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+    if expect is not None:
+        assert result.exit_code == expect, (result.exit_code, result.output)
+    return result
+
+
+def mem_json(*args: str, input: str | None = None) -> Any:
+    return json.loads(mem(*args, "--json", input=input).stdout)
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=root, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def mem_executable() -> str:
+    """The installed ``mem`` entry point: beside this interpreter, else on PATH."""
+    beside = Path(sys.executable).parent / "mem"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("mem")
+    assert found, "the mem command is not installed (pip install -e '.[test]')"
+    return found
+
+
+def run_mem(
+    *args: str,
+    input: str | bytes | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``mem`` command in a subprocess."""
+    data = input.decode() if isinstance(input, bytes) else input
+    return subprocess.run(
+        [mem_executable(), *args],
+        input=data,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+def copy_fixture_store(destination: Path) -> Path:
+    """The sample store in fixtures/, committed in a real git repository."""
+    shutil.copytree(FIXTURES / "store", destination)
+    git(destination, "init", "-q", "--initial-branch=main")
+    git(destination, "add", "-A")
+    git(destination, "commit", "-q", "-m", "fixture store")
+    return destination

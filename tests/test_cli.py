@@ -1,0 +1,213 @@
+"""The commands, in process, on real git stores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+
+from memcli.cli import cli
+
+from .conftest import git, mem, mem_json
+
+SEARCH_KEYS = {
+    "id",
+    "short_id",
+    "kind",
+    "key",
+    "type",
+    "title",
+    "created",
+    "updated",
+    "importance",
+    "score",
+    "path",
+    "concepts",
+    "files",
+}
+
+
+def save(*args: str, input: str | None = None) -> str:
+    return mem("save", *args, input=input).stdout.strip()
+
+
+def test_save_writes_a_readable_file_and_one_commit(store: Path) -> None:
+    identity = save(
+        "FTS5 MATCH parses foo-bar as a column filter. Quote terms.",
+        "--type",
+        "gotcha",
+        "--fact",
+        "quote each term",
+        "--concept",
+        "sqlite,fts5",
+        "--file",
+        "./memcli/query.py",
+        "--importance",
+        "0.7",
+    )
+    files = list((store / "observations").rglob("*.md"))
+    assert len(files) == 1
+    name = files[0].name
+    assert name.endswith(
+        f"-fts5-match-parses-foo-bar-as-a-column-filter-{identity[-6:].lower()}.md"
+    )
+    text = files[0].read_text()
+    assert f"id: {identity}\n" in text and "concepts: [sqlite, fts5]\n" in text
+    assert "files: [memcli/query.py]\n" in text and "importance: 0.7\n" in text
+    log = git(store, "log", "--format=%s%n%b%an <%ae>", "-1")
+    assert log.startswith("save: gotcha: FTS5 MATCH parses foo-bar as a column filter\n")
+    assert f"Memory-Id: {identity}" in log and "Test Person <test@example.com>" in log
+    assert git(store, "status", "--porcelain") == ""
+
+
+def test_text_from_stdin_and_title_default(store: Path) -> None:
+    identity = save(input="# Heading line\n\nThe body.\n")
+    shown = mem_json("show", identity)[0]
+    assert shown["title"] == "Heading line" and shown["narrative"] == "# Heading line\n\nThe body."
+
+
+def test_search_list_show_and_json_shapes(store: Path) -> None:
+    first = save("Quoting search terms avoids FTS5 errors", "--type", "gotcha", "--key", "quoting")
+    save("Plumbing keeps saves fast", "--type", "decision", "--concept", "git")
+    hits = mem_json("search", "quoting")
+    assert [h["id"] for h in hits] == [first]
+    assert set(hits[0]) == SEARCH_KEYS and hits[0]["score"] > 0 and hits[0]["key"] == "quoting"
+    line = mem("search", "quoting").stdout.strip()
+    assert line.startswith(first[:8]) and "gotcha" in line and line.endswith("[quoting]")
+    assert [h["title"] for h in mem_json("list")] == [
+        "Plumbing keeps saves fast",
+        "Quoting search terms avoids FTS5 errors",
+    ]
+    assert [h["title"] for h in mem_json("list", "--type", "decision")] == [
+        "Plumbing keeps saves fast"
+    ]
+    shown = mem_json("show", "quoting", first[:10])
+    assert len(shown) == 2 and shown[0]["id"] == first and "path" in shown[0]
+    text = mem("show", "quoting").stdout
+    assert text.startswith("# Quoting search terms avoids FTS5 errors\n")
+    assert f"file: {shown[0]['path']}" in text
+
+
+def test_search_reports_no_match_on_stderr(store: Path) -> None:
+    save("something")
+    result = mem("search", "absent")
+    assert result.stdout == "" and "no memory matches 'absent'" in result.stderr
+    assert mem_json("search", "absent") == []
+
+
+def test_saving_an_existing_key_updates_that_memory(store: Path) -> None:
+    first = save("Old advice about hyphens", "--key", "fts-hyphen", "--type", "gotcha")
+    again = save("New advice: quote every term", "--key", "fts-hyphen", "--fact", "quote")
+    assert again == first
+    assert len(list((store / "observations").rglob("*.md"))) == 1
+    assert git(store, "log", "--format=%s", "-1").startswith("update: gotcha: Old advice")
+    diff = git(store, "show", "--format=", "HEAD")
+    assert "-Old advice about hyphens" in diff and "+New advice: quote every term" in diff
+    shown = mem_json("show", "fts-hyphen")[0]
+    assert shown["facts"] == ["quote"] and shown["updated"] is not None
+    commits = git(store, "rev-list", "--count", "HEAD")
+    unchanged = mem("save", "New advice: quote every term", "--key", "fts-hyphen")
+    assert "unchanged" in unchanged.stderr
+    assert git(store, "rev-list", "--count", "HEAD") == commits
+
+
+def test_json_input_mode_for_agents(store: Path) -> None:
+    payload = {
+        "text": "Agents send JSON",
+        "type": "pattern",
+        "facts": ["one", "two"],
+        "concepts": ["agents"],
+        "key": "agent-json",
+        "importance": 0.4,
+    }
+    stored = mem_json("save", input=json.dumps(payload))
+    assert stored["type"] == "pattern" and stored["facts"] == ["one", "two"]
+    assert stored["action"] == "saved" and stored["path"].startswith("observations/")
+    assert (store / stored["path"]).exists()
+
+
+def test_forget_removes_files_in_one_commit_and_keeps_history(store: Path) -> None:
+    a = save("First memory to forget")
+    b = save("Second memory to forget", "--key", "second")
+    keep = save("A memory to keep")
+    out = mem("forget", a, "second").stdout
+    assert f"forgot {a}" in out and f"forgot {b}" in out
+    assert git(store, "log", "--format=%s", "-1").strip() == "forget: 2 memories"
+    assert [h["id"] for h in mem_json("list")] == [keep]
+    assert mem_json("search", "forget") == []
+    assert "First memory to forget" in git(store, "log", "-p", "--all")
+
+
+def test_forget_is_all_or_nothing(store: Path) -> None:
+    a = save("Memory that stays")
+    result = mem("forget", a, "no-such-key", expect=1)
+    assert "no-such-key" in result.stderr
+    assert [h["id"] for h in mem_json("list")] == [a]
+
+
+def test_timeline_marks_the_anchor(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = []
+    for day in range(1, 6):
+        monkeypatch.setenv("MEM_NOW", f"2026-11-0{day}T12:00:00Z")
+        ids.append(save(f"Event on day {day}"))
+    monkeypatch.delenv("MEM_NOW")
+    entries = mem_json("timeline", ids[2], "--before", "1", "--after", "1")
+    assert [e["id"] for e in entries] == ids[1:4]
+    assert [e["anchor"] for e in entries] == [False, True, False]
+    lines = mem("timeline", ids[2]).stdout.splitlines()
+    assert len(lines) == 5 and lines[2].startswith("> ") and "day 3" in lines[2]
+
+
+def test_since_until_filters(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T12:00:00Z")
+    save("Old note about caching")
+    monkeypatch.setenv("MEM_NOW", "2026-11-20T12:00:00Z")
+    save("New note about caching")
+    assert [h["title"] for h in mem_json("search", "caching", "--since", "1w")] == [
+        "New note about caching"
+    ]
+    assert [h["title"] for h in mem_json("search", "caching", "--until", "2026-11-01")] == [
+        "Old note about caching"
+    ]
+    assert len(mem_json("list", "--since", "2026-10-31")) == 2
+
+
+def test_reindex_modes(store: Path) -> None:
+    save("Something to index")
+    assert "up to date: 1 memories" in mem("reindex").stdout
+    assert "Rebuilt the index: 1 memories" in mem("reindex", "--full").stdout
+    assert "matches the 1 memory files" in mem("reindex", "--check").stdout
+    report = mem_json("reindex", "--check")
+    assert report["ok"] is True and report["checked"] == 1
+
+
+def test_check_reports_drift_and_exits_1(store: Path) -> None:
+    save("Indexed memory")
+    extra = store / "observations/2026/01/2026-01-01-hand-made-aaaaaa.md"
+    extra.parent.mkdir(parents=True)
+    extra.write_text(
+        "---\nid: 01JDM3N4P5Q6R7S8T9V0W1X2Y3\ntype: gotcha\ntitle: By hand\n"
+        "created: 2026-01-01T00:00:00Z\n---\nnot committed yet\n"
+    )
+    result = mem("reindex", "--check", expect=1)
+    assert "not indexed: observations/2026/01/2026-01-01-hand-made-aaaaaa.md" in result.stdout
+
+
+def test_fallback_identity_when_git_has_none(
+    store: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty-gitconfig"
+    empty.write_text("")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(empty))
+    save("Saved without a git identity")
+    assert git(store, "log", "-1", "--format=%an <%ae>").strip() == "mem <mem@localhost>"
+
+
+def test_every_command_has_help_text() -> None:
+    assert isinstance(cli, click.Group)
+    for name, command in cli.commands.items():
+        assert command.help and command.short_help != "", name
+        assert "Example:" in command.help, name
+        assert mem(name, "--help").exit_code == 0

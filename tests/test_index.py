@@ -1,0 +1,233 @@
+"""The index on its own: schema, ranking, filters, id resolution, hostile queries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import apsw
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memcli.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
+from memcli.index import SCHEMA_VERSION, Filters, Index
+from memcli.model import Observation
+from memcli.query import fts_match, parse_terms
+
+
+class ListSource:
+    """An in-memory stand-in for the store: the index only needs these four calls."""
+
+    def __init__(self, observations: list[Observation]) -> None:
+        self.files = {f"observations/2026/11/{o.id}.md": o for o in observations}
+
+    def head(self) -> str:
+        return "c" * 40
+
+    def memory_paths(self) -> Iterator[str]:
+        return iter(sorted(self.files))
+
+    def load(self, path: str) -> tuple[Observation, str]:
+        return self.files[path], path
+
+    def changes(self, old: str, new: str) -> list[Any]:
+        return []
+
+
+def obs(
+    id_suffix: str, title: str, created: str = "2026-11-01T00:00:00Z", **fields: Any
+) -> Observation:
+    identity = ("01JD" + "0" * 22)[: 26 - len(id_suffix)] + id_suffix
+    return Observation(
+        id=identity, type=fields.pop("type", "discovery"), title=title, created=created, **fields
+    )
+
+
+@pytest.fixture
+def index() -> Index:
+    idx = Index(":memory:")
+    idx.sync(
+        ListSource(
+            [
+                obs(
+                    "1",
+                    "Quoting search terms",
+                    narrative="FTS5 is picky about hyphens",
+                    concepts=["sqlite"],
+                    files=["memcli/query.py"],
+                    type="gotcha",
+                ),
+                obs(
+                    "2",
+                    "Unrelated title",
+                    narrative="we talk about quoting here only in passing",
+                    created="2026-11-05T00:00:00Z",
+                ),
+                obs(
+                    "3",
+                    "Git plumbing",
+                    facts=["quoting is not needed for git"],
+                    concepts=["git"],
+                    files=["memcli/store.py"],
+                    type="decision",
+                    created="2026-11-10T00:00:00Z",
+                    key="plumbing",
+                ),
+                obs(
+                    "A4",
+                    "Indexes and indexing",
+                    narrative="porter stemming",
+                    created="2026-11-12T00:00:00Z",
+                ),
+                obs("A5", "Another index note", created="2026-11-13T00:00:00Z"),
+            ]
+        ),
+        lambda message: None,
+    )
+    return idx
+
+
+def titles(entries: Any) -> list[str]:
+    return [e.title for e in entries]
+
+
+def test_built_from_blank_has_tables_and_version() -> None:
+    idx = Index(":memory:")
+    names = {row[0] for row in idx.db.execute("SELECT name FROM sqlite_master")}
+    assert {"memories", "tags", "meta", "memories_fts"} <= names
+    assert idx.db.pragma("user_version") == SCHEMA_VERSION
+    assert idx.indexed_commit() is None
+
+
+def test_title_outranks_facts_outranks_narrative(index: Index) -> None:
+    assert titles(index.search("quoting").entries) == [
+        "Quoting search terms",
+        "Git plumbing",
+        "Unrelated title",
+    ]
+
+
+def test_stemming_and_prefix(index: Index) -> None:
+    assert set(titles(index.search("index").entries)) == {
+        "Indexes and indexing",
+        "Another index note",
+    }
+    assert titles(index.search("plumb*").entries) == ["Git plumbing"]
+
+
+def test_all_words_then_any_word_then_substring(index: Index) -> None:
+    both = index.search("quoting hyphens")
+    assert (both.strategy, titles(both.entries)) == ("all", ["Quoting search terms"])
+    either = index.search("hyphens plumbing")
+    assert either.strategy == "any" and len(either.entries) == 2
+    substring = index.search("lumbi")
+    assert (substring.strategy, titles(substring.entries)) == ("substring", ["Git plumbing"])
+
+
+def test_filters(index: Index) -> None:
+    assert titles(index.search("quoting", Filters(types=("decision",))).entries) == ["Git plumbing"]
+    assert titles(index.search("quoting", Filters(since="2026-11-04T00:00:00Z")).entries) == [
+        "Git plumbing",
+        "Unrelated title",
+    ]
+    assert titles(index.search("quoting", Filters(until="2026-11-02T00:00:00Z")).entries) == [
+        "Quoting search terms"
+    ]
+    assert titles(index.recent(Filters(concepts=("SQLite",)))) == ["Quoting search terms"]
+    assert titles(index.recent(Filters(files=("memcli",)))) == [
+        "Git plumbing",
+        "Quoting search terms",
+    ]
+    assert titles(index.recent(keyed=True)) == ["Git plumbing"]
+
+
+def test_resolve_by_id_prefix_key_and_errors(index: Index) -> None:
+    assert index.resolve("plumbing").title == "Git plumbing"
+    assert index.resolve("01jd" + "0" * 20 + "a4").title == "Indexes and indexing"
+    with pytest.raises(Ambiguous, match="matches several memories"):
+        index.resolve("01JD0000")
+    with pytest.raises(NotFound):
+        index.resolve("01JDZZZZ")
+    with pytest.raises(InvalidInput, match="too short"):
+        index.resolve("01J")
+    with pytest.raises(InvalidInput, match="not a memory id or key"):
+        index.resolve("../etc/passwd")
+
+
+def test_short_ids_are_unique_prefixes(index: Index) -> None:
+    ids = [e.id for e in index.recent()]
+    short = index.short_ids(ids)
+    assert len(set(short.values())) == len(ids)
+    assert all(len(s) >= 8 and i.startswith(s) for i, s in short.items())
+
+
+def test_timeline_is_chronological_around_the_anchor(index: Index) -> None:
+    anchor = index.resolve("plumbing")
+    assert titles(index.around(anchor, before=1, after=1)) == [
+        "Unrelated title",
+        "Git plumbing",
+        "Indexes and indexing",
+    ]
+
+
+def test_raw_queries_pass_through_with_a_helpful_error(index: Index) -> None:
+    assert titles(index.search("title:plumbing OR title:quoting", raw=True).entries)
+    with pytest.raises(QuerySyntaxError, match="drop --raw"):
+        index.search("a OR", raw=True)
+
+
+def test_duplicate_ids_are_skipped_with_a_warning() -> None:
+    twin = obs("9", "first")
+    source = ListSource([twin])
+    source.files["observations/2026/11/zzz.md"] = twin.replace(title="second copy")
+    warnings: list[str] = []
+    idx = Index(":memory:")
+    idx.sync(source, warnings.append)
+    assert idx.count() == 1
+    assert "is already used by" in warnings[0]
+
+
+HOSTILE = [
+    '"',
+    '""',
+    "*",
+    "foo*bar",
+    "NEAR(a b)",
+    "title:x",
+    "-x",
+    "a OR",
+    "(",
+    "^",
+    "AND",
+    "🙂",
+    "日本語",
+    "x" * 10_000,
+    "a" + " b" * 5000,
+    "'; DROP TABLE memories; --",
+    "\\",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE, ids=range(len(HOSTILE)))
+def test_hostile_queries_are_searched_as_words(index: Index, query: str) -> None:
+    index.search(query)  # answers, whatever it finds
+    assert index.count() == 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_sanitised_queries_never_fail_in_fts5(text: str) -> None:
+    db = apsw.Connection(":memory:")
+    db.execute("CREATE VIRTUAL TABLE f USING fts5(a, tokenize='porter unicode61')")
+    db.execute("INSERT INTO f VALUES ('some words here')")
+    for any_term in (False, True):
+        match = fts_match(parse_terms(text), any_term=any_term)
+        if match is not None:
+            list(db.execute("SELECT * FROM f WHERE f MATCH ?", (match,)))
+
+
+def test_terms_keep_phrases_and_prefixes() -> None:
+    assert fts_match(parse_terms('"exact phrase" pre* NOT (x')) == (
+        '"exact phrase" "pre"* "NOT" "(x"'
+    )

@@ -1,0 +1,159 @@
+"""The index follows git: hand-made commits, checkouts, reverts; corruption is repaired."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import copy_fixture_store, git, mem, mem_json
+
+QUERIES = ["git", "index", "fts5 hyphens", "review", "windows", "plumbing", "atomic", "zzz"]
+
+
+@pytest.fixture
+def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = copy_fixture_store(tmp_path / "store")
+    monkeypatch.setenv("MEM_STORE", str(root))
+    return root
+
+
+def snapshot() -> dict[str, Any]:
+    """Everything a reader sees: every query's results and the full listing."""
+    seen = {q: mem_json("search", q, "--limit", "50") for q in QUERIES}
+    seen["*list*"] = mem_json("list", "--limit", "1000")
+    return seen
+
+
+def assert_matches_full_rebuild(store: Path) -> dict[str, Any]:
+    incremental = snapshot()
+    assert mem("reindex", "--check").exit_code == 0
+    shutil.copy(store / ".cache/index.db", store / ".cache/incremental.db")
+    mem("reindex", "--full")
+    assert snapshot() == incremental
+    return incremental
+
+
+def test_fixture_store_is_indexed_in_full(fixture_store: Path) -> None:
+    result = mem("list", "--json")
+    assert "built the index from 8 memory files" in result.stderr
+    listing = mem_json("list")
+    assert len(listing) == 8
+    assert mem_json("search", "review")[0]["title"] == (
+        "The team reviews memory changes in pull requests"
+    )
+
+
+def test_hand_made_commit_adding_modifying_renaming_deleting(fixture_store: Path) -> None:
+    before = snapshot()
+    obs = fixture_store / "observations"
+    plumbing = next(obs.rglob("*use-git-plumbing*"))
+    plumbing.write_text(
+        plumbing.read_text().replace(
+            "Use git plumbing for every save", "Use git plumbing and never GitPython for saves"
+        )
+    )
+    atomic = next(obs.rglob("*atomic-writes*"))
+    git(fixture_store, "mv", str(atomic), str(obs / "2026/11/renamed-atomic.md"))
+    git(fixture_store, "rm", "-q", str(next(obs.rglob("*pip-install*"))))
+    new = obs / "2026/11/2026-11-21-added-by-hand.md"
+    new.write_text(
+        "---\nid: 01JDN0000000000000000000AA\ntype: discovery\n"
+        "title: Added by hand in an editor\ncreated: 2026-11-21T09:00:00Z\n---\n"
+        "Plain git commit, no mem involved.\n"
+    )
+    git(fixture_store, "add", "-A")
+    git(fixture_store, "commit", "-q", "-m", "hand edit")
+
+    after = assert_matches_full_rebuild(fixture_store)
+    assert after != before
+    titles = [e["title"] for e in after["*list*"]]
+    assert "Added by hand in an editor" in titles
+    assert "pip install -e is slow without a wheel cache" not in titles
+    assert "Use git plumbing and never GitPython for saves" in titles
+    moved = [e for e in after["*list*"] if e["title"].startswith("Atomic writes")]
+    assert moved[0]["path"] == "observations/2026/11/renamed-atomic.md"
+
+
+def test_checkout_of_an_older_commit_and_back(fixture_store: Path) -> None:
+    original = snapshot()
+    mem("save", "A memory from after the fixture", "--key", "later")
+    mem("save", "Another later memory about plumbing")
+    assert len(mem_json("list")) == 10
+    git(fixture_store, "checkout", "-q", "HEAD~2")
+    assert assert_matches_full_rebuild(fixture_store) == original
+    git(fixture_store, "checkout", "-q", "main")
+    assert len(assert_matches_full_rebuild(fixture_store)["*list*"]) == 10
+
+
+def test_revert_is_seen(fixture_store: Path) -> None:
+    original = snapshot()
+    identity = mem("save", "A memory that will be reverted").stdout.strip()
+    assert mem_json("show", identity)
+    git(fixture_store, "revert", "--no-edit", "HEAD")
+    assert assert_matches_full_rebuild(fixture_store) == original
+
+
+def test_invalid_file_in_a_commit_is_skipped_with_a_warning(fixture_store: Path) -> None:
+    mem("list")
+    bad = fixture_store / "observations/2026/11/broken.md"
+    bad.write_text("---\ntitle: [unclosed\n---\n")
+    git(fixture_store, "add", "-A")
+    git(fixture_store, "commit", "-q", "-m", "broken file")
+    result = mem("search", "git")
+    assert "skipped observations/2026/11/broken.md: broken YAML frontmatter" in result.stderr
+    assert result.stdout
+    assert bad.read_text() == "---\ntitle: [unclosed\n---\n"
+
+
+def test_history_rewritten_under_the_index_triggers_a_rebuild(fixture_store: Path) -> None:
+    mem("save", "Will be rewritten away")
+    mem("list")
+    git(fixture_store, "reset", "-q", "--hard", "HEAD~1")
+    git(fixture_store, "reflog", "expire", "--expire=now", "--all")
+    git(fixture_store, "gc", "-q", "--prune=now")
+    assert len(mem_json("list")) == 8
+
+
+def _corrupt_garbage(index: Path) -> None:
+    index.write_bytes(os.urandom(8192))
+
+
+def _corrupt_truncate_zero(index: Path) -> None:
+    index.write_bytes(b"")
+
+
+def _corrupt_delete(index: Path) -> None:
+    index.unlink()
+
+
+def _corrupt_truncate_mid_page(index: Path) -> None:
+    data = index.read_bytes()
+    index.write_bytes(data[: len(data) // 2 + 100])
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [_corrupt_garbage, _corrupt_truncate_zero, _corrupt_delete, _corrupt_truncate_mid_page],
+    ids=["garbage", "empty", "deleted", "truncated"],
+)
+def test_a_broken_index_is_rebuilt_with_the_same_results(fixture_store: Path, corrupt: Any) -> None:
+    for i in range(40):  # enough rows that the index spans many pages
+        mem("save", f"Filler memory number {i} about caching and plumbing")
+    before = snapshot()
+    files_before = {p: p.read_bytes() for p in (fixture_store / "observations").rglob("*.md")}
+    index = fixture_store / ".cache/index.db"
+    mem("reindex")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{index}{suffix}").unlink(missing_ok=True)
+    corrupt(index)
+    result = mem("search", "plumbing", "--json")
+    notices = result.stderr.splitlines()
+    assert len(notices) == 1 and "index" in notices[0], notices
+    assert snapshot() == before
+    assert {p: p.read_bytes() for p in (fixture_store / "observations").rglob("*.md")} == (
+        files_before
+    )
