@@ -19,6 +19,12 @@ from memcli.errors import MemError
 from memcli.timeutil import age
 
 
+def ago(timestamp: str) -> str:
+    """``3d ago``, or ``just now``."""
+    short = age(timestamp)
+    return "just now" if short == "now" else f"{short} ago"
+
+
 def builtin_templates() -> Path:
     """Inside the installed package; in a source checkout, the top-level folder."""
     packaged = Path(__file__).parent / "templates"
@@ -41,6 +47,7 @@ class Renderer:
             lstrip_blocks=True,
         )
         self.env.filters["age"] = age
+        self.env.filters["ago"] = ago
 
     def render(self, name: str, **context: Any) -> str:
         try:

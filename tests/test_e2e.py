@@ -1,0 +1,179 @@
+"""End to end: the installed ``mem`` command in real subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO_ROOT, git, mem_executable, run_mem
+
+pytestmark = pytest.mark.e2e
+
+
+def test_save_search_show_forget_through_the_installed_command(tmp_path: Path) -> None:
+    env = {"MEM_STORE": str(tmp_path / "store")}
+    saved = run_mem(
+        "save",
+        "Subprocesses see the real entry point",
+        "--type",
+        "pattern",
+        "--key",
+        "e2e",
+        env=env,
+    )
+    assert saved.returncode == 0, saved.stderr
+    identity = saved.stdout.strip()
+    assert "created a memory store" in saved.stderr
+    hits = json.loads(run_mem("search", "entry point", "--json", env=env).stdout)
+    assert [h["id"] for h in hits] == [identity]
+    shown = run_mem("show", "e2e", env=env)
+    assert shown.stdout.startswith("# Subprocesses see the real entry point")
+    forgot = run_mem("forget", identity[:10], env=env)
+    assert forgot.returncode == 0 and identity in forgot.stdout
+    assert json.loads(run_mem("list", "--json", env=env).stdout) == []
+
+
+def test_concurrent_saves_lose_nothing(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    env = {**os.environ, "MEM_STORE": str(store)}
+    assert run_mem("init", env=env).returncode == 0
+    processes = [
+        subprocess.Popen(
+            [
+                mem_executable(),
+                "save",
+                f"Parallel agent {n} learned thing {n}",
+                "--concept",
+                "parallel",
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(10)
+    ]
+    outcomes = [(p.wait(timeout=120), *p.communicate()) for p in processes]
+    assert all(code == 0 for code, _, _ in outcomes), outcomes
+    assert not any("lock" in err for _, _, err in outcomes), outcomes
+    ids = {out.strip() for _, out, _ in outcomes}
+    assert len(ids) == 10
+    assert int(git(store, "rev-list", "--count", "HEAD")) == 11  # init + 10 saves
+    assert len(list((store / "observations").rglob("*.md"))) == 10
+    hits = json.loads(run_mem("search", "parallel", "--limit", "50", "--json", env=env).stdout)
+    assert {h["id"] for h in hits} == ids
+    assert git(store, "status", "--porcelain") == ""
+    assert run_mem("reindex", "--check", env=env).returncode == 0
+
+
+GUARD = """
+import sys
+from memcli.cli import cli
+{call}
+heavy = sorted(m for m in ("git", "jinja2", "frontmatter", "yaml") if m in sys.modules)
+print("HEAVY:" + ",".join(heavy))
+"""
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "",
+        "cli.main(['--help'], standalone_mode=False)",
+        "cli.main(['search', 'plumbing', '--store', sys.argv[1]], standalone_mode=False)",
+        "cli.main(['list', '--store', sys.argv[1]], standalone_mode=False)",
+    ],
+    ids=["import", "help", "search", "list"],
+)
+def test_start_up_does_not_import_heavy_modules(tmp_path: Path, call: str) -> None:
+    store = tmp_path / "store"
+    assert run_mem("save", "Git plumbing keeps saves fast", "--store", str(store)).returncode == 0
+    result = subprocess.run(
+        [sys.executable, "-c", GUARD.format(call=call), str(store)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.splitlines()[-1] == "HEAVY:"
+
+
+def test_no_traceback_reaches_the_terminal(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / ".git").write_text("not a git directory")  # a broken repository
+    result = run_mem("save", "x", "--store", str(store))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and result.stderr.startswith("Error:")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
+    wheel_dir = tmp_path / "wheel"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(wheel_dir),
+            str(REPO_ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = wheel_dir.glob("memcli-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert "memcli/templates/show.md.j2" in names
+        archive.extractall(tmp_path / "unpacked")
+    script = (
+        "from memcli.render import Renderer, builtin_templates\n"
+        "print(builtin_templates())\n"
+        "print(Renderer().render('show.md.j2', path='p.md', memory={'id': 'X', 'type': 'gotcha',"
+        " 'title': '{{ not evaluated }}', 'created': '2026-01-01T00:00:00Z', 'key': None,"
+        " 'updated': None, 'importance': None, 'concepts': [], 'files': [], 'session': None,"
+        " 'facts': ['a fact'], 'narrative': '{% raw %}text'}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "unpacked")},
+        cwd=tmp_path,
+        check=True,
+    )
+    where, rendered = result.stdout.split("\n", 1)
+    assert where == str(tmp_path / "unpacked" / "memcli" / "templates")
+    assert rendered.startswith("# {{ not evaluated }}\n")
+    assert "- a fact" in rendered and "{% raw %}text" in rendered
+
+
+def test_readme_demo_runs(tmp_path: Path) -> None:
+    bin_dir = str(Path(mem_executable()).parent)
+    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+    result = subprocess.run(
+        ["sh", str(REPO_ROOT / "scripts" / "demo.sh")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        env={**os.environ, "PATH": path},
+    )
+    assert result.returncode == 0, result.stderr
+    for expected in (
+        "FTS5 MATCH rejects bare hyphens",
+        "forget: gotcha:",
+        "init: mem store",
+        "Porter stemming",
+    ):
+        assert expected in result.stdout
