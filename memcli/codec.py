@@ -183,14 +183,19 @@ def _parse_canonical(lines: list[str]) -> dict[str, Any]:
     return data
 
 
+def _parse_json(raw: str) -> Any:
+    """JSON that YAML reads the same way: no raw character YAML would fold."""
+    if _NEEDS_ESCAPE_RE.search(raw):
+        raise _NotCanonical
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise _NotCanonical from None
+
+
 def _parse_string(raw: str) -> str:
     if raw.startswith('"'):
-        if _NEEDS_ESCAPE_RE.search(raw):
-            raise _NotCanonical
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            raise _NotCanonical from None
+        value = _parse_json(raw)
         if not isinstance(value, str):
             raise _NotCanonical
         return value
@@ -220,12 +225,7 @@ def _parse_flow_list(raw: str) -> list[str]:
     if not inner:
         return []
     if '"' in inner:
-        if _NEEDS_ESCAPE_RE.search(raw):
-            raise _NotCanonical
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            raise _NotCanonical from None
+        value = _parse_json(raw)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise _NotCanonical
         return value

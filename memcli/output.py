@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from memcli.index import Entry
+from memcli.memory import Memory
 from memcli.timeutil import age
 
 
@@ -26,3 +27,16 @@ def echo_entries(entries: list[Entry], short_ids: dict[str, str], *, anchor: str
     for entry in entries:
         marker = ("> " if entry.id == anchor else "  ") if anchor else ""
         click.echo(entry_line(entry, short_ids[entry.id].ljust(width), marker=marker))
+
+
+def print_entries(memory: Memory, entries: list[Entry], *, as_json: bool, anchor: str = "") -> None:
+    """The compact index (one line each) or a JSON array, with the shortest unique ids."""
+    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
+    if not as_json:
+        echo_entries(entries, short_ids, anchor=anchor)
+        return
+    documents = [entry.to_json(short_ids[entry.id]) for entry in entries]
+    if anchor:
+        for document in documents:
+            document["anchor"] = document["id"] == anchor
+    echo_json(documents)

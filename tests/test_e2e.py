@@ -177,3 +177,59 @@ def test_readme_demo_runs(tmp_path: Path) -> None:
         "Porter stemming",
     ):
         assert expected in result.stdout
+
+
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from memcli.store import Store
+with Store(Path(sys.argv[1])).write_lock():
+    print("locked", flush=True)
+    time.sleep(60)
+"""
+
+
+def _hold_write_lock(store: Path) -> subprocess.Popen[str]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(store)], stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def _kill(holder: subprocess.Popen[str]) -> None:
+    holder.kill()
+    holder.communicate()
+
+
+def test_a_held_lock_times_out_with_a_clear_message(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert run_mem("init", "--store", str(store)).returncode == 0
+    holder = _hold_write_lock(store)
+    try:
+        result = run_mem("save", "blocked", "--store", str(store), env={"MEM_LOCK_TIMEOUT": "0.5"})
+    finally:
+        _kill(holder)
+    assert result.returncode == 1
+    assert "another mem process has been writing to the store" in result.stderr
+    assert not (store / "observations").exists()
+
+
+def test_a_killed_lock_holder_does_not_block_the_next_save(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert run_mem("init", "--store", str(store)).returncode == 0
+    holder = _hold_write_lock(store)
+    _kill(holder)  # SIGKILL: no chance to release the lock itself
+    result = run_mem(
+        "save", "after the crash", "--store", str(store), env={"MEM_LOCK_TIMEOUT": "2"}
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_writes_are_refused_while_a_rebase_is_stopped(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    assert run_mem("save", "first", "--store", str(store)).returncode == 0
+    (store / ".git" / "rebase-merge").mkdir()
+    result = run_mem("save", "second", "--store", str(store))
+    assert result.returncode == 1
+    assert "a rebase is in progress in the store" in result.stderr

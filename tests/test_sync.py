@@ -157,3 +157,14 @@ def test_a_broken_index_is_rebuilt_with_the_same_results(fixture_store: Path, co
     assert {p: p.read_bytes() for p in (fixture_store / "observations").rglob("*.md")} == (
         files_before
     )
+
+
+def test_a_schema_version_mismatch_rebuilds_the_index(fixture_store: Path) -> None:
+    import apsw
+
+    before = snapshot()
+    db = apsw.Connection(str(fixture_store / ".cache/index.db"))
+    db.pragma("user_version", 999)
+    db.execute("DELETE FROM memories")
+    db.close()
+    assert snapshot() == before

@@ -4,7 +4,7 @@ import click
 
 from memcli.index import Filters
 from memcli.options import filter_options, json_option, open_memory, store_options
-from memcli.output import echo_entries, echo_json
+from memcli.output import print_entries
 
 
 @click.command("list")
@@ -41,8 +41,4 @@ def list_memories(
     memory = open_memory(store_dir, project)
     filters = Filters(types=types, since=since, until=until, concepts=concepts, files=files)
     entries = memory.read(lambda index: index.recent(filters, limit=limit, keyed=keys))
-    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
-    if as_json:
-        echo_json([entry.to_json(short_ids[entry.id]) for entry in entries])
-    else:
-        echo_entries(entries, short_ids)
+    print_entries(memory, entries, as_json=as_json)

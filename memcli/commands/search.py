@@ -4,7 +4,7 @@ import click
 
 from memcli.index import Filters
 from memcli.options import filter_options, json_option, notice, open_memory, store_options
-from memcli.output import echo_entries, echo_json
+from memcli.output import print_entries
 
 _STRATEGY_NOTICES = {
     "any": "no memory has all of the words; showing those with any of them",
@@ -58,13 +58,8 @@ def search(
     memory = open_memory(store_dir, project)
     filters = Filters(types=types, since=since, until=until, concepts=concepts, files=files)
     result = memory.read(lambda index: index.search(query, filters, limit=limit, raw=raw))
-    short_ids = memory.read(lambda index: index.short_ids([e.id for e in result.entries]))
-    if as_json:
-        echo_json([entry.to_json(short_ids[entry.id]) for entry in result.entries])
-        return
     if not result.entries:
         notice(f"no memory matches {query!r}")
-        return
-    if result.strategy in _STRATEGY_NOTICES:
+    elif result.strategy in _STRATEGY_NOTICES:
         notice(_STRATEGY_NOTICES[result.strategy])
-    echo_entries(result.entries, short_ids)
+    print_entries(memory, result.entries, as_json=as_json)

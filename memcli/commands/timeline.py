@@ -3,7 +3,7 @@ from __future__ import annotations
 import click
 
 from memcli.options import json_option, open_memory, store_options
-from memcli.output import echo_entries, echo_json
+from memcli.output import print_entries
 
 
 @click.command()
@@ -36,13 +36,4 @@ def timeline(
     memory = open_memory(store_dir, project)
     anchor = memory.resolve(ref)
     entries = memory.read(lambda index: index.around(anchor, before=before, after=after))
-    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
-    if as_json:
-        echo_json(
-            [
-                {**entry.to_json(short_ids[entry.id]), "anchor": entry.id == anchor.id}
-                for entry in entries
-            ]
-        )
-    else:
-        echo_entries(entries, short_ids, anchor=anchor.id)
+    print_entries(memory, entries, as_json=as_json, anchor=anchor.id)
