@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memcli.errors import StoreError
+
+if TYPE_CHECKING:
+    import subprocess
 
 # Variables git sets for hooks; inherited by a git we run on *another* repo they
 # would point it at the wrong repository or index.
@@ -59,6 +62,8 @@ class Git:
         env: dict[str, str] | None = None,
         check: bool = True,
     ) -> subprocess.CompletedProcess[bytes]:
+        import subprocess  # not on the read path, where HEAD is read from files
+
         data = input.encode("utf-8") if isinstance(input, str) else input
         try:
             result = subprocess.run(

@@ -17,9 +17,8 @@ import functools
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 import apsw
 
@@ -34,8 +33,11 @@ from memcli.errors import (
     StoreError,
 )
 from memcli.ids import ID_PREFIX_RE, is_ulid
-from memcli.model import KEY_RE, Observation
 from memcli.query import fts_match, like_pattern, parse_terms
+from memcli.schema import KEY_RE
+
+if TYPE_CHECKING:
+    from memcli.model import Observation
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 20_000
@@ -174,8 +176,7 @@ ALL_DIGESTS = "SELECT path, digest FROM memories"
 # ------------------------------------------------------------------ values
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """A memory as the index knows it: enough to list, rank and find its file."""
 
     id: str
@@ -220,8 +221,7 @@ class Entry:
         }
 
 
-@dataclass(frozen=True)
-class Filters:
+class Filters(NamedTuple):
     types: tuple[str, ...] = ()
     since: str | None = None
     until: str | None = None
@@ -241,19 +241,23 @@ class Filters:
         }
 
 
-@dataclass
-class SearchResult:
+NO_FILTERS = Filters()
+
+
+class SearchResult(NamedTuple):
     entries: list[Entry]
     strategy: str
     """How the entries were found: ``all`` words, ``any`` word, ``substring``, ``raw``."""
 
 
-@dataclass
 class SyncReport:
-    rebuilt: bool = False
-    added: int = 0
-    removed: int = 0
-    skipped: list[str] = field(default_factory=list)
+    """What a sync did: rebuilt from scratch or not, rows added and removed, files skipped."""
+
+    def __init__(self) -> None:
+        self.rebuilt = False
+        self.added = 0
+        self.removed = 0
+        self.skipped: list[str] = []
 
 
 class IndexSource(Protocol):
@@ -266,7 +270,7 @@ class IndexSource(Protocol):
 
 
 Warn = Callable[[str], None]
-Loaded = tuple[Observation, str]
+Loaded = tuple["Observation", str]
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -479,7 +483,7 @@ class Index:
 
     @_translating_errors
     def search(
-        self, text: str, filters: Filters = Filters(), *, limit: int = 10, raw: bool = False
+        self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
     ) -> SearchResult:
         """Full text first (all words, then any word), then a substring match."""
         params = {**filters.params(), "limit": limit}
@@ -505,7 +509,7 @@ class Index:
 
     @_translating_errors
     def recent(
-        self, filters: Filters = Filters(), *, limit: int = 20, keyed: bool = False
+        self, filters: Filters = NO_FILTERS, *, limit: int = 20, keyed: bool = False
     ) -> list[Entry]:
         """Newest first; ``keyed``: only memories that have a key."""
         return self._entries(RECENT, {**filters.params(), "limit": limit, "keyed": int(keyed)})

@@ -8,24 +8,24 @@ here prints: notices and warnings go to the ``notify`` callback.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from memcli.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
 from memcli.ids import new_ulid
 from memcli.index import Entry, Index, SyncReport
-from memcli.model import Draft, Observation, check_key
 from memcli.store import Store, StoreLocation, digest
 from memcli.timeutil import format_timestamp, now
+
+if TYPE_CHECKING:
+    from memcli.model import Draft, Observation
 
 R = TypeVar("R")
 Notify = Callable[[str], None]
 SUBJECT_TITLE_CHARS = 60
 
 
-@dataclass
-class SaveResult:
+class SaveResult(NamedTuple):
     observation: Observation
     path: str
     action: str
@@ -33,15 +33,15 @@ class SaveResult:
     commit: str | None
 
 
-@dataclass
 class Drift:
     """Differences between the index and the memory files."""
 
-    checked: int = 0
-    missing: list[str] = field(default_factory=list)
-    extra: list[str] = field(default_factory=list)
-    stale: list[str] = field(default_factory=list)
-    invalid: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.checked = 0
+        self.missing: list[str] = []
+        self.extra: list[str] = []
+        self.stale: list[str] = []
+        self.invalid: list[str] = []
 
     @property
     def clean(self) -> bool:
@@ -136,6 +136,8 @@ class Memory:
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
+        from memcli.model import Observation
+
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
         on_disk: dict[str, str] = {}
@@ -193,9 +195,13 @@ class Memory:
             return chosen, commit
 
     def _entry_for_key(self, key: str) -> Entry | None:
+        from memcli.model import check_key
+
         return self.read(lambda index: index.by_key(check_key(key)))
 
     def _load_or_stub(self, entry: Entry) -> Observation:
+        from memcli.model import Observation
+
         try:
             return self.load(entry)
         except InvalidMemoryFile:
@@ -206,6 +212,7 @@ class Memory:
     def _commit_files(self, writes: dict[str, str], removals: list[str], message: str) -> str:
         """Write and delete files, commit them, and tell the index; undo the files on failure."""
         backups = {path: self._backup(path) for path in [*writes, *removals]}
+        index = self.index()  # current with the parent, so the commit applies without a diff
         parent = self.store.head()
         try:
             for path, content in writes.items():
@@ -224,7 +231,7 @@ class Memory:
         for path in writes:
             known[path] = self.store.load(path)
         try:
-            self.index().sync(self.store, self.notify, known=(parent, known))
+            index.sync(self.store, self.notify, known=(parent, known))
         except (IndexCorrupt, IndexUnavailable) as exc:
             # The commit is the truth; the next read brings the index up to date.
             self.notify(f"saved, but the index was not updated: {exc}")

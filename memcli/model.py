@@ -11,33 +11,15 @@ from typing import Any
 from memcli import codec
 from memcli.errors import InvalidInput, InvalidMemoryFile
 from memcli.ids import is_ulid
+from memcli.schema import (
+    DEFAULT_TYPE,
+    KEY_RE,
+    KNOWN_FIELDS,
+    OBSERVATION_TYPES,
+    REQUIRED_FIELDS,
+)
 from memcli.timeutil import normalize_timestamp
 
-OBSERVATION_TYPES = (
-    "preference",
-    "decision",
-    "discovery",
-    "gotcha",
-    "pattern",
-    "friction",
-    "context",
-)
-DEFAULT_TYPE = "discovery"
-KNOWN_FIELDS = (
-    "id",
-    "type",
-    "title",
-    "created",
-    "updated",
-    "key",
-    "concepts",
-    "files",
-    "facts",
-    "importance",
-    "session",
-)
-REQUIRED_FIELDS = ("id", "type", "title", "created")
-KEY_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 MAX_TITLE_CHARS = 200
 MAX_SESSION_CHARS = 200
 _PRIVATE_RE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)

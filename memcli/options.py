@@ -10,7 +10,7 @@ import click
 
 from memcli.errors import InvalidInput
 from memcli.memory import Memory
-from memcli.model import OBSERVATION_TYPES
+from memcli.schema import OBSERVATION_TYPES
 from memcli.store import locate
 from memcli.timeutil import format_timestamp, parse_since, parse_timestamp
 

@@ -8,7 +8,7 @@ expect them: ``"an exact phrase"`` and a trailing ``*`` for a prefix (``index*``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_TERMS = 64
 _TOKEN_RE = re.compile(r'"([^"]*)"|(\S+)')
@@ -17,8 +17,7 @@ _WORD_CHAR_RE = re.compile(r"[^\W_]", re.UNICODE)
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):
     text: str
     prefix: bool = False
     phrase: bool = False
@@ -41,7 +40,7 @@ def parse_terms(query: str) -> list[Term]:
             text = text.rstrip("*") if prefix else text
             is_phrase = False
         if _WORD_CHAR_RE.search(text):
-            terms.append(Term(text, prefix=prefix, phrase=is_phrase))
+            terms.append(Term(text, prefix, is_phrase))
         if len(terms) == MAX_TERMS:
             break
     return terms

@@ -8,20 +8,21 @@ costs a few git processes whatever the size of the store.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.gitrepo import FALLBACK_EMAIL, FALLBACK_NAME, Git, find_git_common_dir
 from memcli.locking import exclusive_lock
-from memcli.model import Observation, slugify
+
+if TYPE_CHECKING:
+    from memcli.model import Observation
 
 MEMORY_DIRS = ("observations",)
 CACHE_DIR = ".cache"
@@ -41,8 +42,7 @@ _GIT_LOCK_WAIT_SECONDS = 5.0
 # ------------------------------------------------------------------ locating
 
 
-@dataclass(frozen=True)
-class StoreLocation:
+class StoreLocation(NamedTuple):
     root: Path
     source: str
     """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``."""
@@ -120,8 +120,7 @@ def local_store_root(cwd: Path) -> Path:
 # --------------------------------------------------------------------- store
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(NamedTuple):
     """A memory file changed between two commits: ``status`` is A, M or D."""
 
     status: str
@@ -205,6 +204,8 @@ class Store:
 
     def load(self, path: str) -> tuple[Observation, str]:
         """Parse one memory file; also return the digest of its bytes."""
+        from memcli.model import Observation
+
         data = self.read_bytes(path)
         try:
             text = data.decode("utf-8")
@@ -239,6 +240,8 @@ class Store:
     # --------------------------------------------------------------- writing
 
     def new_path(self, observation: Observation) -> str:
+        from memcli.model import slugify
+
         year, month, day = (
             observation.created[:4],
             observation.created[5:7],
@@ -342,6 +345,8 @@ def is_memory_path(path: str) -> bool:
 
 
 def digest(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()
 
 

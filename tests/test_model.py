@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from memcli import codec
 from memcli.errors import InvalidInput, InvalidMemoryFile
 from memcli.ids import ULID_RE, new_ulid
-from memcli.model import OBSERVATION_TYPES, Draft, Observation, default_title, slugify
+from memcli.model import Draft, Observation, default_title, slugify
+from memcli.schema import OBSERVATION_TYPES
 
 from .conftest import FIXTURES
 

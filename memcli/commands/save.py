@@ -6,9 +6,9 @@ import sys
 import click
 
 from memcli.errors import InvalidInput
-from memcli.model import OBSERVATION_TYPES, Draft
 from memcli.options import json_option, open_memory, store_options
 from memcli.output import echo_json
+from memcli.schema import OBSERVATION_TYPES
 
 
 @click.command()
@@ -60,6 +60,8 @@ def save(
             --fact "quote each term before MATCH" --concept sqlite,fts5
         echo '{"text": "...", "type": "decision"}' | mem save --json
     """
+    from memcli.model import Draft
+
     given = Draft(
         text=text or "",
         type=type_,
