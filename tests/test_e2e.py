@@ -233,3 +233,40 @@ def test_writes_are_refused_while_a_rebase_is_stopped(tmp_path: Path) -> None:
     result = run_mem("save", "second", "--store", str(store))
     assert result.returncode == 1
     assert "a rebase is in progress in the store" in result.stderr
+
+
+def test_benchmark_harness_runs_on_a_small_store(tmp_path: Path) -> None:
+    out = tmp_path / "results.md"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(REPO_ROOT / "bench" / "run.py"),
+            "--sizes",
+            "200",
+            "--runs",
+            "1",
+            "--quick",
+            "--no-install",
+            "--workdir",
+            str(tmp_path / "work"),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    table = out.read_text()
+    for figure in (
+        "### 200 memories",
+        "`mem search` (4 queries)",
+        "`mem save`",
+        "first read after a hand commit",
+        "peak RSS",
+        "index ",
+    ):
+        assert figure in table
+    store = tmp_path / "work" / "store-200"
+    assert len(list((store / "observations").rglob("*.md"))) >= 200
+    assert run_mem("reindex", "--check", "--store", str(store)).returncode == 0

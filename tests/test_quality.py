@@ -13,8 +13,8 @@ from .conftest import REPO_ROOT
 @pytest.mark.parametrize(
     "command",
     [
-        ["ruff", "check", "memcli", "tests"],
-        ["ruff", "format", "--check", "memcli", "tests"],
+        ["ruff", "check", "memcli", "tests", "bench"],
+        ["ruff", "format", "--check", "memcli", "tests", "bench"],
         ["mypy"],
     ],
     ids=["ruff", "ruff-format", "mypy"],
