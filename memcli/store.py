@@ -281,14 +281,19 @@ class Store:
         """Commit exactly these paths as they are in the work tree; return the commit.
 
         Callers hold the write lock. Plumbing keeps the cost flat as the store
-        grows (no status scan, no hooks) and never stages anything else.
+        grows (no status scan, no hooks). The paths are also staged in git's
+        index, so ``git status`` stays clean; anything a person staged by hand
+        stays staged and out of this commit.
         """
         parent = self.head()
         self._wait_for_git_index_lock()
-        paths = "\0".join([*added, *removed]) + "\0"
-        self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=paths)
+        paths = [*added, *removed]
+        stdin = "\0".join(paths) + "\0"
+        self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
         try:
             tree = self.git.out(["write-tree"])
+            if parent and self._tree_has_more_than(parent, tree, paths):
+                tree = self._tree_of_only(parent, stdin)
             args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
             commit = self.git.out(args, input=message, env=self._identity())
             self.git.run(
@@ -297,11 +302,34 @@ class Store:
         except StoreError:
             # Put git's index back for these paths so nothing stays staged.
             if parent:
-                self.git.run(["reset", "-q", parent, "--", *added, *removed], check=False)
+                self.git.run(["reset", "-q", parent, "--", *paths], check=False)
             else:
                 self.git.run(["rm", "-q", "--cached", "--", *added], check=False)
             raise
         return commit
+
+    def _tree_has_more_than(self, parent: str, tree: str, paths: list[str]) -> bool:
+        """Whether ``tree`` differs from ``parent`` outside ``paths`` (hand-staged changes).
+
+        ``diff-tree`` walks only the subtrees that differ: a few milliseconds.
+        """
+        changed = self.git.run(["diff-tree", "-r", "--name-only", "-z", parent, tree]).stdout
+        return bool(
+            {p for p in changed.decode("utf-8", "surrogateescape").split("\0") if p} - set(paths)
+        )
+
+    def _tree_of_only(self, parent: str, stdin: str) -> str:
+        """The parent's tree plus these paths, built in a private index (the rare slow path)."""
+        private = self.git.git_dir / f"mem-index.{os.getpid()}"
+        env = {"GIT_INDEX_FILE": str(private)}
+        try:
+            self.git.run(["read-tree", parent], env=env)
+            self.git.run(
+                ["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin, env=env
+            )
+            return self.git.out(["write-tree"], env=env)
+        finally:
+            private.unlink(missing_ok=True)
 
     def _identity(self) -> dict[str, str]:
         """The user's git identity when set; otherwise a clear fallback, never a failure."""

@@ -211,3 +211,16 @@ def test_every_command_has_help_text() -> None:
         assert command.help and command.short_help != "", name
         assert "Example:" in command.help, name
         assert mem(name, "--help").exit_code == 0
+
+
+def test_a_save_never_commits_what_a_person_staged(store: Path) -> None:
+    first = save("A memory edited by hand")
+    path = next((store / "observations").rglob("*.md"))
+    path.write_text(path.read_text().replace("edited by hand", "edited by hand, staged"))
+    git(store, "add", str(path))
+    second = save("A memory saved meanwhile")
+    committed = git(store, "show", "--name-only", "--format=", "HEAD").split()
+    assert len(committed) == 1 and second[-6:].lower() in committed[0]
+    assert git(store, "diff", "--cached", "--name-only").strip() == str(path.relative_to(store))
+    assert "edited by hand, staged" in path.read_text()
+    assert mem_json("show", first)[0]["narrative"] == "A memory edited by hand, staged"
