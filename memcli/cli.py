@@ -9,7 +9,21 @@ from typing import Any
 import click
 
 from memcli import __version__
-from memcli.commands import forget, init, recent, reindex, save, search, show, timeline
+from memcli.commands import (
+    compact,
+    context,
+    forget,
+    hook,
+    init,
+    install,
+    recall,
+    recent,
+    reindex,
+    save,
+    search,
+    show,
+    timeline,
+)
 from memcli.errors import MemError
 
 
@@ -49,8 +63,15 @@ for command in (
     recent.list_memories,
     forget.forget,
     reindex.reindex,
+    context.context,
+    recall.recall,
+    compact.compact,
+    hook.hook,
+    install.install,
+    install.uninstall,
 ):
     cli.add_command(command)
+cli.add_command(compact.compact, name="summarize")
 
 
 def main() -> None:

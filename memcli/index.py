@@ -33,13 +33,13 @@ from memcli.errors import (
     StoreError,
 )
 from memcli.ids import ID_PREFIX_RE, is_ulid
-from memcli.query import fts_match, like_pattern, parse_terms
+from memcli.query import Term, fts_match, like_pattern, parse_terms
 from memcli.schema import KEY_RE
 
 if TYPE_CHECKING:
-    from memcli.model import Observation
+    from memcli.model import Record
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 20_000
 MIN_PREFIX_CHARS = 4
 SHORT_ID_CHARS = 8
@@ -68,6 +68,7 @@ CREATE TABLE memories(
 );
 CREATE INDEX memories_by_created ON memories(created, id);
 CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
+CREATE INDEX memories_by_kind ON memories(kind, created);
 CREATE TABLE tags(
     memory INTEGER NOT NULL,
     kind TEXT NOT NULL,
@@ -116,6 +117,7 @@ ENTRY_COLUMNS = """m.id, m.kind, m.type, m.title, m.created, m.updated, m.key, m
     m.session, m.path, m.concepts, m.files, m.facts"""
 # Every filter is written once, and switched off by binding NULL.
 FILTERS = """
+    AND (:kind IS NULL OR m.kind = :kind)
     AND (:types IS NULL OR m.type IN (SELECT value FROM json_each(:types)))
     AND (:since IS NULL OR m.created >= :since)
     AND (:until IS NULL OR m.created < :until)
@@ -153,12 +155,12 @@ LIMIT :limit
 """
 BEFORE = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
-WHERE (m.created, m.id) < (:created, :id)
+WHERE (m.created, m.id) < (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
 ORDER BY m.created DESC, m.id DESC LIMIT :limit
 """
 AFTER = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
-WHERE (m.created, m.id) > (:created, :id)
+WHERE (m.created, m.id) > (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
 ORDER BY m.created, m.id LIMIT :limit
 """
 BY_ID = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.id = ?"
@@ -169,6 +171,11 @@ WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
 """
 ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
 ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
+TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
+MATCHING_IDS = """
+SELECT m.id FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+WHERE memories_fts MATCH :match AND m.id IN (SELECT value FROM json_each(:ids))
+"""
 COUNT = "SELECT count(*) FROM memories"
 ALL_DIGESTS = "SELECT path, digest FROM memories"
 
@@ -223,6 +230,8 @@ class Entry(NamedTuple):
 
 class Filters(NamedTuple):
     types: tuple[str, ...] = ()
+    kind: str | None = None
+    """``observation`` or ``summary``; None for both."""
     since: str | None = None
     until: str | None = None
     concepts: tuple[str, ...] = ()
@@ -233,6 +242,7 @@ class Filters(NamedTuple):
             return json.dumps(list(values)) if values else None
 
         return {
+            "kind": self.kind,
             "types": as_json(self.types),
             "since": self.since,
             "until": self.until,
@@ -265,12 +275,12 @@ class IndexSource(Protocol):
 
     def head(self) -> str | None: ...
     def memory_paths(self) -> Iterator[str]: ...
-    def load(self, path: str) -> tuple[Observation, str]: ...
+    def load(self, path: str) -> tuple[Record, str]: ...
     def changes(self, old: str, new: str) -> list[Any]: ...
 
 
 Warn = Callable[[str], None]
-Loaded = tuple["Observation", str]
+Loaded = tuple["Record", str]
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -508,6 +518,33 @@ class Index:
         return SearchResult(self._entries(SEARCH_LIKE, {**params, "pattern": pattern}), "substring")
 
     @_translating_errors
+    def search_terms(
+        self, terms: list[Term], filters: Filters = NO_FILTERS, *, limit: int = 10
+    ) -> list[Entry]:
+        """Memories with any of these terms, best bm25 first."""
+        match = fts_match(terms, any_term=True)
+        if match is None:
+            return []
+        return self._entries(SEARCH_FTS, {**filters.params(), "limit": limit, "match": match})
+
+    @_translating_errors
+    def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:
+        """For each id, how many of the terms its memory contains (stemmed, like search)."""
+        counts = dict.fromkeys(ids, 0)
+        encoded = json.dumps(ids)
+        for term in terms:
+            for (identity,) in self.db.execute(
+                MATCHING_IDS, {"match": term.to_fts(), "ids": encoded}
+            ):
+                counts[identity] += 1
+        return counts
+
+    @_translating_errors
+    def texts(self, ids: list[str]) -> dict[str, str]:
+        """The markdown text of each memory, from the index (no file is read)."""
+        return dict(self.db.execute(TEXTS, (json.dumps(ids),)))
+
+    @_translating_errors
     def recent(
         self, filters: Filters = NO_FILTERS, *, limit: int = 20, keyed: bool = False
     ) -> list[Entry]:
@@ -515,9 +552,11 @@ class Index:
         return self._entries(RECENT, {**filters.params(), "limit": limit, "keyed": int(keyed)})
 
     @_translating_errors
-    def around(self, anchor: Entry, *, before: int, after: int) -> list[Entry]:
+    def around(
+        self, anchor: Entry, *, before: int, after: int, kind: str | None = None
+    ) -> list[Entry]:
         """The anchor with up to ``before`` and ``after`` neighbours, oldest first."""
-        params = {"created": anchor.created, "id": anchor.id}
+        params = {"created": anchor.created, "id": anchor.id, "kind": kind}
         earlier = self._entries(BEFORE, {**params, "limit": before})
         later = self._entries(AFTER, {**params, "limit": after})
         return [*reversed(earlier), anchor, *later]

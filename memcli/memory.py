@@ -18,7 +18,7 @@ from memcli.store import Store, StoreLocation, digest
 from memcli.timeutil import format_timestamp, now
 
 if TYPE_CHECKING:
-    from memcli.model import Draft, Observation
+    from memcli.model import Draft, Record
 
 R = TypeVar("R")
 Notify = Callable[[str], None]
@@ -26,7 +26,7 @@ SUBJECT_TITLE_CHARS = 60
 
 
 class SaveResult(NamedTuple):
-    observation: Observation
+    observation: Record
     path: str
     action: str
     """``saved`` (new), ``updated`` (same key, changed) or ``unchanged``."""
@@ -127,7 +127,7 @@ class Memory:
         """A memory by id, unique id prefix, or key."""
         return self.read(lambda index: index.resolve(ref))
 
-    def load(self, entry: Entry) -> Observation:
+    def load(self, entry: Entry) -> Record:
         observation, _ = self.store.load(entry.path)
         return observation
 
@@ -136,7 +136,7 @@ class Memory:
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
-        from memcli.model import Observation
+        from memcli.store import parse_memory_file
 
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
@@ -144,11 +144,9 @@ class Memory:
         for path in self.store.memory_paths():
             try:
                 data = self.store.read_bytes(path)
-                Observation.from_markdown(data.decode("utf-8"), path)
-            except (InvalidMemoryFile, UnicodeDecodeError) as exc:
-                drift.invalid.append(
-                    str(exc) if isinstance(exc, InvalidMemoryFile) else f"{path}: is not UTF-8 text"
-                )
+                parse_memory_file(path, data)
+            except InvalidMemoryFile as exc:
+                drift.invalid.append(str(exc))
                 continue
             on_disk[path] = digest(data)
         drift.checked = len(on_disk)
@@ -167,7 +165,11 @@ class Memory:
             stamp = format_timestamp(now())
             existing = self._entry_for_key(draft.key) if draft.key else None
             if existing is not None:
+                from memcli.model import Observation
+
                 old = self.load(existing)
+                if not isinstance(old, Observation):
+                    raise StoreError(f"the key {draft.key!r} belongs to a summary, not a memory")
                 observation = draft.update(old, stamp)
                 if observation == old:
                     return SaveResult(old, existing.path, "unchanged", None)
@@ -179,6 +181,59 @@ class Memory:
             message = _commit_message(verb, [observation])
             commit = self._commit_files({path: observation.to_markdown()}, [], message)
             return SaveResult(observation, path, action, commit)
+
+    def summarize(
+        self,
+        sections: dict[str, str | None],
+        *,
+        title: str | None = None,
+        session: str | None = None,
+        text: str = "",
+        extra: dict[str, str] | None = None,
+    ) -> SaveResult:
+        """Record a session summary, its body rendered through ``compaction.md.j2``."""
+        from memcli.errors import InvalidInput
+        from memcli.model import (
+            SUMMARY_FIELDS,
+            Summary,
+            clean_narrative,
+            clean_section,
+            clean_session,
+            strip_private,
+            summary_title,
+        )
+        from memcli.render import Renderer
+
+        cleaned = {name: clean_section(sections.get(name), name) for name in SUMMARY_FIELDS}
+        text = clean_narrative(strip_private(text))
+        if not any(cleaned.values()) and not text:
+            raise InvalidInput(
+                "nothing to summarize: give --request, --investigated, --learned, --completed "
+                "or --next-steps (or a JSON object on stdin)"
+            )
+        self.ensure_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            summary = Summary(
+                id=new_ulid(),
+                title=summary_title({**cleaned, "learned": cleaned["learned"] or text}, title),
+                created=format_timestamp(now()),
+                session=clean_session(session),
+                request=cleaned["request"],
+                investigated=cleaned["investigated"],
+                learned=cleaned["learned"],
+                completed=cleaned["completed"],
+                next_steps=cleaned["next_steps"],
+                extra=dict(extra or {}),
+            )
+            body = Renderer(self.store.root).render(
+                "compaction.md.j2", summary=summary.to_dict(), text=text
+            )
+            summary.narrative = clean_narrative(body)
+            path = self.store.new_path(summary)
+            message = _commit_message("summarize", [summary])
+            commit = self._commit_files({path: summary.to_markdown()}, [], message)
+            return SaveResult(summary, path, "saved", commit)
 
     def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them."""
@@ -199,7 +254,7 @@ class Memory:
 
         return self.read(lambda index: index.by_key(check_key(key)))
 
-    def _load_or_stub(self, entry: Entry) -> Observation:
+    def _load_or_stub(self, entry: Entry) -> Record:
         from memcli.model import Observation
 
         try:
@@ -227,7 +282,7 @@ class Memory:
                 else:
                     self.store.write_file(path, old)
             raise
-        known: dict[str, tuple[Observation, str] | None] = {path: None for path in removals}
+        known: dict[str, tuple[Record, str] | None] = {path: None for path in removals}
         for path in writes:
             known[path] = self.store.load(path)
         try:
@@ -244,17 +299,21 @@ class Memory:
             return None
 
 
-def _commit_message(verb: str, observations: list[Observation]) -> str:
+def _commit_message(verb: str, records: list[Record]) -> str:
     """``save: gotcha: FTS5 MATCH rejects bare hyphens`` plus a Memory-Id trailer each."""
-    if len(observations) == 1:
-        obs = observations[0]
-        title = obs.title
+
+    def label(record: Record) -> str:
+        return f"{record.type}: " if record.kind == "observation" else ""
+
+    if len(records) == 1:
+        record = records[0]
+        title = record.title
         if len(title) > SUBJECT_TITLE_CHARS:
             title = title[: SUBJECT_TITLE_CHARS - 1].rstrip() + "…"
-        subject = f"{verb}: {obs.type}: {title}"
+        subject = f"{verb}: {label(record)}{title}"
         body = ""
     else:
-        subject = f"{verb}: {len(observations)} memories"
-        body = "".join(f"- {obs.type}: {obs.title}\n" for obs in observations) + "\n"
-    trailers = "".join(f"Memory-Id: {obs.id}\n" for obs in observations)
+        subject = f"{verb}: {len(records)} memories"
+        body = "".join(f"- {label(r)}{r.title}\n" for r in records) + "\n"
+    trailers = "".join(f"Memory-Id: {record.id}\n" for record in records)
     return f"{subject}\n\n{body}{trailers}"

@@ -391,3 +391,151 @@ class Draft:
             "concepts": clean_list(self.concepts, "concepts"),
             "files": [check_file_ref(f) for f in clean_list(self.files, "files")],
         }
+
+
+# ------------------------------------------------------------------ summaries
+
+
+SUMMARY_FIELDS = ("request", "investigated", "learned", "completed", "next_steps")
+SUMMARY_REQUIRED = ("id", "title", "created")
+
+
+@dataclass
+class Summary:
+    """A session (compaction) summary: what was asked, found, learned, done, and next.
+
+    Its body is rendered through ``compaction.md.j2``; the fields stay in the
+    frontmatter so they can be read back without parsing the markdown.
+    """
+
+    id: str
+    title: str
+    created: str
+    narrative: str = ""
+    session: str | None = None
+    request: str | None = None
+    investigated: str | None = None
+    learned: str | None = None
+    completed: str | None = None
+    next_steps: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    kind = "summary"
+    type = "summary"
+    updated: str | None = None
+    key: str | None = None
+    importance: float | None = None
+
+    @property
+    def concepts(self) -> list[str]:
+        return []
+
+    @property
+    def files(self) -> list[str]:
+        return []
+
+    @property
+    def facts(self) -> list[str]:
+        return []
+
+    def sections(self) -> dict[str, str]:
+        """The summary's fields that are filled in, in their order."""
+        return {name: getattr(self, name) for name in SUMMARY_FIELDS if getattr(self, name)}
+
+    def to_markdown(self) -> str:
+        fields: list[tuple[str, str]] = [
+            ("id", codec.quote(self.id) if self.id.isdigit() else self.id),
+            ("title", codec.emit_scalar(self.title)),
+            ("created", self.created),
+        ]
+        if self.session:
+            fields.append(("session", codec.emit_scalar(self.session)))
+        for name, value in self.sections().items():
+            fields.append((name, codec.emit_scalar(value)))
+        for name, value in self.extra.items():
+            fields.append((name, codec.emit_scalar(value)))
+        return codec.write_document(fields, self.narrative)
+
+    @classmethod
+    def from_markdown(cls, text: str, path: str) -> Summary:
+        try:
+            metadata, body = codec.read_document(text)
+            missing = [n for n in SUMMARY_REQUIRED if metadata.get(n) in (None, "")]
+            if missing:
+                raise InvalidInput(
+                    "missing required field" + "s" * (len(missing) > 1) + ": " + ", ".join(missing)
+                )
+            identity = _as_text(metadata["id"], "id")
+            if not is_ulid(identity):
+                raise InvalidInput(f"id {identity!r} is not a ULID")
+            try:
+                created = normalize_timestamp(metadata["created"])
+            except (ValueError, TypeError):
+                raise InvalidInput("created must be an ISO timestamp") from None
+
+            def section(name: str) -> str | None:
+                return clean_section(metadata.get(name), name)
+
+            known = {"id", "title", "created", "session", *SUMMARY_FIELDS}
+            return cls(
+                id=identity,
+                title=clean_title(_as_text(metadata["title"], "title")),
+                created=created,
+                narrative=clean_narrative(body),
+                session=clean_session(metadata.get("session")),
+                extra={k: v for k, v in metadata.items() if k not in known},
+                request=section("request"),
+                investigated=section("investigated"),
+                learned=section("learned"),
+                completed=section("completed"),
+                next_steps=section("next_steps"),
+            )
+        except (ValueError, InvalidInput) as exc:
+            raise InvalidMemoryFile(path, str(exc)) from None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = dict(self.extra)
+        data.update(
+            {
+                "id": self.id,
+                "kind": self.kind,
+                "type": self.type,
+                "title": self.title,
+                "created": self.created,
+                "updated": None,
+                "key": None,
+                "concepts": [],
+                "files": [],
+                "facts": [],
+                "importance": None,
+                "session": self.session,
+                **{name: getattr(self, name) for name in SUMMARY_FIELDS},
+                "narrative": self.narrative,
+            }
+        )
+        return data
+
+
+def clean_section(value: Any, what: str) -> str | None:
+    """One summary field: text, private spans removed, blank lines at the ends dropped."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, list):
+        value = "\n".join(f"- {_as_text(item, what)}" for item in value)
+    text = clean_narrative(strip_private(_as_text(value, what)))
+    return text or None
+
+
+def summary_title(sections: dict[str, str | None], given: str | None) -> str:
+    """The given title, else the first line of the request or of what was learned."""
+    if given and given.strip():
+        return clean_title(strip_private(given))
+    for name in ("request", "learned", "completed", "investigated", "next_steps"):
+        line = default_title(sections.get(name) or "")
+        if line:
+            return clean_title(line)
+    return "Session summary"
+
+
+Record = Observation | Summary
+"""Anything stored in a memory file."""

@@ -77,6 +77,11 @@ def filter_options(f: F) -> F:
                 help="Only memories of this type (repeatable).",
             ),
             click.option(
+                "--kind",
+                type=click.Choice(["observation", "summary"]),
+                help="Only observations, or only session summaries.",
+            ),
+            click.option(
                 "--since",
                 callback=_since,
                 metavar="WHEN",
@@ -106,3 +111,23 @@ def filter_options(f: F) -> F:
     ):
         f = decorator(f)
     return f
+
+
+def budget_option(f: F) -> F:
+    return click.option(
+        "--budget",
+        type=click.IntRange(200, 1_000_000),
+        metavar="CHARS",
+        help="Hard limit in characters (default: mem.toml, else 8000).",
+    )(f)
+
+
+def format_option(f: F) -> F:
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["md", "json"]),
+        default="md",
+        show_default=True,
+        help="Markdown, or JSON with details.",
+    )(f)

@@ -22,9 +22,10 @@ from memcli.gitrepo import FALLBACK_EMAIL, FALLBACK_NAME, Git, find_git_common_d
 from memcli.locking import exclusive_lock
 
 if TYPE_CHECKING:
-    from memcli.model import Observation
+    from memcli.model import Record
 
-MEMORY_DIRS = ("observations",)
+MEMORY_DIRS = ("observations", "summaries")
+"""Observations, then session summaries: the folders whose markdown files are memories."""
 CACHE_DIR = ".cache"
 INDEX_FILE = "index.db"
 LOCK_FILE = "write.lock"
@@ -202,16 +203,10 @@ class Store:
         except IsADirectoryError:
             raise InvalidMemoryFile(path, "is a directory") from None
 
-    def load(self, path: str) -> tuple[Observation, str]:
+    def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
-        from memcli.model import Observation
-
         data = self.read_bytes(path)
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidMemoryFile(path, "is not UTF-8 text") from None
-        return Observation.from_markdown(text, path), digest(data)
+        return parse_memory_file(path, data), digest(data)
 
     def changes(self, old: str, new: str) -> list[Change]:
         """Memory files added, modified or deleted between two commits (renames split)."""
@@ -239,16 +234,14 @@ class Store:
 
     # --------------------------------------------------------------- writing
 
-    def new_path(self, observation: Observation) -> str:
+    def new_path(self, record: Record) -> str:
+        """``observations/2026/11/2026-11-21-<slug>-<id tail>.md`` (or ``summaries/…``)."""
         from memcli.model import slugify
 
-        year, month, day = (
-            observation.created[:4],
-            observation.created[5:7],
-            observation.created[8:10],
-        )
-        name = f"{year}-{month}-{day}-{slugify(observation.title)}-{observation.id[-6:].lower()}.md"
-        return f"observations/{year}/{month}/{name}"
+        year, month, day = record.created[:4], record.created[5:7], record.created[8:10]
+        name = f"{year}-{month}-{day}-{slugify(record.title)}-{record.id[-6:].lower()}.md"
+        folder = "summaries" if record.kind == "summary" else "observations"
+        return f"{folder}/{year}/{month}/{name}"
 
     def check_writable(self) -> None:
         operation = self.git.operation_in_progress()
@@ -370,6 +363,19 @@ def is_memory_path(path: str) -> bool:
         and "\\" not in path
         and "\x00" not in path
     )
+
+
+def parse_memory_file(path: str, data: bytes) -> Record:
+    """An observation or a summary, by the folder the file is in."""
+    from memcli.model import Observation, Summary
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidMemoryFile(path, "is not UTF-8 text") from None
+    if path.startswith("summaries/"):
+        return Summary.from_markdown(text, path)
+    return Observation.from_markdown(text, path)
 
 
 def digest(data: bytes) -> str:

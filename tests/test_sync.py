@@ -39,9 +39,9 @@ def assert_matches_full_rebuild(store: Path) -> dict[str, Any]:
 
 def test_fixture_store_is_indexed_in_full(fixture_store: Path) -> None:
     result = mem("list", "--json")
-    assert "built the index from 8 memory files" in result.stderr
+    assert "built the index from 9 memory files" in result.stderr
     listing = mem_json("list")
-    assert len(listing) == 8
+    assert len(listing) == 9
     assert mem_json("search", "review")[0]["title"] == (
         "The team reviews memory changes in pull requests"
     )
@@ -82,11 +82,11 @@ def test_checkout_of_an_older_commit_and_back(fixture_store: Path) -> None:
     original = snapshot()
     mem("save", "A memory from after the fixture", "--key", "later")
     mem("save", "Another later memory about plumbing")
-    assert len(mem_json("list")) == 10
+    assert len(mem_json("list")) == 11
     git(fixture_store, "checkout", "-q", "HEAD~2")
     assert assert_matches_full_rebuild(fixture_store) == original
     git(fixture_store, "checkout", "-q", "main")
-    assert len(assert_matches_full_rebuild(fixture_store)["*list*"]) == 10
+    assert len(assert_matches_full_rebuild(fixture_store)["*list*"]) == 11
 
 
 def test_revert_is_seen(fixture_store: Path) -> None:
@@ -115,7 +115,7 @@ def test_history_rewritten_under_the_index_triggers_a_rebuild(fixture_store: Pat
     git(fixture_store, "reset", "-q", "--hard", "HEAD~1")
     git(fixture_store, "reflog", "expire", "--expire=now", "--all")
     git(fixture_store, "gc", "-q", "--prune=now")
-    assert len(mem_json("list")) == 8
+    assert len(mem_json("list")) == 9
 
 
 def _corrupt_garbage(index: Path) -> None:

@@ -21,6 +21,7 @@ from memcli.output import print_entries
 @store_options
 def list_memories(
     types: tuple[str, ...],
+    kind: str | None,
     since: str | None,
     until: str | None,
     concepts: tuple[str, ...],
@@ -39,6 +40,8 @@ def list_memories(
         mem list --keys
     """
     memory = open_memory(store_dir, project)
-    filters = Filters(types=types, since=since, until=until, concepts=concepts, files=files)
+    filters = Filters(
+        types=types, kind=kind, since=since, until=until, concepts=concepts, files=files
+    )
     entries = memory.read(lambda index: index.recent(filters, limit=limit, keyed=keys))
     print_entries(memory, entries, as_json=as_json)

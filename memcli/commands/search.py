@@ -32,6 +32,7 @@ _STRATEGY_NOTICES = {
 def search(
     query: str,
     types: tuple[str, ...],
+    kind: str | None,
     since: str | None,
     until: str | None,
     concepts: tuple[str, ...],
@@ -56,7 +57,9 @@ def search(
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     memory = open_memory(store_dir, project)
-    filters = Filters(types=types, since=since, until=until, concepts=concepts, files=files)
+    filters = Filters(
+        types=types, kind=kind, since=since, until=until, concepts=concepts, files=files
+    )
     result = memory.read(lambda index: index.search(query, filters, limit=limit, raw=raw))
     if not result.entries:
         notice(f"no memory matches {query!r}")

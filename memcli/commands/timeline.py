@@ -22,10 +22,21 @@ from memcli.output import print_entries
     type=click.IntRange(0, 1000),
     help="How many memories recorded after the anchor.",
 )
+@click.option(
+    "--kind",
+    type=click.Choice(["observation", "summary"]),
+    help="Only observations, or only session summaries, around the anchor.",
+)
 @json_option
 @store_options
 def timeline(
-    ref: str, before: int, after: int, as_json: bool, store_dir: str | None, project: str | None
+    ref: str,
+    before: int,
+    after: int,
+    kind: str | None,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Show what was recorded around a memory, oldest first; '>' marks it.
 
@@ -35,5 +46,5 @@ def timeline(
     """
     memory = open_memory(store_dir, project)
     anchor = memory.resolve(ref)
-    entries = memory.read(lambda index: index.around(anchor, before=before, after=after))
+    entries = memory.read(lambda index: index.around(anchor, before=before, after=after, kind=kind))
     print_entries(memory, entries, as_json=as_json, anchor=anchor.id)

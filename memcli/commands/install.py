@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memcli.claude_settings import SettingsChange, settings_path
+from memcli.claude_settings import install as install_hooks
+from memcli.claude_settings import uninstall as uninstall_hooks
+from memcli.options import F
+
+
+def _scope_options(f: F) -> F:
+    f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
+    f = click.option(
+        "--user", "scope", flag_value="user", help="The user's ~/.claude/settings.json."
+    )(f)
+    return click.option(
+        "--project",
+        "scope",
+        flag_value="project",
+        default=True,
+        help="The project's .claude/settings.json (the default).",
+    )(f)
+
+
+def _report(change: SettingsChange, dry_run: bool, done: str) -> None:
+    if not change.changed:
+        click.echo(f"Nothing to change in {change.path}.")
+        return
+    click.echo(change.diff, nl=False)
+    click.echo(f"{'Would have ' + done.lower() if dry_run else done} {change.path}.")
+
+
+@click.group()
+def install() -> None:
+    """Connect mem to an agent.
+
+    \b
+    Example:
+        mem install claude
+    """
+
+
+@install.command("claude")
+@_scope_options
+def install_claude(scope: str, dry_run: bool) -> None:
+    """Add mem's hooks to Claude Code's settings (merged, backed up, diff shown).
+
+    SessionStart gets the session-start context, UserPromptSubmit the memories
+    recalled for the prompt, PostCompact saves the compaction summary. Other
+    settings and hooks are never touched.
+
+    \b
+    Example:
+        mem install claude --dry-run
+        mem install claude --user
+    """
+    path = settings_path(user=scope == "user", cwd=Path.cwd())
+    _report(install_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
+
+
+@click.group()
+def uninstall() -> None:
+    """Disconnect mem from an agent.
+
+    \b
+    Example:
+        mem uninstall claude
+    """
+
+
+@uninstall.command("claude")
+@_scope_options
+def uninstall_claude(scope: str, dry_run: bool) -> None:
+    """Remove exactly the hooks `mem install claude` added.
+
+    \b
+    Example:
+        mem uninstall claude
+    """
+    path = settings_path(user=scope == "user", cwd=Path.cwd())
+    _report(uninstall_hooks(path, dry_run=dry_run), dry_run, "Removed mem's hooks from")

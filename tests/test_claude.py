@@ -1,0 +1,250 @@
+"""Claude Code: hook JSON through the installed command, and settings install/uninstall."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memcli.claude_settings import install, is_ours, uninstall
+
+from .conftest import git, mem, run_mem
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A git project with a few memories in its central store."""
+    root = tmp_path / "webshop"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    for args in (
+        [
+            "Payments use idempotency keys on every retry",
+            "--type",
+            "decision",
+            "--fact",
+            "retry with the same Idempotency-Key header",
+            "--concept",
+            "payments",
+        ],
+        [
+            "Checkout tests need the Stripe mock running on port 12111",
+            "--type",
+            "gotcha",
+            "--fact",
+            "start it with make stripe-mock",
+            "--concept",
+            "testing",
+        ],
+    ):
+        assert run_mem("save", *args, cwd=root).returncode == 0
+    return root
+
+
+def hook(
+    event: str, payload: dict[str, Any], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[Any, str]:
+    """Run ``mem hook claude EVENT`` as Claude Code does; return (answer or None, stderr)."""
+    result = run_mem("hook", "claude", event, input=json.dumps(payload), cwd=cwd, env=env)
+    assert result.returncode == 0, result.stderr
+    return (json.loads(result.stdout) if result.stdout.strip() else None), result.stderr
+
+
+def payload(project: Path, event: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "session_id": "2f1c3b9e-sess",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(project),
+        "hook_event_name": event,
+        **fields,
+    }
+
+
+def test_session_start_answers_with_bounded_context(project: Path, tmp_path: Path) -> None:
+    answer, _ = hook(
+        "SessionStart", payload(project, "SessionStart", source="startup"), cwd=tmp_path
+    )
+    output = answer["hookSpecificOutput"]
+    assert output["hookEventName"] == "SessionStart"
+    context = output["additionalContext"]
+    assert "# Memory of webshop" in context and "idempotency keys" in context
+    assert len(json.dumps(answer)) < 10_000
+
+
+def test_user_prompt_submit_recalls_strong_matches_only(project: Path, tmp_path: Path) -> None:
+    env = {"MEM_NOW": "2027-01-15T10:00:00Z"}  # the memories are weeks old by then
+    answer, _ = hook(
+        "UserPromptSubmit",
+        payload(
+            project,
+            "UserPromptSubmit",
+            prompt="the checkout tests fail, is the stripe mock running?",
+        ),
+        cwd=tmp_path,
+        env=env,
+    )
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert answer["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert "Stripe mock" in context and "idempotency" not in context
+    trivial, _ = hook(
+        "UserPromptSubmit", payload(project, "UserPromptSubmit", prompt="ok"), cwd=tmp_path, env=env
+    )
+    assert trivial is None
+
+
+def test_post_compact_summary_reaches_the_next_session_start(project: Path, tmp_path: Path) -> None:
+    summary = (
+        "The user asked to make refunds idempotent. We found the refund worker "
+        "retries without a key; added Idempotency-Key to refunds. Next: load test."
+    )
+    answer, _ = hook(
+        "PostCompact",
+        payload(project, "PostCompact", trigger="auto", compact_summary=summary),
+        cwd=tmp_path,
+    )
+    assert answer is None
+    start, _ = hook(
+        "SessionStart", payload(project, "SessionStart", source="compact"), cwd=tmp_path
+    )
+    assert "added Idempotency-Key to refunds" in start["hookSpecificOutput"]["additionalContext"]
+    hits = json.loads(
+        run_mem("search", "refund worker", "--kind", "summary", "--json", cwd=project).stdout
+    )
+    assert len(hits) == 1
+
+
+@pytest.mark.parametrize("event", ["PreCompact", "SessionEnd"])
+def test_quiet_events_answer_nothing(project: Path, tmp_path: Path, event: str) -> None:
+    answer, stderr = hook(event, payload(project, event, trigger="manual"), cwd=tmp_path)
+    assert answer is None and stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("event", "stdin"),
+    [
+        ("SessionStart", "{not json"),
+        ("SessionStart", "[1, 2]"),
+        ("NoSuchEvent", "{}"),
+        ("UserPromptSubmit", '{"prompt": 42}'),
+    ],
+    ids=["bad-json", "not-object", "unknown-event", "prompt-not-text"],
+)
+def test_hooks_fail_open(tmp_path: Path, event: str, stdin: str) -> None:
+    result = run_mem("hook", "claude", event, input=stdin, cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) <= 1 and "Traceback" not in result.stderr
+
+
+def test_a_broken_store_does_not_block_the_agent(project: Path, tmp_path: Path) -> None:
+    store = tmp_path / "mem-home" / "webshop"
+    (store / ".git" / "HEAD").unlink()
+    result = run_mem(
+        "hook",
+        "claude",
+        "SessionStart",
+        input=json.dumps(payload(project, "SessionStart", source="startup")),
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0 and result.stdout == ""
+    assert result.stderr.startswith("mem: SessionStart hook skipped:")
+
+
+def test_a_project_without_memory_gets_no_answer(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    git(fresh, "init", "-q")
+    answer, stderr = hook(
+        "SessionStart", payload(fresh, "SessionStart", source="startup"), cwd=tmp_path
+    )
+    assert answer is None and stderr == ""
+
+
+# ------------------------------------------------------------------ settings
+
+EXISTING = {
+    "permissions": {"allow": ["Bash(npm test:*)"], "deny": []},
+    "env": {"FOO": "bär"},
+    "hooks": {
+        "SessionStart": [
+            {"matcher": "startup", "hooks": [{"type": "command", "command": "echo hello"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+
+
+@pytest.mark.parametrize("indent", [2, 4, "\t"], ids=["2-spaces", "4-spaces", "tabs"])
+def test_install_then_uninstall_is_byte_identical(tmp_path: Path, indent: int | str) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = json.dumps(EXISTING, indent=indent, ensure_ascii=False) + "\n"
+    settings.write_text(original)
+    change = install(settings)
+    data = json.loads(settings.read_text())
+    assert data["permissions"] == EXISTING["permissions"] and data["env"] == EXISTING["env"]
+    assert data["hooks"]["Stop"] == EXISTING["hooks"]["Stop"]
+    session_start = data["hooks"]["SessionStart"]
+    assert session_start[0] == EXISTING["hooks"]["SessionStart"][0]
+    assert is_ours(session_start[1]["hooks"][0])
+    assert {"UserPromptSubmit", "PostCompact"} <= set(data["hooks"])
+    assert "+" in change.diff and settings.with_name("settings.json.mem-backup").exists()
+    assert not install(settings).changed  # idempotent
+    uninstall(settings)
+    assert settings.read_text() == original
+    assert not settings.with_name("settings.json.mem-backup").exists()
+
+
+def test_uninstall_keeps_changes_made_since_install(tmp_path: Path) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(EXISTING, indent=2) + "\n")
+    install(settings)
+    data = json.loads(settings.read_text())
+    data["model"] = "sonnet"
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    uninstall(settings)
+    assert json.loads(settings.read_text()) == {**EXISTING, "model": "sonnet"}
+
+
+def test_install_creates_and_uninstall_removes_a_new_file(tmp_path: Path) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    install(settings)
+    assert settings.exists()
+    uninstall(settings)
+    assert not settings.exists()
+
+
+def test_cli_install_dry_run_and_project_scope(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "src").mkdir()
+    monkeypatch.chdir(project / "src")
+    dry = mem("install", "claude", "--dry-run")
+    assert "Would have installed" in dry.stdout and "hook claude SessionStart" in dry.stdout
+    settings = project / ".claude" / "settings.json"
+    assert not settings.exists()
+    assert "Installed mem's hooks in" in mem("install", "claude").stdout
+    assert settings.exists()
+    assert "Nothing to change" in mem("install", "claude").stdout
+    assert "Removed mem's hooks from" in mem("uninstall", "claude").stdout
+    assert not settings.exists()
+
+
+def test_invalid_settings_are_left_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{ broken")
+    monkeypatch.chdir(tmp_path)
+    result = mem("install", "claude", expect=1)
+    assert "is not valid JSON" in result.stderr and settings.read_text() == "{ broken"
+
+
+def test_user_scope_writes_to_the_home_directory(isolated_env: Path) -> None:
+    mem("install", "claude", "--user")
+    data = json.loads((isolated_env / ".claude" / "settings.json").read_text())
+    assert set(data["hooks"]) == {"SessionStart", "UserPromptSubmit", "PostCompact"}

@@ -1,0 +1,259 @@
+"""Rendered context: golden files, hard budgets, recall gating, template safety."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memcli.model import Observation
+from memcli.recall import content_terms, is_trivial
+from memcli.store import Store
+
+from .conftest import copy_fixture_store, git, mem, mem_json
+
+GOLDEN = Path(__file__).parent / "golden"
+NOW = "2026-11-21T12:00:00Z"
+
+
+def check_golden(name: str, text: str) -> None:
+    """Compare with tests/golden/NAME; MEM_UPDATE_GOLDEN=1 rewrites the file instead."""
+    path = GOLDEN / name
+    if os.environ.get("MEM_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = copy_fixture_store(tmp_path / "store")
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", NOW)
+    mem("reindex")
+    return root
+
+
+def test_session_start_golden(fixture_store: Path) -> None:
+    text = mem("context").stdout
+    check_golden("session_start.md", text)
+    assert "## Project notes (MEMORY.md)" in text and "#### Learned" in text
+
+
+def test_prompt_context_golden(fixture_store: Path) -> None:
+    text = mem("recall", "why does the FTS5 search fail on a hyphen like foo-bar?").stdout
+    check_golden("prompt_context.md", text)
+    assert "FTS5 MATCH rejects bare hyphens" in text
+
+
+def test_show_golden(fixture_store: Path) -> None:
+    check_golden("show.md", mem("show", "fts-hyphen", "01JDH5J6").stdout)
+
+
+def test_compaction_golden(fixture_store: Path) -> None:
+    identity = mem(
+        "compact",
+        "--request",
+        "Ship the context command",
+        "--investigated",
+        "Budgets and tiers",
+        "--learned",
+        "Drop whole items, warm tier first",
+        "--completed",
+        "Templates and tests",
+        "--next-steps",
+        "Install the Claude hooks",
+    ).stdout.strip()
+    path = next((fixture_store / "summaries").rglob(f"*{identity[-6:].lower()}.md"))
+    body = path.read_text().split("\n---\n", 1)[1]
+    check_golden("compaction.md", body)
+    assert git(fixture_store, "log", "-1", "--format=%s").strip() == (
+        "summarize: Ship the context command"
+    )
+    hits = mem_json("search", "hooks", "--kind", "summary")
+    assert [h["id"] for h in hits] == [identity]
+    assert identity[:8] in mem("context").stdout
+
+
+def test_context_json_reports_what_is_in_it(fixture_store: Path) -> None:
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert report["chars"] == len(report["context"]) <= report["budget"] == 8000
+    assert report["hot"] == ["01JDM3N4P5Q6R7S8T9V0W1X2Y3"]
+    assert report["summaries"] == ["01JDH5J6K7M8N9P0Q1R2S3T4V5"]
+    assert report["total"] == 9 and report["memory_md_lines"] == 5
+
+
+def test_empty_store_context_says_how_to_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_STORE", str(tmp_path / "empty"))
+    mem("init")
+    assert "No memories yet" in mem("context").stdout
+
+
+# ------------------------------------------------------------------- budgets
+
+
+@pytest.fixture(scope="module")
+def big_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """500 memories over the last three days, long facts, a long MEMORY.md, summaries."""
+    root = tmp_path_factory.mktemp("big") / "store"
+    store = Store(root)
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    subprocess.run(["git", "init", "-q", "-b", "main", str(root)], check=True, env=env)
+    for n in range(500):
+        hour = 72 - (n * 72) // 500
+        obs = Observation(
+            id=f"01JDN{n:05d}" + "A" * 16,
+            type="discovery",
+            title=f"Memory number {n} about caching layer {n % 7}",
+            created=f"2026-11-{21 - hour // 24:02d}T{23 - hour % 24:02d}:00:00Z",
+            narrative="word " * 100,
+            facts=[f"fact {k} " + "detail " * 80 for k in range(4)],
+        )
+        path = root / store.new_path(obs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(obs.to_markdown())
+    (root / "MEMORY.md").write_text("".join(f"- curated note line {i}\n" for i in range(300)))
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "commit", "-qm", "big"], cwd=root, check=True, env=env)
+    return root
+
+
+@pytest.mark.parametrize("budget", [300, 1000, 2500, 8000])
+def test_context_never_exceeds_its_budget_and_keeps_the_hot_tier(
+    big_store: Path, monkeypatch: pytest.MonkeyPatch, budget: int
+) -> None:
+    monkeypatch.setenv("MEM_STORE", str(big_store))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T23:30:00Z")
+    result = mem("context", "--budget", str(budget), "--format", "json")
+    report = json.loads(result.stdout)
+    assert len(report["context"]) <= budget
+    assert "Memory number 499 about" in report["context"]  # the newest hot memory survives
+    assert "only the first 200 are used" in result.stderr
+    if budget >= 2500:
+        assert "Left out to fit" in report["context"]
+        assert report["omitted"]["warm"] > 0
+
+
+def test_default_budget_and_mem_toml(big_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEM_STORE", str(big_store))
+    assert len(mem("context").stdout) <= 8000 + 1
+    (big_store / "mem.toml").write_text("[context]\nbudget = 1500\nhot_count = 2\n")
+    try:
+        report = json.loads(mem("context", "--format", "json").stdout)
+        assert report["budget"] == 1500 and len(report["context"]) <= 1500
+        assert len(report["hot"]) <= 2
+        (big_store / "mem.toml").write_text("[context]\nbudget = 'big'\n")
+        result = mem("context", expect=1)
+        assert "context.budget must be a whole number" in result.stderr
+    finally:
+        (big_store / "mem.toml").unlink()
+
+
+# -------------------------------------------------------------------- recall
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "yes",
+        "ok",
+        "continue",
+        "Thanks!",
+        "go on",
+        "lgtm",
+        "do it",
+        "short one",
+        "  OK.  ",
+        "sounds good",
+    ],
+)
+def test_trivial_prompts_get_nothing(fixture_store: Path, prompt: str) -> None:
+    assert is_trivial(prompt, 15)
+    assert mem("recall", prompt).stdout == ""
+    assert json.loads(mem("recall", prompt, "--format", "json").stdout)["trivial"] is True
+
+
+def test_real_prompts_are_not_trivial() -> None:
+    assert not is_trivial("why does the index need a rebuild after checkout?", 15)
+    assert [t.text for t in content_terms("Why does the FTS5 index fail? The index!")] == [
+        "fts5",
+        "index",
+        "fail",
+    ]
+
+
+def test_recall_returns_only_strong_matches(fixture_store: Path) -> None:
+    assert mem("recall", "tell me about the weather forecast for tomorrow").stdout == ""
+    report = json.loads(
+        mem("recall", "git plumbing commit performance with GitPython", "--format", "json").stdout
+    )
+    assert [m["title"] for m in report["memories"]] == ["Use git plumbing for every save"]
+
+
+def test_recall_is_deterministic(fixture_store: Path) -> None:
+    prompt = "how should tests use git repositories and sqlite index files?"
+    first = mem("recall", prompt).stdout
+    assert first and all(mem("recall", prompt).stdout == first for _ in range(3))
+
+
+def test_recall_skips_the_hot_tier(fixture_store: Path) -> None:
+    # The CRLF memory is from the last 24 h: already in the session-start context.
+    assert "CRLF" not in mem("recall", "windows files saved with CRLF line endings").stdout
+
+
+# ------------------------------------------------------------ template safety
+
+
+def test_memory_content_is_never_evaluated(fixture_store: Path) -> None:
+    hostile = "{{ config }} {% for x in range(3) %}loop{% endfor %} {{ ''.__class__ }}"
+    mem(
+        "save",
+        f"Template text {hostile} in the body",
+        "--title",
+        "Title {{ 7*7 }}",
+        "--fact",
+        hostile,
+        "--type",
+        "gotcha",
+    )
+    for text in (mem("context").stdout, mem("show", "--", mem_json("list")[0]["id"]).stdout):
+        assert hostile in text and "{{ 7*7 }}" in text and "49" not in text
+    mem("save", "older template text {{ config }} with caching words", "--type", "pattern")
+
+
+def test_store_templates_override_and_are_checked(fixture_store: Path) -> None:
+    templates = fixture_store / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text("Custom start for {{ project }}: {{ total }}\n")
+    assert mem("context").stdout == "Custom start for store: 9\n"
+    assert (
+        "ok   " + str(templates / "session_start.md.j2")
+        in mem("context", "--check-templates").stdout
+    )
+    (templates / "session_start.md.j2").write_text("{{ no_such_variable }}\n")
+    result = mem("context", "--check-templates", expect=1)
+    assert "FAIL template session_start.md.j2 failed: 'no_such_variable' is undefined" in (
+        result.stdout
+    )
+    broken = mem("context", expect=1)
+    assert "'no_such_variable' is undefined" in broken.stderr
+
+
+def test_sandbox_blocks_unsafe_template_code(fixture_store: Path) -> None:
+    templates = fixture_store / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(
+        "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"
+    )
+    assert "unsafe" in mem("context", expect=1).stderr
