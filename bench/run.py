@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import generate  # noqa: E402
 
+from memcli.ids import new_ulid  # noqa: E402
+
 QUERIES = [
     # one word
     "index",
@@ -208,7 +210,10 @@ def bench_size(
     for i in range(runs + 1):
         note = store / "observations" / "plain" / f"plain-{nonce}-{i}.md"
         note.parent.mkdir(exist_ok=True)
-        note.write_text(f"---\ntype: context\ntitle: plain {i}\n---\nA plain git commit {i}.\n")
+        note.write_text(
+            f"---\nid: {new_ulid()}\ntype: context\ntitle: Plain commit {i}\n"
+            f"created: 2026-01-01T00:00:00Z\n---\n\nA plain git commit {i}.\n"
+        )
         plain_commits.append(
             timed(
                 f"git add {note} && git commit -q --no-verify -m plain-{i}", cwd=store, shell=True
