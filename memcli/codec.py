@@ -205,16 +205,19 @@ def _parse_string(raw: str) -> str:
 
 
 def _parse_value(key: str, raw: str) -> Any:
-    if raw.startswith("["):
+    first = raw[0]
+    if first == "[":
         return _parse_flow_list(raw)
-    if _INT_RE.fullmatch(raw):
-        return int(raw)
-    if _FLOAT_RE.fullmatch(raw):
-        return float(raw)
-    if key in _TIMESTAMP_KEYS and CANONICAL_RE.fullmatch(raw):
-        return raw
-    if key == "id" and ULID_RE.fullmatch(raw) and not raw.isdigit():
-        return raw  # YAML reads a ULID with a letter in it as a string
+    if first.isdigit() or first == "-":  # a bare string starts with a letter
+        if key in _TIMESTAMP_KEYS and CANONICAL_RE.fullmatch(raw):
+            return raw
+        if key == "id" and ULID_RE.fullmatch(raw) and not raw.isdigit():
+            return raw  # YAML reads a ULID with a letter in it as a string
+        if _INT_RE.fullmatch(raw):
+            return int(raw)
+        if _FLOAT_RE.fullmatch(raw):
+            return float(raw)
+        raise _NotCanonical
     return _parse_string(raw)
 
 

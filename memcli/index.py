@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,7 +47,7 @@ SHORT_ID_CHARS = 8
 # bm25 weights, in the column order of memories_fts.
 WEIGHTS = {"title": 10.0, "facts": 5.0, "concepts": 3.0, "files": 3.0, "narrative": 1.0}
 
-SCHEMA = """
+SCHEMA_TABLES = """
 CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE memories(
     rowid INTEGER PRIMARY KEY,
@@ -66,43 +67,40 @@ CREATE TABLE memories(
     facts TEXT NOT NULL,
     narrative TEXT NOT NULL
 );
-CREATE INDEX memories_by_created ON memories(created, id);
-CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
-CREATE INDEX memories_by_kind ON memories(kind, created);
 CREATE TABLE tags(
     memory INTEGER NOT NULL,
     kind TEXT NOT NULL,
     value TEXT NOT NULL COLLATE NOCASE
 );
-CREATE INDEX tags_by_value ON tags(kind, value);
-CREATE INDEX tags_by_memory ON tags(memory);
 CREATE VIRTUAL TABLE memories_fts USING fts5(
     title, facts, concepts, files, narrative,
     content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
 );
 """
+# Built after a bulk load: one sort at the end beats keeping them ordered row by row.
+SCHEMA_INDEXES = """
+CREATE INDEX memories_by_created ON memories(created, id);
+CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
+CREATE INDEX memories_by_kind ON memories(kind, created);
+CREATE INDEX tags_by_value ON tags(kind, value);
+CREATE INDEX tags_by_memory ON tags(memory);
+"""
+SCHEMA = SCHEMA_TABLES + SCHEMA_INDEXES
 DROP_ALL = """
 DROP TABLE IF EXISTS memories_fts;
 DROP TABLE IF EXISTS tags;
 DROP TABLE IF EXISTS memories;
 DROP TABLE IF EXISTS meta;
 """
-CLEAR_ALL = """
-DELETE FROM memories_fts;
-DELETE FROM tags;
-DELETE FROM memories;
-"""
 GET_META = "SELECT value FROM meta WHERE name = ?"
 SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
 INSERT_MEMORY = """
-INSERT INTO memories(id, kind, type, title, created, updated, key, importance, session,
-                     path, digest, concepts, files, facts, narrative)
-VALUES (:id, :kind, :type, :title, :created, :updated, :key, :importance, :session,
-        :path, :digest, :concepts, :files, :facts, :narrative)
+INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT(id) DO NOTHING
 """
 INSERT_TAG = "INSERT INTO tags(memory, kind, value) VALUES (?, ?, ?)"
+BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_FTS = """
 INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
 VALUES (?, ?, ?, ?, ?, ?)
@@ -130,6 +128,17 @@ FILTERS = """
           AND (t.value = f.value OR substr(t.value, 1, length(f.value) + 1) = f.value || '/')))
 """
 BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values()))
+# Ranking reads only the full-text index; the join reads each hit's columns. Joining
+# every match before sorting doubles the cost of a word found in most memories, so the
+# best matches are ranked alone first and joined after (see Index._ranked).
+RANK_FTS = f"""
+SELECT rowid, {BM25} FROM memories_fts WHERE memories_fts MATCH :match
+ORDER BY 2 LIMIT :window
+"""
+ENTRIES_BY_ROWID = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score, m.rowid FROM memories m
+WHERE m.rowid IN (SELECT value FROM json_each(:rowids)) {FILTERS}
+"""
 SEARCH_FTS = f"""
 SELECT {ENTRY_COLUMNS}, -{BM25} AS score
 FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
@@ -137,6 +146,7 @@ WHERE memories_fts MATCH :match {FILTERS}
 ORDER BY {BM25}, m.created DESC, m.id DESC
 LIMIT :limit
 """
+RANK_WINDOW = 200
 SEARCH_LIKE = f"""
 SELECT {ENTRY_COLUMNS}, 0.0 AS score
 FROM memories m
@@ -395,10 +405,32 @@ class Index:
             return report
 
     def _rebuild(self, source: IndexSource, warn: Warn, report: SyncReport) -> None:
+        """Every memory file again, into fresh tables; secondary indexes built at the end."""
         report.rebuilt = True
-        self.db.execute(CLEAR_ALL)
-        for path in source.memory_paths():
-            self._add(path, self._load(source, path, warn, report), warn, report)
+        self.db.execute(DROP_ALL)
+        self.db.execute(SCHEMA_TABLES)
+        first_path: dict[str, str] = {}
+        rowid = 0
+        for batch in _loaded_batches(source, warn, report):
+            memories, tags, texts = [], [], []
+            for path, identity, parts, _ in batch:
+                assert parts is not None
+                if identity in first_path:
+                    warn(f"skipped {path}: id {identity} is already used by {first_path[identity]}")
+                    report.skipped.append(path)
+                    continue
+                first_path[identity] = path
+                rowid += 1
+                memory, tag_parts, text = parts
+                memories.append((rowid, *memory))
+                tags += [(rowid, kind, value) for kind, value in tag_parts]
+                texts.append((rowid, *text))
+            self.db.executemany(BULK_MEMORY, memories)
+            if tags:
+                self.db.executemany(INSERT_TAG, tags)
+            self.db.executemany(INSERT_FTS, texts)
+            report.added += len(memories)
+        self.db.execute(SCHEMA_INDEXES)
 
     def _apply_changes(
         self, changes: list[Any], source: IndexSource, warn: Warn, report: SyncReport
@@ -434,49 +466,18 @@ class Index:
     def _add(self, path: str, loaded: Loaded | None, warn: Warn, report: SyncReport) -> None:
         if loaded is None:
             return
-        obs, digest = loaded
-        self.db.execute(
-            INSERT_MEMORY,
-            {
-                "id": obs.id,
-                "kind": obs.kind,
-                "type": obs.type,
-                "title": obs.title,
-                "created": obs.created,
-                "updated": obs.updated,
-                "key": obs.key,
-                "importance": obs.importance,
-                "session": obs.session,
-                "path": path,
-                "digest": digest,
-                "concepts": json.dumps(obs.concepts, ensure_ascii=False),
-                "files": json.dumps(obs.files, ensure_ascii=False),
-                "facts": json.dumps(obs.facts, ensure_ascii=False),
-                "narrative": obs.narrative,
-            },
-        )
+        record, digest = loaded
+        memory, _, _ = _rows(None, path, record, digest)
+        self.db.execute(INSERT_MEMORY, memory)
         if self.db.changes() == 0:
-            other = next(iter(self.db.execute(PATH_BY_ID, (obs.id,))), ("?",))[0]
-            warn(f"skipped {path}: id {obs.id} is already used by {other}")
+            other = next(iter(self.db.execute(PATH_BY_ID, (record.id,))), ("?",))[0]
+            warn(f"skipped {path}: id {record.id} is already used by {other}")
             report.skipped.append(path)
             return
-        rowid = self.db.last_insert_rowid()
-        tags = [(rowid, "concept", c) for c in obs.concepts] + [
-            (rowid, "file", f) for f in obs.files
-        ]
+        _, tags, text = _rows(self.db.last_insert_rowid(), path, record, digest)
         if tags:
             self.db.executemany(INSERT_TAG, tags)
-        self.db.execute(
-            INSERT_FTS,
-            (
-                rowid,
-                obs.title,
-                "\n".join(obs.facts),
-                " ".join(obs.concepts),
-                " ".join(obs.files),
-                obs.narrative,
-            ),
-        )
+        self.db.execute(INSERT_FTS, text)
         report.added += 1
 
     def _remove(self, path: str, report: SyncReport) -> None:
@@ -499,7 +500,7 @@ class Index:
         params = {**filters.params(), "limit": limit}
         if raw:
             try:
-                return SearchResult(self._entries(SEARCH_FTS, {**params, "match": text}), "raw")
+                return SearchResult(self._ranked(text, filters, limit), "raw")
             except apsw.SQLError as exc:
                 raise QuerySyntaxError(
                     f"invalid FTS5 query {text!r}: {exc}; drop --raw to search the words as typed"
@@ -511,7 +512,7 @@ class Index:
         for strategy, match in attempts:
             if match is None:
                 continue
-            entries = self._entries(SEARCH_FTS, {**params, "match": match})
+            entries = self._ranked(match, filters, limit)
             if entries:
                 return SearchResult(entries, strategy)
         pattern = like_pattern(" ".join(text.split()))
@@ -525,7 +526,34 @@ class Index:
         match = fts_match(terms, any_term=True)
         if match is None:
             return []
-        return self._entries(SEARCH_FTS, {**filters.params(), "limit": limit, "match": match})
+        return self._ranked(match, filters, limit)
+
+    def _ranked(self, match: str, filters: Filters, limit: int) -> list[Entry]:
+        """The best ``limit`` matches: ranked in the full-text index alone, then joined.
+
+        Exactly what SEARCH_FTS answers (the same order, ties broken by newest),
+        which it falls back to when the window of best matches cannot tell:
+        filters left too few of them, or equal scores run to its edge.
+        """
+        params = {**filters.params(), "limit": limit, "match": match}
+        window = max(RANK_WINDOW, limit * 20)
+        ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window}))
+        if not ranked:
+            return []
+        full = len(ranked) == window
+        if full and ranked[-1][1] == ranked[min(limit, len(ranked)) - 1][1]:
+            return self._entries(SEARCH_FTS, params)
+        score = {rowid: value for rowid, value in ranked}
+        rows = list(
+            self.db.execute(ENTRIES_BY_ROWID, {**params, "rowids": json.dumps(list(score))})
+        )
+        if full and len(rows) < limit:
+            return self._entries(SEARCH_FTS, params)
+        # Newest first among equals (created, then id, descending), then by score: the
+        # second sort is stable, so it keeps that order within one score.
+        rows.sort(key=lambda row: (row[4], row[0]), reverse=True)
+        rows.sort(key=lambda row: score[row[-1]])
+        return [Entry.from_row((*row[:-2], -score[row[-1]])) for row in rows[:limit]]
 
     @_translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:
@@ -615,6 +643,140 @@ class Index:
     @_translating_errors
     def digests(self) -> dict[str, str]:
         return {path: digest for path, digest in self.db.execute(ALL_DIGESTS)}
+
+
+def _rows(
+    rowid: int | None, path: str, record: Record, digest: str
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[Any, ...]]:
+    """A memory's row, its tag rows, and what the full-text index searches."""
+    memory = (
+        rowid,
+        record.id,
+        record.kind,
+        record.type,
+        record.title,
+        record.created,
+        record.updated,
+        record.key,
+        record.importance,
+        record.session,
+        path,
+        digest,
+        _to_json(record.concepts),
+        _to_json(record.files),
+        _to_json(record.facts),
+        record.narrative,
+    )
+    tags = [(rowid, "concept", c) for c in record.concepts]
+    tags += [(rowid, "file", f) for f in record.files]
+    text = (
+        rowid,
+        record.title,
+        "\n".join(record.facts),
+        " ".join(record.concepts),
+        " ".join(record.files),
+        record.narrative,
+    )
+    return memory, tags, text
+
+
+_to_json = json.JSONEncoder(ensure_ascii=False).encode
+LOAD_BATCH = 512
+WORKER_THRESHOLD = 2000
+"""From this many files on, worker processes read and parse while this one inserts."""
+WORKERS = 2
+Parts = tuple[tuple[Any, ...], list[tuple[str, str]], tuple[Any, ...]]
+LoadedRow = tuple[str, str, "Parts | None", str]  # path, id, row parts, problem
+
+
+def _row_parts(path: str, record: Record, digest: str) -> Parts:
+    """``_rows`` without the rowid, which only the inserting process can assign."""
+    memory, tags, text = _rows(0, path, record, digest)
+    return memory[1:], [(kind, value) for _, kind, value in tags], text[1:]
+
+
+def _load_into(source: IndexSource, chunks: list[list[str]], send: Callable[[Any], None]) -> None:
+    """Read and parse each chunk of paths, sending one batch of row parts per chunk."""
+    for chunk in chunks:
+        batch: list[LoadedRow] = []
+        for path in chunk:
+            try:
+                record, digest = source.load(path)
+                batch.append((path, record.id, _row_parts(path, record, digest), ""))
+            except (InvalidMemoryFile, InvalidInput) as exc:
+                batch.append((path, "", None, str(exc)))
+        send(batch)
+
+
+def _worker(source: IndexSource, chunks: list[list[str]], connection: Any) -> None:
+    try:
+        _load_into(source, chunks, connection.send)
+    except BaseException as exc:  # reported to the parent, which raises it there
+        connection.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        connection.close()
+
+
+def _loaded_batches(
+    source: IndexSource, warn: Warn, report: SyncReport
+) -> Iterator[list[LoadedRow]]:
+    """Every memory file as row parts, in path order; unreadable ones warned about.
+
+    On a large store worker processes read and parse the files while this one
+    inserts (threads would not help: parsing holds the GIL between SQLite's
+    steps). Worker k takes every k-th chunk and they are received in turn, so
+    the order stays the paths' order. A pipe blocks when full: memory stays flat.
+    """
+    paths = list(source.memory_paths())
+    chunks = [paths[i : i + LOAD_BATCH] for i in range(0, len(paths), LOAD_BATCH)]
+    workers: list[Any] = []
+    if len(paths) < WORKER_THRESHOLD:
+        collected: list[Any] = []
+        _load_into(source, chunks, collected.append)
+        batches: Iterator[Any] = iter(collected)
+    else:
+        import multiprocessing
+
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        context: Any = multiprocessing.get_context(method)
+        count = max(1, min(WORKERS, os.cpu_count() or 1))
+        receivers = []
+        for k in range(count):
+            receiver, sender = context.Pipe(duplex=False)
+            worker = context.Process(
+                target=_worker, args=(source, chunks[k::count], sender), daemon=True
+            )
+            worker.start()
+            sender.close()
+            workers.append(worker)
+            receivers.append(receiver)
+        batches = _received(receivers, len(chunks))
+    try:
+        for batch in batches:
+            if isinstance(batch, str):
+                raise StoreError(f"reading the memory files failed: {batch}")
+            for path, _, parts, problem in batch:
+                if parts is None:
+                    warn(f"skipped {problem}")
+                    report.skipped.append(path)
+            yield [item for item in batch if item[2] is not None]
+    finally:
+        for worker in workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
+
+
+def _received(receivers: list[Any], count: int) -> Iterator[Any]:
+    """``count`` batches, taken from the workers in turn."""
+    try:
+        for n in range(count):
+            yield receivers[n % len(receivers)].recv()
+    except EOFError:
+        raise StoreError("a process reading memory files died") from None
+    finally:
+        for receiver in receivers:
+            receiver.close()
 
 
 def _common_prefix(a: str, b: str) -> int:

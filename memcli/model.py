@@ -190,6 +190,8 @@ def check_text(value: str, what: str) -> str:
     """Refuse text that cannot be stored: NUL bytes, undecodable bytes from argv."""
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL byte")
+    if value.isascii():
+        return value
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

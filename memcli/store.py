@@ -8,6 +8,7 @@ costs a few git processes whatever the size of the store.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sys
@@ -38,6 +39,7 @@ GITIGNORE = """\
 """
 _PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 _GIT_LOCK_WAIT_SECONDS = 5.0
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 # ------------------------------------------------------------------ locating
@@ -134,6 +136,8 @@ class Store:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.git = Git(root)
+        self._inside: set[str] = set()
+        """Folders already checked to lie inside the store (resolving is a syscall a part)."""
 
     @property
     def index_path(self) -> Path:
@@ -193,15 +197,24 @@ class Store:
                         yield f"{rel_dir}/{name}"
 
     def read_bytes(self, path: str) -> bytes:
-        full = self.resolve(path)
-        if full.is_symlink():
-            raise InvalidMemoryFile(path, "is a symbolic link; memory files must be plain files")
+        """A memory file's bytes; never through a symbolic link (one open, no stat)."""
+        self._check_inside(path)
+        full = f"{self.root}/{path}"
         try:
-            return full.read_bytes()
+            fd = os.open(full, os.O_RDONLY | _NO_FOLLOW)
         except FileNotFoundError:
             raise InvalidMemoryFile(path, "file is missing from the work tree") from None
-        except IsADirectoryError:
-            raise InvalidMemoryFile(path, "is a directory") from None
+        except OSError as exc:
+            if exc.errno == errno.ELOOP or os.path.islink(full):
+                raise InvalidMemoryFile(
+                    path, "is a symbolic link; memory files must be plain files"
+                ) from None
+            raise InvalidMemoryFile(path, f"cannot be read ({exc.strerror})") from None
+        with os.fdopen(fd, "rb") as handle:
+            try:
+                return handle.read()
+            except IsADirectoryError:
+                raise InvalidMemoryFile(path, "is a directory") from None
 
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
@@ -223,14 +236,19 @@ class Store:
 
     def resolve(self, path: str) -> Path:
         """The absolute path of a store-relative memory path; never outside the store."""
+        self._check_inside(path)
+        return self.root / path
+
+    def _check_inside(self, path: str) -> None:
         if not is_memory_path(path):
             raise InvalidInput(f"{path!r} is not a memory file path")
-        full = self.root / path
-        try:
-            full.parent.resolve().relative_to(self.root.resolve())
-        except ValueError:
-            raise InvalidInput(f"{path!r} leaves the store") from None
-        return full
+        folder = path.rpartition("/")[0]
+        if folder not in self._inside:
+            try:
+                (self.root / folder).resolve().relative_to(self.root.resolve())
+            except ValueError:
+                raise InvalidInput(f"{path!r} leaves the store") from None
+            self._inside.add(folder)
 
     # --------------------------------------------------------------- writing
 

@@ -228,7 +228,7 @@ def test_memory_content_is_never_evaluated(fixture_store: Path) -> None:
         "gotcha",
     )
     for text in (mem("context").stdout, mem("show", "--", mem_json("list")[0]["id"]).stdout):
-        assert hostile in text and "{{ 7*7 }}" in text and "49" not in text
+        assert hostile in text and "Title {{ 7*7 }}" in text and "Title 49" not in text
     mem("save", "older template text {{ config }} with caching words", "--type", "pattern")
 
 

@@ -231,3 +231,35 @@ def test_terms_keep_phrases_and_prefixes() -> None:
     assert fts_match(parse_terms('"exact phrase" pre* NOT (x')) == (
         '"exact phrase" "pre"* "NOT" "(x"'
     )
+
+
+def test_two_phase_ranking_equals_the_plain_join() -> None:
+    """Ranking alone then joining must answer exactly what one big join answers."""
+    from memcli.index import SEARCH_FTS
+    from memcli.schema import OBSERVATION_TYPES
+
+    words = ["alpha", "beta", "gamma", "delta"]
+    docs = [
+        obs(
+            f"B{n:04d}",
+            f"{words[n % 4]} note {n % 3}",
+            created=f"2026-11-{1 + n % 28:02d}T00:00:00Z",
+            type=OBSERVATION_TYPES[n % 7],
+            narrative=" ".join(words[: 1 + n % 4]) if n % 5 else "alpha alpha",
+        )
+        for n in range(300)  # many identical scores, more matches than the window
+    ]
+    idx = Index(":memory:")
+    idx.sync(ListSource(docs), lambda message: None)
+    for match in ['"alpha"', '"beta"', '"gamma" OR "delta"', '"note"', '"alpha" "beta"']:
+        for filters in (
+            Filters(),
+            Filters(types=("gotcha",)),
+            Filters(since="2026-11-25T00:00:00Z"),
+            Filters(kind="summary"),
+        ):
+            for limit in (1, 10, 50):
+                expected = idx._entries(
+                    SEARCH_FTS, {**filters.params(), "limit": limit, "match": match}
+                )
+                assert idx._ranked(match, filters, limit) == expected, (match, filters, limit)

@@ -168,3 +168,39 @@ def test_a_schema_version_mismatch_rebuilds_the_index(fixture_store: Path) -> No
     db.execute("DELETE FROM memories")
     db.close()
     assert snapshot() == before
+
+
+def test_worker_processes_build_the_same_index(
+    fixture_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memcli.index
+
+    obs = fixture_store / "observations/2026/11"
+    (obs / "broken.md").write_text("---\ntitle: [unclosed\n---\n")
+    original = next(obs.glob("*porter*")).read_text()
+    (obs / "zz-duplicate.md").write_text(original.replace("Porter", "Copied"))
+    git(fixture_store, "add", "-A")
+    git(fixture_store, "commit", "-qm", "a broken file and a duplicate id")
+    in_process = mem("reindex", "--full")
+    expected = snapshot()
+    monkeypatch.setattr(memcli.index, "WORKER_THRESHOLD", 2)
+    with_workers = mem("reindex", "--full")
+    assert snapshot() == expected
+    assert with_workers.stderr == in_process.stderr
+    assert "skipped observations/2026/11/broken.md: broken YAML" in with_workers.stderr
+    assert "zz-duplicate.md: id 01JDF1G2H3J4K5M6N7P8Q9R0S1 is already used" in (with_workers.stderr)
+
+
+def test_symbolic_links_are_never_followed(fixture_store: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text(
+        "---\nid: 01JDZZZZZZZZZZZZZZZZZZZZZZ\ntype: gotcha\ntitle: Secret\n"
+        "created: 2026-01-01T00:00:00Z\n---\nprivate key material\n"
+    )
+    link = fixture_store / "observations/2026/11/link.md"
+    link.symlink_to(secret)
+    git(fixture_store, "add", "-A")
+    git(fixture_store, "commit", "-qm", "a symlink")
+    result = mem("reindex", "--full")
+    assert "link.md: is a symbolic link" in result.stderr
+    assert mem_json("search", "private key material") == []
