@@ -290,6 +290,8 @@ class IndexSource(Protocol):
 
 
 Warn = Callable[[str], None]
+Progress = Callable[[int, int], None]
+"""Told ``(files done, files in all)`` during a rebuild."""
 Loaded = tuple["Record", str]
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -326,6 +328,7 @@ class Index:
     @_translating_errors
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
+        self.progress: Progress | None = None
         self.db = apsw.Connection(self.path)
         self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         if self.db.pragma("user_version") != SCHEMA_VERSION:
@@ -411,7 +414,7 @@ class Index:
         self.db.execute(SCHEMA_TABLES)
         first_path: dict[str, str] = {}
         rowid = 0
-        for batch in _loaded_batches(source, warn, report):
+        for batch in _loaded_batches(source, warn, report, self.progress):
             memories, tags, texts = [], [], []
             for path, identity, parts, _ in batch:
                 assert parts is not None
@@ -718,7 +721,7 @@ def _worker(source: IndexSource, chunks: list[list[str]], connection: Any) -> No
 
 
 def _loaded_batches(
-    source: IndexSource, warn: Warn, report: SyncReport
+    source: IndexSource, warn: Warn, report: SyncReport, progress: Progress | None = None
 ) -> Iterator[list[LoadedRow]]:
     """Every memory file as row parts, in path order; unreadable ones warned about.
 
@@ -751,10 +754,14 @@ def _loaded_batches(
             workers.append(worker)
             receivers.append(receiver)
         batches = _received(receivers, len(chunks))
+    done = 0
     try:
         for batch in batches:
             if isinstance(batch, str):
                 raise StoreError(f"reading the memory files failed: {batch}")
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(paths))
             for path, _, parts, problem in batch:
                 if parts is None:
                     warn(f"skipped {problem}")

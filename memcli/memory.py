@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from memcli.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
 from memcli.ids import new_ulid
-from memcli.index import Entry, Index, SyncReport
+from memcli.index import Entry, Index, Progress, SyncReport
 from memcli.store import Store, StoreLocation, digest
 from memcli.timeutil import format_timestamp, now
 
@@ -49,10 +49,13 @@ class Drift:
 
 
 class Memory:
-    def __init__(self, location: StoreLocation, notify: Notify) -> None:
+    def __init__(
+        self, location: StoreLocation, notify: Notify, progress: Progress | None = None
+    ) -> None:
         self.location = location
         self.store = Store(location.root)
         self.notify = notify
+        self.progress = progress
         self._index: Index | None = None
 
     # --------------------------------------------------------------- opening
@@ -81,16 +84,21 @@ class Memory:
         existed = path.exists() and path.stat().st_size > 0
         try:
             if self._index is None:
-                self._index = Index(path)
+                self._index = self._open_index(path)
             report = self._index.sync(self.store, self.notify, full=full)
         except IndexCorrupt as exc:
             self.notify(f"{exc}; rebuilding it from the memory files")
             self._discard_index()
-            self._index = Index(path)
+            self._index = self._open_index(path)
             return self._index.sync(self.store, self.notify, full=True)
         if report and report.rebuilt and not full and not existed and report.added:
             self.notify(f"built the index from {report.added} memory files")
         return report
+
+    def _open_index(self, path: Path) -> Index:
+        index = Index(path)
+        index.progress = self.progress
+        return index
 
     def index(self) -> Index:
         """The index, open and up to date with HEAD."""

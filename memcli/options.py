@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -41,7 +43,24 @@ def json_option(f: F) -> F:
 
 
 def open_memory(store_dir: str | None, project: str | None) -> Memory:
-    return Memory(locate(store_dir, project, Path.cwd()), notify=notice)
+    progress = terminal_progress() if sys.stderr is not None and sys.stderr.isatty() else None
+    return Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
+
+
+def terminal_progress() -> Callable[[int, int], None]:
+    """A one-line counter on the terminal, redrawn at most ten times a second."""
+    last = 0.0
+
+    def report(done: int, total: int) -> None:
+        nonlocal last
+        moment = time.monotonic()
+        if done < total and moment - last < 0.1:
+            return
+        last = moment
+        end = "\n" if done >= total else ""
+        click.echo(f"\rmem: indexing {done:,} of {total:,} memory files{end}", err=True, nl=False)
+
+    return report
 
 
 def _since(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

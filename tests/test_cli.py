@@ -224,3 +224,16 @@ def test_a_save_never_commits_what_a_person_staged(store: Path) -> None:
     assert git(store, "diff", "--cached", "--name-only").strip() == str(path.relative_to(store))
     assert "edited by hand, staged" in path.read_text()
     assert mem_json("show", first)[0]["narrative"] == "A memory edited by hand, staged"
+
+
+def test_progress_is_one_redrawn_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from memcli.options import terminal_progress
+
+    report = terminal_progress()
+    report(512, 2000)
+    report(1024, 2000)  # within a tenth of a second: not redrawn
+    report(2000, 2000)
+    err = capsys.readouterr().err
+    assert err == (
+        "\rmem: indexing 512 of 2,000 memory files\rmem: indexing 2,000 of 2,000 memory files\n"
+    )
