@@ -40,7 +40,7 @@ from memcli.schema import KEY_RE
 if TYPE_CHECKING:
     from memcli.model import Record
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 20_000
 MIN_PREFIX_CHARS = 4
 SHORT_ID_CHARS = 8
@@ -82,7 +82,7 @@ CREATE VIRTUAL TABLE memories_fts USING fts5(
 SCHEMA_INDEXES = """
 CREATE INDEX memories_by_created ON memories(created, id);
 CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
-CREATE INDEX memories_by_kind ON memories(kind, created);
+CREATE INDEX memories_by_kind ON memories(kind, created, id);
 CREATE INDEX tags_by_value ON tags(kind, value);
 CREATE INDEX tags_by_memory ON tags(memory);
 """
@@ -114,19 +114,21 @@ DELETE_MEMORY = "DELETE FROM memories WHERE rowid = ?"
 ENTRY_COLUMNS = """m.id, m.kind, m.type, m.title, m.created, m.updated, m.key, m.importance,
     m.session, m.path, m.concepts, m.files, m.facts"""
 # Every filter is written once, and switched off by binding NULL.
-FILTERS = """
-    AND (:kind IS NULL OR m.kind = :kind)
-    AND (:types IS NULL OR m.type IN (SELECT value FROM json_each(:types)))
-    AND (:since IS NULL OR m.created >= :since)
-    AND (:until IS NULL OR m.created < :until)
-    AND (:concepts IS NULL OR m.rowid IN (
+# One condition a filter; only the filters in use go into a statement, so that SQLite
+# can use an index for the kind and the time range instead of testing every row.
+FILTER_CONDITIONS = {
+    "kind": "m.kind = :kind",
+    "types": "m.type IN (SELECT value FROM json_each(:types))",
+    "since": "m.created >= :since",
+    "until": "m.created < :until",
+    "concepts": """m.rowid IN (
         SELECT memory FROM tags
-        WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:concepts))))
-    AND (:files IS NULL OR EXISTS (
+        WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:concepts)))""",
+    "files": """EXISTS (
         SELECT 1 FROM tags t, json_each(:files) f
         WHERE t.memory = m.rowid AND t.kind = 'file'
-          AND (t.value = f.value OR substr(t.value, 1, length(f.value) + 1) = f.value || '/')))
-"""
+          AND (t.value = f.value OR substr(t.value, 1, length(f.value) + 1) = f.value || '/'))""",
+}
 BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values()))
 # Ranking reads only the full-text index; the join reads each hit's columns. Joining
 # every match before sorting doubles the cost of a word found in most memories, so the
@@ -137,12 +139,12 @@ ORDER BY 2 LIMIT :window
 """
 ENTRIES_BY_ROWID = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score, m.rowid FROM memories m
-WHERE m.rowid IN (SELECT value FROM json_each(:rowids)) {FILTERS}
+WHERE m.rowid IN (SELECT value FROM json_each(:rowids)) {{filters}}
 """
 SEARCH_FTS = f"""
 SELECT {ENTRY_COLUMNS}, -{BM25} AS score
 FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-WHERE memories_fts MATCH :match {FILTERS}
+WHERE memories_fts MATCH :match {{filters}}
 ORDER BY {BM25}, m.created DESC, m.id DESC
 LIMIT :limit
 """
@@ -152,14 +154,14 @@ SELECT {ENTRY_COLUMNS}, 0.0 AS score
 FROM memories m
 WHERE (m.title LIKE :pattern ESCAPE '\\' OR m.facts LIKE :pattern ESCAPE '\\'
        OR m.narrative LIKE :pattern ESCAPE '\\' OR m.concepts LIKE :pattern ESCAPE '\\'
-       OR m.files LIKE :pattern ESCAPE '\\') {FILTERS}
+       OR m.files LIKE :pattern ESCAPE '\\') {{filters}}
 ORDER BY m.created DESC, m.id DESC
 LIMIT :limit
 """
 RECENT = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score
 FROM memories m
-WHERE (:keyed = 0 OR m.key IS NOT NULL) {FILTERS}
+WHERE (:keyed = 0 OR m.key IS NOT NULL) {{filters}}
 ORDER BY m.created DESC, m.id DESC
 LIMIT :limit
 """
@@ -246,6 +248,14 @@ class Filters(NamedTuple):
     until: str | None = None
     concepts: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
+
+    def clause(self) -> str:
+        """``AND`` conditions for the filters in use (empty when none is)."""
+        return "".join(
+            f" AND {FILTER_CONDITIONS[name]}"
+            for name, value in self.params().items()
+            if value is not None
+        )
 
     def params(self) -> dict[str, Any]:
         def as_json(values: tuple[str, ...]) -> str | None:
@@ -519,7 +529,8 @@ class Index:
             if entries:
                 return SearchResult(entries, strategy)
         pattern = like_pattern(" ".join(text.split()))
-        return SearchResult(self._entries(SEARCH_LIKE, {**params, "pattern": pattern}), "substring")
+        like = SEARCH_LIKE.format(filters=filters.clause())
+        return SearchResult(self._entries(like, {**params, "pattern": pattern}), "substring")
 
     @_translating_errors
     def search_terms(
@@ -545,13 +556,16 @@ class Index:
             return []
         full = len(ranked) == window
         if full and ranked[-1][1] == ranked[min(limit, len(ranked)) - 1][1]:
-            return self._entries(SEARCH_FTS, params)
+            return self._entries(SEARCH_FTS.format(filters=filters.clause()), params)
         score = {rowid: value for rowid, value in ranked}
         rows = list(
-            self.db.execute(ENTRIES_BY_ROWID, {**params, "rowids": json.dumps(list(score))})
+            self.db.execute(
+                ENTRIES_BY_ROWID.format(filters=filters.clause()),
+                {**params, "rowids": json.dumps(list(score))},
+            )
         )
         if full and len(rows) < limit:
-            return self._entries(SEARCH_FTS, params)
+            return self._entries(SEARCH_FTS.format(filters=filters.clause()), params)
         # Newest first among equals (created, then id, descending), then by score: the
         # second sort is stable, so it keeps that order within one score.
         rows.sort(key=lambda row: (row[4], row[0]), reverse=True)
@@ -580,7 +594,8 @@ class Index:
         self, filters: Filters = NO_FILTERS, *, limit: int = 20, keyed: bool = False
     ) -> list[Entry]:
         """Newest first; ``keyed``: only memories that have a key."""
-        return self._entries(RECENT, {**filters.params(), "limit": limit, "keyed": int(keyed)})
+        sql = RECENT.format(filters=filters.clause())
+        return self._entries(sql, {**filters.params(), "limit": limit, "keyed": int(keyed)})
 
     @_translating_errors
     def around(

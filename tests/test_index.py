@@ -260,6 +260,7 @@ def test_two_phase_ranking_equals_the_plain_join() -> None:
         ):
             for limit in (1, 10, 50):
                 expected = idx._entries(
-                    SEARCH_FTS, {**filters.params(), "limit": limit, "match": match}
+                    SEARCH_FTS.format(filters=filters.clause()),
+                    {**filters.params(), "limit": limit, "match": match},
                 )
                 assert idx._ranked(match, filters, limit) == expected, (match, filters, limit)

@@ -1,13 +1,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from memcli.claude_settings import SettingsChange, settings_path
-from memcli.claude_settings import install as install_hooks
-from memcli.claude_settings import uninstall as uninstall_hooks
 from memcli.options import F
+
+if TYPE_CHECKING:
+    from memcli.claude_settings import SettingsChange
 
 
 def _scope_options(f: F) -> F:
@@ -56,8 +57,11 @@ def install_claude(scope: str, dry_run: bool) -> None:
         mem install claude --dry-run
         mem install claude --user
     """
+    from memcli.claude_settings import install as add_hooks
+    from memcli.claude_settings import settings_path
+
     path = settings_path(user=scope == "user", cwd=Path.cwd())
-    _report(install_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
+    _report(add_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
 
 
 @click.group()
@@ -79,5 +83,8 @@ def uninstall_claude(scope: str, dry_run: bool) -> None:
     Example:
         mem uninstall claude
     """
+    from memcli.claude_settings import settings_path
+    from memcli.claude_settings import uninstall as remove_hooks
+
     path = settings_path(user=scope == "user", cwd=Path.cwd())
-    _report(uninstall_hooks(path, dry_run=dry_run), dry_run, "Removed mem's hooks from")
+    _report(remove_hooks(path, dry_run=dry_run), dry_run, "Removed mem's hooks from")
