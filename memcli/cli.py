@@ -13,6 +13,7 @@ from memcli.commands import (
     compact,
     context,
     forget,
+    githooks,
     hook,
     init,
     install,
@@ -69,6 +70,8 @@ for command in (
     hook.hook,
     install.install,
     install.uninstall,
+    githooks.hooks,
+    githooks.git_hook,
 ):
     cli.add_command(command)
 cli.add_command(compact.compact, name="summarize")

@@ -638,6 +638,12 @@ class Index:
         return matches[0]
 
     @_translating_errors
+    def path_of(self, identity: str) -> str | None:
+        for (path,) in self.db.execute(PATH_BY_ID, (identity,)):
+            return str(path)
+        return None
+
+    @_translating_errors
     def by_key(self, key: str) -> Entry | None:
         found = self._entries(BY_KEY, (key,))
         return found[0] if found else None

@@ -71,6 +71,16 @@ class Memory:
     def ensure_store(self) -> None:
         if not self.store.exists() and self.store.create():
             self.notify(f"created a memory store at {self.store.root}")
+            self.install_git_hooks()
+
+    def install_git_hooks(self) -> None:
+        """The store's hooks; where git's core.hooksPath forbids them, a notice instead."""
+        from memcli import githooks
+
+        try:
+            githooks.install(self.store)
+        except StoreError as exc:
+            self.notify(f"git hooks not installed: {exc}")
 
     def sync(self, *, full: bool = False) -> SyncReport | None:
         """Open the index and bring it up to date with HEAD (``full``: rebuild it).

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import click
 
-from memcli.options import open_memory, store_options
-from memcli.store import Store, local_store_root
+from memcli.memory import Memory
+from memcli.options import notice, open_memory, store_options
+from memcli.store import Store, StoreLocation, local_store_root
 
 
 @click.command()
@@ -15,8 +16,15 @@ from memcli.store import Store, local_store_root
     help="Create .mem/ at the top of this project (a git repository of its own, "
     "ignored by the project's repository) instead of a central store.",
 )
+@click.option(
+    "--no-hooks",
+    "hooks",
+    flag_value=False,
+    default=True,
+    help="Do not install the store's git hooks (validation and reindexing).",
+)
 @store_options
-def init(local: bool, store_dir: str | None, project: str | None) -> None:
+def init(local: bool, hooks: bool, store_dir: str | None, project: str | None) -> None:
     """Create a memory store.
 
     By default the store is central, under $MEM_HOME/<project>, where the
@@ -40,5 +48,7 @@ def init(local: bool, store_dir: str | None, project: str | None) -> None:
         store = open_memory(store_dir, project).store
     if store.create(exclude_from=outer):
         click.echo(f"Created a memory store at {store.root}")
+        if hooks:
+            Memory(StoreLocation(store.root, "init"), notify=notice).install_git_hooks()
     else:
         click.echo(f"A memory store already exists at {store.root}")

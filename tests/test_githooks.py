@@ -1,0 +1,169 @@
+"""The store's git hooks: plain `git commit` is validated, and the index follows git."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memcli.index import Index
+
+from .conftest import git, mem, mem_json
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "store"
+    monkeypatch.setenv("MEM_STORE", str(root))
+    mem("init")
+    mem("save", "The first memory about caching", "--type", "decision", "--key", "first")
+    return root
+
+
+def commit(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A plain `git commit` in the store, as a person would make it."""
+    return subprocess.run(["git", "commit", "-q", *args], cwd=store, capture_output=True, text=True)
+
+
+def indexed_commit(store: Path) -> str | None:
+    index = Index(store / ".cache" / "index.db")
+    try:
+        return index.indexed_commit()
+    finally:
+        index.close()
+
+
+def memory_file(store: Path) -> Path:
+    return next((store / "observations").rglob("*.md"))
+
+
+def test_init_installs_every_hook(store: Path) -> None:
+    states = mem("hooks", "status").stdout.split("\n")
+    assert [line.split()[0] for line in states if line] == [
+        "pre-commit",
+        "post-commit",
+        "post-merge",
+        "post-checkout",
+        "post-rewrite",
+    ]
+    assert all(line.endswith("installed") for line in states if line)
+
+
+def test_a_hand_edit_committed_with_git_is_indexed_at_once(store: Path) -> None:
+    path = memory_file(store)
+    path.write_text(path.read_text().replace("about caching", "about edge caching in Varnish"))
+    git(store, "add", "-A")
+    result = commit(store, "-m", "sharpen the caching memory")
+    assert result.returncode == 0, result.stderr
+    assert indexed_commit(store) == git(store, "rev-parse", "HEAD").strip()
+    assert mem_json("search", "varnish")[0]["key"] == "first"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        ("---\ntitle: [unclosed\n---\n", "broken YAML frontmatter"),
+        (
+            "---\nid: 01JDM3N4P5Q6R7S8T9V0W1X2Y3\ntype: rumour\ntitle: t\n"
+            "created: 2026-01-01T00:00:00Z\n---\n",
+            "unknown type 'rumour'",
+        ),
+        (
+            "---\ntype: gotcha\ntitle: t\ncreated: 2026-01-01T00:00:00Z\n---\n",
+            "missing required field: id",
+        ),
+    ],
+    ids=["broken-yaml", "unknown-type", "no-id"],
+)
+def test_a_broken_memory_file_cannot_be_committed(store: Path, content: str, problem: str) -> None:
+    head = git(store, "rev-parse", "HEAD")
+    bad = store / "observations" / "2026" / "11" / "bad.md"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_text(content)
+    git(store, "add", "-A")
+    result = commit(store, "-m", "a bad file")
+    assert result.returncode != 0
+    assert f"mem: observations/2026/11/bad.md: {problem}" in result.stderr
+    assert "commit refused" in result.stderr
+    assert git(store, "rev-parse", "HEAD") == head
+
+
+def test_a_copied_memory_with_the_same_id_is_refused(store: Path) -> None:
+    original = memory_file(store)
+    copy = original.with_name("copy.md")
+    copy.write_text(original.read_text())
+    git(store, "add", "-A")
+    result = commit(store, "-m", "a copy")
+    assert result.returncode != 0 and "is already used by observations/" in result.stderr
+
+
+def test_a_memory_outside_the_memory_folders_is_refused(store: Path) -> None:
+    (store / "stray.md").write_text(memory_file(store).read_text())
+    git(store, "add", "-A")
+    result = commit(store, "-m", "a stray memory")
+    assert result.returncode != 0 and "stray.md: memory files belong under" in result.stderr
+
+
+def test_commit_all_is_validated_from_gits_temporary_index(store: Path) -> None:
+    path = memory_file(store)
+    path.write_text("---\ntitle: [unclosed\n---\n")
+    result = commit(store, "-am", "break it")  # stages into a temporary index
+    assert result.returncode != 0 and "broken YAML" in result.stderr
+
+
+def test_valid_renames_and_deletions_pass(store: Path) -> None:
+    mem("save", "A second memory")
+    path = memory_file(store)
+    git(store, "mv", str(path), str(path.with_name("renamed.md")))
+    result = commit(store, "-m", "rename")
+    assert result.returncode == 0, result.stderr
+    git(store, "rm", "-q", str(path.with_name("renamed.md")))
+    assert commit(store, "-m", "delete").returncode == 0
+    assert len(mem_json("list")) == 1
+
+
+def test_a_foreign_hook_is_kept_and_chained(store: Path) -> None:
+    hooks = store / ".git" / "hooks"
+    mem("hooks", "uninstall")
+    (hooks / "pre-commit").write_text(
+        '#!/bin/sh\necho foreign >> "$(git rev-parse --git-dir)/foreign-ran"\n'
+    )
+    (hooks / "pre-commit").chmod(0o755)
+    assert (
+        "kept the existing pre-commit hook as pre-commit.legacy" in mem("hooks", "install").stdout
+    )
+    assert "runs the previous hook first" in mem("hooks", "status").stdout
+    path = memory_file(store)
+    path.write_text(path.read_text() + "\nMore.\n")
+    assert commit(store, "-am", "edit").returncode == 0
+    assert (store / ".git" / "foreign-ran").exists()
+    mem("hooks", "uninstall")
+    assert "echo foreign" in (hooks / "pre-commit").read_text()
+    assert not (hooks / "pre-commit.legacy").exists()
+
+
+def test_core_hooks_path_is_refused_clearly(store: Path, tmp_path: Path) -> None:
+    git(store, "config", "core.hooksPath", str(tmp_path / "shared-hooks"))
+    result = mem("hooks", "install", expect=1)
+    assert "core.hooksPath is set" in result.stderr
+    assert not (tmp_path / "shared-hooks").exists()
+
+
+def test_checkout_of_another_branch_reindexes(store: Path) -> None:
+    git(store, "checkout", "-q", "-b", "experiment")
+    mem("save", "Only on the experiment branch")
+    git(store, "checkout", "-q", "main")
+    assert indexed_commit(store) == git(store, "rev-parse", "HEAD").strip()
+    assert [m["title"] for m in mem_json("list")] == ["The first memory about caching"]
+
+
+def test_a_missing_mem_installation_never_blocks_git(store: Path) -> None:
+    hook = store / ".git" / "hooks" / "pre-commit"
+    hook.write_text(hook.read_text().replace(" -m memcli ", " -m memcli_not_installed "))
+    path = memory_file(store)
+    path.write_text(path.read_text() + "\nMore.\n")
+    result = commit(store, "-am", "edit while mem is gone")
+    assert result.returncode == 0 and "hook could not run" in result.stderr
