@@ -23,6 +23,7 @@ from memcli.commands import (
     save,
     search,
     show,
+    sync,
     timeline,
 )
 from memcli.errors import MemError
@@ -72,6 +73,9 @@ for command in (
     install.uninstall,
     githooks.hooks,
     githooks.git_hook,
+    sync.sync_command,
+    sync.remote,
+    sync.clone_command,
 ):
     cli.add_command(command)
 cli.add_command(compact.compact, name="summarize")

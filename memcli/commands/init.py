@@ -17,6 +17,12 @@ from memcli.store import Store, StoreLocation, local_store_root
     "ignored by the project's repository) instead of a central store.",
 )
 @click.option(
+    "--remote",
+    "remote_url",
+    metavar="URL",
+    help="Add this git remote to the new store (see `mem sync`).",
+)
+@click.option(
     "--no-hooks",
     "hooks",
     flag_value=False,
@@ -24,7 +30,9 @@ from memcli.store import Store, StoreLocation, local_store_root
     help="Do not install the store's git hooks (validation and reindexing).",
 )
 @store_options
-def init(local: bool, hooks: bool, store_dir: str | None, project: str | None) -> None:
+def init(
+    local: bool, remote_url: str | None, hooks: bool, store_dir: str | None, project: str | None
+) -> None:
     """Create a memory store.
 
     By default the store is central, under $MEM_HOME/<project>, where the
@@ -52,3 +60,8 @@ def init(local: bool, hooks: bool, store_dir: str | None, project: str | None) -
             Memory(StoreLocation(store.root, "init"), notify=notice).install_git_hooks()
     else:
         click.echo(f"A memory store already exists at {store.root}")
+    if remote_url:
+        from memcli.sync import add_remote
+
+        add_remote(store, remote_url)
+        click.echo(f"Added remote origin: {remote_url}")

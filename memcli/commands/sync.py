@@ -1,0 +1,89 @@
+from __future__ import annotations
+
+import click
+
+from memcli.options import open_memory, store_options
+
+
+@click.command("sync")
+@click.option(
+    "--continue",
+    "resume",
+    is_flag=True,
+    help="Finish a sync that stopped on a conflict, once the files are fixed.",
+)
+@store_options
+def sync_command(resume: bool, store_dir: str | None, project: str | None) -> None:
+    """Share memory through the store's git remote: fetch, rebase, push, reindex.
+
+    Nothing is committed on your behalf. When the same memory changed on both
+    sides, sync stops and lists the files; fix them, `git add` them, then run
+    `mem sync --continue`.
+
+    \b
+    Example:
+        mem remote add git@example.com:team/memory.git
+        mem sync
+    """
+    from memcli.sync import sync
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    with memory.store.write_lock():
+        for line in sync(memory.store, resume=resume):
+            click.echo(line)
+    report = memory.reindex(full=False)
+    if report is not None and not report.rebuilt and (report.added or report.removed):
+        click.echo(f"index: {report.added} added, {report.removed} removed")
+
+
+@click.group("remote")
+def remote() -> None:
+    """Manage the store's git remotes (where `mem sync` shares memory).
+
+    \b
+    Example:
+        mem remote add git@example.com:team/memory.git
+    """
+
+
+@remote.command("add")
+@click.argument("url")
+@click.option("--name", default="origin", show_default=True, help="The remote's name.")
+@store_options
+def remote_add(url: str, name: str, store_dir: str | None, project: str | None) -> None:
+    """Add a git remote to the store.
+
+    \b
+    Example:
+        mem remote add /srv/git/memory.git
+    """
+    from memcli.sync import add_remote
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    add_remote(memory.store, url, name)
+    click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
+
+
+@click.command("clone")
+@click.argument("url")
+@store_options
+def clone_command(url: str, store_dir: str | None, project: str | None) -> None:
+    """Make this project's store a clone of an existing memory repository.
+
+    The store goes where `mem` would look for it (--store, --project, MEM_STORE,
+    or the central store of the current git repository).
+
+    \b
+    Example:
+        mem clone git@example.com:team/memory.git
+    """
+    from memcli.sync import clone
+
+    memory = open_memory(store_dir, project)
+    clone(url, memory.store)
+    memory.install_git_hooks()
+    report = memory.reindex(full=True)
+    count = report.added if report else 0
+    click.echo(f"Cloned {url} into {memory.store.root}: {count} memories indexed.")

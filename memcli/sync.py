@@ -1,0 +1,99 @@
+"""Sharing memory through any git remote: clone, add a remote, sync.
+
+``sync`` fetches, rebases the local memory commits onto the remote branch, pushes,
+and brings the index up to date. One file per memory and ULID ids mean two people
+saving never touch the same file, so rebases go through; when two people changed
+the same memory, it stops, lists the files, and leaves the repository in a state
+``git status`` explains, to be finished with ``mem sync --continue``.
+It never commits anything on the user's behalf: uncommitted edits are set aside
+for the rebase (``--autostash``) and put back.
+"""
+
+from __future__ import annotations
+
+from memcli.errors import StoreError
+from memcli.gitrepo import GitError
+from memcli.store import Store
+
+CONTINUE_ENV = {"GIT_EDITOR": "true"}  # keep the messages of rebased commits as they are
+
+
+class SyncConflict(StoreError):
+    """Two sides changed the same memory; the rebase stopped for a person to decide."""
+
+
+def remote_name(store: Store) -> str:
+    remotes = store.git.out(["remote"]).split()
+    if not remotes:
+        raise StoreError("the store has no remote: add one with `mem remote add URL`")
+    return "origin" if "origin" in remotes else remotes[0]
+
+
+def current_branch(store: Store) -> str:
+    branch = store.git.out(["symbolic-ref", "--quiet", "--short", "HEAD"])
+    if not branch:
+        raise StoreError("the store is on a detached HEAD: check out a branch first")
+    return branch
+
+
+def sync(store: Store, *, resume: bool = False) -> list[str]:
+    """Fetch, rebase, push. Returns what happened, one line each."""
+    done: list[str] = []
+    remote = remote_name(store)
+    if resume:
+        if store.git.operation_in_progress() != "a rebase":
+            raise StoreError("no sync is waiting to be continued")
+        _rebase(store, ["rebase", "--continue"])
+        done.append("finished the rebase")
+    else:
+        store.check_writable()
+    branch = current_branch(store)
+    store.git.run(["fetch", "--quiet", remote])
+    upstream = f"{remote}/{branch}"
+    has_upstream = (
+        store.git.run(
+            ["rev-parse", "--verify", "--quiet", f"refs/remotes/{upstream}"], check=False
+        ).returncode
+        == 0
+    )
+    if has_upstream and not resume:
+        before = store.head()
+        _rebase(store, ["rebase", "--autostash", upstream])
+        if store.head() != before:
+            done.append(f"rebased onto {upstream}")
+    ahead = int(store.git.out(["rev-list", "--count", f"{upstream}..HEAD"])) if has_upstream else 1
+    if ahead:
+        store.git.run(["push", "--quiet", remote, f"HEAD:refs/heads/{branch}"])
+        store.git.run(["branch", "--quiet", f"--set-upstream-to={upstream}"], check=False)
+        what = f"{ahead} commit{'s' * (ahead > 1)}" if has_upstream else "the store"
+        done.append(f"pushed {what} to {upstream}")
+    if not done:
+        done.append(f"already in step with {upstream}")
+    return done
+
+
+def _rebase(store: Store, args: list[str]) -> None:
+    try:
+        store.git.run(args, env=CONTINUE_ENV)
+    except GitError:
+        conflicted = store.git.out(["diff", "--name-only", "--diff-filter=U"]).split()
+        if not conflicted:
+            raise
+        raise SyncConflict(
+            "the same memory changed on both sides: "
+            + ", ".join(conflicted)
+            + f". Edit the file(s) in {store.root} to keep what is right, `git add` them, "
+            "then run `mem sync --continue` (or `git rebase --abort` to give up)"
+        ) from None
+
+
+def clone(url: str, store: Store) -> None:
+    if store.root.exists() and any(store.root.iterdir()):
+        raise StoreError(f"{store.root} exists and is not empty; choose another place")
+    store.root.parent.mkdir(parents=True, exist_ok=True)
+    Store(store.root.parent).git.run(["clone", "--quiet", url, str(store.root)])
+    store.git.run(["config", "core.splitIndex", "true"])
+
+
+def add_remote(store: Store, url: str, name: str = "origin") -> None:
+    store.git.run(["remote", "add", name, url])

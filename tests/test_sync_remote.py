@@ -1,0 +1,92 @@
+"""Two stores share memory through a bare git remote and converge."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import git, mem
+
+pytestmark = pytest.mark.e2e
+
+
+def at(store: Path, *args: str, input: str | None = None, expect: int | None = 0) -> Any:
+    return mem(*args, "--store", str(store), input=input, expect=expect)
+
+
+def seen(store: Path) -> dict[str, Any]:
+    """The files and what search shows: what must be equal on both sides."""
+    files = {
+        str(p.relative_to(store)): p.read_bytes() for p in (store / "observations").rglob("*.md")
+    }
+    queries = {
+        q: json.loads(at(store, "search", q, "--json", "--limit", "50").stdout)
+        for q in ("caching", "alice", "bob", "shared")
+    }
+    return {"files": files, "search": queries}
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> tuple[Path, Path]:
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True)
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "Shared caching decision from the start", "--key", "shared-cache")
+    assert "pushed the store to origin/main" in at(alice, "sync").stdout
+    assert "1 memories indexed" in mem("clone", str(remote), "--store", str(bob)).stdout
+    return alice, bob
+
+
+def test_two_stores_converge_with_no_lost_memory(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    for n in range(3):
+        at(alice, "save", f"Alice learned caching lesson {n}", "--type", "discovery")
+        at(bob, "save", f"Bob learned caching lesson {n}", "--type", "gotcha")
+    at(alice, "save", "Alice's keyed note about caching", "--key", "alice-note")
+    at(bob, "save", "Bob's note to be forgotten", "--key", "bob-temp")
+    at(bob, "forget", "bob-temp")
+    at(alice, "save", "Alice's keyed note about caching, revised", "--key", "alice-note")
+    at(alice, "sync")
+    at(bob, "sync")
+    at(alice, "sync")
+    assert seen(alice) == seen(bob)
+    titles = {h["title"] for h in json.loads(at(alice, "list", "--json", "--limit", "100").stdout)}
+    assert len(titles) == 1 + 3 + 3 + 1
+    note = json.loads(at(bob, "show", "alice-note", "--json").stdout)[0]
+    assert note["narrative"] == "Alice's keyed note about caching, revised"
+    assert "Bob's note to be forgotten" not in titles
+    assert git(alice, "status", "--porcelain") == git(bob, "status", "--porcelain") == ""
+    assert "already in step" in at(bob, "sync").stdout
+
+
+def test_a_real_conflict_stops_and_continues(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    at(alice, "save", "Shared caching decision: use Redis", "--key", "shared-cache")
+    at(bob, "save", "Shared caching decision: use Memcached", "--key", "shared-cache")
+    at(alice, "sync")
+    stopped = at(bob, "sync", expect=1)
+    assert "the same memory changed on both sides: observations/" in stopped.stderr
+    assert "mem sync --continue" in stopped.stderr
+    assert "rebase" in git(bob, "status")
+    conflicted = git(bob, "diff", "--name-only", "--diff-filter=U").split()
+    assert len(conflicted) == 1
+    git(bob, "checkout", "--theirs", conflicted[0])  # keep Bob's version
+    git(bob, "add", conflicted[0])
+    resumed = at(bob, "sync", "--continue")
+    assert "finished the rebase" in resumed.stdout and "pushed" in resumed.stdout
+    at(alice, "sync")
+    assert seen(alice) == seen(bob)
+    shown = json.loads(at(alice, "show", "shared-cache", "--json").stdout)[0]
+    assert shown["narrative"] == "Shared caching decision: use Memcached"
+
+
+def test_sync_without_a_remote_says_how_to_add_one(tmp_path: Path) -> None:
+    store = tmp_path / "lonely"
+    at(store, "init")
+    result = at(store, "sync", expect=1)
+    assert "no remote: add one with `mem remote add URL`" in result.stderr
