@@ -14,6 +14,7 @@ from memcli.commands import (
     context,
     forget,
     githooks,
+    history,
     hook,
     init,
     install,
@@ -76,6 +77,8 @@ for command in (
     sync.sync_command,
     sync.remote,
     sync.clone_command,
+    history.log,
+    history.restore,
 ):
     cli.add_command(command)
 cli.add_command(compact.compact, name="summarize")

@@ -253,6 +253,27 @@ class Memory:
             commit = self._commit_files({path: summary.to_markdown()}, [], message)
             return SaveResult(summary, path, "saved", commit)
 
+    def restore(self, ref: str) -> SaveResult:
+        """Bring a forgotten memory back from history, as it was last, in a new commit."""
+        from memcli.errors import NotFound
+        from memcli.history import find_forgotten
+
+        self.require_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            try:
+                present = self.resolve(ref)
+            except NotFound:
+                present = None
+            if present is not None:
+                raise StoreError(f"{present.id} is not forgotten: it is at {present.path}")
+            path, data, record = find_forgotten(self.store, ref)
+            if self.store.resolve(path).exists():
+                path = self.store.new_path(record)
+            message = _commit_message("restore", [record])
+            commit = self._commit_files({path: data.decode("utf-8")}, [], message)
+            return SaveResult(record, path, "restored", commit)
+
     def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them."""
         with self.store.write_lock():

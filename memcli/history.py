@@ -1,0 +1,133 @@
+"""The memory's history, read from git: the journal, and forgotten memories to restore.
+
+mem's own commits read ``<action>: <type>: <title>`` and carry a
+``Memory-Id: <id>`` trailer for each memory they touch, so history can be
+searched by id even after a file was renamed or removed; any other commit that
+touches memory files is a *hand edit*.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from memcli.errors import Ambiguous, InvalidMemoryFile, NotFound
+from memcli.model import Record
+from memcli.schema import OBSERVATION_TYPES
+from memcli.store import MEMORY_DIRS, Store, parse_memory_file
+
+_SUBJECT_RE = re.compile(
+    r"(save|update|forget|summarize|restore|edit|init): "
+    rf"(?:({'|'.join(OBSERVATION_TYPES)}): )?(.*)"
+)
+_TRAILER_RE = re.compile(r"^Memory-Id: ([0-9A-Z]{26})$", re.MULTILINE)
+_RECORD_SEP, _FIELD_SEP = "\x1e", "\x1f"
+LOG_FORMAT = f"{_RECORD_SEP}%H{_FIELD_SEP}%aI{_FIELD_SEP}%an{_FIELD_SEP}%s"
+
+
+class JournalEntry(NamedTuple):
+    commit: str
+    date: str
+    author: str
+    action: str
+    """save, update, forget, summarize, restore, edit, init, or ``hand edit``."""
+    type: str
+    title: str
+    paths: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def journal(
+    store: Store, *, limit: int = 20, since: str | None = None, follow: str | None = None
+) -> list[JournalEntry]:
+    """Commits that changed memory files, newest first; ``follow``: one file, across renames."""
+    args = [
+        "-c",
+        "core.quotePath=false",
+        "log",
+        f"-n{limit}",
+        f"--format={LOG_FORMAT}",
+        "--name-only",
+    ]
+    if since:
+        args.append(f"--since={since}")
+    if follow:
+        args += ["--follow", "--", follow]
+    else:
+        args += ["--", *MEMORY_DIRS]
+    if store.head() is None:
+        return []
+    out = store.git.run(args).stdout.decode("utf-8", "replace")
+    entries = []
+    for record in out.split(_RECORD_SEP)[1:]:
+        head, _, names = record.partition("\n")
+        commit, date, author, subject = head.split(_FIELD_SEP, 3)
+        paths = [line for line in names.splitlines() if line.strip()]
+        match = _SUBJECT_RE.fullmatch(subject)
+        if match:
+            action, kind, title = match.group(1), match.group(2) or "", match.group(3)
+            if action == "summarize":
+                kind = "summary"
+        else:
+            action, kind, title = "hand edit", "", subject
+        entries.append(JournalEntry(commit, date, author, action, kind, title, paths))
+    return entries
+
+
+def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
+    """A memory no longer in the work tree: its last path, its bytes, and what they hold.
+
+    ``ref`` is an id or an id prefix. mem's own commits are found by their
+    ``Memory-Id`` trailer; a file deleted by hand is found by its name, which
+    ends with the id's last six characters.
+    """
+    prefix = ref.strip().upper()
+    out = store.git.run(
+        ["log", "--all", "--format=%H%x1f%B%x1e", f"--grep=Memory-Id: {prefix}"]
+    ).stdout.decode("utf-8", "replace")
+    ids: set[str] = set()
+    for message in out.split(_RECORD_SEP):
+        ids.update(i for i in _TRAILER_RE.findall(message) if i.startswith(prefix))
+    if len(ids) > 1:
+        raise Ambiguous(
+            f"{ref!r} matches several memories in history: "
+            f"{', '.join(sorted(ids)[:5])}; give more characters"
+        )
+    identity = ids.pop() if ids else prefix
+    if len(identity) == 26:
+        found = _last_version(store, identity)
+        if found is not None:
+            return found
+    raise NotFound(f"no forgotten memory with the id {ref!r} in the store's history")
+
+
+def _last_version(store: Store, identity: str) -> tuple[str, bytes, Record] | None:
+    """Walk the deletions of files whose name ends in the id's tail, newest first."""
+    tail = identity[-6:].lower()
+    out = store.git.run(
+        [
+            "-c",
+            "core.quotePath=false",
+            "log",
+            "--diff-filter=D",
+            "--format=%x1e%H",
+            "--name-only",
+            "--",
+            *MEMORY_DIRS,
+        ]
+    ).stdout.decode("utf-8", "replace")
+    for record in out.split(_RECORD_SEP)[1:]:
+        commit, _, names = record.partition("\n")
+        for path in names.split():
+            if not path.endswith(f"-{tail}.md") and identity not in path:
+                continue
+            data = store.git.run(["show", f"{commit.strip()}^:{path}"], check=False).stdout
+            try:
+                record_ = parse_memory_file(path, data)
+            except InvalidMemoryFile:
+                continue
+            if record_.id == identity:
+                return path, data, record_
+    return None

@@ -1,0 +1,75 @@
+"""The journal and restoring forgotten memories, read from the store's git history."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import git, mem, mem_json
+
+
+def test_the_journal_reads_like_a_diary(store: Path) -> None:
+    mem("save", "Use Redis for the session cache", "--type", "decision", "--key", "cache")
+    mem("save", "Use Memcached for the session cache", "--key", "cache")
+    other = mem("save", "A memory that will go", "--type", "gotcha").stdout.strip()
+    mem("forget", other)
+    path = next((store / "observations").rglob("*session-cache*"))
+    path.write_text(path.read_text() + "\nEdited by hand.\n")
+    git(store, "commit", "-qam", "Clarify the cache decision")
+    entries = mem_json("log")
+    assert [(e["action"], e["type"], e["title"]) for e in entries] == [
+        ("hand edit", "", "Clarify the cache decision"),
+        ("forget", "gotcha", "A memory that will go"),
+        ("save", "gotcha", "A memory that will go"),
+        ("update", "decision", "Use Redis for the session cache"),
+        ("save", "decision", "Use Redis for the session cache"),
+    ]
+    assert entries[0]["author"] == "Test Person"
+    lines = mem("log", "-n", "2").stdout.splitlines()
+    assert len(lines) == 2 and "hand edit" in lines[0] and "Test Person" in lines[0]
+
+
+def test_one_memorys_history_follows_renames(store: Path) -> None:
+    mem("save", "A memory that moves", "--key", "mover")
+    path = next((store / "observations").rglob("*.md"))
+    git(store, "mv", str(path), str(path.with_name("moved-by-hand.md")))
+    git(store, "commit", "-qm", "Rename it")
+    mem("save", "Another memory")
+    actions = [e["action"] for e in mem_json("log", "mover")]
+    assert actions == ["hand edit", "save"]
+
+
+def test_restore_brings_a_forgotten_memory_back(store: Path) -> None:
+    identity = mem(
+        "save", "A memory worth keeping after all", "--fact", "it matters", "--key", "keeper"
+    ).stdout.strip()
+    original = next((store / "observations").rglob("*.md")).read_text()
+    mem("forget", "keeper")
+    assert mem_json("search", "worth keeping") == []
+    out = mem("restore", identity[:10]).stdout
+    assert out.startswith(f"restored {identity}")
+    assert next((store / "observations").rglob("*.md")).read_text() == original
+    assert git(store, "log", "-1", "--format=%s").strip() == (
+        "restore: discovery: A memory worth keeping after all"
+    )
+    assert mem_json("show", "keeper")[0]["facts"] == ["it matters"]
+    refused = mem("restore", identity, expect=1)
+    assert "is not forgotten" in refused.stderr
+
+
+def test_restore_finds_a_memory_deleted_by_hand(store: Path) -> None:
+    identity = mem("save", "Deleted with git rm").stdout.strip()
+    git(store, "rm", "-q", str(next((store / "observations").rglob("*.md"))))
+    git(store, "commit", "-qm", "remove by hand")
+    mem("restore", identity)
+    assert [m["id"] for m in mem_json("list")] == [identity]
+
+
+@pytest.mark.parametrize("ref", ["01JZZZZZZZZZZZZZZZZZZZZZZZ", "01JZZZZZ"])
+def test_restore_of_an_unknown_id_is_a_clear_error(store: Path, ref: str) -> None:
+    mem("save", "Something")
+    result = mem("restore", ref, expect=1)
+    assert "no forgotten memory with the id" in result.stderr
+    assert json.loads(mem("list", "--json").stdout)
