@@ -12,6 +12,7 @@ from memcli import __version__
 from memcli.commands import (
     compact,
     context,
+    doctor,
     forget,
     githooks,
     history,
@@ -79,6 +80,7 @@ for command in (
     sync.clone_command,
     history.log,
     history.restore,
+    doctor.doctor,
 ):
     cli.add_command(command)
 cli.add_command(compact.compact, name="summarize")

@@ -1,0 +1,155 @@
+"""Finding (and, where it is safe, repairing) what is wrong with a store.
+
+Safe repairs: rebuild the index, remove temporary files a killed save left
+behind, remove git's ``index.lock`` once it is old enough that no git command
+can still hold it, and commit memory files that are valid but uncommitted.
+Everything else is reported with what to do.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from memcli.errors import InvalidMemoryFile
+from memcli.memory import Memory
+from memcli.store import CACHE_DIR, MEMORY_DIRS, is_memory_path, parse_memory_file
+
+STALE_GIT_LOCK_SECONDS = 600
+KNOWN_TOP_LEVEL = {
+    ".git",
+    ".gitignore",
+    ".gitattributes",
+    CACHE_DIR,
+    *MEMORY_DIRS,
+    "MEMORY.md",
+    "mem.toml",
+    "templates",
+    "README.md",
+    ".pre-commit-config.yaml",
+}
+
+
+@dataclass
+class Checkup:
+    problems: list[str] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)
+
+
+def examine(memory: Memory, *, fix: bool) -> Checkup:
+    store = memory.store
+    memory.require_store()
+    checkup = Checkup()
+    ids: dict[str, list[str]] = {}
+    for path in store.memory_paths():
+        try:
+            record = parse_memory_file(path, store.read_bytes(path))
+        except InvalidMemoryFile as exc:
+            checkup.problems.append(f"invalid file: {exc}")
+            continue
+        ids.setdefault(record.id, []).append(path)
+    for identity, paths in ids.items():
+        if len(paths) > 1:
+            checkup.problems.append(
+                f"id {identity} is used by {len(paths)} files: "
+                f"{', '.join(paths)}; give all but one a new id"
+            )
+    _temporary_files(memory, checkup, fix)
+    _git_lock(memory, checkup, fix)
+    _uncommitted(memory, checkup, fix)
+    for entry in sorted(store.root.iterdir()):
+        if entry.name not in KNOWN_TOP_LEVEL:
+            checkup.problems.append(
+                f"{entry.name}: outside the memory folders (observations/, "
+                "summaries/); mem ignores it"
+            )
+    drift = memory.check()
+    stale = len(drift.missing) + len(drift.extra) + len(drift.stale)
+    if stale and fix:
+        memory.reindex(full=True)
+        checkup.fixed.append(f"rebuilt the index ({stale} entries differed from the files)")
+    elif stale:
+        checkup.problems.append(
+            f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
+        )
+    return checkup
+
+
+def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    for folder in MEMORY_DIRS:
+        for temp in sorted((memory.store.root / folder).rglob(".*.tmp")):
+            relative = temp.relative_to(memory.store.root)
+            if fix:
+                temp.unlink()
+                checkup.fixed.append(f"removed {relative}, left by an interrupted save")
+            else:
+                checkup.problems.append(f"{relative}: left by an interrupted save")
+
+
+def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    lock = memory.store.git.git_dir / "index.lock"
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except FileNotFoundError:
+        return
+    if age < STALE_GIT_LOCK_SECONDS:
+        checkup.problems.append(
+            f"git's index.lock is held ({age:.0f} s old): a git command "
+            "is running in the store, or just crashed"
+        )
+    elif fix:
+        lock.unlink()
+        checkup.fixed.append(f"removed git's stale index.lock ({age / 60:.0f} min old)")
+    else:
+        checkup.problems.append(
+            f"git's index.lock is {age / 60:.0f} min old: a git command "
+            "crashed; `mem doctor --fix` removes it"
+        )
+
+
+def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    store = memory.store
+    out = store.git.run(
+        ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
+    ).stdout.decode("utf-8", "replace")
+    entries = [e for e in out.split("\0") if e]
+    changed = [e[3:] for e in entries if len(e) > 3]
+    memory_files = [p for p in changed if is_memory_path(p)]
+    others = [p for p in changed if not is_memory_path(p)]
+    for path in others:
+        checkup.problems.append(
+            f"{path}: uncommitted change outside the memory files "
+            "(commit it with git, or discard it)"
+        )
+    if not memory_files:
+        return
+    if not fix:
+        checkup.problems.append(
+            f"{len(memory_files)} memory file(s) changed but not committed: "
+            f"{', '.join(memory_files[:5])} (`mem doctor --fix` commits "
+            "the valid ones)"
+        )
+        return
+    valid, removed = [], []
+    for path in memory_files:
+        if not store.resolve(path).exists():
+            removed.append(path)
+            continue
+        try:
+            parse_memory_file(path, store.read_bytes(path))
+        except InvalidMemoryFile as exc:
+            checkup.problems.append(f"not committed, invalid: {exc}")
+            continue
+        valid.append(path)
+    if valid or removed:
+        with store.write_lock():
+            store.commit(
+                valid,
+                removed,
+                f"edit: commit {len(valid) + len(removed)} memory "
+                "file(s) changed by hand\n\nCommitted by mem doctor --fix.\n",
+            )
+        memory.reindex(full=False)
+        checkup.fixed.append(
+            f"committed {len(valid) + len(removed)} memory file(s) changed by hand"
+        )

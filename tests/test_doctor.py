@@ -1,0 +1,61 @@
+"""mem doctor: what it finds, and what --fix repairs."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from .conftest import git, mem, mem_json
+
+
+def test_a_healthy_store(store: Path) -> None:
+    mem("save", "All is well")
+    assert mem("doctor").stdout.strip() == "The store is healthy."
+
+
+def test_problems_are_found_and_safe_ones_fixed(store: Path) -> None:
+    mem("save", "A committed memory", "--key", "kept")
+    folder = next((store / "observations").rglob("*.md")).parent
+    (folder / ".leftover.md.1234.abcd.tmp").write_text("half a save")
+    (folder / "by-hand.md").write_text(
+        "---\nid: 01JDM3N4P5Q6R7S8T9V0W1X2Y3\ntype: gotcha\ntitle: Written by hand\n"
+        "created: 2026-11-20T10:00:00Z\n---\nNot committed yet.\n"
+    )
+    (folder / "broken.md").write_text("---\ntitle: [unclosed\n---\n")
+    (store / "notes.txt").write_text("stray")
+    lock = store / ".git" / "index.lock"
+    lock.write_text("")
+    old = time.time() - 3600
+    os.utime(lock, (old, old))
+
+    report = mem("doctor", expect=1).stdout
+    for expected in (
+        "invalid file: observations/",
+        "broken.md: broken YAML",
+        ".leftover.md.1234.abcd.tmp: left by an interrupted save",
+        "index.lock is 60 min old",
+        "memory file(s) changed but not committed",
+        "notes.txt: outside the memory folders",
+    ):
+        assert expected in report, expected
+
+    fixed = mem("doctor", "--fix", expect=1).stdout
+    assert "fixed: removed observations/" in fixed and "fixed: removed git's stale" in fixed
+    assert "fixed: committed 1 memory file(s) changed by hand" in fixed
+    assert "problem: not committed, invalid: observations/" in fixed  # left for a person
+    assert not lock.exists()
+    assert "Written by hand" in [m["title"] for m in mem_json("list")]
+    assert git(store, "log", "-1", "--format=%s").startswith("edit: commit 1 memory file")
+
+
+def test_duplicate_ids_and_index_drift(store: Path) -> None:
+    mem("save", "An original memory")
+    original = next((store / "observations").rglob("*.md"))
+    original.with_name("copy.md").write_text(original.read_text())
+    report = mem("doctor", expect=1).stdout
+    assert "is used by 2 files" in report
+    git(store, "add", "-A")
+    git(store, "commit", "-qm", "copy", "--no-verify")
+    (store / ".cache" / "index.db").unlink()
+    assert "is used by 2 files" in mem("doctor", expect=1).stdout
