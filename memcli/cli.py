@@ -13,6 +13,7 @@ from memcli.commands import (
     compact,
     context,
     doctor,
+    edit,
     forget,
     githooks,
     history,
@@ -81,6 +82,7 @@ for command in (
     history.log,
     history.restore,
     doctor.doctor,
+    edit.edit,
 ):
     cli.add_command(command)
 cli.add_command(compact.compact, name="summarize")

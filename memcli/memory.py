@@ -274,6 +274,26 @@ class Memory:
             commit = self._commit_files({path: data.decode("utf-8")}, [], message)
             return SaveResult(record, path, "restored", commit)
 
+    def replace_file(self, entry: Entry, text: str) -> SaveResult:
+        """Write an edited memory file after checking it, in one commit (``edit: …``)."""
+        from memcli.errors import InvalidInput
+        from memcli.store import parse_memory_file
+
+        with self.store.write_lock():
+            self.store.check_writable()
+            record = parse_memory_file(entry.path, text.encode("utf-8"))
+            if record.id != entry.id:
+                raise InvalidInput(
+                    f"the id changed ({entry.id} -> {record.id}); an id is the "
+                    "memory's identity: save a new memory instead"
+                )
+            current = self.store.read_bytes(entry.path).decode("utf-8", "replace")
+            if current == text:
+                return SaveResult(record, entry.path, "unchanged", None)
+            message = _commit_message("edit", [record])
+            commit = self._commit_files({entry.path: text}, [], message)
+            return SaveResult(record, entry.path, "edited", commit)
+
     def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them."""
         with self.store.write_lock():

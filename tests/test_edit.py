@@ -1,0 +1,109 @@
+"""mem edit: in $EDITOR (re-opened while invalid) or with --set; always checked, one commit."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import git, mem, mem_json
+
+EDITOR = """
+import sys, pathlib
+path = pathlib.Path(sys.argv[1])
+count = pathlib.Path(sys.argv[0]).with_suffix(".count")
+n = int(count.read_text()) if count.exists() else 0
+count.write_text(str(n + 1))
+text = path.read_text()
+mode = {mode!r}
+if mode == "fix-title":
+    path.write_text(text.replace("Old title", "New title"))
+elif mode == "break-then-fix":
+    if n == 0:
+        path.write_text(text.replace("type: gotcha", "type: rumour"))
+    else:
+        assert "# mem: " in text and "unknown type 'rumour'" in text
+        path.write_text(text.replace("type: rumour", "type: pattern"))
+elif mode == "empty":
+    path.write_text("")
+elif mode == "always-broken":
+    path.write_text("---\\ntitle: [unclosed\\n---\\n")
+"""
+
+
+def use_editor(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str) -> Path:
+    script = tmp_path / f"editor-{mode}.py"
+    script.write_text(EDITOR.format(mode=mode))
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    return script.with_suffix(".count")
+
+
+@pytest.fixture
+def memory(store: Path) -> str:
+    return mem(
+        "save", "Some narrative", "--title", "Old title", "--type", "gotcha", "--key", "note"
+    ).stdout.strip()
+
+
+def test_edit_in_the_editor_commits_and_reindexes(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use_editor(tmp_path, monkeypatch, "fix-title")
+    assert mem("edit", "note").stdout.startswith(f"edited {memory}")
+    assert git(store, "log", "-1", "--format=%s").strip() == "edit: gotcha: New title"
+    assert mem_json("search", "new title")[0]["id"] == memory
+
+
+def test_an_invalid_edit_reopens_the_editor(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    count = use_editor(tmp_path, monkeypatch, "break-then-fix")
+    mem("edit", "note")
+    assert count.read_text() == "2"
+    assert mem_json("show", "note")[0]["type"] == "pattern"
+    assert "# mem:" not in next((store / "observations").rglob("*.md")).read_text()
+
+
+@pytest.mark.parametrize(
+    ("mode", "message"),
+    [("empty", "edit cancelled"), ("always-broken", "still invalid after 5 edits")],
+)
+def test_cancelled_or_hopeless_edits_change_nothing(
+    store: Path,
+    memory: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    mode: str,
+    message: str,
+) -> None:
+    use_editor(tmp_path, monkeypatch, mode)
+    head = git(store, "rev-parse", "HEAD")
+    result = mem("edit", "note", expect=None)
+    assert message in result.stderr
+    assert git(store, "rev-parse", "HEAD") == head
+    assert mem_json("show", "note")[0]["title"] == "Old title"
+
+
+def test_set_edits_without_an_editor(store: Path, memory: str) -> None:
+    mem(
+        "edit",
+        "note",
+        "--set",
+        "type=decision",
+        "--set",
+        'facts=["one", "two"]',
+        "--set",
+        "concepts=a, b",
+    )
+    shown = mem_json("show", "note")[0]
+    assert (shown["type"], shown["facts"], shown["concepts"]) == (
+        "decision",
+        ["one", "two"],
+        ["a", "b"],
+    )
+    assert shown["updated"] is not None
+    bad = mem("edit", "note", "--set", "type=rumour", expect=1)
+    assert "unknown type 'rumour'" in bad.stderr
+    assert "cannot set 'colour=red'" in mem("edit", "note", "--set", "colour=red", expect=1).stderr
