@@ -81,6 +81,7 @@ for command in (
     sync.clone_command,
     history.log,
     history.restore,
+    history.diff,
     doctor.doctor,
     edit.edit,
 ):

@@ -131,3 +131,134 @@ def _last_version(store: Store, identity: str) -> tuple[str, bytes, Record] | No
             if record_.id == identity:
                 return path, data, record_
     return None
+
+
+# --------------------------------------------------------------------- diff
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+COMPARED_FIELDS = ("type", "title", "key", "importance", "session", "concepts", "files")
+
+
+class MemoryChange(NamedTuple):
+    id: str
+    type: str
+    title: str
+    path: str
+    fields: dict[str, tuple[Any, Any]]
+    facts_added: list[str]
+    facts_removed: list[str]
+    narrative_diff: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        data = self._asdict()
+        data["fields"] = {
+            name: {"old": old, "new": new} for name, (old, new) in self.fields.items()
+        }
+        return data
+
+
+class MemoryDiff(NamedTuple):
+    old: str
+    new: str
+    added: list[Record]
+    changed: list[MemoryChange]
+    forgotten: list[Record]
+
+    def to_json(self) -> dict[str, Any]:
+        def brief(record: Record) -> dict[str, Any]:
+            return {"id": record.id, "type": record.type, "title": record.title}
+
+        return {
+            "from": self.old,
+            "to": self.new,
+            "added": [brief(r) for r in self.added],
+            "changed": [c.to_json() for c in self.changed],
+            "forgotten": [brief(r) for r in self.forgotten],
+        }
+
+
+def memory_diff(store: Store, old: str, new: str) -> MemoryDiff:
+    """What the memory learned, changed and forgot between two revisions."""
+    out = store.git.run(
+        [
+            "-c",
+            "core.quotePath=false",
+            "diff",
+            "--name-status",
+            "-z",
+            "--no-renames",
+            old,
+            new,
+            "--",
+            *MEMORY_DIRS,
+        ]
+    ).stdout
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    changes = [(s[0], p) for s, p in zip(fields[0::2], fields[1::2], strict=False) if p]
+    wanted = [f"{old}:{p}" for s, p in changes if s != "A"]
+    wanted += [f"{new}:{p}" for s, p in changes if s != "D"]
+    blobs = _blobs(store, wanted)
+    before: dict[str, tuple[str, Record]] = {}
+    after: dict[str, tuple[str, Record]] = {}
+    for status, path in changes:
+        for side, rev, target in (("old", old, before), ("new", new, after)):
+            if (side == "old" and status == "A") or (side == "new" and status == "D"):
+                continue
+            data = blobs.get(f"{rev}:{path}")
+            if data is None:
+                continue
+            try:
+                record = parse_memory_file(path, data)
+            except InvalidMemoryFile:
+                continue
+            target[record.id] = (path, record)
+    added = [after[i][1] for i in after if i not in before]
+    forgotten = [before[i][1] for i in before if i not in after]
+    changed = [_compare(before[i][1], after[i][1], after[i][0]) for i in after if i in before]
+    changed = [
+        c for c in changed if c.fields or c.facts_added or c.facts_removed or c.narrative_diff
+    ]
+    return MemoryDiff(old, new, added, changed, forgotten)
+
+
+def _compare(old: Record, new: Record, path: str) -> MemoryChange:
+    import difflib
+
+    fields = {
+        name: (getattr(old, name), getattr(new, name))
+        for name in COMPARED_FIELDS
+        if getattr(old, name) != getattr(new, name)
+    }
+    narrative = [
+        line.rstrip("\n")
+        for line in difflib.unified_diff(
+            old.narrative.splitlines(), new.narrative.splitlines(), lineterm="", n=1
+        )
+    ][2:]
+    return MemoryChange(
+        new.id,
+        new.type,
+        new.title,
+        path,
+        fields,
+        [f for f in new.facts if f not in old.facts],
+        [f for f in old.facts if f not in new.facts],
+        narrative,
+    )
+
+
+def _blobs(store: Store, specs: list[str]) -> dict[str, bytes]:
+    if not specs:
+        return {}
+    out = store.git.run(["cat-file", "--batch"], input="".join(f"{s}\n" for s in specs)).stdout
+    found: dict[str, bytes] = {}
+    position = 0
+    for spec in specs:
+        newline = out.index(b"\n", position)
+        header = out[position:newline].split()
+        position = newline + 1
+        if len(header) == 3 and header[1] == b"blob":
+            size = int(header[2])
+            found[spec] = out[position : position + size]
+            position += size + 1
+    return found

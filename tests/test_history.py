@@ -73,3 +73,67 @@ def test_restore_of_an_unknown_id_is_a_clear_error(store: Path, ref: str) -> Non
     result = mem("restore", ref, expect=1)
     assert "no forgotten memory with the id" in result.stderr
     assert json.loads(mem("list", "--json").stdout)
+
+
+def test_diff_shows_what_was_learned_changed_and_forgotten(store: Path) -> None:
+    mem(
+        "save",
+        "Use Redis for sessions",
+        "--type",
+        "decision",
+        "--key",
+        "cache",
+        "--fact",
+        "Redis 7",
+        "--fact",
+        "TTL one hour",
+    )
+    gone = mem("save", "A memory that will be forgotten").stdout.strip()
+    start = git(store, "rev-parse", "HEAD").strip()
+    mem(
+        "save",
+        "Use Memcached for sessions",
+        "--key",
+        "cache",
+        "--fact",
+        "Memcached 1.6",
+        "--fact",
+        "TTL one hour",
+        "--type",
+        "pattern",
+    )
+    added = mem("save", "A brand new memory", "--type", "gotcha").stdout.strip()
+    mem("forget", gone)
+    result = mem_json("diff", start)
+    assert [a["id"] for a in result["added"]] == [added]
+    assert [f["id"] for f in result["forgotten"]] == [gone]
+    (change,) = result["changed"]
+    assert change["fields"] == {"type": {"old": "decision", "new": "pattern"}}
+    assert change["facts_added"] == ["Memcached 1.6"]
+    assert change["facts_removed"] == ["Redis 7"]
+    assert "-Use Redis for sessions" in change["narrative_diff"]
+    assert "+Use Memcached for sessions" in change["narrative_diff"]
+    text = mem("diff", start).stdout
+    assert "+ added      [gotcha] A brand new memory" in text
+    assert "    type: 'decision' -> 'pattern'" in text and "    - fact: Redis 7" in text
+    assert "- forgotten  [discovery] A memory that will be forgotten" in text
+
+
+def test_diff_without_revisions_starts_from_the_last_diff(store: Path) -> None:
+    mem("save", "First")
+    assert "+ added" in mem("diff").stdout
+    assert "No memory changes" in mem("diff").stdout
+    mem("save", "Second")
+    mem("save", "Third")
+    titles = [a["title"] for a in mem_json("diff")["added"]]
+    assert titles == ["Second", "Third"]
+
+
+def test_a_moved_memory_is_not_added_and_forgotten(store: Path) -> None:
+    mem("save", "A memory that moves")
+    start = git(store, "rev-parse", "HEAD").strip()
+    path = next((store / "observations").rglob("*.md"))
+    git(store, "mv", str(path), str(path.with_name("moved.md")))
+    git(store, "commit", "-qm", "move")
+    result = mem_json("diff", start)
+    assert result["added"] == result["forgotten"] == result["changed"] == []

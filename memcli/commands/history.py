@@ -68,3 +68,66 @@ def restore(ref: str, store_dir: str | None, project: str | None) -> None:
     """
     result = open_memory(store_dir, project).restore(ref)
     click.echo(f"restored {result.observation.id}  {result.observation.title}")
+
+
+BOOKMARK = "diff-bookmark"
+
+
+@click.command("diff")
+@click.argument("revs", nargs=-1, metavar="[REV [REV]]")
+@json_option
+@store_options
+def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: str | None) -> None:
+    """What the memory learned, changed and forgot between two revisions.
+
+    Without revisions: since the last `mem diff` (or the previous commit). With
+    one: from it to HEAD. Changes are shown field by field: title, facts added
+    and removed, the text's own diff.
+
+    \b
+    Example:
+        mem diff
+        mem diff HEAD~5
+        mem diff v1 v2 --json
+    """
+    from memcli.history import EMPTY_TREE, memory_diff
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    store = memory.store
+    if len(revs) > 2:
+        raise click.UsageError("give at most two revisions")
+    bookmark = store.root / ".cache" / BOOKMARK
+    head = store.head() or EMPTY_TREE
+    if revs:
+        old = revs[0]
+        new = revs[1] if len(revs) == 2 else "HEAD"
+    else:
+        saved = bookmark.read_text().strip() if bookmark.exists() else ""
+        parent = store.git.run(["rev-parse", "--verify", "--quiet", "HEAD~1"], check=False)
+        old = saved or (parent.stdout.decode().strip() if parent.returncode == 0 else EMPTY_TREE)
+        new = head
+    result = memory_diff(store, old, new)
+    if not revs:
+        bookmark.parent.mkdir(exist_ok=True)
+        bookmark.write_text(head + "\n")
+    if as_json:
+        echo_json(result.to_json())
+        return
+    if not (result.added or result.changed or result.forgotten):
+        click.echo(f"No memory changes between {old[:10]} and {new[:10]}.")
+        return
+    for record in result.added:
+        click.echo(f"+ added      [{record.type}] {record.title}  ({record.id[:10]})")
+    for change in result.changed:
+        click.echo(f"~ changed    [{change.type}] {change.title}  ({change.id[:10]})")
+        for name, (before, after) in change.fields.items():
+            click.echo(f"    {name}: {before!r} -> {after!r}")
+        for fact in change.facts_added:
+            click.echo(f"    + fact: {fact}")
+        for fact in change.facts_removed:
+            click.echo(f"    - fact: {fact}")
+        for line in change.narrative_diff:
+            click.echo(f"    {line}")
+    for record in result.forgotten:
+        click.echo(f"- forgotten  [{record.type}] {record.title}  ({record.id[:10]})")
