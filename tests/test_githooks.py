@@ -167,3 +167,44 @@ def test_a_missing_mem_installation_never_blocks_git(store: Path) -> None:
     path.write_text(path.read_text() + "\nMore.\n")
     result = commit(store, "-am", "edit while mem is gone")
     assert result.returncode == 0 and "hook could not run" in result.stderr
+
+
+@pytest.mark.network
+def test_the_pre_commit_framework_runs_mem_validate(store: Path) -> None:
+    """The real pre-commit tool, against this repository's .pre-commit-hooks.yaml."""
+    import os
+    import shutil
+    import sys
+
+    from .conftest import REPO_ROOT
+
+    if os.environ.get("MEM_OFFLINE"):
+        pytest.skip("MEM_OFFLINE is set: pre-commit would fetch mem's dependencies")
+    tool = Path(sys.executable).parent / "pre-commit"
+    if not tool.exists() and shutil.which("pre-commit") is None:
+        pytest.skip("pre-commit is not installed (pip install -e '.[test]')")
+    command = str(tool) if tool.exists() else "pre-commit"
+    if not (REPO_ROOT / ".git").exists():
+        pytest.skip("pre-commit try-repo needs this repository as a git checkout")
+    bad = store / "observations" / "bad.md"
+    bad.write_text("---\ntitle: [unclosed\n---\n")
+    git(store, "add", "-A")
+    refused = subprocess.run(
+        [command, "try-repo", str(REPO_ROOT), "mem-validate"],
+        cwd=store,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert refused.returncode != 0
+    assert "observations/bad.md: broken YAML frontmatter" in refused.stdout
+    git(store, "rm", "-q", "--cached", str(bad))
+    bad.unlink()
+    passed = subprocess.run(
+        [command, "try-repo", str(REPO_ROOT), "mem-validate", "--all-files"],
+        cwd=store,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert passed.returncode == 0, passed.stdout
