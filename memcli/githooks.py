@@ -157,7 +157,8 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
     added = [p for p, s in staged.items() if not s.startswith("D") and p.endswith(".md")]
     if not added:
         return []
-    contents = _staged_contents(store, added, env)
+    blobs = store.git.cat_file_batch([f":{path}" for path in added], env)
+    contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
     problems: list[str] = []
     seen: dict[str, str] = {}
     leaving = set(staged)  # paths whose committed version this commit replaces
@@ -191,20 +192,3 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
 def _looks_like_memory(data: bytes) -> bool:
     head = data[:400].decode("utf-8", "replace")
     return head.startswith("---") and "\nid:" in head and "\ntype:" in head
-
-
-def _staged_contents(store: Store, paths: list[str], env: dict[str, str]) -> dict[str, bytes]:
-    request = "".join(f":{path}\n" for path in paths).encode("utf-8")
-    out = store.git.run(["cat-file", "--batch"], input=request, env=env).stdout
-    contents: dict[str, bytes] = {}
-    position = 0
-    for path in paths:
-        newline = out.index(b"\n", position)
-        header = out[position:newline].split()
-        position = newline + 1
-        if len(header) < 3 or header[1] == b"missing":
-            continue
-        size = int(header[2])
-        contents[path] = out[position : position + size]
-        position += size + 1
-    return contents

@@ -80,6 +80,29 @@ class Git:
             raise GitError(f"git {args[0]} failed: {first_line(result.stderr)}")
         return result
 
+    def cat_file_batch(
+        self, specs: Sequence[str], env: dict[str, str] | None = None
+    ) -> dict[str, bytes]:
+        """The contents of many objects (``REV:path``, ``:path`` for the index) in one process.
+
+        Specs that name no blob are left out of the answer.
+        """
+        if not specs:
+            return {}
+        request = "".join(f"{spec}\n" for spec in specs)
+        out = self.run(["cat-file", "--batch"], input=request, env=env).stdout
+        found: dict[str, bytes] = {}
+        position = 0
+        for spec in specs:
+            newline = out.index(b"\n", position)
+            header = out[position:newline].split()
+            position = newline + 1
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                found[spec] = out[position : position + size]
+                position += size + 1
+        return found
+
     def out(self, args: Sequence[str], **kwargs: object) -> str:
         return self.run(args, **kwargs).stdout.decode("utf-8", "replace").strip()  # type: ignore[arg-type]
 

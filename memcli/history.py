@@ -197,7 +197,7 @@ def memory_diff(store: Store, old: str, new: str) -> MemoryDiff:
     changes = [(s[0], p) for s, p in zip(fields[0::2], fields[1::2], strict=False) if p]
     wanted = [f"{old}:{p}" for s, p in changes if s != "A"]
     wanted += [f"{new}:{p}" for s, p in changes if s != "D"]
-    blobs = _blobs(store, wanted)
+    blobs = store.git.cat_file_batch(wanted)
     before: dict[str, tuple[str, Record]] = {}
     after: dict[str, tuple[str, Record]] = {}
     for status, path in changes:
@@ -245,20 +245,3 @@ def _compare(old: Record, new: Record, path: str) -> MemoryChange:
         [f for f in old.facts if f not in new.facts],
         narrative,
     )
-
-
-def _blobs(store: Store, specs: list[str]) -> dict[str, bytes]:
-    if not specs:
-        return {}
-    out = store.git.run(["cat-file", "--batch"], input="".join(f"{s}\n" for s in specs)).stdout
-    found: dict[str, bytes] = {}
-    position = 0
-    for spec in specs:
-        newline = out.index(b"\n", position)
-        header = out[position:newline].split()
-        position = newline + 1
-        if len(header) == 3 and header[1] == b"blob":
-            size = int(header[2])
-            found[spec] = out[position : position + size]
-            position += size + 1
-    return found
