@@ -103,8 +103,15 @@ class Git:
                 position += size + 1
         return found
 
-    def out(self, args: Sequence[str], **kwargs: object) -> str:
-        return self.run(args, **kwargs).stdout.decode("utf-8", "replace").strip()  # type: ignore[arg-type]
+    def out(
+        self,
+        args: Sequence[str],
+        *,
+        input: str | bytes | None = None,
+        env: dict[str, str] | None = None,
+    ) -> str:
+        """What the command printed, as stripped text."""
+        return self.run(args, input=input, env=env).stdout.decode("utf-8", "replace").strip()
 
     # ------------------------------------------------------------ reading refs
 
