@@ -179,22 +179,7 @@ class MemoryDiff(NamedTuple):
 
 def memory_diff(store: Store, old: str, new: str) -> MemoryDiff:
     """What the memory learned, changed and forgot between two revisions."""
-    out = store.git.run(
-        [
-            "-c",
-            "core.quotePath=false",
-            "diff",
-            "--name-status",
-            "-z",
-            "--no-renames",
-            old,
-            new,
-            "--",
-            *MEMORY_DIRS,
-        ]
-    ).stdout
-    fields = out.decode("utf-8", "surrogateescape").split("\0")
-    changes = [(s[0], p) for s, p in zip(fields[0::2], fields[1::2], strict=False) if p]
+    changes = store.changes(old, new)
     wanted = [f"{old}:{p}" for s, p in changes if s != "A"]
     wanted += [f"{new}:{p}" for s, p in changes if s != "D"]
     blobs = store.git.cat_file_batch(wanted)

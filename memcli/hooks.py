@@ -45,11 +45,11 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
     if not memory.store.exists():
         return None  # no memory for this project yet: nothing to add
     if event == "SessionStart":
-        from memcli.config import load
         from memcli.context import SessionContext
 
-        budget = min(load(memory.store.root)["context"]["budget"], HOOK_CONTEXT_BUDGET)
-        text = SessionContext(memory, budget=budget).render()
+        context = SessionContext(memory)
+        context.budget = min(context.budget, HOOK_CONTEXT_BUDGET)
+        text = context.render()
     else:
         from memcli.recall import Recall
 

@@ -50,7 +50,7 @@ class Observation:
 
     def to_markdown(self) -> str:
         fields: list[tuple[str, str]] = [
-            ("id", codec.quote(self.id) if self.id.isdigit() else self.id),
+            ("id", _emit_id(self.id)),
             ("type", self.type),
             ("title", codec.emit_scalar(self.title)),
             ("created", self.created),
@@ -84,20 +84,8 @@ class Observation:
 
     @classmethod
     def from_metadata(cls, metadata: dict[str, Any], body: str) -> Observation:
-        missing = [name for name in REQUIRED_FIELDS if metadata.get(name) in (None, "")]
-        if missing:
-            raise InvalidInput(
-                f"missing required field{'s' * (len(missing) > 1)}: " + ", ".join(missing)
-            )
-        identity = _as_text(metadata["id"], "id")
-        if not is_ulid(identity):
-            raise InvalidInput(f"id {identity!r} is not a ULID (26 characters, Crockford base32)")
-        try:
-            created = normalize_timestamp(metadata["created"])
-            updated = metadata.get("updated")
-            updated = normalize_timestamp(updated) if updated not in (None, "") else None
-        except (ValueError, TypeError):
-            raise InvalidInput("created/updated must be ISO timestamps") from None
+        identity, created = _identity(metadata, REQUIRED_FIELDS)
+        updated = _timestamp(metadata, "updated")
         key = metadata.get("key")
         return cls(
             id=identity,
@@ -117,25 +105,7 @@ class Observation:
 
     def to_dict(self) -> dict[str, Any]:
         """Every frontmatter field plus ``kind`` and ``narrative``, for ``--json``."""
-        data: dict[str, Any] = dict(self.extra)
-        data.update(
-            {
-                "id": self.id,
-                "kind": self.kind,
-                "type": self.type,
-                "title": self.title,
-                "created": self.created,
-                "updated": self.updated,
-                "key": self.key,
-                "concepts": list(self.concepts),
-                "files": list(self.files),
-                "facts": list(self.facts),
-                "importance": self.importance,
-                "session": self.session,
-                "narrative": self.narrative,
-            }
-        )
-        return data
+        return _record_dict(self)
 
     def replace(self, **changes: Any) -> Observation:
         return dataclasses.replace(self, **changes)
@@ -446,7 +416,7 @@ class Summary:
 
     def to_markdown(self) -> str:
         fields: list[tuple[str, str]] = [
-            ("id", codec.quote(self.id) if self.id.isdigit() else self.id),
+            ("id", _emit_id(self.id)),
             ("title", codec.emit_scalar(self.title)),
             ("created", self.created),
         ]
@@ -462,18 +432,7 @@ class Summary:
     def from_markdown(cls, text: str, path: str) -> Summary:
         try:
             metadata, body = codec.read_document(text)
-            missing = [n for n in SUMMARY_REQUIRED if metadata.get(n) in (None, "")]
-            if missing:
-                raise InvalidInput(
-                    "missing required field" + "s" * (len(missing) > 1) + ": " + ", ".join(missing)
-                )
-            identity = _as_text(metadata["id"], "id")
-            if not is_ulid(identity):
-                raise InvalidInput(f"id {identity!r} is not a ULID")
-            try:
-                created = normalize_timestamp(metadata["created"])
-            except (ValueError, TypeError):
-                raise InvalidInput("created must be an ISO timestamp") from None
+            identity, created = _identity(metadata, SUMMARY_REQUIRED)
 
             def section(name: str) -> str | None:
                 return clean_section(metadata.get(name), name)
@@ -496,26 +455,8 @@ class Summary:
             raise InvalidMemoryFile(path, str(exc)) from None
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = dict(self.extra)
-        data.update(
-            {
-                "id": self.id,
-                "kind": self.kind,
-                "type": self.type,
-                "title": self.title,
-                "created": self.created,
-                "updated": None,
-                "key": None,
-                "concepts": [],
-                "files": [],
-                "facts": [],
-                "importance": None,
-                "session": self.session,
-                **{name: getattr(self, name) for name in SUMMARY_FIELDS},
-                "narrative": self.narrative,
-            }
-        )
-        return data
+        """The same keys as an observation's, plus the summary's sections."""
+        return _record_dict(self, {name: getattr(self, name) for name in SUMMARY_FIELDS})
 
 
 def clean_section(value: Any, what: str) -> str | None:
@@ -541,3 +482,63 @@ def summary_title(sections: dict[str, str | None], given: str | None) -> str:
 
 Record = Observation | Summary
 """Anything stored in a memory file."""
+
+
+# ------------------------------------------------------ shared by both kinds
+
+
+def _identity(metadata: dict[str, Any], required: tuple[str, ...]) -> tuple[str, str]:
+    """The required fields are present; the id is a ULID; ``created`` is a timestamp."""
+    missing = [name for name in required if metadata.get(name) in (None, "")]
+    if missing:
+        raise InvalidInput(
+            f"missing required field{'s' * (len(missing) > 1)}: " + ", ".join(missing)
+        )
+    identity = _as_text(metadata["id"], "id")
+    if not is_ulid(identity):
+        raise InvalidInput(f"id {identity!r} is not a ULID (26 characters, Crockford base32)")
+    created = _timestamp(metadata, "created")
+    assert created is not None
+    return identity, created
+
+
+def _timestamp(metadata: dict[str, Any], name: str) -> str | None:
+    value = metadata.get(name)
+    if value in (None, ""):
+        return None
+    try:
+        return normalize_timestamp(value)
+    except (ValueError, TypeError):
+        raise InvalidInput(
+            f"{name} {value!r} is not a date: created/updated must be ISO timestamps "
+            "like 2026-11-21T20:15:03Z"
+        ) from None
+
+
+def _emit_id(identity: str) -> str:
+    """A ULID bare, unless it is all digits (YAML would read a number)."""
+    return codec.quote(identity) if identity.isdigit() else identity
+
+
+def _record_dict(record: Record, more: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every frontmatter field plus ``kind`` and ``narrative``: the ``--json`` shape."""
+    data: dict[str, Any] = dict(record.extra)
+    data.update(
+        {
+            "id": record.id,
+            "kind": record.kind,
+            "type": record.type,
+            "title": record.title,
+            "created": record.created,
+            "updated": record.updated,
+            "key": record.key,
+            "concepts": list(record.concepts),
+            "files": list(record.files),
+            "facts": list(record.facts),
+            "importance": record.importance,
+            "session": record.session,
+            **(more or {}),
+            "narrative": record.narrative,
+        }
+    )
+    return data

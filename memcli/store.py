@@ -124,7 +124,7 @@ def local_store_root(cwd: Path) -> Path:
 
 
 class Change(NamedTuple):
-    """A memory file changed between two commits: ``status`` is A, M or D."""
+    """A memory file changed between two commits: ``status`` is git's letter (A, M, D, T)."""
 
     status: str
     path: str
@@ -231,7 +231,7 @@ class Store:
         for status, path in zip(fields[0::2], fields[1::2], strict=False):
             if not is_memory_path(path):
                 continue
-            changes.append(Change("D" if status.startswith("D") else "M", path))
+            changes.append(Change(status[:1], path))
         return changes
 
     def resolve(self, path: str) -> Path:

@@ -76,7 +76,8 @@ GUARD = """
 import sys
 from memcli.cli import cli
 {call}
-heavy = sorted(m for m in ("git", "jinja2", "frontmatter", "yaml") if m in sys.modules)
+heavy = sorted(m for m in ("git", "jinja2", "frontmatter", "yaml", "memcli.model", "subprocess")
+               if m in sys.modules)
 print("HEAVY:" + ",".join(heavy))
 """
 
