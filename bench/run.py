@@ -12,6 +12,7 @@ markdown table goes to stdout and to ``--out`` (default bench/results.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -97,18 +98,24 @@ def timed(
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
     shell: bool = False,
+    stdin: Path | None = None,
+    check: bool = True,
 ) -> float:
-    began = time.perf_counter()
-    subprocess.run(
-        command,
-        cwd=cwd,
-        env=env,
-        shell=shell,
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    return time.perf_counter() - began
+    """Seconds one whole process takes. ``check=False`` for grep, which exits 1 on no match."""
+    source = stdin.open("rb") if stdin else contextlib.nullcontext(subprocess.DEVNULL)
+    with source as handle:
+        began = time.perf_counter()
+        subprocess.run(
+            command,
+            cwd=cwd,
+            env=env,
+            shell=shell,
+            stdin=handle,
+            check=check,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        return time.perf_counter() - began
 
 
 def sample(run: Callable[[], float], runs: int) -> list[float]:
@@ -173,10 +180,14 @@ def bench_size(
         plain = query.strip('"').rstrip("*")
         if rg:
             rg_samples += sample(
-                lambda p=plain: _grep([rg, "-l", "-i", "-F", p, "observations"], store), per_query
+                lambda p=plain: timed(
+                    [rg, "-l", "-i", "-F", p, "observations"], cwd=store, check=False
+                ),
+                per_query,
             )
         grep_samples += sample(
-            lambda p=plain: _grep(["git", "grep", "-l", "-i", "-F", p], store), per_query
+            lambda p=plain: timed(["git", "grep", "-l", "-i", "-F", p], cwd=store, check=False),
+            per_query,
         )
     figures.append(
         Figure(
@@ -260,7 +271,7 @@ def bench_size(
         )
     )
     hooks = sample(
-        lambda: _timed_stdin([mem, "hook", "claude", "SessionStart"], hook_input, pinned), runs
+        lambda: timed([mem, "hook", "claude", "SessionStart"], stdin=hook_input, env=pinned), runs
     )
     figures.append(Figure("`mem hook claude SessionStart`", hooks, target="≤ 200 ms at 1k"))
 
@@ -275,26 +286,6 @@ def bench_size(
         f"({index_bytes / max(markdown_bytes, 1):.2f}×)"
     )
     return figures, notes
-
-
-def _timed_stdin(command: list[str], stdin: Path, env: dict[str, str]) -> float:
-    with stdin.open("rb") as handle:
-        began = time.perf_counter()
-        subprocess.run(
-            command,
-            stdin=handle,
-            env=env,
-            check=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-    return time.perf_counter() - began
-
-
-def _grep(command: list[str], cwd: Path) -> float:
-    began = time.perf_counter()
-    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - began  # grep exits 1 on no match: not an error here
 
 
 def main() -> None:
