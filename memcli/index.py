@@ -550,22 +550,23 @@ class Index:
         filters left too few of them, or equal scores run to its edge.
         """
         params = {**filters.params(), "limit": limit, "match": match}
+        clause = filters.clause()
         window = max(RANK_WINDOW, limit * 20)
         ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window}))
         if not ranked:
             return []
         full = len(ranked) == window
         if full and ranked[-1][1] == ranked[min(limit, len(ranked)) - 1][1]:
-            return self._entries(SEARCH_FTS.format(filters=filters.clause()), params)
+            return self._entries(SEARCH_FTS.format(filters=clause), params)
         score = {rowid: value for rowid, value in ranked}
         rows = list(
             self.db.execute(
-                ENTRIES_BY_ROWID.format(filters=filters.clause()),
+                ENTRIES_BY_ROWID.format(filters=clause),
                 {**params, "rowids": json.dumps(list(score))},
             )
         )
         if full and len(rows) < limit:
-            return self._entries(SEARCH_FTS.format(filters=filters.clause()), params)
+            return self._entries(SEARCH_FTS.format(filters=clause), params)
         # Newest first among equals (created, then id, descending), then by score: the
         # second sort is stable, so it keeps that order within one score.
         rows.sort(key=lambda row: (row[4], row[0]), reverse=True)
