@@ -18,6 +18,10 @@ class InvalidMemoryFile(MemError):
         self.problem = problem
 
 
+class SecretsFound(MemError):
+    """What was to be stored holds likely secrets (API keys, tokens, private keys)."""
+
+
 class NotFound(MemError):
     """No memory matches an id, id prefix or key."""
 

@@ -5,7 +5,8 @@ mem, marked so mem recognises its own, with a foreign hook kept as
 ``<name>.legacy`` and run first. ``core.hooksPath`` is refused rather than
 written to: such a folder often serves every repository of the user.
 
-``pre-commit`` blocks a commit only for an invalid memory file. The index is
+``pre-commit`` blocks a commit only for an invalid memory file, or one that
+would add a likely secret to git history. The index is
 brought up to date *after* the commit lands (``post-commit``), and after merges,
 checkouts and rewrites, so it always records a commit that exists; trouble with
 the index never blocks git.
@@ -19,10 +20,13 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.errors import InvalidMemoryFile, StoreError
 from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
+
+if TYPE_CHECKING:
+    from memcli.secretscan import Finding
 
 MARKER = "# mem-git-hook: 1c9e4d7a"
 VALIDATING = ("pre-commit",)
@@ -157,7 +161,10 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
     added = [p for p, s in staged.items() if not s.startswith("D") and p.endswith(".md")]
     if not added:
         return []
-    blobs = store.git.cat_file_batch([f":{path}" for path in added], env)
+    modified = [p for p in added if staged[p].startswith("M") and store.head()]
+    blobs = store.git.cat_file_batch(
+        [f":{path}" for path in added] + [f"HEAD:{path}" for path in modified], env
+    )
     contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
     problems: list[str] = []
     seen: dict[str, str] = {}
@@ -186,7 +193,24 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
                 "give this memory a new id (or forget the other)"
             )
         seen[record.id] = path
+        problems.extend(_new_secrets(path, data, blobs.get(f"HEAD:{path}")))
     return problems
+
+
+def _new_secrets(path: str, data: bytes, committed: bytes | None) -> list[str]:
+    """Likely secrets the commit would add to a memory file (those already there stay)."""
+    from memcli.secretscan import new_findings, report, scan
+
+    def findings(content: bytes) -> list[Finding]:
+        return list(scan(content.decode("utf-8", "replace"), path))
+
+    found = new_findings(findings(data), findings(committed) if committed else [])
+    if not found:
+        return []
+    return [
+        f"{path}: likely secrets: {report(found)}; remove them (or write [REDACTED] in "
+        "their place), or commit with --no-verify if they are not secrets"
+    ]
 
 
 def _looks_like_memory(data: bytes) -> bool:

@@ -40,6 +40,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
                 text=summary,
                 session=session if isinstance(session, str) else None,
                 extra={"source": "compact"},
+                secrets="redact",  # nobody is there to decide: never refuse, never leak
             )
         return None
     if not memory.store.exists():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from memcli.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
 from memcli.ids import new_ulid
@@ -18,7 +18,8 @@ from memcli.store import Store, StoreLocation, digest
 from memcli.timeutil import format_timestamp, now
 
 if TYPE_CHECKING:
-    from memcli.model import Draft, Record
+    from memcli.model import Draft, Observation, Record
+    from memcli.secretscan import Finding, Policy
 
 R = TypeVar("R")
 Notify = Callable[[str], None]
@@ -175,12 +176,22 @@ class Memory:
 
     # --------------------------------------------------------------- writing
 
-    def save(self, draft: Draft) -> SaveResult:
-        """Write one memory and commit it; a known ``key`` updates that memory instead."""
+    def save(self, draft: Draft, *, secrets: Policy = "refuse") -> SaveResult:
+        """Write one memory and commit it; a known ``key`` updates that memory instead.
+
+        Likely secrets in it are refused (or redacted, or allowed: ``secrets``),
+        before anything is written.
+        """
+        stamp = format_timestamp(now())
+        # Without a key it is surely new: refuse bad input before creating anything.
+        fresh = (
+            None
+            if draft.key
+            else _screened(draft.new_observation(new_ulid(), stamp), None, secrets)
+        )
         self.ensure_store()
         with self.store.write_lock():
             self.store.check_writable()
-            stamp = format_timestamp(now())
             existing = self._entry_for_key(draft.key) if draft.key else None
             if existing is not None:
                 from memcli.model import Observation
@@ -188,12 +199,14 @@ class Memory:
                 old = self.load(existing)
                 if not isinstance(old, Observation):
                     raise StoreError(f"the key {draft.key!r} belongs to a summary, not a memory")
-                observation = draft.update(old, stamp)
+                observation = _screened(draft.update(old, stamp), old, secrets)
                 if observation == old:
                     return SaveResult(old, existing.path, "unchanged", None)
                 path, action = existing.path, "updated"
             else:
-                observation = draft.new_observation(new_ulid(), stamp)
+                observation = fresh or _screened(
+                    draft.new_observation(new_ulid(), stamp), None, secrets
+                )
                 path, action = self.store.new_path(observation), "saved"
             verb = "save" if action == "saved" else "update"
             message = _commit_message(verb, [observation])
@@ -208,6 +221,7 @@ class Memory:
         session: str | None = None,
         text: str = "",
         extra: dict[str, str] | None = None,
+        secrets: Policy = "refuse",
     ) -> SaveResult:
         """Record a session summary, its body rendered through ``compaction.md.j2``."""
         from memcli.errors import InvalidInput
@@ -224,6 +238,9 @@ class Memory:
 
         cleaned = {name: clean_section(sections.get(name), name) for name in SUMMARY_FIELDS}
         text = clean_narrative(strip_private(text))
+        screened = _screen({**cleaned, "title": title, "text": text}, [], secrets)
+        title, text = screened.pop("title"), screened.pop("text")
+        cleaned = screened
         if not any(cleaned.values()) and not text:
             raise InvalidInput(
                 "nothing to summarize: give --request, --investigated, --learned, --completed "
@@ -274,20 +291,23 @@ class Memory:
             commit = self._commit_files({path: data.decode("utf-8")}, [], message)
             return SaveResult(record, path, "restored", commit)
 
-    def replace_file(self, entry: Entry, text: str) -> SaveResult:
+    def replace_file(self, entry: Entry, text: str, *, secrets: Policy = "refuse") -> SaveResult:
         """Write an edited memory file after checking it, in one commit (``edit: …``)."""
         from memcli.errors import InvalidInput
+        from memcli.secretscan import scan
         from memcli.store import parse_memory_file
 
         with self.store.write_lock():
             self.store.check_writable()
+            current = self.store.read_bytes(entry.path).decode("utf-8", "replace")
+            before = list(scan(current, entry.path))
+            text = _screen({entry.path: text}, before, secrets)[entry.path]
             record = parse_memory_file(entry.path, text.encode("utf-8"))
             if record.id != entry.id:
                 raise InvalidInput(
                     f"the id changed ({entry.id} -> {record.id}); an id is the "
                     "memory's identity: save a new memory instead"
                 )
-            current = self.store.read_bytes(entry.path).decode("utf-8", "replace")
             if current == text:
                 return SaveResult(record, entry.path, "unchanged", None)
             message = _commit_message("edit", [record])
@@ -356,6 +376,51 @@ class Memory:
             return self.store.resolve(path).read_bytes()
         except FileNotFoundError:
             return None
+
+
+def _screened(observation: Observation, old: Observation | None, policy: Policy) -> Observation:
+    """``observation`` once its likely secrets (new since ``old``) are dealt with."""
+    from memcli.secretscan import scan_fields
+
+    before = scan_fields(_secret_fields(old)) if old is not None else []
+    fields = _secret_fields(observation)
+    screened = _screen(fields, before, policy)
+    if screened == fields:
+        return observation
+    return observation.replace(narrative=screened.pop("text"), **screened)
+
+
+def _secret_fields(observation: Observation) -> dict[str, Any]:
+    """The fields a secret could hide in, named as ``mem save`` names them."""
+    return {
+        "title": observation.title,
+        "text": observation.narrative,
+        "facts": observation.facts,
+        "concepts": observation.concepts,
+        "session": observation.session,
+    }
+
+
+def _screen(fields: dict[str, Any], before: list[Finding], policy: Policy) -> dict[str, Any]:
+    """Refuse fields holding likely secrets not already ``before``, or redact them all.
+
+    ``allow`` lets them through; redaction touches only the secrets found.
+    """
+    from memcli.errors import SecretsFound
+    from memcli.secretscan import new_findings, redact_fields, report, scan_fields
+
+    if policy == "allow":
+        return fields
+    found = scan_fields(fields)
+    if policy == "redact":
+        return redact_fields(fields) if found else fields
+    found = new_findings(found, before)
+    if not found:
+        return fields
+    raise SecretsFound(
+        f"refusing to store likely secrets: {report(found)}. Remove them, pass --redact "
+        "to store them as [REDACTED:…], or --allow-secret if they are not secrets"
+    )
 
 
 def _commit_message(verb: str, records: list[Record]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from collections.abc import Callable
@@ -150,3 +151,36 @@ def format_option(f: F) -> F:
         show_default=True,
         help="Markdown, or JSON with details.",
     )(f)
+
+
+def _secret_policy(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """Record the choice in ``ctx.meta``; giving both flags is a usage error."""
+    if value:
+        chosen = ctx.meta.setdefault("mem.secrets", [])
+        chosen.append(param.opts[0])
+        if len(chosen) > 1:
+            raise click.UsageError("give one of --redact and --allow-secret, not both")
+    return value
+
+
+def secrets_options(f: F) -> F:
+    """--redact and --allow-secret; the command gets ``secrets``: refuse, redact or allow."""
+
+    def policy(**kwargs: Any) -> Any:
+        redact, allow = kwargs.pop("redact"), kwargs.pop("allow_secret")
+        kwargs["secrets"] = "redact" if redact else "allow" if allow else "refuse"
+        return f(**kwargs)
+
+    wrapped: Any = functools.update_wrapper(policy, f)
+    wrapped = click.option(
+        "--allow-secret",
+        is_flag=True,
+        callback=_secret_policy,
+        help="Store it even though it looks like it holds a secret (deliberately).",
+    )(wrapped)
+    return click.option(  # type: ignore[no-any-return]
+        "--redact",
+        is_flag=True,
+        callback=_secret_policy,
+        help="Store likely secrets (keys, tokens, passwords) as [REDACTED:…].",
+    )(wrapped)

@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from memcli.errors import InvalidInput
-from memcli.options import json_option, open_memory, store_options
+from memcli.options import json_option, open_memory, secrets_options, store_options
 from memcli.output import echo_json
+
+if TYPE_CHECKING:
+    from memcli.secretscan import Policy
 
 SECTION_OPTIONS = ("request", "investigated", "learned", "completed", "next_steps")
 
@@ -26,12 +30,14 @@ SECTION_OPTIONS = ("request", "investigated", "learned", "completed", "next_step
     is_flag=True,
     help="Read the sections as one JSON object on stdin (as agents do).",
 )
+@secrets_options
 @json_option
 @store_options
 def compact(
     title: str | None,
     session: str | None,
     from_stdin: bool,
+    secrets: Policy,
     as_json: bool,
     store_dir: str | None,
     project: str | None,
@@ -56,6 +62,7 @@ def compact(
         title=title or _text(payload.get("title")),
         session=session or _text(payload.get("session")),
         text=_text(payload.get("text")) or "",
+        secrets=secrets,
     )
     if as_json:
         echo_json({**result.observation.to_dict(), "path": result.path, "commit": result.commit})

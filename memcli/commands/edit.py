@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from memcli.errors import InvalidInput, InvalidMemoryFile, MemError
-from memcli.options import open_memory, store_options
+from memcli.options import open_memory, secrets_options, store_options
+
+if TYPE_CHECKING:
+    from memcli.secretscan import Policy
 
 LIST_FIELDS = ("facts", "concepts", "files")
 SCALAR_FIELDS = ("type", "title", "key", "importance", "session", "narrative")
@@ -23,9 +27,14 @@ EDITOR_ATTEMPTS = 5
     help="Change one field without an editor (repeatable). Lists (facts, concepts, "
     "files) take a JSON array or comma-separated values.",
 )
+@secrets_options
 @store_options
 def edit(
-    ref: str, assignments: tuple[str, ...], store_dir: str | None, project: str | None
+    ref: str,
+    assignments: tuple[str, ...],
+    secrets: Policy,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Edit a memory in $EDITOR (or with --set), check it, and commit it.
 
@@ -48,7 +57,7 @@ def edit(
     if text is None:
         click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
         return
-    result = memory.replace_file(entry, text)
+    result = memory.replace_file(entry, text, secrets=secrets)
     click.echo(f"{result.action} {entry.id}  {result.observation.title}")
 
 

@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from memcli.errors import InvalidInput
-from memcli.options import json_option, open_memory, store_options
+from memcli.options import json_option, open_memory, secrets_options, store_options
 from memcli.output import echo_json
 from memcli.schema import OBSERVATION_TYPES
+
+if TYPE_CHECKING:
+    from memcli.secretscan import Policy
 
 
 @click.command()
@@ -31,6 +35,7 @@ from memcli.schema import OBSERVATION_TYPES
 @click.option("--key", help="Stable handle: saving with a key that exists updates that memory.")
 @click.option("--importance", type=click.FloatRange(0, 1), help="How much it matters, 0 to 1.")
 @click.option("--session", help="The agent session it came from.")
+@secrets_options
 @json_option
 @store_options
 def save(
@@ -43,6 +48,7 @@ def save(
     key: str | None,
     importance: float | None,
     session: str | None,
+    secrets: Policy,
     as_json: bool,
     store_dir: str | None,
     project: str | None,
@@ -53,6 +59,11 @@ def save(
     stdin holds one JSON object instead (text, type, title, facts, concepts,
     files, key, importance, session), options override its fields, and the
     stored memory is printed as JSON.
+
+    Text that looks like it holds a secret (a private key, an API key or token,
+    a password assignment) is refused before anything reaches git, unless
+    --redact or --allow-secret says what to do. <private>...</private> spans
+    are never stored.
 
     \b
     Example:
@@ -83,7 +94,7 @@ def save(
         draft = given.merged(Draft(text=_read_stdin()))
     else:
         draft = given
-    result = open_memory(store_dir, project).save(draft)
+    result = open_memory(store_dir, project).save(draft, secrets=secrets)
     if as_json:
         echo_json(
             {
