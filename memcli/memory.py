@@ -19,6 +19,7 @@ from memcli.timeutil import format_timestamp, now
 
 if TYPE_CHECKING:
     from memcli.model import Draft, Observation, Record
+    from memcli.purge import Purged
     from memcli.secretscan import Finding, Policy
 
 R = TypeVar("R")
@@ -327,6 +328,40 @@ class Memory:
             message = _commit_message("forget", observations)
             commit = self._commit_files({}, [entry.path for entry in chosen], message)
             return chosen, commit
+
+    def purge(self, refs: Iterable[str]) -> tuple[list[Record], Purged]:
+        """Remove memories from the store's whole history (``mem forget --purge``).
+
+        Present or already forgotten; the index is rebuilt from scratch after,
+        so no trace of them stays in its pages either.
+        """
+        from memcli.errors import NotFound
+        from memcli.history import find_forgotten
+        from memcli.purge import history_paths, rewrite
+
+        self.require_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            if not self.store.git.out(["symbolic-ref", "--quiet", "HEAD"]):
+                raise StoreError("the store is on a detached HEAD: check out a branch first")
+            dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
+            if dirty:
+                raise StoreError(
+                    "the store has uncommitted changes (`git status` shows them): commit or "
+                    "discard them before a purge rewrites history"
+                )
+            records: dict[str, Record] = {}
+            for ref in refs:
+                try:
+                    record = self._load_or_stub(self.resolve(ref))
+                except NotFound:
+                    record = find_forgotten(self.store, ref)[2]
+                records.setdefault(record.id, record)
+            paths = sorted({p for i in records for p in history_paths(self.store, i)})
+            result = rewrite(self.store, list(records), paths)
+            self._discard_index()
+        self.sync(full=True)
+        return list(records.values()), result
 
     def _entry_for_key(self, key: str) -> Entry | None:
         from memcli.model import check_key

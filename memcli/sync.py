@@ -11,8 +11,11 @@ for the rebase (``--autostash``) and put back.
 
 from __future__ import annotations
 
+import json
+
 from memcli.errors import StoreError
 from memcli.gitrepo import GitError
+from memcli.purge import lease_path, read_lease
 from memcli.store import Store
 
 CONTINUE_ENV = {"GIT_EDITOR": "true"}  # keep the messages of rebased commits as they are
@@ -36,10 +39,22 @@ def current_branch(store: Store) -> str:
     return branch
 
 
-def sync(store: Store, *, resume: bool = False) -> list[str]:
-    """Fetch, rebase, push. Returns what happened, one line each."""
+def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) -> list[str]:
+    """Fetch, rebase, push. Returns what happened, one line each.
+
+    After ``mem forget --purge`` rewrote history, only ``force_with_lease`` may
+    push: a plain sync would fetch the purged memories back.
+    """
     done: list[str] = []
     remote = remote_name(store)
+    if force_with_lease:
+        return _force_push(store, remote)
+    if read_lease(store):
+        raise StoreError(
+            "`mem forget --purge` rewrote the store's history since the last sync: run "
+            "`mem sync --force-with-lease` to replace the remote's history (a plain sync "
+            "would fetch the purged memories back)"
+        )
     if resume:
         if store.git.operation_in_progress() != "a rebase":
             raise StoreError("no sync is waiting to be continued")
@@ -70,6 +85,45 @@ def sync(store: Store, *, resume: bool = False) -> list[str]:
     if not done:
         done.append(f"already in step with {upstream}")
     return done
+
+
+def _force_push(store: Store, remote: str) -> list[str]:
+    """Replace the remote branch, only if it is still what mem last saw there."""
+    store.check_writable()
+    branch = current_branch(store)
+    tracking = f"refs/remotes/{remote}/{branch}"
+    lease = read_lease(store)
+    if lease:
+        # What the remote had before the purge; empty: it had no such branch.
+        expected = f"refs/heads/{branch}:{lease.get(tracking, '')}"
+    else:
+        expected = f"refs/heads/{branch}"
+    try:
+        store.git.run(
+            [
+                "push",
+                "--quiet",
+                f"--force-with-lease={expected}",
+                remote,
+                f"HEAD:refs/heads/{branch}",
+            ]
+        )
+    except GitError as exc:
+        raise StoreError(
+            f"{remote} changed since mem last saw it, so its history was not replaced "
+            f"({exc}). Fetch with `git fetch {remote}`, check what is new there, then purge "
+            "again if needed and retry"
+        ) from None
+    remaining = {
+        ref: sha for ref, sha in lease.items() if not ref.startswith(f"refs/remotes/{remote}/")
+    }
+    if remaining:
+        lease_path(store).write_text(json.dumps(remaining, indent=1) + "\n", encoding="utf-8")
+    else:
+        lease_path(store).unlink(missing_ok=True)
+    store.git.run(["fetch", "--quiet", remote])
+    store.git.run(["branch", "--quiet", f"--set-upstream-to={remote}/{branch}"], check=False)
+    return [f"replaced the history of {remote}/{branch} (force-pushed with a lease)"]
 
 
 def _rebase(store: Store, args: list[str]) -> None:

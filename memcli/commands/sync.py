@@ -12,8 +12,16 @@ from memcli.options import open_memory, store_options
     is_flag=True,
     help="Finish a sync that stopped on a conflict, once the files are fixed.",
 )
+@click.option(
+    "--force-with-lease",
+    is_flag=True,
+    help="Replace the remote's history with the store's (after `mem forget --purge`), "
+    "only if the remote did not change since mem last saw it.",
+)
 @store_options
-def sync_command(resume: bool, store_dir: str | None, project: str | None) -> None:
+def sync_command(
+    resume: bool, force_with_lease: bool, store_dir: str | None, project: str | None
+) -> None:
     """Share memory through the store's git remote: fetch, rebase, push, reindex.
 
     Nothing is committed on your behalf. When the same memory changed on both
@@ -27,10 +35,12 @@ def sync_command(resume: bool, store_dir: str | None, project: str | None) -> No
     """
     from memcli.sync import sync
 
+    if resume and force_with_lease:
+        raise click.UsageError("give one of --continue and --force-with-lease")
     memory = open_memory(store_dir, project)
     memory.require_store()
     with memory.store.write_lock():
-        for line in sync(memory.store, resume=resume):
+        for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
             click.echo(line)
     report = memory.reindex(full=False)
     if report is not None and not report.rebuilt and (report.added or report.removed):

@@ -1,0 +1,331 @@
+"""Forgetting for real: a memory removed from the store's whole git history.
+
+``git fast-export --no-data`` streams the history as commits and file
+operations that name blobs by id; mem drops the operations on the memory's
+files (every path it ever had), drops the commits left with nothing to do,
+takes the memory's ``Memory-Id`` trailer and list line out of the messages of
+commits it shared with other memories, and feeds the stream back to ``git
+fast-import``. Commits before the first one that touched the memory come out
+identical, with the same ids; later ones keep their authors, dates, messages
+and trees, and get new ids only because their parents changed. Reflogs are
+expired and unreachable objects pruned, so the memory's text is gone from the
+repository, not just hidden.
+
+Remote-tracking refs would keep the old history reachable: they are recorded
+in ``.git/mem-purge-lease`` (what the remote had, for ``mem sync
+--force-with-lease``) and deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memcli.errors import InvalidMemoryFile, StoreError
+from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
+
+LEASE_FILE = "mem-purge-lease"
+_COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
+_OCTAL_RE = re.compile(rb"\\([0-7]{3})")
+
+
+@dataclass
+class Purged:
+    ids: list[str]
+    paths: list[str]
+    changed: int = 0
+    """Commits that held the memory and were kept without it."""
+    dropped: int = 0
+    """Commits that did nothing but change the memory, removed."""
+    lease: dict[str, str] = field(default_factory=dict)
+    """Remote-tracking refs and what they pointed to: the remotes that still hold it."""
+
+
+def lease_path(store: Store) -> Path:
+    return store.git.git_dir / LEASE_FILE
+
+
+def read_lease(store: Store) -> dict[str, str]:
+    """Remote branches as they were before a purge not yet pushed (``{}`` when none)."""
+    try:
+        data = json.loads(lease_path(store).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{lease_path(store)} is unreadable ({exc}); delete it") from None
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def history_paths(store: Store, identity: str) -> list[str]:
+    """Every path at which the memory ``identity`` was ever committed, on any ref."""
+    out = store.git.run(
+        [
+            "-c",
+            "core.quotePath=false",
+            "log",
+            "--all",
+            "--format=%x1e%H",
+            "--name-only",
+            "--no-renames",  # a rename is a deletion and an addition, both found
+            "-S",
+            identity,
+            "--",
+            *MEMORY_DIRS,
+        ]
+    ).stdout.decode("utf-8", "surrogateescape")
+    candidates: list[tuple[str, str]] = []
+    for record in out.split("\x1e")[1:]:
+        commit, _, names = record.partition("\n")
+        candidates += [(commit.strip(), p) for p in names.splitlines() if is_memory_path(p)]
+    specs = [spec for c, p in candidates for spec in (f"{c}:{p}", f"{c}^:{p}")]
+    blobs = store.git.cat_file_batch(specs)
+    paths: set[str] = set()
+    for commit, path in candidates:
+        for spec in (f"{commit}:{path}", f"{commit}^:{path}"):
+            data = blobs.get(spec)
+            if data is not None and _holds(path, data, identity):
+                paths.add(path)
+    return sorted(paths)
+
+
+def _holds(path: str, data: bytes, identity: str) -> bool:
+    try:
+        return parse_memory_file(path, data).id == identity
+    except InvalidMemoryFile:
+        return f"\nid: {identity}".encode() in data  # a broken version still counts
+
+
+def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
+    """Take ``paths`` (the memories ``ids``) out of every commit on every local ref."""
+    result = Purged(ids=ids, paths=paths)
+    result.lease = _set_aside_remote_refs(store)
+    exported = store.git.run(
+        ["fast-export", "--all", "--no-data", "--signed-tags=strip", "--reencode=no"]
+    ).stdout
+    stream = _Stream(exported)
+    commands = list(stream.commands())
+    labels = _list_lines(store, commands, set(paths))
+    rewritten = _Rewriter(set(paths), ids, labels, result).run(commands)
+    store.git.run(["fast-import", "--force", "--quiet"], input=rewritten)
+    # Update git's index and the work tree, without writing ORIG_HEAD (it would keep
+    # the old history reachable).
+    store.git.run(["read-tree", "-u", "--reset", "HEAD"])
+    for name in ("ORIG_HEAD", "FETCH_HEAD"):
+        (store.git.git_dir / name).unlink(missing_ok=True)
+    expire = ["reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"]
+    store.git.run(expire)
+    store.git.run(["gc", "--prune=now", "--quiet"])
+    return result
+
+
+def _set_aside_remote_refs(store: Store) -> dict[str, str]:
+    """Record and delete remote-tracking refs; keep what an unpushed purge recorded."""
+    out = store.git.out(["for-each-ref", "--format=%(refname) %(objectname)", "refs/remotes"])
+    refs = dict(line.split(" ", 1) for line in out.splitlines() if line)
+    if not refs:
+        return read_lease(store)
+    lease = {**refs, **read_lease(store)}  # an earlier purge saw the remote as it still is
+    lease_path(store).write_text(json.dumps(lease, indent=1) + "\n", encoding="utf-8")
+    stdin = "".join(f"delete {ref}\n" for ref in refs)
+    store.git.run(["update-ref", "--stdin"], input=stdin)
+    return lease
+
+
+# ------------------------------------------------------------------ the stream
+
+
+@dataclass
+class _Command:
+    """One command of a fast-export stream: its lines, and its message for commits."""
+
+    kind: bytes
+    ref: bytes
+    lines: list[bytes]
+    message: bytes | None = None
+
+
+class _Stream:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.position = 0
+
+    def _line(self) -> bytes | None:
+        if self.position >= len(self.data):
+            return None
+        end = self.data.find(b"\n", self.position)
+        end = len(self.data) if end < 0 else end
+        line = self.data[self.position : end]
+        self.position = end + 1
+        return line
+
+    def commands(self) -> Iterator[_Command]:
+        current: _Command | None = None
+        while (line := self._line()) is not None:
+            if line.startswith(b"data "):
+                size = int(line[5:])
+                message = self.data[self.position : self.position + size]
+                self.position += size
+                if self.data[self.position : self.position + 1] == b"\n":
+                    self.position += 1
+                if current is None:
+                    raise StoreError("git fast-export produced data outside a command")
+                current.message = message
+                continue
+            kind, _, rest = line.partition(b" ")
+            if kind in (b"commit", b"reset", b"tag", b"blob", b"feature", b"done"):
+                if current is not None:
+                    yield current
+                current = _Command(kind, rest, [])
+            elif line and current is not None:
+                current.lines.append(line)
+        if current is not None:
+            yield current
+
+
+def _op_paths(line: bytes) -> list[bytes]:
+    """The paths a file operation (``M``, ``D``, ``R``, ``C``) names, unquoted."""
+    kind = line[:2]
+    if kind == b"M ":
+        return [_unquote(line.split(b" ", 3)[3])]
+    if kind == b"D ":
+        return [_unquote(line[2:])]
+    if kind in (b"R ", b"C "):
+        return [_unquote(p) for p in _split_two_paths(line[2:])]
+    return []
+
+
+def _split_two_paths(rest: bytes) -> list[bytes]:
+    if rest.startswith(b'"'):
+        end = 1
+        while rest[end : end + 1] != b'"' or rest[end - 1 : end] == b"\\":
+            end += 1
+        return [rest[: end + 1], rest[end + 2 :]]
+    first, _, second = rest.partition(b" ")
+    return [first, second]
+
+
+def _unquote(path: bytes) -> bytes:
+    """A path as git writes it C-quoted when it holds special characters."""
+    if not path.startswith(b'"'):
+        return path
+    inner = path[1:-1]
+    inner = _OCTAL_RE.sub(lambda m: bytes([int(m.group(1), 8)]), inner)
+    for escaped, plain in ((b'\\"', b'"'), (b"\\t", b"\t"), (b"\\n", b"\n"), (b"\\\\", b"\\")):
+        inner = inner.replace(escaped, plain)
+    return inner
+
+
+def _list_lines(store: Store, commands: list[_Command], paths: set[str]) -> set[bytes]:
+    """``- type: title`` lines naming the purged memories in multi-memory messages."""
+    targets = {p.encode() for p in paths}
+    blobs = {
+        line.split(b" ", 3)[2].decode()
+        for command in commands
+        if command.kind == b"commit"
+        for line in command.lines
+        if line.startswith(b"M ") and _op_paths(line)[0] in targets
+    }
+    labels: set[bytes] = set()
+    for data in store.git.cat_file_batch(sorted(blobs)).values():
+        for path in paths:
+            try:
+                record = parse_memory_file(path, data)
+            except InvalidMemoryFile:
+                continue
+            label = f"{record.type}: " if record.kind == "observation" else ""
+            labels.add(f"- {label}{record.title}".encode())
+            break
+    return labels
+
+
+class _Rewriter:
+    def __init__(self, paths: set[str], ids: list[str], labels: set[bytes], result: Purged):
+        self.targets = {p.encode() for p in paths}
+        self.trailers = {f"Memory-Id: {i}".encode() for i in ids}
+        self.labels = labels
+        self.result = result
+        self.replaced: dict[bytes, bytes | None] = {}
+        """Marks of dropped commits, and the mark (or None) that stands in for each."""
+        self.tips: dict[bytes, bytes | None] = {}
+
+    def _mapped(self, mark: bytes) -> bytes | None:
+        while mark in self.replaced:
+            substitute = self.replaced[mark]
+            if substitute is None:
+                return None
+            mark = substitute
+        return mark
+
+    def run(self, commands: list[_Command]) -> bytes:
+        out: list[bytes] = []
+        for command in commands:
+            if command.kind == b"commit":
+                out += self._commit(command)
+            else:
+                out += self._other(command)
+        for ref, tip in self.tips.items():
+            if tip is not None:
+                out += [b"reset " + ref, b"from " + tip, b""]
+        return b"\n".join(out) + b"\n"
+
+    def _other(self, command: _Command) -> list[bytes]:
+        lines = [command.kind + (b" " + command.ref if command.ref else b"")]
+        for line in command.lines:
+            if line.startswith(b"from "):
+                target = self._mapped(line[5:])
+                if target is None:
+                    return []  # it pointed at a commit that no longer exists
+                line = b"from " + target
+            lines.append(line)
+        if command.message is not None:
+            lines += [b"data %d" % len(command.message), command.message]
+        return [*lines, b""]
+
+    def _commit(self, command: _Command) -> list[bytes]:
+        mark = next((ln[5:] for ln in command.lines if ln.startswith(b"mark ")), None)
+        parents = [
+            ln.split(b" ", 1)[1] for ln in command.lines if ln.startswith((b"from ", b"merge "))
+        ]
+        ops = [ln for ln in command.lines if ln[:2] in (b"M ", b"D ", b"R ", b"C ")]
+        kept_ops = [ln for ln in ops if not set(_op_paths(ln)) & self.targets]
+        mapped = [self._mapped(p) for p in parents]
+        first = mapped[0] if mapped else None
+        if ops and not kept_ops and len(parents) <= 1:
+            if mark is not None:
+                self.replaced[mark] = first
+            self.tips[command.ref] = first
+            self.result.dropped += 1
+            return []
+        if len(kept_ops) < len(ops):
+            self.result.changed += 1
+        self.tips.pop(command.ref, None)
+        lines = [b"reset " + command.ref] if parents and first is None else []
+        lines.append(b"commit " + command.ref)
+        merges = [m for m in dict.fromkeys(mapped[1:]) if m is not None and m != first]
+        message = self._scrubbed(command.message or b"")
+        for line in command.lines:
+            if line.startswith((b"from ", b"merge ")) or line[:2] in (b"M ", b"D ", b"R ", b"C "):
+                continue
+            lines.append(line)
+        lines += [b"data %d" % len(message), message]
+        if first is not None:
+            lines.append(b"from " + first)
+        lines += [b"merge " + m for m in merges]
+        return [*lines, *kept_ops, b""]
+
+    def _scrubbed(self, message: bytes) -> bytes:
+        """The message without the purged memories' trailers and list lines."""
+        lines = message.split(b"\n")
+        if not self.trailers & set(lines):
+            return message
+        kept = [ln for ln in lines if ln not in self.trailers and ln not in self.labels]
+        removed = sum(1 for ln in lines if ln in self.trailers)
+        match = _COUNT_SUBJECT_RE.match(kept[0]) if kept else None
+        if match:
+            left = int(match.group(2)) - removed
+            noun = b"memory" if left == 1 else b"memories"
+            kept[0] = b"%s: %d %s" % (match.group(1), left, noun)
+        return b"\n".join(kept)

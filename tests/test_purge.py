@@ -1,0 +1,139 @@
+"""mem forget --purge: the memory leaves the whole git history, and nothing else changes."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .conftest import git, mem, mem_json
+
+pytestmark = pytest.mark.e2e
+
+CODENAME = "BLUEFALCON"
+
+
+def all_history(root: Path) -> str:
+    return git(root, "log", "--all", "-p", "--format=%H %an %s%n%b")
+
+
+def all_objects(root: Path) -> bytes:
+    return subprocess.run(
+        ["git", "cat-file", "--batch-all-objects", "--batch"],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    ).stdout
+
+
+def commits(root: Path) -> list[tuple[str, str, str, str]]:
+    """(id, author, author date, subject) of every commit on main, oldest first."""
+    out = git(root, "log", "--reverse", "--format=%H%x1f%an <%ae>%x1f%aI%x1f%s", "main")
+    return [tuple(line.split("\x1f")) for line in out.splitlines()]  # type: ignore[misc]
+
+
+def save(*args: str) -> dict[str, str]:
+    """Save a memory; what ``mem show --json`` says of it."""
+    identity = mem("save", *args).stdout.strip()
+    return dict(mem_json("show", identity)[0])
+
+
+def test_purge_removes_every_trace_and_keeps_everything_else(store: Path) -> None:
+    first = save("Caching uses a write-through policy", "--key", "cache")
+    secret = save(f"The launch codename is {CODENAME}", "--key", "launch")
+    mem("save", "Queues are drained before deploys", "--key", "queue")
+    mem("save", "--key", "launch", "--fact", f"{CODENAME} ships in May")
+    mem("forget", "cache", "launch")
+    mem("save", "Deploys happen on Tuesdays", "--key", "deploy")
+    before = commits(store)
+    assert CODENAME in all_history(store)
+
+    result = mem("forget", "--purge", secret["id"])
+    assert f"purged {secret['id']}" in result.stdout
+    assert "2 commit(s) dropped, 1 changed" in result.stderr
+
+    assert CODENAME not in all_history(store)
+    assert CODENAME.encode() not in all_objects(store)
+    assert secret["id"] not in all_history(store)
+    assert CODENAME.encode() not in (store / ".cache" / "index.db").read_bytes()
+    after = commits(store)
+    # The commits before the first that touched it are the very same commits.
+    assert after[:2] == before[:2]
+    # The others keep author, date and subject; only the purged memory's own are gone,
+    # and the forget it shared with another memory no longer counts it.
+    expected = [c[1:] for c in before if "codename" not in c[3]]
+    assert [c[1:] for c in after] == [
+        (*c[:2], "forget: 1 memory") if c[2] == "forget: 2 memories" else c for c in expected
+    ]
+    forget_message = git(store, "log", "-1", "--format=%B", "main~1")
+    assert forget_message.startswith("forget: 1 memory\n\n- discovery: Caching")
+    assert first["id"] in forget_message
+    assert git(store, "status", "--porcelain") == ""
+    assert {hit["key"] for hit in mem_json("list")} == {"queue", "deploy"}
+    mem("reindex", "--check")
+    assert mem("restore", secret["id"], expect=1).stderr.startswith("Error: no forgotten memory")
+
+
+def test_purge_follows_a_memory_across_renames_by_hand(store: Path) -> None:
+    mem("save", "Tokens rotate weekly", "--key", "keep")
+    saved = save(f"{CODENAME} is the staging host", "--key", "host")
+    old = store / saved["path"]
+    new = old.with_name("renamed-by-hand.md")
+    git(store, "mv", old.relative_to(store).as_posix(), new.relative_to(store).as_posix())
+    git(store, "commit", "-q", "-m", "Rename a memory")
+    mem("forget", "--purge", "host")
+    assert CODENAME.encode() not in all_objects(store)
+    assert [hit["key"] for hit in mem_json("list")] == ["keep"]
+    assert "Rename a memory" not in all_history(store)  # it only renamed that memory
+
+
+def test_purge_refuses_uncommitted_changes_and_touches_nothing(store: Path) -> None:
+    saved = save(f"{CODENAME} again", "--key", "x")
+    path = store / saved["path"]
+    path.write_text(path.read_text() + "\nedited by hand\n")
+    head = git(store, "rev-parse", "HEAD")
+    result = mem("forget", "--purge", "x", expect=1)
+    assert "uncommitted changes" in result.stderr
+    assert git(store, "rev-parse", "HEAD") == head and "edited by hand" in path.read_text()
+
+
+def test_purged_history_replaces_the_remote_only_with_a_lease(store: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    mem("remote", "add", str(remote))
+    mem("save", "Shared knowledge stays", "--key", "shared")
+    secret = save(f"{CODENAME} leaked into a memory", "--key", "oops")
+    mem("sync")
+    result = mem("forget", "--purge", secret["id"])
+    assert "mem sync --force-with-lease" in result.stderr
+
+    refused = mem("sync", expect=1)
+    assert "mem sync --force-with-lease" in refused.stderr
+    assert CODENAME.encode() not in all_objects(store)  # the refused sync fetched nothing
+
+    mem("sync", "--force-with-lease")
+    assert CODENAME not in git(remote, "log", "--all", "-p")
+    fresh = tmp_path / "fresh"
+    mem("clone", f"file://{remote}", "--store", str(fresh))  # not a local hard-link copy
+    assert CODENAME.encode() not in all_objects(fresh)
+    assert [hit["key"] for hit in mem_json("list", "--store", str(fresh))] == ["shared"]
+    assert "already in step" in mem("sync").stdout
+
+
+def test_force_with_lease_refuses_when_the_remote_moved_on(store: Path, tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    mem("remote", "add", str(remote))
+    secret = save(f"{CODENAME} in a memory", "--key", "oops")
+    mem("sync")
+    other = tmp_path / "other"
+    mem("clone", str(remote), "--store", str(other))
+    mem("save", "Someone else saved this meanwhile", "--store", str(other))
+    mem("sync", "--store", str(other))
+
+    mem("forget", "--purge", secret["id"])
+    before = git(remote, "rev-parse", "main")
+    refused = mem("sync", "--force-with-lease", expect=1)
+    assert "changed since mem last saw it" in refused.stderr
+    assert git(remote, "rev-parse", "main") == before
