@@ -130,13 +130,13 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             "the valid ones)"
         )
         return
-    valid, removed = [], []
+    valid, removed, ids = [], [], []
     for path in memory_files:
         if not store.resolve(path).exists():
             removed.append(path)
             continue
         try:
-            parse_memory_file(path, store.read_bytes(path))
+            ids.append(parse_memory_file(path, store.read_bytes(path)).id)
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"not committed, invalid: {exc}")
             continue
@@ -146,10 +146,12 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             store.commit(
                 valid,
                 removed,
-                f"edit: commit {len(valid) + len(removed)} memory "
-                "file(s) changed by hand\n\nCommitted by mem doctor --fix.\n",
+                f"edit: commit {len(valid) + len(removed)} uncommitted memory file(s)\n\n"
+                "Committed by mem doctor --fix: edits by hand, or saves interrupted before\n"
+                "their commit.\n\n" + "".join(f"Memory-Id: {i}\n" for i in ids),
             )
         memory.reindex(full=False)
         checkup.fixed.append(
-            f"committed {len(valid) + len(removed)} memory file(s) changed by hand"
+            f"committed {len(valid) + len(removed)} uncommitted memory file(s) "
+            "(edits by hand, or interrupted saves)"
         )

@@ -13,6 +13,7 @@ words), while ``memories`` holds what is shown. bm25 needs only the index.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 import apsw
 
+from memcli.crashpoints import crash_point
 from memcli.errors import (
     Ambiguous,
     IndexCorrupt,
@@ -414,6 +416,7 @@ class Index:
                     self._rebuild(source, warn, report)
                 else:
                     self._apply_changes(changes, source, warn, report)
+            crash_point("index-written")
             self.db.execute(SET_META, ("commit", head))
             return report
 
@@ -443,6 +446,7 @@ class Index:
                 self.db.executemany(INSERT_TAG, tags)
             self.db.executemany(INSERT_FTS, texts)
             report.added += len(memories)
+            crash_point("rebuild-inserting")
         self.db.execute(SCHEMA_INDEXES)
 
     def _apply_changes(
@@ -733,11 +737,24 @@ def _load_into(source: IndexSource, chunks: list[list[str]], send: Callable[[Any
         send(batch)
 
 
-def _worker(source: IndexSource, chunks: list[list[str]], connection: Any) -> None:
+def _worker(
+    source: IndexSource, chunks: list[list[str]], connection: Any, inherited: list[Any]
+) -> None:
+    """Send the parsed chunks to the parent; die with it.
+
+    ``inherited``: the read ends of the pipes, which a forked worker holds
+    copies of. They are closed first: while a worker holds a read end, its
+    writes never fail, and a worker whose parent was killed would wait forever.
+    """
+    for receiver in inherited:
+        receiver.close()
     try:
         _load_into(source, chunks, connection.send)
+    except OSError:
+        pass  # the parent is gone (broken pipe): nobody is waiting for the rest
     except BaseException as exc:  # reported to the parent, which raises it there
-        connection.send(f"{type(exc).__name__}: {exc}")
+        with contextlib.suppress(OSError):
+            connection.send(f"{type(exc).__name__}: {exc}")
     finally:
         connection.close()
 
@@ -768,13 +785,15 @@ def _loaded_batches(
         receivers = []
         for k in range(count):
             receiver, sender = context.Pipe(duplex=False)
+            receivers.append(receiver)
             worker = context.Process(
-                target=_worker, args=(source, chunks[k::count], sender), daemon=True
+                target=_worker,
+                args=(source, chunks[k::count], sender, list(receivers)),
+                daemon=True,
             )
             worker.start()
             sender.close()
             workers.append(worker)
-            receivers.append(receiver)
         batches = _received(receivers, len(chunks))
     done = 0
     try:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from memcli.crashpoints import crash_point
 from memcli.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
 from memcli.ids import new_ulid
 from memcli.index import Entry, Index, Progress, SyncReport
@@ -384,10 +385,12 @@ class Memory:
         index = self.index()  # current with the parent, so the commit applies without a diff
         parent = self.store.head()
         try:
+            crash_point("lock-held")
             for path, content in writes.items():
                 self.store.write_file(path, content.encode("utf-8"))
             for path in removals:
                 self.store.remove_file(path)
+            crash_point("files-written")
             commit = self.store.commit(list(writes), removals, message)
         except BaseException:
             for path, old in backups.items():

@@ -18,6 +18,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from memcli.crashpoints import crash_point
 from memcli.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.gitrepo import FALLBACK_EMAIL, FALLBACK_NAME, Git, find_git_common_dir
 from memcli.locking import exclusive_lock
@@ -280,6 +281,7 @@ class Store:
                 handle.write(content)
                 handle.flush()
                 os.fsync(handle.fileno())
+            crash_point("temp-written")
             os.replace(temp, full)
         except BaseException:
             temp.unlink(missing_ok=True)
@@ -301,15 +303,18 @@ class Store:
         paths = [*added, *removed]
         stdin = "\0".join(paths) + "\0"
         self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
+        crash_point("staged")
         try:
             tree = self.git.out(["write-tree"])
             if parent and self._tree_has_more_than(parent, tree, paths):
                 tree = self._tree_of_only(parent, stdin)
             args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
             commit = self.git.out(args, input=message, env=self._identity())
+            crash_point("commit-written")
             self.git.run(
                 ["update-ref", "-m", message.splitlines()[0], "HEAD", commit, parent or ""]
             )
+            crash_point("ref-updated")
         except StoreError:
             # Put git's index back for these paths so nothing stays staged.
             if parent:

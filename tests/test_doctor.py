@@ -42,11 +42,13 @@ def test_problems_are_found_and_safe_ones_fixed(store: Path) -> None:
 
     fixed = mem("doctor", "--fix", expect=1).stdout
     assert "fixed: removed observations/" in fixed and "fixed: removed git's stale" in fixed
-    assert "fixed: committed 1 memory file(s) changed by hand" in fixed
+    assert "fixed: committed 1 uncommitted memory file(s)" in fixed
     assert "problem: not committed, invalid: observations/" in fixed  # left for a person
     assert not lock.exists()
     assert "Written by hand" in [m["title"] for m in mem_json("list")]
-    assert git(store, "log", "-1", "--format=%s").startswith("edit: commit 1 memory file")
+    assert git(store, "log", "-1", "--format=%s").startswith(
+        "edit: commit 1 uncommitted memory file"
+    )
 
 
 def test_duplicate_ids_and_index_drift(store: Path) -> None:

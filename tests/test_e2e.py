@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO_ROOT, git, mem_executable, run_mem
+from .conftest import REPO_ROOT, mem_executable, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -37,39 +37,6 @@ def test_save_search_show_forget_through_the_installed_command(tmp_path: Path) -
     forgot = run_mem("forget", identity[:10], env=env)
     assert forgot.returncode == 0 and identity in forgot.stdout
     assert json.loads(run_mem("list", "--json", env=env).stdout) == []
-
-
-def test_concurrent_saves_lose_nothing(tmp_path: Path) -> None:
-    store = tmp_path / "store"
-    env = {**os.environ, "MEM_STORE": str(store)}
-    assert run_mem("init", env=env).returncode == 0
-    processes = [
-        subprocess.Popen(
-            [
-                mem_executable(),
-                "save",
-                f"Parallel agent {n} learned thing {n}",
-                "--concept",
-                "parallel",
-            ],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for n in range(10)
-    ]
-    outcomes = [(p.wait(timeout=120), *p.communicate()) for p in processes]
-    assert all(code == 0 for code, _, _ in outcomes), outcomes
-    assert not any("lock" in err for _, _, err in outcomes), outcomes
-    ids = {out.strip() for _, out, _ in outcomes}
-    assert len(ids) == 10
-    assert int(git(store, "rev-list", "--count", "HEAD")) == 11  # init + 10 saves
-    assert len(list((store / "observations").rglob("*.md"))) == 10
-    hits = json.loads(run_mem("search", "parallel", "--limit", "50", "--json", env=env).stdout)
-    assert {h["id"] for h in hits} == ids
-    assert git(store, "status", "--porcelain") == ""
-    assert run_mem("reindex", "--check", env=env).returncode == 0
 
 
 GUARD = """

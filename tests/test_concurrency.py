@@ -1,0 +1,101 @@
+"""Many agents at once on one store; many stores at once in one process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+from memcli.memory import Memory
+from memcli.model import Draft
+from memcli.store import StoreLocation
+
+from .conftest import git, mem_executable, run_mem
+
+LEAKED_ERRORS = ("index.lock", "database is locked", "Traceback", "busy")
+
+
+@pytest.mark.e2e
+def test_twenty_saves_with_searches_and_forgets_running_meanwhile(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    env = {**os.environ, "MEM_STORE": str(store)}
+    doomed = []
+    for n in range(3):
+        saved = run_mem("save", f"Doomed memory {n} about parallel work", env=env)
+        assert saved.returncode == 0, saved.stderr
+        doomed.append(saved.stdout.strip())
+    searches: list[subprocess.CompletedProcess[str]] = []
+
+    def search_meanwhile() -> None:
+        for _ in range(8):
+            searches.append(run_mem("search", "parallel", "--limit", "100", "--json", env=env))
+
+    searcher = threading.Thread(target=search_meanwhile)
+    searcher.start()
+    processes = [
+        subprocess.Popen(
+            [mem_executable(), *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for args in [
+            *(["save", f"Agent {n} learned parallel thing {n}"] for n in range(20)),
+            *(["forget", identity] for identity in doomed),
+        ]
+    ]
+    outcomes = [(p.wait(timeout=180), *p.communicate()) for p in processes]
+    searcher.join(timeout=180)
+
+    for code, _, err in outcomes:
+        assert code == 0, err
+        assert not any(text in err for text in LEAKED_ERRORS), err
+    saved_ids = {out.strip() for _, out, _ in outcomes[:20]}
+    assert len(saved_ids) == 20
+    for search in searches:  # readers never saw a half-written index
+        assert search.returncode == 0, search.stderr
+        assert not any(text in search.stderr for text in LEAKED_ERRORS)
+        assert isinstance(json.loads(search.stdout or "[]"), list)
+    subjects = git(store, "log", "--format=%s").splitlines()
+    assert sum(s.startswith("save: ") for s in subjects) == 23
+    assert sum(s.startswith("forget: ") for s in subjects) == 3
+    assert len(list((store / "observations").rglob("*.md"))) == 20
+    final = json.loads(run_mem("search", "parallel", "--limit", "100", "--json", env=env).stdout)
+    assert {hit["id"] for hit in final} == saved_ids
+    assert git(store, "status", "--porcelain") == ""
+    assert run_mem("reindex", "--check", env=env).returncode == 0
+
+
+def test_two_stores_in_one_process_share_nothing(tmp_path: Path) -> None:
+    notes: dict[str, list[str]] = {"a": [], "b": []}
+    a = Memory(StoreLocation(tmp_path / "a", "--store"), notes["a"].append)
+    b = Memory(StoreLocation(tmp_path / "b", "--store"), notes["b"].append)
+    templates = tmp_path / "b" / "templates"
+    a.save(Draft(text="Store A uses Postgres for sessions", key="db"))
+    b.save(Draft(text="Store B uses Redis for sessions", key="db"))
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text("B's own session template\n")
+    for _ in range(2):  # interleaved, with both indexes open
+        a.save(Draft(text="Store A caches with Varnish"))
+        b.save(Draft(text="Store B caches with nginx"))
+
+    def titles(memory: Memory, words: str) -> list[str]:
+        return [e.title for e in memory.read(lambda i: i.search(words, limit=10)).entries]
+
+    assert titles(a, "sessions") == ["Store A uses Postgres for sessions"]
+    assert titles(b, "sessions") == ["Store B uses Redis for sessions"]
+    assert titles(a, "nginx") == [] and titles(b, "varnish") == []
+    assert a.resolve("db").title.startswith("Store A") and b.resolve("db").title.startswith(
+        "Store B"
+    )
+    from memcli.context import SessionContext
+
+    assert SessionContext(b).render() == "B's own session template\n"
+    assert "Store A uses Postgres" in SessionContext(a).render()
+    assert all("created a memory store at " + str(tmp_path / "a") in n for n in notes["a"][:1])
+    assert all(str(tmp_path / "a") not in n for n in notes["b"])
