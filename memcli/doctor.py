@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from memcli.errors import InvalidMemoryFile
+from memcli.errors import IndexUnavailable, InvalidMemoryFile
 from memcli.memory import Memory
 from memcli.store import CACHE_DIR, MEMORY_DIRS, is_memory_path, parse_memory_file
 
@@ -56,14 +56,21 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             )
     _temporary_files(memory, checkup, fix)
     _git_lock(memory, checkup, fix)
-    _uncommitted(memory, checkup, fix)
+    git_problem = store.git_state_problem()
+    if git_problem:
+        checkup.problems.append(git_problem)
+    _uncommitted(memory, checkup, fix and not git_problem)
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
             checkup.problems.append(
                 f"{entry.name}: outside the memory folders (observations/, "
                 "summaries/); mem ignores it"
             )
-    drift = memory.check()
+    try:
+        drift = memory.check()
+    except IndexUnavailable as exc:
+        checkup.problems.append(str(exc))
+        return checkup
     stale = len(drift.missing) + len(drift.extra) + len(drift.stale)
     if stale and fix:
         memory.reindex(full=True)

@@ -129,7 +129,10 @@ class Git:
         try:
             head = (git_dir / "HEAD").read_text(encoding="utf-8").strip()
         except FileNotFoundError:
-            raise StoreError(f"{self.worktree} is not a git repository (no .git/HEAD)") from None
+            raise StoreError(
+                f"{self.worktree} is a broken git repository: .git/HEAD is missing (if its "
+                "branch is main, write 'ref: refs/heads/main' into .git/HEAD)"
+            ) from None
         except OSError as exc:
             raise StoreError(f"cannot read {git_dir / 'HEAD'}: {exc.strerror}") from None
         if _OID_RE.fullmatch(head):
@@ -141,6 +144,13 @@ class Git:
         result = self.run(["rev-parse", "-q", "--verify", "HEAD^{commit}"], check=False)
         oid = result.stdout.decode().strip()
         return oid if result.returncode == 0 and oid else None
+
+    def detached(self) -> bool:
+        """Whether HEAD names a commit rather than a branch."""
+        try:
+            return not (self.git_dir / "HEAD").read_text(encoding="utf-8").startswith("ref: ")
+        except OSError:
+            return False
 
     def operation_in_progress(self) -> str | None:
         """A merge, rebase, cherry-pick or revert stopped half way, if any."""

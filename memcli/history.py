@@ -84,6 +84,8 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
     ends with the id's last six characters.
     """
     prefix = ref.strip().upper()
+    if len(prefix) < 4 or not prefix.isalnum():
+        raise NotFound(f"no forgotten memory with the id {ref!r} (give at least 4 characters)")
     out = store.git.run(
         ["log", "--all", "--format=%H%x1f%B%x1e", f"--grep=Memory-Id: {prefix}"]
     ).stdout.decode("utf-8", "replace")

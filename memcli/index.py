@@ -629,8 +629,9 @@ class Index:
         if not ID_PREFIX_RE.fullmatch(ref):
             raise NotFound(f"no memory has the key {ref!r}")
         if len(ref) < MIN_PREFIX_CHARS:
-            raise InvalidInput(
-                f"id prefix {ref!r} is too short: give at least {MIN_PREFIX_CHARS} characters"
+            raise NotFound(
+                f"no memory has the key {ref!r}, and an id prefix needs at least "
+                f"{MIN_PREFIX_CHARS} characters"
             )
         matches = self._entries(BY_PREFIX, {"low": upper, "high": upper + "\x7f"})
         if not matches:

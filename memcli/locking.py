@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memcli.errors import LockTimeout
+from memcli.errors import LockTimeout, StoreError
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
 _POLL_SECONDS = 0.02
@@ -29,10 +29,23 @@ def lock_timeout() -> float:
 
 
 @contextmanager
-def exclusive_lock(path: Path, timeout: float | None = None) -> Iterator[None]:
+def exclusive_lock(
+    path: Path, timeout: float | None = None, *, fallback: Path | None = None
+) -> Iterator[None]:
+    """Hold the lock on ``path``; on ``fallback`` when ``path`` cannot be opened at all."""
     wait = lock_timeout() if timeout is None else timeout
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fd = _open(path)
+    except OSError as exc:
+        try:
+            if fallback is None:
+                raise
+            fd = _open(fallback)
+        except OSError:
+            raise StoreError(
+                f"cannot open the store's write lock {path} ({exc.strerror}); "
+                f"make {path.parent} a writable folder"
+            ) from None
     try:
         deadline = time.monotonic() + wait
         while not _try_lock(fd):
@@ -48,6 +61,17 @@ def exclusive_lock(path: Path, timeout: float | None = None) -> Iterator[None]:
             _unlock(fd)
     finally:
         os.close(fd)
+
+
+def _open(path: Path) -> int:
+    """The lock file, created if need be; an existing one even in a read-only folder."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        if not path.is_file():
+            raise
+        return os.open(path, os.O_RDONLY)  # flock needs no write access
 
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only

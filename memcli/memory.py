@@ -7,6 +7,7 @@ here prints: notices and warnings go to the ``notify`` callback.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -60,6 +61,10 @@ class Memory:
         self.notify = notify
         self.progress = progress
         self._index: Index | None = None
+        self.index_problem: str | None = None
+        """Why the index file could not serve this command (a temporary index did)."""
+        self.needs_index_file = False
+        """Fail rather than fall back to a temporary index (reindex, check)."""
 
     # --------------------------------------------------------------- opening
 
@@ -70,6 +75,7 @@ class Memory:
                 f"no memory store{where} at {self.location.root}; "
                 "`mem save` creates one, or run `mem init`"
             )
+        self.store.head()  # a repository without HEAD fails here, with what to do
 
     def ensure_store(self) -> None:
         if not self.store.exists() and self.store.create():
@@ -93,22 +99,54 @@ class Memory:
         """
         self.require_store()
         path = self.store.index_path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        existed = path.exists() and path.stat().st_size > 0
         try:
-            if self._index is None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            existed = path.exists() and path.stat().st_size > 0
+            try:
+                if self._index is None:
+                    self._index = self._open_index(path)
+                report = self._index.sync(self.store, self.notify, full=full)
+            except IndexCorrupt as exc:
+                self.notify(f"{exc}; rebuilding it from the memory files")
+                self._discard_index()
                 self._index = self._open_index(path)
-            report = self._index.sync(self.store, self.notify, full=full)
-        except IndexCorrupt as exc:
-            self.notify(f"{exc}; rebuilding it from the memory files")
-            self._discard_index()
-            self._index = self._open_index(path)
-            return self._index.sync(self.store, self.notify, full=True)
+                return self._index.sync(self.store, self.notify, full=True)
+        except (IndexUnavailable, OSError) as exc:
+            return self._use_temporary_index(exc)
         if report and report.rebuilt and not full and not existed and report.added:
             self.notify(f"built the index from {report.added} memory files")
         return report
 
-    def _open_index(self, path: Path) -> Index:
+    def _use_temporary_index(self, problem: Exception) -> SyncReport | None:
+        """Answer from an index in memory, built from the files, when the file cannot serve.
+
+        A read-only index, a directory in its place, a cache folder that cannot
+        be written: the command still answers correctly, only slower, and the
+        index file is left as it is for a person to look at.
+        """
+        if self._index is not None and self._index.path == ":memory:":
+            return self._index.sync(self.store, self.notify)
+        path = self.store.index_path
+        if path.is_dir():
+            reason = "a directory is in its place"
+        elif isinstance(problem, OSError):
+            reason = problem.strerror or str(problem)
+        else:
+            reason = str(problem).removeprefix("cannot use the index: ")
+        self.index_problem = (
+            f"the index at {path} cannot be used ({reason}); make it writable, "
+            "or remove it, and mem rebuilds it"
+        )
+        if self.needs_index_file:
+            raise IndexUnavailable(self.index_problem)
+        self.notify(f"{self.index_problem}. Answering from a temporary index meanwhile")
+        if self._index is not None:
+            with contextlib.suppress(IndexCorrupt, IndexUnavailable):
+                self._index.close()
+        self._index = self._open_index(":memory:")
+        return self._index.sync(self.store, self.notify, full=True)
+
+    def _open_index(self, path: Path | str) -> Index:
         index = Index(path)
         index.progress = self.progress
         return index
@@ -153,12 +191,15 @@ class Memory:
         return observation
 
     def reindex(self, *, full: bool) -> SyncReport | None:
+        """Bring the index file up to date; unlike a read, refuse when it cannot be written."""
+        self.needs_index_file = True
         return self.sync(full=full)
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
         from memcli.store import parse_memory_file
 
+        self.needs_index_file = True
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
         on_disk: dict[str, str] = {}
@@ -343,8 +384,6 @@ class Memory:
         self.require_store()
         with self.store.write_lock():
             self.store.check_writable()
-            if not self.store.git.out(["symbolic-ref", "--quiet", "HEAD"]):
-                raise StoreError("the store is on a detached HEAD: check out a branch first")
             dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
             if dirty:
                 raise StoreError(

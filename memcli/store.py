@@ -148,7 +148,10 @@ class Store:
         return (self.root / ".git").exists()
 
     def write_lock(self) -> AbstractContextManager[None]:
-        return exclusive_lock(self.root / CACHE_DIR / LOCK_FILE)
+        """The lock every write takes; in the git folder when the cache folder is unusable."""
+        git_dir = self.root / ".git"
+        fallback = git_dir / "mem-write.lock" if git_dir.is_dir() else None
+        return exclusive_lock(self.root / CACHE_DIR / LOCK_FILE, fallback=fallback)
 
     # ------------------------------------------------------------- creating
 
@@ -263,12 +266,24 @@ class Store:
         return f"{folder}/{year}/{month}/{name}"
 
     def check_writable(self) -> None:
+        """Refuse to commit while git is half way through something, or off every branch."""
+        problem = self.git_state_problem()
+        if problem:
+            raise StoreError(problem)
+
+    def git_state_problem(self) -> str | None:
         operation = self.git.operation_in_progress()
         if operation:
-            raise StoreError(
+            return (
                 f"{operation} is in progress in the store {self.root}; finish or abort it "
                 "with git first (see `git status` there)"
             )
+        if self.git.detached():
+            return (
+                f"the store {self.root} is on a detached HEAD: a memory saved there would be on "
+                "no branch; `git checkout main` (or your branch) there first"
+            )
+        return None
 
     def write_file(self, path: str, content: bytes) -> None:
         """Write atomically: a temporary file in the same folder, fsync, rename."""
@@ -396,6 +411,10 @@ def parse_memory_file(path: str, data: bytes) -> Record:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidMemoryFile(path, "is not UTF-8 text") from None
+    if text.startswith("<<<<<<< ") or "\n<<<<<<< " in text:
+        raise InvalidMemoryFile(
+            path, "has unresolved merge conflict markers: keep the right version, then `git add` it"
+        )
     if path.startswith("summaries/"):
         return Summary.from_markdown(text, path)
     return Observation.from_markdown(text, path)

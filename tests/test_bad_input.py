@@ -55,7 +55,7 @@ BAD_INPUTS = [
     (["show", "01JZZZZZZZ"], None, 1, "no memory has the id or key '01JZZZZZZZ'"),
     (["show", "no-such-key"], None, 1, "no memory has the key 'no-such-key'"),
     (["show", "01JD"], None, 1, "matches several memories"),
-    (["show", "01J"], None, 1, "too short"),
+    (["show", "01J"], None, 1, "an id prefix needs at least 4 characters"),
     (["show", "../../etc/passwd"], None, 1, "is not a memory id or key"),
     (["show", "x\x00y"], None, 1, "is not a memory id or key"),
     (["forget", "../x"], None, 1, "is not a memory id or key"),

@@ -149,7 +149,7 @@ def test_resolve_by_id_prefix_key_and_errors(index: Index) -> None:
         index.resolve("01JD0000")
     with pytest.raises(NotFound):
         index.resolve("01JDZZZZ")
-    with pytest.raises(InvalidInput, match="too short"):
+    with pytest.raises(NotFound, match="an id prefix needs at least 4 characters"):
         index.resolve("01J")
     with pytest.raises(InvalidInput, match="not a memory id or key"):
         index.resolve("../etc/passwd")

@@ -1,0 +1,164 @@
+"""A broken index, or a broken git repository: answers or clear messages, files untouched.
+
+(A deleted, emptied, truncated or garbage index is rebuilt: see test_sync.py.)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from .conftest import copy_fixture_store, git, mem
+
+READS = [
+    ["search", "porter stemming"],
+    ["search", "hyphen", "--json"],
+    ["list", "--limit", "20"],
+    ["show", "01JDF1G2"],
+    ["timeline", "01JDF1G2"],
+    ["context"],
+    ["recall", "why does FTS5 reject hyphenated words"],
+]
+
+
+@pytest.fixture
+def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = copy_fixture_store(tmp_path / "store")
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    mem("list")
+    return root
+
+
+def answers() -> list[str]:
+    return [mem(*args).stdout for args in READS]
+
+
+def memory_files(root: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in root.glob("*/**/*.md")}
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """Really read-only, also for root (who ignores permissions): chattr +i there."""
+    if os.geteuid() != 0:
+        mode = path.stat().st_mode
+        path.chmod(mode & ~0o222)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+        return
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("root, and this file system has no immutable flag (chattr +i)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def index_path(root: Path) -> Path:
+    return root / ".cache" / "index.db"
+
+
+def remove_index(root: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{index_path(root)}{suffix}").unlink(missing_ok=True)
+
+
+def test_a_directory_in_place_of_the_index(fixture_store: Path) -> None:
+    healthy = answers()
+    files = memory_files(fixture_store)
+    remove_index(fixture_store)
+    index_path(fixture_store).mkdir()
+    for args, expected in zip(READS, healthy, strict=True):
+        result = mem(*args)
+        assert result.stdout == expected, args
+        (notice,) = result.stderr.splitlines()
+        assert "a directory is in its place" in notice and "temporary index" in notice
+    mem("save", "Saved while the index is a directory", "--key", "while-broken")
+    assert "Saved while the index" in mem("show", "while-broken").stdout
+    for args in (["reindex"], ["reindex", "--check"], ["doctor"]):
+        result = mem(*args, expect=1)
+        assert "a directory is in its place" in result.output
+        assert "Traceback" not in result.output
+    assert index_path(fixture_store).is_dir()  # a person's directory is never removed
+    index_path(fixture_store).rmdir()
+    mem("reindex", "--check")
+    assert {k: v for k, v in memory_files(fixture_store).items() if k in files} == files
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_read_only_index(fixture_store: Path, what: str) -> None:
+    healthy = answers()
+    target = index_path(fixture_store) if what == "file" else fixture_store / ".cache"
+    mem("reindex")
+    with read_only(target):
+        assert answers() == healthy  # current: read as it is
+        saved = mem("save", "Saved while the index is read-only about porter stemming")
+        assert "the index was not updated" in saved.stderr or "temporary index" in saved.stderr
+        assert len(saved.stderr.splitlines()) == 1
+        hits = mem("search", "saved while read-only", "--json")
+        assert "Saved while the index is read-only" in hits.stdout
+        assert mem("reindex", expect=1).stderr.startswith("Error: the index at")
+    mem("reindex", "--check")  # writable again: caught up with git at once
+
+
+# ------------------------------------------------------------------ git broken
+
+
+def test_missing_head_names_the_problem_everywhere(fixture_store: Path) -> None:
+    (fixture_store / ".git" / "HEAD").unlink()
+    files = memory_files(fixture_store)
+    for args in [*READS, ["save", "x"], ["forget", "01JDF1G2"], ["doctor"], ["sync"]]:
+        result = mem(*args, expect=1)
+        assert result.stderr.splitlines() == [
+            f"Error: {fixture_store} is a broken git repository: .git/HEAD is missing "
+            "(if its branch is main, write 'ref: refs/heads/main' into .git/HEAD)"
+        ], args
+    assert memory_files(fixture_store) == files
+
+
+def test_a_detached_head_reads_but_refuses_writes(fixture_store: Path) -> None:
+    mem("save", "One more memory", "--key", "more")
+    git(fixture_store, "checkout", "-q", "--detach", "HEAD~1")
+    assert "One more memory" not in mem("list").stdout  # what that commit holds
+    for args in (["save", "x"], ["forget", "01JDF1G2"], ["forget", "--purge", "01JDF1G2"]):
+        assert "is on a detached HEAD" in mem(*args, expect=1).stderr
+    assert "is on a detached HEAD" in mem("doctor", expect=1).stdout
+    git(fixture_store, "checkout", "-q", "main")
+    assert "One more memory" in mem("list").stdout
+
+
+def test_a_rebase_in_progress(fixture_store: Path) -> None:
+    (fixture_store / ".git" / "rebase-merge").mkdir()
+    assert mem("search", "porter").stdout
+    result = mem("save", "x", expect=1)
+    assert "a rebase is in progress in the store" in result.stderr
+    assert "a rebase is in progress" in mem("doctor", "--fix", expect=1).stdout
+
+
+def test_a_merge_conflict_in_a_memory_file(fixture_store: Path) -> None:
+    path = next(fixture_store.glob("observations/**/*porter*.md"))
+    relative = path.relative_to(fixture_store).as_posix()
+    git(fixture_store, "checkout", "-q", "-b", "theirs")
+    path.write_text(path.read_text().replace("Porter stemming", "Their Porter stemming"))
+    git(fixture_store, "commit", "-q", "--no-verify", "-am", "theirs")
+    git(fixture_store, "checkout", "-q", "main")
+    path.write_text(path.read_text().replace("Porter stemming", "Our Porter stemming"))
+    git(fixture_store, "commit", "-q", "--no-verify", "-am", "ours")
+    merged = subprocess.run(["git", "merge", "theirs"], cwd=fixture_store, capture_output=True)
+    assert merged.returncode != 0 and "<<<<<<<" in path.read_text()
+
+    # The index reads the work tree: the conflicted memory is left out, and named.
+    searched = mem("search", "porter")
+    assert f"skipped {relative}: has unresolved merge conflict markers" in searched.stderr
+    doctor = mem("doctor", expect=1).stdout
+    assert f"{relative}: has unresolved merge conflict markers" in doctor
+    assert "a merge is in progress" in doctor
+    assert "a merge is in progress" in mem("save", "x", expect=1).stderr
