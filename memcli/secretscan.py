@@ -119,6 +119,7 @@ _ASSIGNMENT = re.compile(
     r"""(?=(?P<quote>["'`])(?P<quoted>[^"'`\n]{1,200})(?P=quote)"""
     r"""|(?P<bare>[^\s"'`,;]{1,200}))"""
 )
+_KEYWORD_RE = re.compile(r"(?i)pass|pwd|secret|token|key|credential")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "token", "credential"}
 _SECRET_PAIRS = {("api", "key"), ("access", "key"), ("secret", "key"), ("private", "key")}
 _SECRET_JOINED = {"apikey", "accesskey", "secretkey", "privatekey", "authkey"}
@@ -195,7 +196,7 @@ def _matches(text: str) -> list[_Match]:
                 f"-----{shown}-----…" if shown else f"{token[: rule.visible]}… ({len(token)} chars)"
             )
             found.append(_Match(rule.slug, rule.name, match.start(), match.end(), masked))
-    for match in _ASSIGNMENT.finditer(text):
+    for match in _assignments(text):
         group = "quoted" if match.group("quoted") is not None else "bare"
         value = match.group(group)
         if not _name_is_secret(match.group("name")) or not _assigned_secret(value):
@@ -205,6 +206,19 @@ def _matches(text: str) -> list[_Match]:
             _Match(ASSIGNMENT_RULE, "high-entropy assignment", *match.span(group), masked=masked)
         )
     return _without_overlaps(found)
+
+
+def _assignments(text: str) -> Iterator[re.Match[str]]:
+    """Assignments on the lines that mention a secret word (trying every line is slow)."""
+    scanned_up_to = 0
+    for keyword in _KEYWORD_RE.finditer(text):
+        if keyword.start() < scanned_up_to:
+            continue
+        start = text.rfind("\n", 0, keyword.start()) + 1
+        end = text.find("\n", keyword.end())
+        end = len(text) if end < 0 else end
+        yield from _ASSIGNMENT.finditer(text, start, end)
+        scanned_up_to = end
 
 
 def _without_overlaps(found: list[_Match]) -> list[_Match]:

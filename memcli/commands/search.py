@@ -62,7 +62,8 @@ def search(
     )
     result = memory.read(lambda index: index.search(query, filters, limit=limit, raw=raw))
     if not result.entries:
-        notice(f"no memory matches {query!r}")
+        shown = query if len(query) <= 80 else f"{query[:77]}..."
+        notice(f"no memory matches {shown!r}")
     elif result.strategy in _STRATEGY_NOTICES:
         notice(_STRATEGY_NOTICES[result.strategy])
     print_entries(memory, result.entries, as_json=as_json)

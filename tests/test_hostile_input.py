@@ -1,0 +1,204 @@
+"""Hostile and odd input, one table: each row is an input and what must happen.
+
+Kinds of row:
+- ``query``: searched as words; exit 0, no error; ``expect`` says whether the
+  memory holding the odd words is found.
+- ``verbatim``: saved as a title and as a fact, read back byte for byte.
+- ``template``: template syntax in a memory is shown literally by every template.
+- ``refused``: the command fails with exit 1 or 2 and this one-line error.
+- ``hand-file``: a file dropped into observations/ and committed past the hooks:
+  reindex skips it with this warning, doctor reports it, the pre-commit hook
+  blocks it, and the other memories are still found.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import git, mem, mem_json
+
+ODD_WORDS = "Odd words: NEAR title x foo bar caret 🙂 日本語 end"
+GOOD = "---\nid: {id}\ntype: gotcha\ntitle: {title}\ncreated: 2026-11-01T00:00:00Z\n---\n{body}\n"
+TWIN_ID = "01JD0000000000000000000TWN"
+
+ROWS: list[tuple[str, str, Any, Any]] = [
+    # (kind, id, input, expected)
+    ("query", "quote", '"', False),
+    ("query", "two-quotes", '""', False),
+    ("query", "star", "*", False),
+    ("query", "inner-star", "foo*bar", True),
+    ("query", "near", "NEAR(title x)", True),
+    ("query", "column-filter", "title:x", True),
+    ("query", "minus", "-x", True),
+    ("query", "dangling-or", "a OR", False),
+    ("query", "paren", "(", False),
+    ("query", "caret", "^", False),
+    ("query", "emoji", "🙂", True),
+    ("query", "cjk", "日本語", True),
+    ("query", "10k-chars", "x" * 10_000, False),
+    ("query", "sql", "'; DROP TABLE memories; --", False),
+    ("verbatim", "fence", "before --- after", None),
+    ("verbatim", "colon-space", "key: value", None),
+    ("verbatim", "hash", "# not a comment", None),
+    ("verbatim", "python-tag", "!!python/object/apply:os.system ['touch pwned']", None),
+    ("verbatim", "anchor", "&anchor shared", None),
+    ("verbatim", "alias", "*anchor", None),
+    ("verbatim", "bom", "\ufeffTitle after a byte order mark", None),
+    ("verbatim", "yaml-words", "yes", None),
+    ("verbatim", "flow", "[1, 2] {a: b}", None),
+    ("template", "expression", "{{ config }} and {{ ''.__class__ }}", None),
+    ("template", "statement", "{% for x in range(3) %}loop{% endfor %}", None),
+    ("refused", "key-traversal", (["save", "x", "--key", "../x"], None), "invalid key"),
+    ("refused", "file-absolute", (["save", "x", "--file", "/etc/x"], None), "absolute paths"),
+    ("refused", "file-drive", (["save", "x", "--file", "C:\\x"], None), "invalid file path"),
+    ("refused", "file-parent", (["save", "x", "--file", "a/../../x"], None), "'..' would"),
+    ("refused", "show-traversal", (["show", "../../etc/passwd"], None), "not a memory id"),
+    ("refused", "show-absolute", (["show", "/etc/passwd"], None), "not a memory id"),
+    ("refused", "show-drive", (["show", "C:\\Windows"], None), "not a memory id"),
+    ("refused", "show-nul", (["show", "01JD\x00x"], None), "not a memory id"),
+    ("refused", "edit-traversal", (["edit", "../x", "--set", "type=gotcha"], None), "not a"),
+    ("refused", "restore-traversal", (["restore", "../x"], None), "not a memory id"),
+    ("refused", "project-traversal", (["list", "--project", "../x"], None), "invalid project"),
+    ("refused", "project-absolute", (["list", "--project", "/tmp/x"], None), "invalid project"),
+    ("refused", "stdin-not-utf8", (["save"], b"\xff\xfe bad"), "stdin is not valid UTF-8"),
+    ("refused", "nul-in-text", (["save", "--json"], '{"text": "a\\u0000b"}'), "NUL byte"),
+    (
+        "hand-file",
+        "binary",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe",
+        "is not UTF-8 text",
+    ),
+    ("hand-file", "broken-yaml", b"---\ntitle: [unclosed\n---\n", "broken YAML frontmatter"),
+    (
+        "hand-file",
+        "python-tag",
+        b"---\nid: !!python/object/apply:os.system ['touch pwned']\ntype: gotcha\n---\n",
+        "broken YAML frontmatter",
+    ),
+    (
+        "hand-file",
+        "no-id",
+        b"---\ntype: gotcha\ntitle: t\ncreated: 2026-01-01T00:00:00Z\n---\n",
+        "missing required field: id",
+    ),
+    (
+        "hand-file",
+        "unknown-type",
+        GOOD.format(id="01JD0000000000000000000TYP", title="t", body="b")
+        .replace("gotcha", "rumour")
+        .encode(),
+        "unknown type 'rumour'",
+    ),
+    (
+        "hand-file",
+        "duplicate-id",
+        GOOD.format(id=TWIN_ID, title="Second twin", body="b").encode(),
+        f"id {TWIN_ID} is already used by",
+    ),
+    (
+        "hand-file",
+        "yaml-bomb",
+        b"---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+        b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
+        b"facts: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\n",
+        "missing required fields: id",
+    ),
+]
+
+
+@pytest.fixture
+def populated(store: Path) -> Path:
+    mem("save", ODD_WORDS, "--key", "odd")
+    twin = store / "observations" / "2026" / "11" / "first-twin.md"
+    twin.parent.mkdir(parents=True, exist_ok=True)
+    twin.write_text(GOOD.format(id=TWIN_ID, title="First twin", body="the first twin"))
+    git(store, "add", "-A")
+    git(store, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "first twin")  # fast
+    return store
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "expected"),
+    [(kind, value, expected) for kind, _, value, expected in ROWS],
+    ids=[f"{kind}-{name}" for kind, name, _, _ in ROWS],
+)
+def test_hostile_input(
+    populated: Path, tmp_path: Path, kind: str, value: Any, expected: Any
+) -> None:
+    CHECKS[kind](populated, tmp_path, value, expected)
+
+
+def check_query(store: Path, tmp_path: Path, query: str, found: bool) -> None:
+    result = mem("search", "--json", "--", query)
+    hits = json.loads(result.stdout or "[]")
+    assert ("odd" in [hit["key"] for hit in hits]) is found
+    assert "Error" not in result.stderr and len(result.stderr) < 200
+
+
+def check_verbatim(store: Path, tmp_path: Path, text: str, _: Any) -> None:
+    identity = mem("save", "Some narrative", "--title", text, "--fact", text).stdout.strip()
+    (shown,) = mem_json("show", identity)
+    assert shown["title"] == " ".join(text.split()) and shown["facts"] == [text]
+    mem("reindex", "--full")
+    (again,) = mem_json("show", identity)
+    assert again == shown
+    assert not (tmp_path / "pwned").exists() and not (store / "pwned").exists()
+
+
+def check_template(store: Path, tmp_path: Path, text: str, _: Any) -> None:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+        saved = mem("save", f"Template text {text} about caching", "--title", text).stdout
+        env.setenv("MEM_NOW", "2026-11-03T00:00:00Z")  # out of the hot tier: recall looks
+        outputs = {
+            "show": mem("show", saved.strip()).stdout,
+            "session start": mem("context").stdout,
+            "prompt": mem("recall", "why is the template text about caching").stdout,
+            "compaction": mem_json("compact", "--learned", text, "--request", "x")["narrative"],
+        }
+    for template, output in outputs.items():
+        assert text in output, template
+    assert "loop" * 3 not in "".join(outputs.values())
+
+
+def check_refused(store: Path, tmp_path: Path, given: tuple[list[str], Any], message: str) -> None:
+    args, stdin = given
+    head = git(store, "rev-parse", "HEAD")
+    result = mem(*args, input=stdin, expect=None)
+    assert result.exit_code in (1, 2), result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and message in errors[0], result.stderr
+    assert git(store, "rev-parse", "HEAD") == head
+
+
+def check_hand_file(store: Path, tmp_path: Path, data: bytes, warning: str) -> None:
+    path = store / "observations" / "2026" / "11" / "dropped-in.md"
+    path.write_bytes(data)
+    git(store, "add", "-A")
+    blocked = subprocess.run(
+        ["git", "commit", "-q", "-m", "drop a file in"], cwd=store, capture_output=True, text=True
+    )
+    assert blocked.returncode != 0 and "mem: commit refused" in blocked.stderr
+    assert warning in blocked.stderr
+    git(store, "commit", "-q", "--no-verify", "-m", "drop a file in anyway")
+    reindexed = mem("reindex", "--full")
+    assert "skipped observations/2026/11/" in reindexed.stderr and warning in reindexed.stderr
+    doctor = mem("doctor", expect=1).stdout
+    assert "dropped-in.md" in doctor
+    assert [hit["key"] for hit in mem_json("search", "odd words")] == ["odd"]
+    assert path.read_bytes() == data  # reported, never rewritten
+    assert not (store / "pwned").exists() and not (tmp_path / "pwned").exists()
+
+
+CHECKS = {
+    "query": check_query,
+    "verbatim": check_verbatim,
+    "template": check_template,
+    "refused": check_refused,
+    "hand-file": check_hand_file,
+}
