@@ -64,7 +64,7 @@ def terminal_progress() -> Callable[[int, int], None]:
     return report
 
 
-def _since(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def since_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
     try:
@@ -73,11 +73,11 @@ def _since(ctx: click.Context, param: click.Parameter, value: str | None) -> str
         raise click.BadParameter(str(exc)) from None
 
 
-def _until(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+def until_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Before this time; a bare date includes that whole day."""
     if value is None:
         return None
-    stamp = _since(ctx, param, value)
+    stamp = since_value(ctx, param, value)
     if stamp is not None and len(value.strip()) == 10 and value.count("-") == 2:
         import datetime as dt
 
@@ -103,13 +103,13 @@ def filter_options(f: F) -> F:
             ),
             click.option(
                 "--since",
-                callback=_since,
+                callback=since_value,
                 metavar="WHEN",
                 help="Only memories created since: 12h, 3d, 2w, 1m, 1y or an ISO date.",
             ),
             click.option(
                 "--until",
-                callback=_until,
+                callback=until_value,
                 metavar="WHEN",
                 help="Only memories created before (a date includes that day).",
             ),

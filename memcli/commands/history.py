@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from memcli.options import json_option, open_memory, store_options
+from memcli.options import json_option, open_memory, since_value, store_options
 from memcli.output import echo_json
 
 
@@ -18,8 +18,9 @@ from memcli.output import echo_json
 )
 @click.option(
     "--since",
+    callback=since_value,
     metavar="WHEN",
-    help="Only changes since then (git's own forms: 2.weeks, 2026-11-01, yesterday).",
+    help="Only changes since then: 12h, 3d, 2w, 1m, 1y or an ISO date.",
 )
 @json_option
 @store_options
