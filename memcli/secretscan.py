@@ -283,7 +283,15 @@ def new_findings(findings: Iterable[Finding], before: Iterable[Finding]) -> list
 
 
 def report(findings: list[Finding], *, limit: int = 5) -> str:
-    """One line: what was found and where, masked."""
-    shown = "; ".join(str(finding) for finding in findings[:limit])
-    more = f"; and {len(findings) - limit} more" if len(findings) > limit else ""
-    return f"{shown}{more}"
+    """One line: what was found and where, masked; a secret found twice is named once."""
+    places: dict[tuple[str, str, str], list[str]] = {}
+    for finding in findings:
+        places.setdefault((finding.description, finding.masked, finding.secret), []).append(
+            finding.where
+        )
+    parts = [
+        f"{description} {masked} in {' and '.join(wheres)}"
+        for (description, masked, _), wheres in places.items()
+    ]
+    more = f"; and {len(parts) - limit} more" if len(parts) > limit else ""
+    return "; ".join(parts[:limit]) + more

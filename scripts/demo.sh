@@ -1,6 +1,6 @@
 #!/bin/sh
-# A tour of mem in a throw-away store: save, search, show, timeline, forget,
-# and the store's own git log. Run it with the `mem` command on PATH.
+# A tour of mem in a throw-away store: save, search, show, timeline, the
+# context an agent sees, secrets refused, forget, and the store's own git log. Run it with the `mem` command on PATH.
 set -eu
 
 MEM_STORE=$(mktemp -d "${TMPDIR:-/tmp}/mem-demo.XXXXXX")/store
@@ -44,6 +44,18 @@ mem show fts-hyphen
 
 step mem timeline fts-hyphen
 mem timeline fts-hyphen
+
+step mem context   # what an agent sees when a session starts
+mem context
+
+# A token-shaped string, assembled here so that this file holds none.
+token="ghp_$(printf 'a1B2c3D4e5F6%.0s' 1 2 3)"
+step mem save "The deploy job reads ghp_… from the vault"   '# refused: a likely secret'
+mem save "The deploy job reads $token from the vault" || true
+
+step mem save "The deploy job reads ghp_… from the vault" --redact
+mem save "The deploy job reads $token from the vault" --type context --redact --key deploy-token >/dev/null
+mem show deploy-token
 
 step mem forget fts-hyphen
 mem forget fts-hyphen

@@ -143,8 +143,12 @@ def test_readme_demo_runs(tmp_path: Path) -> None:
         "forget: gotcha:",
         "init: mem store",
         "Porter stemming",
+        "# Memory of store",  # the session-start context
+        "reads [REDACTED:github-token] from the vault",
     ):
         assert expected in result.stdout
+    assert "refusing to store likely secrets: GitHub token ghp_…" in result.stderr
+    assert "ghp_a1B2" not in result.stdout + result.stderr
 
 
 HOLD_LOCK = """

@@ -136,7 +136,7 @@ def test_save_refuses_a_secret_and_stores_nothing(store: Path) -> None:
     before = head(store)
     result = mem("save", f"Deploys read {GITHUB} from CI", "--fact", f"aws {AWS}", expect=1)
     (line,) = result.stderr.strip().splitlines()
-    assert "GitHub token ghp_… (40 chars) in text" in line
+    assert "GitHub token ghp_… (40 chars) in title and text;" in line
     assert "AWS access key id AKIA… (20 chars) in fact 1" in line
     assert "--redact" in line and "--allow-secret" in line
     assert GITHUB not in result.output and AWS not in result.output
