@@ -10,6 +10,7 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -69,6 +70,37 @@ def index_path(root: Path) -> Path:
 def remove_index(root: Path) -> None:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{index_path(root)}{suffix}").unlink(missing_ok=True)
+
+
+def _garbage(index: Path) -> None:
+    index.write_bytes(os.urandom(16384))
+
+
+def _empty(index: Path) -> None:
+    index.write_bytes(b"")
+
+
+def _truncated(index: Path) -> None:
+    data = index.read_bytes()
+    index.write_bytes(data[: len(data) // 2 + 100])
+
+
+@pytest.mark.parametrize("damage", [_garbage, _empty, _truncated, Path.unlink])
+def test_every_read_answers_the_same_from_a_damaged_index(fixture_store: Path, damage: Any) -> None:
+    healthy = answers()
+    files = memory_files(fixture_store)
+    mem("reindex")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{index_path(fixture_store)}{suffix}").unlink(missing_ok=True)
+    damage(index_path(fixture_store))
+    first, *rest = READS
+    rebuilt = mem(*first)
+    assert rebuilt.stdout == healthy[0]
+    assert len(rebuilt.stderr.splitlines()) == 1 and "index" in rebuilt.stderr
+    for args, expected in zip(rest, healthy[1:], strict=True):
+        result = mem(*args)
+        assert (result.stdout, result.stderr) == (expected, ""), args  # rebuilt once, for good
+    assert memory_files(fixture_store) == files
 
 
 def test_a_directory_in_place_of_the_index(fixture_store: Path) -> None:
