@@ -161,7 +161,7 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
     added = [p for p, s in staged.items() if not s.startswith("D") and p.endswith(".md")]
     if not added:
         return []
-    modified = [p for p in added if staged[p].startswith("M") and store.head()]
+    modified = [p for p in added if staged[p].startswith("M")] if store.head() else []
     blobs = store.git.cat_file_batch(
         [f":{path}" for path in added] + [f"HEAD:{path}" for path in modified], env
     )

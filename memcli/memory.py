@@ -399,7 +399,8 @@ class Memory:
                 records.setdefault(record.id, record)
             paths = sorted({p for i in records for p in history_paths(self.store, i)})
             result = rewrite(self.store, list(records), paths)
-            self._discard_index()
+            with contextlib.suppress(IndexUnavailable):  # a directory there: nothing to clear
+                self._discard_index()
         self.sync(full=True)
         return list(records.values()), result
 

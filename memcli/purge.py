@@ -127,7 +127,8 @@ def _set_aside_remote_refs(store: Store) -> dict[str, str]:
     refs = dict(line.split(" ", 1) for line in out.splitlines() if line)
     if not refs:
         return read_lease(store)
-    lease = {**refs, **read_lease(store)}  # an earlier purge saw the remote as it still is
+    # An unpushed earlier purge recorded refs it deleted; refs fetched since are newer.
+    lease = {**read_lease(store), **refs}
     lease_path(store).write_text(json.dumps(lease, indent=1) + "\n", encoding="utf-8")
     stdin = "".join(f"delete {ref}\n" for ref in refs)
     store.git.run(["update-ref", "--stdin"], input=stdin)

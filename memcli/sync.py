@@ -49,7 +49,7 @@ def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) 
     remote = remote_name(store)
     if force_with_lease:
         return _force_push(store, remote)
-    if read_lease(store):
+    if any(ref.startswith(f"refs/remotes/{remote}/") for ref in read_lease(store)):
         raise StoreError(
             "`mem forget --purge` rewrote the store's history since the last sync: run "
             "`mem sync --force-with-lease` to replace the remote's history (a plain sync "
@@ -111,8 +111,9 @@ def _force_push(store: Store, remote: str) -> list[str]:
     except GitError as exc:
         raise StoreError(
             f"{remote} changed since mem last saw it, so its history was not replaced "
-            f"({exc}). Fetch with `git fetch {remote}`, check what is new there, then purge "
-            "again if needed and retry"
+            f"({exc}). Someone pushed commits built on the old history: `git fetch {remote}`, "
+            f"cherry-pick what is new on {remote}/{branch} onto {branch}, run the purge "
+            "again, then retry"
         ) from None
     remaining = {
         ref: sha for ref, sha in lease.items() if not ref.startswith(f"refs/remotes/{remote}/")
