@@ -141,7 +141,7 @@ def _processes_mentioning(text: str) -> list[int]:
 def test_kills_at_random_moments(env: dict[str, str]) -> None:
     chance = random.Random(20261122)
     outcomes = []
-    for n in range(10):
+    for n in range(20):
         args = ["reindex", "--full"] if n % 4 == 3 else ["save", f"Random kill number {n}"]
         process = subprocess.Popen(
             [mem_executable(), *args],

@@ -65,6 +65,8 @@ ROWS: list[tuple[str, str, Any, Any]] = [
     ("refused", "restore-traversal", (["restore", "../x"], None), "not a memory id"),
     ("refused", "project-traversal", (["list", "--project", "../x"], None), "invalid project"),
     ("refused", "project-absolute", (["list", "--project", "/tmp/x"], None), "invalid project"),
+    ("refused", "project-drive", (["list", "--project", "C:x"], None), "invalid project"),
+    ("refused", "project-nul", (["list", "--project", "a\x00b"], None), "invalid project"),
     ("refused", "stdin-not-utf8", (["save"], b"\xff\xfe bad"), "stdin is not valid UTF-8"),
     ("refused", "nul-in-text", (["save", "--json"], '{"text": "a\\u0000b"}'), "NUL byte"),
     (
