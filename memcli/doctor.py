@@ -56,6 +56,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             )
     _temporary_files(memory, checkup, fix)
     _git_lock(memory, checkup, fix)
+    _interrupted_purge(memory, checkup, fix)
     git_problem = store.git_state_problem()
     if git_problem:
         checkup.problems.append(git_problem)
@@ -91,6 +92,23 @@ def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:
                 checkup.fixed.append(f"removed {relative}, left by an interrupted save")
             else:
                 checkup.problems.append(f"{relative}: left by an interrupted save")
+
+
+def _interrupted_purge(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    from memcli import purge
+
+    if not purge.pending_path(memory.store).exists():
+        return
+    if fix and not memory.store.git_state_problem():
+        with memory.store.write_lock():
+            purge.finish(memory.store)
+            memory.rebuild_index_file()
+        checkup.fixed.append("finished an interrupted purge: the old history is pruned")
+    else:
+        checkup.problems.append(
+            "a `mem forget --purge` was interrupted: the old history may still hold what it "
+            "removed (`mem doctor --fix` prunes it)"
+        )
 
 
 def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:

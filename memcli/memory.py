@@ -399,10 +399,14 @@ class Memory:
                 records.setdefault(record.id, record)
             paths = sorted({p for i in records for p in history_paths(self.store, i)})
             result = rewrite(self.store, list(records), paths)
-            with contextlib.suppress(IndexUnavailable):  # a directory there: nothing to clear
-                self._discard_index()
-        self.sync(full=True)
+            self.rebuild_index_file()
         return list(records.values()), result
+
+    def rebuild_index_file(self) -> None:
+        """A new index file, not just new tables: freed pages of the old one keep old text."""
+        with contextlib.suppress(IndexUnavailable):  # a directory there: nothing to clear
+            self._discard_index()
+        self.sync(full=True)
 
     def _entry_for_key(self, key: str) -> Entry | None:
         from memcli.model import check_key

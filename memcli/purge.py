@@ -24,10 +24,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memcli.crashpoints import crash_point
 from memcli.errors import InvalidMemoryFile, StoreError
 from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
 
 LEASE_FILE = "mem-purge-lease"
+PENDING_FILE = "mem-purge-pending"
 _COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
 _OCTAL_RE = re.compile(rb"\\([0-7]{3})")
 
@@ -99,9 +101,22 @@ def _holds(path: str, data: bytes, identity: str) -> bool:
 
 
 def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
-    """Take ``paths`` (the memories ``ids``) out of every commit on every local ref."""
+    """Take ``paths`` (the memories ``ids``) out of every commit on every local ref.
+
+    Crash-safe in this order: a marker says a purge is under way; the files
+    leave the work tree and git's index first (a crash then leaves an
+    uncommitted deletion, never a file that ``doctor --fix`` would commit
+    back); ``fast-import`` moves the refs; ``finish`` prunes, and ``mem doctor
+    --fix`` runs it again when the marker outlived a crash.
+    """
     result = Purged(ids=ids, paths=paths)
+    pending_path(store).write_text("".join(f"{i}\n" for i in ids), encoding="utf-8")
     result.lease = _set_aside_remote_refs(store)
+    present = [p for p in paths if store.resolve(p).exists()]
+    if present:
+        store.git.run(["update-index", "--force-remove", "-z", "--stdin"], input="\0".join(present))
+        for path in present:
+            store.remove_file(path)
     exported = store.git.run(
         ["fast-export", "--all", "--no-data", "--signed-tags=strip", "--reencode=no"]
     ).stdout
@@ -110,15 +125,26 @@ def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
     labels = _list_lines(store, commands, set(paths))
     rewritten = _Rewriter(set(paths), ids, labels, result).run(commands)
     store.git.run(["fast-import", "--force", "--quiet"], input=rewritten)
-    # Update git's index and the work tree, without writing ORIG_HEAD (it would keep
-    # the old history reachable).
+    crash_point("purge-imported")
+    finish(store)
+    return result
+
+
+def pending_path(store: Store) -> Path:
+    return store.git.git_dir / PENDING_FILE
+
+
+def finish(store: Store) -> None:
+    """Make the old history unreachable and prune it; the marker goes last."""
+    # git's index and the work tree follow HEAD, without writing ORIG_HEAD (it would
+    # keep the old history reachable).
     store.git.run(["read-tree", "-u", "--reset", "HEAD"])
     for name in ("ORIG_HEAD", "FETCH_HEAD"):
         (store.git.git_dir / name).unlink(missing_ok=True)
     expire = ["reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"]
     store.git.run(expire)
     store.git.run(["gc", "--prune=now", "--quiet"])
-    return result
+    pending_path(store).unlink(missing_ok=True)
 
 
 def _set_aside_remote_refs(store: Store) -> dict[str, str]:

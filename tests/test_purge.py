@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem, mem_json
+from .conftest import git, mem, mem_json, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -137,3 +137,24 @@ def test_force_with_lease_refuses_when_the_remote_moved_on(store: Path, tmp_path
     refused = mem("sync", "--force-with-lease", expect=1)
     assert "changed since mem last saw it" in refused.stderr
     assert git(remote, "rev-parse", "main") == before
+
+
+def test_a_purge_killed_half_way_is_finished_by_doctor(store: Path) -> None:
+    mem("save", "Kept memory about queues", "--key", "kept")
+    secret = save(f"{CODENAME} must not survive a crash", "--key", "gone")
+    killed = run_mem(
+        "forget",
+        "--purge",
+        secret["id"],
+        env={"MEM_STORE": str(store), "MEM_CRASH_AT": "purge-imported"},
+    )
+    assert killed.returncode == -9
+    assert git(store, "status", "--porcelain") == ""  # never a file doctor would commit back
+    assert "a `mem forget --purge` was interrupted" in mem("doctor", expect=1).stdout
+    fixed = mem("doctor", "--fix")
+    assert "finished an interrupted purge" in fixed.stdout
+    assert CODENAME.encode() not in all_objects(store)
+    assert CODENAME.encode() not in (store / ".cache" / "index.db").read_bytes()
+    assert [hit["key"] for hit in mem_json("list")] == ["kept"]
+    mem("doctor")
+    mem("reindex", "--check")
