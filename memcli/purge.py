@@ -139,8 +139,15 @@ def finish(store: Store) -> None:
     # git's index and the work tree follow HEAD, without writing ORIG_HEAD (it would
     # keep the old history reachable).
     store.git.run(["read-tree", "-u", "--reset", "HEAD"])
+    git_dir = store.git.git_dir
     for name in ("ORIG_HEAD", "FETCH_HEAD"):
-        (store.git.git_dir / name).unlink(missing_ok=True)
+        (git_dir / name).unlink(missing_ok=True)
+    # Split-index files name every path they held (a memory's file name holds its
+    # title) and outlive the index for two weeks: write a whole index, drop them all.
+    store.git.run(["update-index", "--no-split-index"])
+    for shared in git_dir.glob("sharedindex.*"):
+        shared.unlink()
+    store.git.run(["update-index", "--split-index"])
     expire = ["reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"]
     store.git.run(expire)
     store.git.run(["gc", "--prune=now", "--quiet"])
