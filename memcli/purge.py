@@ -140,8 +140,12 @@ def finish(store: Store) -> None:
     # keep the old history reachable).
     store.git.run(["read-tree", "-u", "--reset", "HEAD"])
     git_dir = store.git.git_dir
-    for name in ("ORIG_HEAD", "FETCH_HEAD"):
+    # Files that may name the old history or the memory: the last commit message,
+    # the previous HEAD, private indexes a crashed save left.
+    for name in ("ORIG_HEAD", "FETCH_HEAD", "COMMIT_EDITMSG"):
         (git_dir / name).unlink(missing_ok=True)
+    for private in git_dir.glob("mem-index.*"):
+        private.unlink()
     # Split-index files name every path they held (a memory's file name holds its
     # title) and outlive the index for two weeks: write a whole index, drop them all.
     store.git.run(["update-index", "--no-split-index"])

@@ -89,11 +89,11 @@ def test_purge_follows_a_memory_across_renames_by_hand(store: Path) -> None:
     old = store / saved["path"]
     new = old.with_name("renamed-by-hand.md")
     git(store, "mv", old.relative_to(store).as_posix(), new.relative_to(store).as_posix())
-    git(store, "commit", "-q", "-m", "Rename a memory")
+    git(store, "commit", "-q", "-m", f"Rename the {CODENAME} memory")
     mem("forget", "--purge", "host")
-    assert CODENAME.encode() not in all_objects(store)
+    assert_gone(store, CODENAME)  # also the hand commit's message in COMMIT_EDITMSG
     assert [hit["key"] for hit in mem_json("list")] == ["keep"]
-    assert "Rename a memory" not in all_history(store)  # it only renamed that memory
+    assert "Rename the" not in all_history(store)  # it only renamed that memory
 
 
 def test_purge_refuses_uncommitted_changes_and_touches_nothing(store: Path) -> None:
