@@ -155,16 +155,28 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             "the valid ones)"
         )
         return
+    from memcli.secretscan import added_to_file, report
+
+    committed = store.git.cat_file_batch([f"HEAD:{path}" for path in memory_files])
     valid, removed, ids = [], [], []
     for path in memory_files:
         if not store.resolve(path).exists():
             removed.append(path)
             continue
+        data = store.read_bytes(path)
         try:
-            ids.append(parse_memory_file(path, store.read_bytes(path)).id)
+            identity = parse_memory_file(path, data).id
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"not committed, invalid: {exc}")
             continue
+        secrets = added_to_file(path, data, committed.get(f"HEAD:{path}"))
+        if secrets:
+            checkup.problems.append(
+                f"not committed, {path} holds likely secrets: {report(secrets)}; remove them, "
+                "or commit it with git if they are not secrets"
+            )
+            continue
+        ids.append(identity)
         valid.append(path)
     if valid or removed:
         with store.write_lock():

@@ -20,13 +20,10 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from memcli.errors import InvalidMemoryFile, StoreError
 from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
-
-if TYPE_CHECKING:
-    from memcli.secretscan import Finding
 
 MARKER = "# mem-git-hook: 1c9e4d7a"
 VALIDATING = ("pre-commit",)
@@ -199,12 +196,9 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
 
 def _new_secrets(path: str, data: bytes, committed: bytes | None) -> list[str]:
     """Likely secrets the commit would add to a memory file (those already there stay)."""
-    from memcli.secretscan import new_findings, report, scan
+    from memcli.secretscan import added_to_file, report
 
-    def findings(content: bytes) -> list[Finding]:
-        return list(scan(content.decode("utf-8", "replace"), path))
-
-    found = new_findings(findings(data), findings(committed) if committed else [])
+    found = added_to_file(path, data, committed)
     if not found:
         return []
     return [

@@ -282,6 +282,15 @@ def new_findings(findings: Iterable[Finding], before: Iterable[Finding]) -> list
     return [finding for finding in findings if finding.secret not in known]
 
 
+def added_to_file(path: str, data: bytes, committed: bytes | None) -> list[Finding]:
+    """Likely secrets a new version of a file brings (those already committed stay)."""
+
+    def findings(content: bytes) -> list[Finding]:
+        return list(scan(content.decode("utf-8", "replace"), path))
+
+    return new_findings(findings(data), findings(committed) if committed else [])
+
+
 def report(findings: list[Finding], *, limit: int = 5) -> str:
     """One line: what was found and where, masked; a secret found twice is named once."""
     places: dict[tuple[str, str, str], list[str]] = {}

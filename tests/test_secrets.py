@@ -226,3 +226,14 @@ def test_pre_commit_hook_blocks_a_secret_added_by_hand(store: Path) -> None:
     git(store, "commit", "-q", "--no-verify", "-m", "add webhook on purpose")
     path.write_text(path.read_text().replace("scale on depth", "scale on queue depth"))
     git(store, "commit", "-q", "-am", "reword")
+
+
+def test_doctor_does_not_commit_a_hand_edit_that_adds_a_secret(store: Path) -> None:
+    mem("save", "Billing runs nightly", "--key", "billing")
+    path = next((store / "observations").rglob("*.md"))
+    path.write_text(path.read_text() + f"\nThe billing key is {STRIPE}\n")
+    before = head(store)
+    result = mem("doctor", "--fix", expect=1)
+    assert "holds likely secrets: Stripe live key sk_live_… (32 chars)" in result.stdout
+    assert STRIPE not in result.output
+    assert head(store) == before and STRIPE not in history(store)
