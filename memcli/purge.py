@@ -13,7 +13,9 @@ repository, not just hidden.
 
 Remote-tracking refs would keep the old history reachable: they are recorded
 in ``.git/mem-purge-lease`` (what the remote had, for ``mem sync
---force-with-lease``) and deleted.
+--force-with-lease``) and deleted. ``.git/mem-purge-pending`` marks a purge
+under way until the old history is pruned; ``mem doctor --fix`` finishes a
+purge a crash interrupted.
 """
 
 from __future__ import annotations
