@@ -121,7 +121,13 @@ _ASSIGNMENT = re.compile(
 )
 _KEYWORD_RE = re.compile(r"(?i)pass|pwd|secret|token|key|credential")
 _SECRET_WORDS = {"password", "passwd", "pwd", "passphrase", "secret", "token", "credential"}
-_SECRET_PAIRS = {("api", "key"), ("access", "key"), ("secret", "key"), ("private", "key")}
+_SECRET_PAIRS = {
+    ("api", "key"),
+    ("access", "key"),
+    ("secret", "key"),
+    ("private", "key"),
+    ("auth", "key"),
+}
 _SECRET_JOINED = {"apikey", "accesskey", "secretkey", "privatekey", "authkey"}
 _PLACEHOLDER_RE = re.compile(
     r"(?i)^(?:none|null|nil|true|false|undefined|changeme|example\w*|placeholder|"

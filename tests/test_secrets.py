@@ -63,6 +63,7 @@ FOUND = [
     (f'token: password = "{PASSWORD}"', "secret-assignment", PASSWORD),
     (f'{{"apiKey": "{PASSWORD}"}}', "secret-assignment", PASSWORD),
     ("client_secret: 9f8e7d6c5b4a3f2e1d0c", "secret-assignment", "9f8e7d6c5b4a3f2e1d0c"),
+    ('authKey: "9f8e7d6c5b4a3f2e1d0c"', "secret-assignment", "9f8e7d6c5b4a3f2e1d0c"),
     ("passphrase = correcthorsebatterystaple", "secret-assignment", "correcthorsebatterystaple"),
 ]
 
