@@ -63,8 +63,6 @@ class Memory:
         self._index: Index | None = None
         self.index_problem: str | None = None
         """Why the index file could not serve this command (a temporary index did)."""
-        self.needs_index_file = False
-        """Fail rather than fall back to a temporary index (reindex, check)."""
 
     # --------------------------------------------------------------- opening
 
@@ -91,13 +89,17 @@ class Memory:
         except StoreError as exc:
             self.notify(f"git hooks not installed: {exc}")
 
-    def sync(self, *, full: bool = False) -> SyncReport | None:
+    def sync(self, *, full: bool = False, temporary_ok: bool = True) -> SyncReport | None:
         """Open the index and bring it up to date with HEAD (``full``: rebuild it).
 
         A missing index is built, a corrupt one is thrown away and rebuilt, each
-        with a notice; the memory files are never touched.
+        with a notice; the memory files are never touched. An index file that
+        cannot be used is replaced by a temporary one unless ``temporary_ok`` is
+        False (reindex, check), which raise ``IndexUnavailable`` instead.
         """
         self.require_store()
+        if self.index_problem and not temporary_ok:
+            raise IndexUnavailable(self.index_problem)
         path = self.store.index_path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -112,12 +114,12 @@ class Memory:
                 self._index = self._open_index(path)
                 return self._index.sync(self.store, self.notify, full=True)
         except (IndexUnavailable, OSError) as exc:
-            return self._use_temporary_index(exc)
+            return self._use_temporary_index(exc, temporary_ok)
         if report and report.rebuilt and not full and not existed and report.added:
             self.notify(f"built the index from {report.added} memory files")
         return report
 
-    def _use_temporary_index(self, problem: Exception) -> SyncReport | None:
+    def _use_temporary_index(self, problem: Exception, allowed: bool) -> SyncReport | None:
         """Answer from an index in memory, built from the files, when the file cannot serve.
 
         A read-only index, a directory in its place, a cache folder that cannot
@@ -137,7 +139,7 @@ class Memory:
             f"the index at {path} cannot be used ({reason}); make it writable, "
             "or remove it, and mem rebuilds it"
         )
-        if self.needs_index_file:
+        if not allowed:
             raise IndexUnavailable(self.index_problem)
         self.notify(f"{self.index_problem}. Answering from a temporary index meanwhile")
         if self._index is not None:
@@ -192,14 +194,13 @@ class Memory:
 
     def reindex(self, *, full: bool) -> SyncReport | None:
         """Bring the index file up to date; unlike a read, refuse when it cannot be written."""
-        self.needs_index_file = True
-        return self.sync(full=full)
+        return self.sync(full=full, temporary_ok=False)
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
         from memcli.store import parse_memory_file
 
-        self.needs_index_file = True
+        self.sync(temporary_ok=False)
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
         on_disk: dict[str, str] = {}
