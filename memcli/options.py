@@ -153,21 +153,13 @@ def format_option(f: F) -> F:
     )(f)
 
 
-def _secret_policy(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
-    """Record the choice in ``ctx.meta``; giving both flags is a usage error."""
-    if value:
-        chosen = ctx.meta.setdefault("mem.secrets", [])
-        chosen.append(param.opts[0])
-        if len(chosen) > 1:
-            raise click.UsageError("give one of --redact and --allow-secret, not both")
-    return value
-
-
 def secrets_options(f: F) -> F:
     """--redact and --allow-secret; the command gets ``secrets``: refuse, redact or allow."""
 
     def policy(**kwargs: Any) -> Any:
         redact, allow = kwargs.pop("redact"), kwargs.pop("allow_secret")
+        if redact and allow:
+            raise click.UsageError("give one of --redact and --allow-secret, not both")
         kwargs["secrets"] = "redact" if redact else "allow" if allow else "refuse"
         return f(**kwargs)
 
@@ -175,12 +167,10 @@ def secrets_options(f: F) -> F:
     wrapped = click.option(
         "--allow-secret",
         is_flag=True,
-        callback=_secret_policy,
         help="Store it even though it looks like it holds a secret (deliberately).",
     )(wrapped)
     return click.option(  # type: ignore[no-any-return]
         "--redact",
         is_flag=True,
-        callback=_secret_policy,
         help="Store likely secrets (keys, tokens, passwords) as [REDACTED:…].",
     )(wrapped)
