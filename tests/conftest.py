@@ -129,3 +129,17 @@ def copy_fixture_store(destination: Path) -> Path:
     git(destination, "add", "-A")
     git(destination, "commit", "-q", "-m", "fixture store")
     return destination
+
+
+def _truncate_mid_page(index: Path) -> None:
+    data = index.read_bytes()
+    index.write_bytes(data[: len(data) // 2 + 100])
+
+
+INDEX_DAMAGE: dict[str, Any] = {
+    "garbage": lambda index: index.write_bytes(os.urandom(16384)),
+    "empty": lambda index: index.write_bytes(b""),
+    "deleted": Path.unlink,
+    "truncated": _truncate_mid_page,
+}
+"""Ways an index file gets broken, each a function of its path."""

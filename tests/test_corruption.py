@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import copy_fixture_store, git, mem
+from .conftest import INDEX_DAMAGE, copy_fixture_store, git, mem
 
 READS = [
     ["search", "porter stemming"],
@@ -72,20 +72,7 @@ def remove_index(root: Path) -> None:
         Path(f"{index_path(root)}{suffix}").unlink(missing_ok=True)
 
 
-def _garbage(index: Path) -> None:
-    index.write_bytes(os.urandom(16384))
-
-
-def _empty(index: Path) -> None:
-    index.write_bytes(b"")
-
-
-def _truncated(index: Path) -> None:
-    data = index.read_bytes()
-    index.write_bytes(data[: len(data) // 2 + 100])
-
-
-@pytest.mark.parametrize("damage", [_garbage, _empty, _truncated, Path.unlink])
+@pytest.mark.parametrize("damage", INDEX_DAMAGE.values(), ids=INDEX_DAMAGE.keys())
 def test_every_read_answers_the_same_from_a_damaged_index(fixture_store: Path, damage: Any) -> None:
     healthy = answers()
     files = memory_files(fixture_store)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import copy_fixture_store, git, mem, mem_json
+from .conftest import INDEX_DAMAGE, copy_fixture_store, git, mem, mem_json
 
 QUERIES = ["git", "index", "fts5 hyphens", "review", "windows", "plumbing", "atomic", "zzz"]
 
@@ -118,28 +117,7 @@ def test_history_rewritten_under_the_index_triggers_a_rebuild(fixture_store: Pat
     assert len(mem_json("list")) == 9
 
 
-def _corrupt_garbage(index: Path) -> None:
-    index.write_bytes(os.urandom(8192))
-
-
-def _corrupt_truncate_zero(index: Path) -> None:
-    index.write_bytes(b"")
-
-
-def _corrupt_delete(index: Path) -> None:
-    index.unlink()
-
-
-def _corrupt_truncate_mid_page(index: Path) -> None:
-    data = index.read_bytes()
-    index.write_bytes(data[: len(data) // 2 + 100])
-
-
-@pytest.mark.parametrize(
-    "corrupt",
-    [_corrupt_garbage, _corrupt_truncate_zero, _corrupt_delete, _corrupt_truncate_mid_page],
-    ids=["garbage", "empty", "deleted", "truncated"],
-)
+@pytest.mark.parametrize("corrupt", INDEX_DAMAGE.values(), ids=INDEX_DAMAGE.keys())
 def test_a_broken_index_is_rebuilt_with_the_same_results(fixture_store: Path, corrupt: Any) -> None:
     for i in range(40):  # enough rows that the index spans many pages
         mem("save", f"Filler memory number {i} about caching and plumbing")
