@@ -77,6 +77,8 @@ class Git:
         except FileNotFoundError:
             raise StoreError("git is not installed or not on PATH") from None
         if check and result.returncode != 0:
+            if b"not a git repository" in result.stderr:
+                self.head()  # a missing HEAD is named, with how to put it back
             raise GitError(f"git {args[0]} failed: {first_line(result.stderr)}")
         return result
 

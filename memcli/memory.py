@@ -73,7 +73,6 @@ class Memory:
                 f"no memory store{where} at {self.location.root}; "
                 "`mem save` creates one, or run `mem init`"
             )
-        self.store.head()  # a repository without HEAD fails here, with what to do
 
     def ensure_store(self) -> None:
         if not self.store.exists() and self.store.create():
