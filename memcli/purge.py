@@ -32,8 +32,18 @@ from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
 
 LEASE_FILE = "mem-purge-lease"
 PENDING_FILE = "mem-purge-pending"
+FILE_OPS = (b"M ", b"D ")
 _COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
-_OCTAL_RE = re.compile(rb"\\([0-7]{3})")
+_ESCAPE_RE = re.compile(rb"\\(?:([0-7]{3})|(.))", re.DOTALL)
+_ESCAPES = {
+    b"n": b"\n",
+    b"t": b"\t",
+    b"a": b"\a",
+    b"b": b"\b",
+    b"f": b"\f",
+    b"v": b"\v",
+    b"r": b"\r",
+}
 
 
 @dataclass
@@ -225,37 +235,27 @@ class _Stream:
             yield current
 
 
-def _op_paths(line: bytes) -> list[bytes]:
-    """The paths a file operation (``M``, ``D``, ``R``, ``C``) names, unquoted."""
-    kind = line[:2]
-    if kind == b"M ":
-        return [_unquote(line.split(b" ", 3)[3])]
-    if kind == b"D ":
-        return [_unquote(line[2:])]
-    if kind in (b"R ", b"C "):
-        return [_unquote(p) for p in _split_two_paths(line[2:])]
-    return []
-
-
-def _split_two_paths(rest: bytes) -> list[bytes]:
-    if rest.startswith(b'"'):
-        end = 1
-        while rest[end : end + 1] != b'"' or rest[end - 1 : end] == b"\\":
-            end += 1
-        return [rest[: end + 1], rest[end + 2 :]]
-    first, _, second = rest.partition(b" ")
-    return [first, second]
+def _op_path(line: bytes) -> bytes | None:
+    """The path a file operation names, unquoted (fast-export without -M/-C gives M and D)."""
+    if line.startswith(b"M "):
+        return _unquote(line.split(b" ", 3)[3])
+    if line.startswith(b"D "):
+        return _unquote(line[2:])
+    return None
 
 
 def _unquote(path: bytes) -> bytes:
-    """A path as git writes it C-quoted when it holds special characters."""
+    """A path as git writes it, C-quoted when it holds special characters."""
     if not path.startswith(b'"'):
         return path
-    inner = path[1:-1]
-    inner = _OCTAL_RE.sub(lambda m: bytes([int(m.group(1), 8)]), inner)
-    for escaped, plain in ((b'\\"', b'"'), (b"\\t", b"\t"), (b"\\n", b"\n"), (b"\\\\", b"\\")):
-        inner = inner.replace(escaped, plain)
-    return inner
+    return _ESCAPE_RE.sub(_unescape, path[1:-1])
+
+
+def _unescape(match: re.Match[bytes]) -> bytes:
+    octal, char = match.groups()
+    if octal:
+        return bytes([int(octal, 8)])
+    return _ESCAPES.get(char, char)
 
 
 def _list_lines(store: Store, commands: list[_Command], paths: set[str]) -> set[bytes]:
@@ -266,7 +266,7 @@ def _list_lines(store: Store, commands: list[_Command], paths: set[str]) -> set[
         for command in commands
         if command.kind == b"commit"
         for line in command.lines
-        if line.startswith(b"M ") and _op_paths(line)[0] in targets
+        if _op_path(line) in targets and line.startswith(b"M ")
     }
     labels: set[bytes] = set()
     for data in store.git.cat_file_batch(sorted(blobs)).values():
@@ -329,8 +329,8 @@ class _Rewriter:
         parents = [
             ln.split(b" ", 1)[1] for ln in command.lines if ln.startswith((b"from ", b"merge "))
         ]
-        ops = [ln for ln in command.lines if ln[:2] in (b"M ", b"D ", b"R ", b"C ")]
-        kept_ops = [ln for ln in ops if not set(_op_paths(ln)) & self.targets]
+        ops = [ln for ln in command.lines if ln[:2] in FILE_OPS]
+        kept_ops = [ln for ln in ops if _op_path(ln) not in self.targets]
         mapped = [self._mapped(p) for p in parents]
         first = mapped[0] if mapped else None
         if ops and not kept_ops and len(parents) <= 1:
@@ -347,7 +347,7 @@ class _Rewriter:
         merges = [m for m in dict.fromkeys(mapped[1:]) if m is not None and m != first]
         message = self._scrubbed(command.message or b"")
         for line in command.lines:
-            if line.startswith((b"from ", b"merge ")) or line[:2] in (b"M ", b"D ", b"R ", b"C "):
+            if line.startswith((b"from ", b"merge ")) or line[:2] in FILE_OPS:
                 continue
             lines.append(line)
         lines += [b"data %d" % len(message), message]

@@ -87,7 +87,7 @@ def test_purge_follows_a_memory_across_renames_by_hand(store: Path) -> None:
     mem("save", "Tokens rotate weekly", "--key", "keep")
     saved = save(f"{CODENAME} is the staging host", "--key", "host")
     old = store / saved["path"]
-    new = old.with_name("renamed-by-hand.md")
+    new = old.with_name("renamed by hand, café.md")  # fast-export quotes this path
     git(store, "mv", old.relative_to(store).as_posix(), new.relative_to(store).as_posix())
     git(store, "commit", "-q", "-m", f"Rename the {CODENAME} memory")
     mem("forget", "--purge", "host")
