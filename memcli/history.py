@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from memcli.errors import Ambiguous, InvalidMemoryFile, NotFound
+from memcli.errors import Ambiguous, InvalidInput, InvalidMemoryFile, NotFound
 from memcli.model import Record
 from memcli.schema import OBSERVATION_TYPES
 from memcli.store import MEMORY_DIRS, Store, parse_memory_file
@@ -177,6 +177,21 @@ class MemoryDiff(NamedTuple):
             "changed": [c.to_json() for c in self.changed],
             "forgotten": [brief(r) for r in self.forgotten],
         }
+
+
+def commit_id(store: Store, rev: str) -> str:
+    """The commit a revision given by a person names; never an option or a path for git."""
+    shown = rev if len(rev) <= 80 else rev[:80] + "..."
+    if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
+        raise InvalidInput(f"{shown!r} is not a revision of the store")
+    result = store.git.run(
+        ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+        check=False,
+    )
+    oid = result.stdout.decode("ascii", "replace").strip()
+    if result.returncode != 0 or not oid:
+        raise InvalidInput(f"{shown!r} is not a revision of the store (no such commit)")
+    return oid
 
 
 def memory_diff(store: Store, old: str, new: str) -> MemoryDiff:

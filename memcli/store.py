@@ -228,7 +228,17 @@ class Store:
     def changes(self, old: str, new: str) -> list[Change]:
         """Memory files added, modified or deleted between two commits (renames split)."""
         out = self.git.run(
-            ["diff", "--name-status", "-z", "--no-renames", old, new, "--", *MEMORY_DIRS]
+            [
+                "diff",
+                "--name-status",
+                "-z",
+                "--no-renames",
+                "--end-of-options",
+                old,
+                new,
+                "--",
+                *MEMORY_DIRS,
+            ]
         ).stdout.decode("utf-8", "surrogateescape")
         fields = out.split("\0")
         changes = []

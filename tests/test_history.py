@@ -137,3 +137,34 @@ def test_a_moved_memory_is_not_added_and_forgotten(store: Path) -> None:
     git(store, "commit", "-qm", "move")
     result = mem_json("diff", start)
     assert result["added"] == result["forgotten"] == result["changed"] == []
+
+
+@pytest.mark.parametrize(
+    "revs",
+    [
+        ["--output={target}", "HEAD"],
+        ["HEAD", "--output={target}"],
+        ["--no-index"],
+        ["HEAD~99"],
+        ["HEAD:observations"],
+    ],
+)
+def test_diff_takes_only_revisions(store: Path, tmp_path: Path, revs: list[str]) -> None:
+    mem("save", "A memory")
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    given = [r.format(target=target) for r in revs]
+    result = mem("diff", "--", *given, expect=1)
+    assert result.stderr.startswith("Error: ") and "not a revision" in result.stderr
+    assert target.read_text() == "keep me\n"
+
+
+def test_diff_refuses_a_bookmark_that_is_not_a_revision(store: Path, tmp_path: Path) -> None:
+    mem("save", "A memory")
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    (store / ".cache").mkdir(exist_ok=True)
+    (store / ".cache" / "diff-bookmark").write_text(f"--output={target}\n")
+    result = mem("diff", expect=1)
+    assert "not a revision" in result.stderr
+    assert target.read_text() == "keep me\n"

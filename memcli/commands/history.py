@@ -91,7 +91,7 @@ def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
         mem diff HEAD~5
         mem diff v1 v2 --json
     """
-    from memcli.history import EMPTY_TREE, memory_diff
+    from memcli.history import EMPTY_TREE, commit_id, memory_diff
 
     memory = open_memory(store_dir, project)
     memory.require_store()
@@ -103,12 +103,15 @@ def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
     if revs:
         old = revs[0]
         new = revs[1] if len(revs) == 2 else "HEAD"
+        old_id, new_id = commit_id(store, old), commit_id(store, new)
     else:
         saved = bookmark.read_text().strip() if bookmark.exists() else ""
         parent = store.git.run(["rev-parse", "--verify", "--quiet", "HEAD~1"], check=False)
         old = saved or (parent.stdout.decode().strip() if parent.returncode == 0 else EMPTY_TREE)
         new = head
-    result = memory_diff(store, old, new)
+        old_id = commit_id(store, old) if saved and saved != EMPTY_TREE else old
+        new_id = new
+    result = memory_diff(store, old_id, new_id)._replace(old=old, new=new)
     if not revs:
         bookmark.parent.mkdir(exist_ok=True)
         bookmark.write_text(head + "\n")
