@@ -3,7 +3,9 @@
 Only hook entries whose command is mem's are ever added or removed; every other
 setting, and every other hook, is left as it is. The file keeps its indentation
 and final newline, a backup of the previous file is kept beside it, and an
-uninstall that leaves nothing of mem behind restores the original bytes.
+uninstall that leaves nothing of mem behind restores the original bytes. A
+settings file that is a symbolic link (dotfile managers) is written through:
+the file it points to changes, the link stays, the backup goes beside the file.
 """
 
 from __future__ import annotations
@@ -56,7 +58,22 @@ def is_ours(hook: Any) -> bool:
     return isinstance(hook, dict) and bool(_OURS_RE.search(str(hook.get("command", "")) + " "))
 
 
+def _through_links(path: Path) -> Path:
+    """The file ``path`` names after following every symbolic link (it may not exist yet)."""
+    if not path.is_symlink():
+        return path
+    real = Path(os.path.realpath(path))
+    if real.is_symlink():
+        raise MemError(f"{path} is a symbolic link that loops; mem leaves it untouched")
+    return real
+
+
 def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    real = _through_links(path)
+    return _install(real, dry_run=dry_run)._replace(path=path)
+
+
+def _install(path: Path, *, dry_run: bool) -> SettingsChange:
     original, data = _read(path)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
@@ -77,6 +94,11 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    real = _through_links(path)
+    return _uninstall(real, dry_run=dry_run)._replace(path=path)
+
+
+def _uninstall(path: Path, *, dry_run: bool) -> SettingsChange:
     if not path.exists():
         return SettingsChange(path, "", False)
     original, data = _read(path)
@@ -187,6 +209,8 @@ def _write_bytes(
         backup.write_bytes(original)
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temp.write_bytes(new)
+    if original is not None:
+        os.chmod(temp, path.stat().st_mode & 0o7777)  # a private file stays private
     os.replace(temp, path)
     if remove_backup is not None:
         remove_backup.unlink(missing_ok=True)

@@ -248,3 +248,45 @@ def test_user_scope_writes_to_the_home_directory(isolated_env: Path) -> None:
     mem("install", "claude", "--user")
     data = json.loads((isolated_env / ".claude" / "settings.json").read_text())
     assert set(data["hooks"]) == {"SessionStart", "UserPromptSubmit", "PostCompact"}
+
+
+def test_user_scope_writes_through_a_symlinked_settings_file(isolated_env: Path) -> None:
+    dotfiles = isolated_env / "dotfiles" / "claude"
+    dotfiles.mkdir(parents=True)
+    target = dotfiles / "settings.json"
+    original = json.dumps(EXISTING, indent=2) + "\n"
+    target.write_text(original)
+    link = isolated_env / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(Path("..") / "dotfiles" / "claude" / "settings.json")
+
+    mem("install", "claude", "--user")
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert set(json.loads(target.read_text())["hooks"]) >= {"SessionStart", "PostCompact"}
+    assert (dotfiles / "settings.json.mem-backup").read_text() == original
+    assert not list(link.parent.glob("*.mem-backup"))
+
+    mem("uninstall", "claude", "--user")
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert target.read_text() == original
+    assert not (dotfiles / "settings.json.mem-backup").exists()
+
+
+def test_a_dangling_settings_symlink_is_written_through(isolated_env: Path) -> None:
+    target = isolated_env / "dotfiles" / "settings.json"
+    target.parent.mkdir()
+    link = isolated_env / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    mem("install", "claude", "--user")
+    assert link.is_symlink() and "PostCompact" in json.loads(target.read_text())["hooks"]
+    mem("uninstall", "claude", "--user")
+    assert link.is_symlink() and not target.exists()
+
+
+def test_a_looping_settings_symlink_is_left_alone(isolated_env: Path) -> None:
+    link = isolated_env / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(link)
+    result = mem("install", "claude", "--user", expect=1)
+    assert "loops" in result.stderr and link.is_symlink()
