@@ -106,33 +106,66 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
 
 
 def _last_version(store: Store, identity: str) -> tuple[str, bytes, Record] | None:
-    """Walk the deletions of files whose name ends in the id's tail, newest first."""
-    tail = identity[-6:].lower()
+    """The newest deletion of a file that held the memory, whatever the file's name."""
     out = store.git.run(
         [
-            "-c",
-            "core.quotePath=false",
             "log",
             "--diff-filter=D",
-            "--format=%x1e%H",
-            "--name-only",
+            *RAW_LOG,
+            "-S",
+            identity,
             "--",
             *MEMORY_DIRS,
         ]
-    ).stdout.decode("utf-8", "replace")
-    for record in out.split(_RECORD_SEP)[1:]:
-        commit, _, names = record.partition("\n")
-        for path in names.split():
-            if not path.endswith(f"-{tail}.md") and identity not in path:
+    ).stdout
+    for _commit, changes in raw_log(out):
+        blobs = store.git.cat_file_batch([c.old for c in changes])
+        for change in changes:
+            data = blobs.get(change.old)
+            if data is None:
                 continue
-            data = store.git.run(["show", f"{commit.strip()}^:{path}"], check=False).stdout
             try:
-                record_ = parse_memory_file(path, data)
+                record_ = parse_memory_file(change.path, data)
             except InvalidMemoryFile:
                 continue
             if record_.id == identity:
-                return path, data, record_
+                return change.path, data, record_
     return None
+
+
+RAW_LOG = ("--format=%x1e%H", "--raw", "--no-abbrev", "--no-renames", "-z")
+"""``git log`` options for :func:`raw_log`: each commit, and its file changes with blob ids."""
+
+
+class FileChange(NamedTuple):
+    old: str
+    """The blob before (all zeros for an added file)."""
+    new: str
+    """The blob after (all zeros for a deleted file)."""
+    status: str
+    path: str
+
+
+def raw_log(out: bytes) -> list[tuple[str, list[FileChange]]]:
+    """``git log`` output made with :data:`RAW_LOG`: each commit and the files it changed.
+
+    With ``-z`` paths come as they are, never C-quoted (a tab, a quote or a
+    newline in a file name is just a character of it), and blobs are named by
+    id, never by ``REV:path`` (a path may hold the newline ``cat-file`` splits on).
+    """
+    records = []
+    for record in out.split(b"\x1e")[1:]:
+        commit, _, rest = record.partition(b"\0")
+        fields = rest.lstrip(b"\n").split(b"\0")
+        changes = []
+        for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+            parts = meta.decode("ascii", "replace").split()
+            if len(parts) != 5 or not parts[0].startswith(":"):
+                continue
+            name = path.decode("utf-8", "surrogateescape")
+            changes.append(FileChange(parts[2], parts[3], parts[4][:1], name))
+        records.append((commit.decode("ascii", "replace").strip(), changes))
+    return records
 
 
 # --------------------------------------------------------------------- diff

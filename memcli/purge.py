@@ -56,6 +56,8 @@ class Purged:
     """Commits that did nothing but change the memory, removed."""
     lease: dict[str, str] = field(default_factory=dict)
     """Remote-tracking refs and what they pointed to: the remotes that still hold it."""
+    left: str | None = None
+    """Why the purged memories are not gone from every object (None: they are)."""
 
 
 def lease_path(store: Store) -> Path:
@@ -75,33 +77,18 @@ def read_lease(store: Store) -> dict[str, str]:
 
 def history_paths(store: Store, identity: str) -> list[str]:
     """Every path at which the memory ``identity`` was ever committed, on any ref."""
-    out = store.git.run(
-        [
-            "-c",
-            "core.quotePath=false",
-            "log",
-            "--all",
-            "--format=%x1e%H",
-            "--name-only",
-            "--no-renames",  # a rename is a deletion and an addition, both found
-            "-S",
-            identity,
-            "--",
-            *MEMORY_DIRS,
-        ]
-    ).stdout.decode("utf-8", "surrogateescape")
-    candidates: list[tuple[str, str]] = []
-    for record in out.split("\x1e")[1:]:
-        commit, _, names = record.partition("\n")
-        candidates += [(commit.strip(), p) for p in names.splitlines() if is_memory_path(p)]
-    specs = [spec for c, p in candidates for spec in (f"{c}:{p}", f"{c}^:{p}")]
-    blobs = store.git.cat_file_batch(specs)
+    from memcli.history import RAW_LOG, raw_log
+
+    out = store.git.run(["log", "--all", *RAW_LOG, "-S", identity, "--", *MEMORY_DIRS]).stdout
+    # A rename is a deletion and an addition (--no-renames): both paths are found.
+    changes = [c for _, found in raw_log(out) for c in found if is_memory_path(c.path)]
+    blobs = store.git.cat_file_batch(sorted({b for c in changes for b in (c.old, c.new)}))
     paths: set[str] = set()
-    for commit, path in candidates:
-        for spec in (f"{commit}:{path}", f"{commit}^:{path}"):
-            data = blobs.get(spec)
-            if data is not None and _holds(path, data, identity):
-                paths.add(path)
+    for change in changes:
+        for blob in (change.old, change.new):
+            data = blobs.get(blob)
+            if data is not None and _holds(change.path, data, identity):
+                paths.add(change.path)
     return sorted(paths)
 
 
@@ -139,7 +126,48 @@ def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
     store.git.run(["fast-import", "--force", "--quiet"], input=rewritten)
     crash_point("purge-imported")
     finish(store)
+    result.left = verify_gone(store, ids)
     return result
+
+
+def verify_gone(store: Store, ids: list[str]) -> str | None:
+    """Read every object of the repository: none may still hold a purged memory.
+
+    A memory is recognised by its ``id:`` line, in a blob (its file, or a
+    copy of it anywhere) or in a commit message (its ``Memory-Id`` trailer).
+    """
+    import subprocess
+
+    from memcli.gitrepo import clean_env
+
+    pattern = re.compile(
+        rb"(?:^|\n)(?:id|Memory-Id): *[\"']?(" + b"|".join(i.encode() for i in ids) + rb")\b"
+    )
+    process = subprocess.Popen(
+        ["git", "cat-file", "--batch-all-objects", "--unordered", "--batch"],
+        cwd=store.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=clean_env(),
+    )
+    assert process.stdout is not None
+    found: tuple[str, str, str] | None = None
+    with process:
+        while header := process.stdout.readline():
+            oid, kind, size = header.decode("ascii", "replace").split()
+            data = process.stdout.read(int(size) + 1)
+            match = pattern.search(data) if kind in ("blob", "commit", "tag") else None
+            if match and found is None:
+                found = (kind, oid, match.group(1).decode())
+    if found is None:
+        return None
+    kind, oid, identity = found
+    return (
+        f"the purge could not take {identity} out of the store: the {kind} {oid} still "
+        f"holds it (`git log --all --find-object={oid}` shows where, perhaps a copy "
+        "outside the memory folders); history was rewritten, but do not share it until "
+        "that is gone too"
+    )
 
 
 def pending_path(store: Store) -> Path:

@@ -165,3 +165,34 @@ def test_a_purge_killed_half_way_is_finished_by_doctor(store: Path) -> None:
     assert [hit["key"] for hit in mem_json("list")] == ["kept"]
     mem("doctor")
     mem("reindex", "--check")
+
+
+@pytest.mark.parametrize("name", ["tab\there.md", 'a "quoted" name.md', "two\nlines.md"])
+def test_purge_removes_a_file_whose_name_git_quotes(store: Path, name: str) -> None:
+    mem("save", "Tokens rotate weekly", "--key", "keep")
+    saved = save(f"{CODENAME} is the staging host", "--key", "host")
+    old = store / saved["path"]
+    git(
+        store,
+        "mv",
+        old.relative_to(store).as_posix(),
+        (old.parent / name).relative_to(store).as_posix(),
+    )
+    git(store, "commit", "-q", "-m", "Rename by hand")
+    result = mem("forget", "--purge", "host")
+    assert f"purged {saved['id']}" in result.stdout
+    assert not (old.parent / name).exists()
+    assert_gone(store, CODENAME)
+    assert [hit["key"] for hit in mem_json("list")] == ["keep"]
+    assert git(store, "status", "--porcelain") == ""
+
+
+def test_purge_does_not_say_purged_while_a_copy_keeps_the_text(store: Path) -> None:
+    saved = save(f"{CODENAME} is the staging host", "--key", "host")
+    (store / "archive").mkdir()
+    (store / "archive" / "old.md").write_text((store / saved["path"]).read_text())
+    git(store, "add", "archive")
+    git(store, "commit", "-q", "--no-verify", "-m", "Keep a copy")
+    result = mem("forget", "--purge", "host", expect=1)
+    assert "purged" not in result.stdout
+    assert "could not take" in result.stderr and saved["id"] in result.stderr

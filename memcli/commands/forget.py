@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from memcli.errors import StoreError
 from memcli.options import notice, open_memory, store_options
 
 
@@ -47,6 +48,8 @@ def forget(
             abort=True,
         )
     records, result = memory.purge(refs)
+    if result.left:
+        raise StoreError(result.left)
     for record in records:
         click.echo(f"purged {record.id}  {record.title}")
     notice(
