@@ -24,6 +24,7 @@ KNOWN_TOP_LEVEL = {
     *MEMORY_DIRS,
     "MEMORY.md",
     "mem.toml",
+    "purged.txt",  # ids mem forget --purge removed, so every clone removes them too
     "templates",
     "README.md",
     ".pre-commit-config.yaml",

@@ -102,6 +102,13 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
         found = _last_version(store, identity)
         if found is not None:
             return found
+    from memcli.purge import purged_ids
+
+    if any(i.startswith(prefix) for i in purged_ids(store)):
+        raise NotFound(
+            f"no forgotten memory with the id {ref!r}: it was purged from the store's "
+            "history (purged.txt lists it) and cannot be restored"
+        )
     raise NotFound(f"no forgotten memory with the id {ref!r} in the store's history")
 
 

@@ -16,6 +16,12 @@ in ``.git/mem-purge-lease`` (what the remote had, for ``mem sync
 --force-with-lease``) and deleted. ``.git/mem-purge-pending`` marks a purge
 under way until the old history is pruned; ``mem doctor --fix`` finishes a
 purge a crash interrupted.
+
+Every purge also commits the ids it removed to ``purged.txt`` (ids only,
+never text), so that the purge travels with the history: ``mem sync`` in a
+clone that still holds a memory the remote's ``purged.txt`` lists rewrites
+its own history the same way before rebasing, and no sync pushes a commit
+that brings a purged memory back.
 """
 
 from __future__ import annotations
@@ -31,6 +37,12 @@ from memcli.errors import InvalidMemoryFile, StoreError
 from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
 
 LEASE_FILE = "mem-purge-lease"
+TOMBSTONE = "purged.txt"
+TOMBSTONE_HEADER = (
+    "# Memories removed from the whole history with `mem forget --purge`, one id a line.\n"
+    "# mem refuses to bring any of them back: keep this file.\n"
+)
+_ULID_RE = re.compile(r"[0-9A-Z]{26}")
 PENDING_FILE = "mem-purge-pending"
 FILE_OPS = (b"M ", b"D ")
 _COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
@@ -99,7 +111,7 @@ def _holds(path: str, data: bytes, identity: str) -> bool:
         return f"\nid: {identity}".encode() in data  # a broken version still counts
 
 
-def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
+def rewrite(store: Store, ids: list[str], paths: list[str], *, applied: bool = False) -> Purged:
     """Take ``paths`` (the memories ``ids``) out of every commit on every local ref.
 
     Crash-safe in this order: a marker says a purge is under way; the files
@@ -107,10 +119,15 @@ def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
     uncommitted deletion, never a file that ``doctor --fix`` would commit
     back); ``fast-import`` moves the refs; ``finish`` prunes, and ``mem doctor
     --fix`` runs it again when the marker outlived a crash.
+
+    ``applied``: the purge was made in another clone and fetched; the remote
+    already lacks the memories, so its refs stay and no tombstone is added.
     """
     result = Purged(ids=ids, paths=paths)
-    pending_path(store).write_text("".join(f"{i}\n" for i in ids), encoding="utf-8")
-    result.lease = _set_aside_remote_refs(store)
+    marker = "".join(f"{i}\n" for i in ids) + ("applied\n" if applied else "")
+    pending_path(store).write_text(marker, encoding="utf-8")
+    if not applied:
+        result.lease = _set_aside_remote_refs(store)
     present = [p for p in paths if store.resolve(p).exists()]
     if present:
         store.git.run(["update-index", "--force-remove", "-z", "--stdin"], input="\0".join(present))
@@ -128,6 +145,117 @@ def rewrite(store: Store, ids: list[str], paths: list[str]) -> Purged:
     finish(store)
     result.left = verify_gone(store, ids)
     return result
+
+
+# ------------------------------------------------------------ the tombstone
+
+
+def purged_ids(store: Store, rev: str = "HEAD") -> set[str]:
+    """The ids ``purged.txt`` lists at ``rev`` (none when it has no such file)."""
+    data = store.git.cat_file_batch([f"{rev}:{TOMBSTONE}"]).get(f"{rev}:{TOMBSTONE}", b"")
+    return set(_ULID_RE.findall(data.decode("ascii", "replace")))
+
+
+def _record(store: Store, ids: list[str]) -> None:
+    """Commit the purged ids to ``purged.txt``, the purge's trace in the shared history."""
+    listed = purged_ids(store)
+    new = [i for i in ids if i not in listed]
+    if not new:
+        return
+    lines = sorted(listed | set(new))
+    (store.root / TOMBSTONE).write_text(
+        TOMBSTONE_HEADER + "".join(f"{i}\n" for i in lines), encoding="utf-8"
+    )
+    noun = "memory" if len(new) == 1 else "memories"
+    trailers = "".join(f"Purged-Id: {i}\n" for i in new)
+    store.commit([TOMBSTONE], [], f"purge: {len(new)} {noun}\n\n{trailers}")
+
+
+def _introducing(store: Store, ids: set[str], commits: str) -> list[tuple[str, str]]:
+    """(commit, id) for commits of the range ``commits`` that add a memory file of ``ids``."""
+    if not ids:
+        return []
+    from memcli.history import RAW_LOG, raw_log
+
+    regex = "|".join(sorted(ids))
+    out = store.git.run(
+        [
+            "log",
+            "--diff-filter=AM",
+            *RAW_LOG,
+            "--pickaxe-regex",
+            "-S",
+            regex,
+            "--end-of-options",
+            commits,
+            "--",
+            *MEMORY_DIRS,
+        ]
+    ).stdout
+    found = []
+    for commit, changes in raw_log(out):
+        blobs = store.git.cat_file_batch([c.new for c in changes])
+        for change in changes:
+            data = blobs.get(change.new, b"")
+            held = next((i for i in sorted(ids) if _holds(change.path, data, i)), None)
+            if held is not None:
+                found.append((commit, held))
+    return found
+
+
+def apply_fetched_purges(store: Store, upstream: str) -> list[str]:
+    """Before a sync rebases onto ``upstream``: purge here what was purged there.
+
+    The memories the remote's ``purged.txt`` lists and this store's does not
+    are taken out of the local history with the same rewrite; the index is
+    dropped, to be rebuilt without them. Refuses, changing nothing, when the
+    work tree has uncommitted changes (the rewrite resets it) or when the
+    remote itself holds a memory it lists as purged. The caller holds the
+    write lock.
+    """
+    tracking = f"refs/remotes/{upstream}"
+    remote_ids = purged_ids(store, tracking)
+    back = _introducing(store, remote_ids | purged_ids(store), f"HEAD..{tracking}")
+    if back:
+        commit, identity = back[0]
+        raise StoreError(
+            f"{upstream} holds the purged memory {identity} again (commit {commit[:10]}, "
+            "pushed without mem): purge it there first (`mem forget --purge` in a clone that "
+            "has it, then `mem sync --force-with-lease`); nothing was changed here"
+        )
+    new = sorted(remote_ids - purged_ids(store))
+    if not new:
+        return []
+    paths = sorted({p for i in new for p in history_paths(store, i)})
+    if not paths:
+        return []
+    dirty = store.git.out(["status", "--porcelain", "--untracked-files=no"])
+    if dirty:
+        raise StoreError(
+            f"{upstream} purged {', '.join(new)} from its history, and the store has "
+            "uncommitted changes (`git status` shows them) that applying the purge here would "
+            "reset: commit or discard them, then sync again"
+        )
+    result = rewrite(store, new, paths, applied=True)
+    for suffix in ("", "-wal", "-shm", "-journal"):  # freed pages keep old text
+        Path(f"{store.index_path}{suffix}").unlink(missing_ok=True)
+    if result.left:
+        raise StoreError(result.left)
+    return [f"applied the purge of {i} made on {upstream}" for i in new]
+
+
+def refuse_purged(store: Store, upstream: str | None) -> None:
+    """Before a sync pushes: no commit to push may bring back a memory ``purged.txt`` lists."""
+    ids = purged_ids(store)
+    commits = f"refs/remotes/{upstream}..HEAD" if upstream else "HEAD"
+    back = _introducing(store, ids, commits)
+    if back:
+        commit, identity = back[0]
+        raise StoreError(
+            f"commit {commit[:10]} brings back {identity}, a memory purged from the store's "
+            f"history ({TOMBSTONE} lists it), so nothing was pushed: `mem forget --purge "
+            f"{identity}`, then sync again"
+        )
 
 
 def verify_gone(store: Store, ids: list[str]) -> str | None:
@@ -175,7 +303,7 @@ def pending_path(store: Store) -> Path:
 
 
 def finish(store: Store) -> None:
-    """Make the old history unreachable and prune it; the marker goes last."""
+    """Make the old history unreachable and prune it, record the purge; the marker goes last."""
     # git's index and the work tree follow HEAD, without writing ORIG_HEAD (it would
     # keep the old history reachable).
     store.git.run(["read-tree", "-u", "--reset", "HEAD"])
@@ -195,6 +323,12 @@ def finish(store: Store) -> None:
     expire = ["reflog", "expire", "--expire=now", "--expire-unreachable=now", "--all"]
     store.git.run(expire)
     store.git.run(["gc", "--prune=now", "--quiet"])
+    try:
+        marker = pending_path(store).read_text(encoding="utf-8").split()
+    except FileNotFoundError:
+        marker = []
+    if "applied" not in marker:
+        _record(store, [i for i in marker if _ULID_RE.fullmatch(i)])
     pending_path(store).unlink(missing_ok=True)
 
 

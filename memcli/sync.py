@@ -15,7 +15,7 @@ import json
 
 from memcli.errors import StoreError
 from memcli.gitrepo import GitError
-from memcli.purge import lease_path, read_lease
+from memcli.purge import apply_fetched_purges, lease_path, read_lease, refuse_purged
 from memcli.store import Store
 
 CONTINUE_ENV = {"GIT_EDITOR": "true"}  # keep the messages of rebased commits as they are
@@ -72,12 +72,14 @@ def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) 
         == 0
     )
     if has_upstream and not resume:
+        done += apply_fetched_purges(store, upstream)
         before = store.head()
         _rebase(store, ["rebase", "--autostash", upstream])
         if store.head() != before:
             done.append(f"rebased onto {upstream}")
     ahead = int(store.git.out(["rev-list", "--count", f"{upstream}..HEAD"])) if has_upstream else 1
     if ahead:
+        refuse_purged(store, upstream if has_upstream else None)
         store.git.run(["push", "--quiet", remote, f"HEAD:refs/heads/{branch}"])
         store.git.run(["branch", "--quiet", f"--set-upstream-to={upstream}"], check=False)
         what = f"{ahead} commit{'s' * (ahead > 1)}" if has_upstream else "the store"

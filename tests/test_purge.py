@@ -64,8 +64,11 @@ def test_purge_removes_every_trace_and_keeps_everything_else(store: Path) -> Non
     assert "2 commit(s) dropped, 1 changed" in result.stderr
 
     assert_gone(store, CODENAME)
-    assert secret["id"] not in all_history(store)
-    after = commits(store)
+    # Its id stays only in purged.txt, committed last, so that every clone purges it too.
+    *after, tombstone = commits(store)
+    assert tombstone[3] == "purge: 1 memory"
+    assert secret["id"] not in git(store, "log", "-p", "main~1")
+    assert secret["id"] in (store / "purged.txt").read_text()
     # The commits before the first that touched it are the very same commits.
     assert after[:2] == before[:2]
     # The others keep author, date and subject; only the purged memory's own are gone,
@@ -74,7 +77,7 @@ def test_purge_removes_every_trace_and_keeps_everything_else(store: Path) -> Non
     assert [c[1:] for c in after] == [
         (*c[:2], "forget: 1 memory") if c[2] == "forget: 2 memories" else c for c in expected
     ]
-    forget_message = git(store, "log", "-1", "--format=%B", "main~1")
+    forget_message = git(store, "log", "-1", "--format=%B", "main~2")
     assert forget_message.startswith("forget: 1 memory\n\n- discovery: Caching")
     assert first["id"] in forget_message
     assert git(store, "status", "--porcelain") == ""
@@ -163,6 +166,7 @@ def test_a_purge_killed_half_way_is_finished_by_doctor(store: Path) -> None:
     assert "finished an interrupted purge" in fixed.stdout
     assert_gone(store, CODENAME)
     assert [hit["key"] for hit in mem_json("list")] == ["kept"]
+    assert secret["id"] in (store / "purged.txt").read_text()  # recorded all the same
     mem("doctor")
     mem("reindex", "--check")
 
@@ -196,3 +200,65 @@ def test_purge_does_not_say_purged_while_a_copy_keeps_the_text(store: Path) -> N
     result = mem("forget", "--purge", "host", expect=1)
     assert "purged" not in result.stdout
     assert "could not take" in result.stderr and saved["id"] in result.stderr
+
+
+def _shared(tmp_path: Path, store: Path) -> tuple[Path, Path, dict[str, str]]:
+    """A remote, the store (clone A) and clone C, both holding a memory to purge."""
+    remote = tmp_path / "remote.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    mem("remote", "add", str(remote))
+    mem("save", "Shared knowledge stays", "--key", "shared")
+    secret = save(f"{CODENAME} leaked into a memory", "--key", "oops")
+    mem("sync")
+    other = tmp_path / "c"
+    mem("clone", str(remote), "--store", str(other))
+    return remote, other, secret
+
+
+def test_a_purge_reaches_every_clone_through_sync(store: Path, tmp_path: Path) -> None:
+    remote, other, secret = _shared(tmp_path, store)
+    mem("save", "C saved this before it heard of the purge", "--store", str(other))
+    mem("forget", "--purge", secret["id"])
+    mem("sync", "--force-with-lease")
+
+    synced = mem("sync", "--store", str(other))
+    assert f"applied the purge of {secret['id']}" in synced.stdout
+    assert CODENAME.encode() not in all_objects(other)
+    assert CODENAME not in git(remote, "log", "--all", "-p")
+    keys = [hit["key"] for hit in mem_json("list", "--store", str(other))]
+    assert "oops" not in keys and "shared" in keys
+    assert not mem_json("search", CODENAME, "--store", str(other))
+    refused = mem("restore", secret["id"], "--store", str(other), expect=1)
+    assert "it was purged" in refused.stderr
+
+    mem("sync")
+    titles = [hit["title"] for hit in mem_json("list")]
+    assert "C saved this before it heard of the purge" in titles
+    assert not any(CODENAME in t for t in titles)
+    assert CODENAME.encode() not in all_objects(store)
+
+
+def test_sync_refuses_to_push_a_purged_memory_back(store: Path, tmp_path: Path) -> None:
+    remote, other, secret = _shared(tmp_path, store)
+    copy = (other / secret["path"]).read_text()
+    mem("forget", "--purge", secret["id"])
+    mem("sync", "--force-with-lease")
+    mem("sync", "--store", str(other))
+    (other / secret["path"]).write_text(copy)  # brought back by hand
+    git(other, "add", secret["path"])
+    git(other, "commit", "-q", "--no-verify", "-m", "bring it back")
+    before = git(remote, "rev-parse", "main")
+    refused = mem("sync", "--store", str(other), expect=1)
+    assert secret["id"] in refused.stderr and "purged" in refused.stderr
+    assert git(remote, "rev-parse", "main") == before
+
+
+def test_applying_a_purge_refuses_uncommitted_changes(store: Path, tmp_path: Path) -> None:
+    _, other, secret = _shared(tmp_path, store)
+    mem("forget", "--purge", secret["id"])
+    mem("sync", "--force-with-lease")
+    path = other / secret["path"]
+    path.write_text(path.read_text() + "\nedited in C\n")
+    refused = mem("sync", "--store", str(other), expect=1)
+    assert "uncommitted" in refused.stderr and secret["id"] in refused.stderr
+    assert "edited in C" in path.read_text()

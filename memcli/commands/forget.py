@@ -59,5 +59,5 @@ def forget(
     if result.lease:
         notice(
             "the remote still holds the purged memories: run `mem sync --force-with-lease` "
-            "to replace its history (other clones keep their copy until they clone again)"
+            "to replace its history (other clones drop them at their next `mem sync`)"
         )
