@@ -334,27 +334,58 @@ class Memory:
             commit = self._commit_files({path: data.decode("utf-8")}, [], message)
             return SaveResult(record, path, "restored", commit)
 
-    def replace_file(self, entry: Entry, text: str, *, secrets: Policy = "refuse") -> SaveResult:
-        """Write an edited memory file after checking it, in one commit (``edit: …``)."""
-        from memcli.errors import InvalidInput
+    def replace_file(
+        self,
+        entry: Entry,
+        text: str | Callable[[Record], str],
+        *,
+        base: bytes | None = None,
+        secrets: Policy = "refuse",
+    ) -> SaveResult:
+        """Write an edited memory file after checking it, in one commit (``edit: …``).
+
+        ``text`` is the new file, or a function making it from the memory as it
+        is under the write lock (so changes made meanwhile are kept). ``base``:
+        the bytes the edit started from; if the file changed since, the edit is
+        refused (``EditConflict``) rather than undoing that change.
+        """
+        from memcli.errors import EditConflict, InvalidInput
         from memcli.secretscan import scan
         from memcli.store import parse_memory_file
 
         with self.store.write_lock():
             self.store.check_writable()
-            current = self.store.read_bytes(entry.path).decode("utf-8", "replace")
+            try:
+                data = self.store.read_bytes(entry.path)
+            except InvalidMemoryFile:
+                if (
+                    self.store.resolve(entry.path).is_symlink()
+                    or self.store.resolve(entry.path).exists()
+                ):
+                    raise
+                raise EditConflict(
+                    f"{entry.path} was removed while it was being edited (forgotten, or "
+                    "moved); nothing was written"
+                ) from None
+            if base is not None and data != base:
+                raise EditConflict(
+                    f"{entry.path} changed while it was being edited (another mem wrote it); "
+                    "nothing was written"
+                )
+            wanted = text(parse_memory_file(entry.path, data)) if callable(text) else text
+            current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
-            text = _screen({entry.path: text}, before, secrets)[entry.path]
-            record = parse_memory_file(entry.path, text.encode("utf-8"))
+            new: str = _screen({entry.path: wanted}, before, secrets)[entry.path]
+            record = parse_memory_file(entry.path, new.encode("utf-8"))
             if record.id != entry.id:
                 raise InvalidInput(
                     f"the id changed ({entry.id} -> {record.id}); an id is the "
                     "memory's identity: save a new memory instead"
                 )
-            if current == text:
+            if current == new:
                 return SaveResult(record, entry.path, "unchanged", None)
             message = _commit_message("edit", [record])
-            commit = self._commit_files({entry.path: text}, [], message)
+            commit = self._commit_files({entry.path: new}, [], message)
             return SaveResult(record, entry.path, "edited", commit)
 
     def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem, mem_json
+from .conftest import git, mem, mem_executable, mem_json
 
 EDITOR = """
 import sys, pathlib
@@ -107,3 +107,29 @@ def test_set_edits_without_an_editor(store: Path, memory: str) -> None:
     bad = mem("edit", "note", "--set", "type=rumour", expect=1)
     assert "unknown type 'rumour'" in bad.stderr
     assert "cannot set 'colour=red'" in mem("edit", "note", "--set", "colour=red", expect=1).stderr
+
+
+SAVING_EDITOR = """
+import os, pathlib, subprocess, sys
+path = pathlib.Path(sys.argv[1])
+path.write_text(path.read_text().replace("Old title", "My careful new title"))
+# While this person edits, another agent updates the same memory.
+subprocess.run([{mem!r}, "save", "--key", "note", "--fact", "learned meanwhile", "x"], check=True)
+"""
+
+
+def test_an_editor_session_never_undoes_a_change_made_meanwhile(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "saving-editor.py"
+    script.write_text(SAVING_EDITOR.format(mem=mem_executable()))
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    result = mem("edit", "note", expect=1)
+    assert "changed while it was being edited" in result.stderr
+    shown = mem_json("show", "note")[0]
+    assert shown["facts"] == ["learned meanwhile"]  # the other change stays
+    assert shown["title"] == "Old title"
+    kept = Path(result.stderr.split("kept in ")[1].split()[0].rstrip(";:,"))
+    assert "My careful new title" in kept.read_text()  # nothing typed is lost
+    assert git(store, "status", "--porcelain") == ""

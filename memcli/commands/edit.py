@@ -1,12 +1,15 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from memcli.errors import InvalidInput, InvalidMemoryFile, MemError
+from memcli.errors import InvalidInput, InvalidMemoryFile, MemError, StoreError
 from memcli.options import open_memory, secrets_options, store_options
+from memcli.store import CACHE_DIR
 
 if TYPE_CHECKING:
     from memcli.secretscan import Policy
@@ -48,17 +51,41 @@ def edit(
     """
     memory = open_memory(store_dir, project)
     entry = memory.resolve(ref)
-    original = memory.store.read_bytes(entry.path).decode("utf-8")
-    text: str | None
     if assignments:
-        text = _assigned(memory.load(entry), assignments)
+        result = memory.replace_file(
+            entry, lambda record: _assigned(record, assignments), secrets=secrets
+        )
     else:
-        text = _edited_in_editor(original, entry.path)
-    if text is None:
-        click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
-        return
-    result = memory.replace_file(entry, text, secrets=secrets)
+        original = memory.store.read_bytes(entry.path)
+        text = _edited_in_editor(original.decode("utf-8"), entry.path)
+        if text is None:
+            click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
+            return
+        try:
+            result = memory.replace_file(entry, text, base=original, secrets=secrets)
+        except MemError as exc:
+            kept = _keep(memory.store.root, entry.id, text)
+            raise MemError(
+                f"{exc}. Your edited text is kept in {kept}: run `mem edit {ref}` "
+                "again and bring your changes over"
+            ) from None
     click.echo(f"{result.action} {entry.id}  {result.observation.title}")
+
+
+def _keep(root: Path, identity: str, text: str) -> Path:
+    """Save text typed in an edit that could not be committed, so nothing is lost."""
+    import tempfile
+
+    for folder in (root / CACHE_DIR / "edits", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f"mem-edit-{identity}-", suffix=".md", dir=folder)
+        except OSError:
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return Path(name)
+    raise StoreError(f"could not keep the edited text of {identity} in a file")
 
 
 def _assigned(record: object, assignments: tuple[str, ...]) -> str:
