@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from memcli.errors import IndexUnavailable, InvalidMemoryFile
 from memcli.memory import Memory
-from memcli.store import CACHE_DIR, MEMORY_DIRS, is_memory_path, parse_memory_file
+from memcli.store import CACHE_DIR, MEMORY_DIRS, is_memory_path
 
 STALE_GIT_LOCK_SECONDS = 600
 KNOWN_TOP_LEVEL = {
@@ -43,7 +43,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     ids: dict[str, list[str]] = {}
     for path in store.memory_paths():
         try:
-            record = parse_memory_file(path, store.read_bytes(path))
+            record = store.parse(path, store.read_bytes(path))
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"invalid file: {exc}")
             continue
@@ -165,7 +165,7 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             continue
         data = store.read_bytes(path)
         try:
-            identity = parse_memory_file(path, data).id
+            identity = store.parse(path, data).id
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"not committed, invalid: {exc}")
             continue

@@ -197,8 +197,6 @@ class Memory:
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
-        from memcli.store import parse_memory_file
-
         self.sync(temporary_ok=False)
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
@@ -206,7 +204,7 @@ class Memory:
         for path in self.store.memory_paths():
             try:
                 data = self.store.read_bytes(path)
-                parse_memory_file(path, data)
+                self.store.parse(path, data)
             except InvalidMemoryFile as exc:
                 drift.invalid.append(str(exc))
                 continue
@@ -372,7 +370,7 @@ class Memory:
                     f"{entry.path} changed while it was being edited (another mem wrote it); "
                     "nothing was written"
                 )
-            wanted = text(parse_memory_file(entry.path, data)) if callable(text) else text
+            wanted = text(self.store.parse(entry.path, data)) if callable(text) else text
             current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
             new: str = _screen({entry.path: wanted}, before, secrets)[entry.path]

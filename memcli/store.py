@@ -223,7 +223,26 @@ class Store:
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
         data = self.read_bytes(path)
-        return parse_memory_file(path, data), digest(data)
+        return self.parse(path, data), digest(data)
+
+    def parse(self, path: str, data: bytes) -> Record:
+        """A work-tree memory file, refused while git holds it unmerged (a conflict).
+
+        Conflict markers in a memory's text are data: only git's unmerged index
+        entries say a conflict is waiting, and git is asked only when the text
+        holds something that looks like a marker.
+        """
+        if (data.startswith(b"<<<<<<< ") or b"\n<<<<<<< " in data) and self.unmerged(path):
+            raise InvalidMemoryFile(
+                path,
+                "has unresolved merge conflict markers: keep the right version, then `git add` it",
+            )
+        return parse_memory_file(path, data)
+
+    def unmerged(self, path: str) -> bool:
+        """Whether git's index holds ``path`` as unmerged (a conflict not yet resolved)."""
+        out = self.git.run(["--literal-pathspecs", "ls-files", "--unmerged", "-z", "--", path])
+        return bool(out.stdout)
 
     def changes(self, old: str, new: str) -> list[Change]:
         """Memory files added, modified or deleted between two commits (renames split)."""
@@ -411,10 +430,6 @@ def parse_memory_file(path: str, data: bytes) -> Record:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidMemoryFile(path, "is not UTF-8 text") from None
-    if text.startswith("<<<<<<< ") or "\n<<<<<<< " in text:
-        raise InvalidMemoryFile(
-            path, "has unresolved merge conflict markers: keep the right version, then `git add` it"
-        )
     if path.startswith("summaries/"):
         return Summary.from_markdown(text, path)
     return Observation.from_markdown(text, path)
