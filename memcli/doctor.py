@@ -41,6 +41,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     memory.require_store()
     checkup = Checkup()
     ids: dict[str, list[str]] = {}
+    keys: dict[str, list[str]] = {}
     for path in store.memory_paths():
         try:
             record = store.parse(path, store.read_bytes(path))
@@ -48,11 +49,20 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             checkup.problems.append(f"invalid file: {exc}")
             continue
         ids.setdefault(record.id, []).append(path)
+        if record.key:
+            keys.setdefault(record.key, []).append(path)
     for identity, paths in ids.items():
         if len(paths) > 1:
             checkup.problems.append(
                 f"id {identity} is used by {len(paths)} files: "
                 f"{', '.join(paths)}; give all but one a new id"
+            )
+    for key, paths in keys.items():
+        if len(paths) > 1:
+            checkup.problems.append(
+                f"key {key!r} is used by {len(paths)} files: {', '.join(paths)}; "
+                "`mem show` and `mem edit` pick one of them: give all but one another key "
+                "(`mem edit ID --set key=NEW`)"
             )
     _temporary_files(memory, checkup, fix)
     _git_lock(memory, checkup, fix)

@@ -380,6 +380,8 @@ class Memory:
                     f"the id changed ({entry.id} -> {record.id}); an id is the "
                     "memory's identity: save a new memory instead"
                 )
+            self.sync()  # the index as of HEAD, under the lock
+            self.check_key_free(record)
             if current == new:
                 return SaveResult(record, entry.path, "unchanged", None)
             message = _commit_message("edit", [record])
@@ -436,6 +438,20 @@ class Memory:
         with contextlib.suppress(IndexUnavailable):  # a directory there: nothing to clear
             self._discard_index()
         self.sync(full=True)
+
+    def check_key_free(self, record: Record) -> None:
+        """Refuse a key another memory already has: a key names one memory."""
+        from memcli.errors import InvalidInput
+
+        key = record.key
+        if not key:
+            return
+        others = [e for e in self.read(lambda index: index.with_key(key)) if e.id != record.id]
+        if others:
+            raise InvalidInput(
+                f"the key {key!r} is already used by {others[0].id} ({others[0].title}); "
+                "a key names one memory: choose another"
+            )
 
     def _entry_for_key(self, key: str) -> Entry | None:
         from memcli.model import check_key

@@ -27,6 +27,12 @@ elif mode == "break-then-fix":
         path.write_text(text.replace("type: rumour", "type: pattern"))
 elif mode == "empty":
     path.write_text("")
+elif mode == "take-key-then-fix":
+    if n == 0:
+        path.write_text(text.replace("key: note", "key: alpha"))
+    else:
+        assert "# mem: " in text and "key 'alpha' is already used by" in text
+        path.write_text(text.replace("key: alpha", "key: gamma"))
 elif mode == "always-broken":
     path.write_text("---\\ntitle: [unclosed\\n---\\n")
 """
@@ -133,3 +139,20 @@ def test_an_editor_session_never_undoes_a_change_made_meanwhile(
     kept = Path(result.stderr.split("kept in ")[1].split()[0].rstrip(";:,"))
     assert "My careful new title" in kept.read_text()  # nothing typed is lost
     assert git(store, "status", "--porcelain") == ""
+
+
+def test_edit_never_gives_a_memory_a_key_another_has(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alpha = mem("save", "The alpha memory", "--key", "alpha").stdout.strip()
+    refused = mem("edit", "note", "--set", "key=alpha", expect=1)
+    assert f"the key 'alpha' is already used by {alpha}" in refused.stderr
+    assert mem_json("show", "alpha")[0]["id"] == alpha
+    assert mem_json("show", "note")[0]["id"] == memory
+    # In the editor the problem is shown on top, and the file opened again.
+    count = use_editor(tmp_path, monkeypatch, "take-key-then-fix")
+    mem("edit", "note")
+    assert count.read_text() == "2"
+    assert mem_json("show", "gamma")[0]["id"] == memory
+    assert mem_json("show", "alpha")[0]["id"] == alpha
+    mem("edit", "alpha", "--set", "key=alpha", "--set", "title=Still alpha")  # its own key

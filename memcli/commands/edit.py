@@ -12,6 +12,9 @@ from memcli.options import open_memory, secrets_options, store_options
 from memcli.store import CACHE_DIR
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from memcli.model import Record
     from memcli.secretscan import Policy
 
 LIST_FIELDS = ("facts", "concepts", "files")
@@ -57,7 +60,7 @@ def edit(
         )
     else:
         original = memory.store.read_bytes(entry.path)
-        text = _edited_in_editor(original.decode("utf-8"), entry.path)
+        text = _edited_in_editor(original.decode("utf-8"), entry.path, memory.check_key_free)
         if text is None:
             click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
             return
@@ -126,7 +129,7 @@ def _list_value(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def _edited_in_editor(original: str, path: str) -> str | None:
+def _edited_in_editor(original: str, path: str, check: Callable[[Record], None]) -> str | None:
     """The text after editing; re-opened with the problem on top while it is invalid."""
     from memcli.store import parse_memory_file
 
@@ -141,7 +144,7 @@ def _edited_in_editor(original: str, path: str) -> str | None:
         if not body.strip():
             return None
         try:
-            parse_memory_file(path, body.encode("utf-8"))
+            check(parse_memory_file(path, body.encode("utf-8")))
         except (InvalidMemoryFile, MemError) as exc:
             text = f"{ERROR_MARK}{exc}\n{ERROR_MARK}fix it and save, or empty the file to cancel\n"
             text += body
