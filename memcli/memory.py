@@ -274,6 +274,7 @@ class Memory:
             clean_session,
             strip_private,
             summary_title,
+            without_private,
         )
         from memcli.render import Renderer
 
@@ -294,7 +295,7 @@ class Memory:
                 id=new_ulid(),
                 title=summary_title({**cleaned, "learned": cleaned["learned"] or text}, title),
                 created=format_timestamp(now()),
-                session=clean_session(session),
+                session=clean_session(strip_private(session or "")),
                 request=cleaned["request"],
                 investigated=cleaned["investigated"],
                 learned=cleaned["learned"],
@@ -305,7 +306,10 @@ class Memory:
             body = Renderer(self.store.root).render(
                 "compaction.md.j2", summary=summary.to_dict(), text=text
             )
-            summary.narrative = clean_narrative(body)
+            summary.narrative = clean_narrative(strip_private(body))
+            visible = without_private(summary)
+            assert isinstance(visible, Summary)
+            summary = visible
             path = self.store.new_path(summary)
             message = _commit_message("summarize", [summary])
             commit = self._commit_files({path: summary.to_markdown()}, [], message)
@@ -371,6 +375,7 @@ class Memory:
                     "nothing was written"
                 )
             wanted = text(self.store.parse(entry.path, data)) if callable(text) else text
+            wanted = _without_private(entry.path, wanted)
             current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
             new: str = _screen({entry.path: wanted}, before, secrets)[entry.path]
@@ -503,6 +508,25 @@ class Memory:
             return self.store.resolve(path).read_bytes()
         except FileNotFoundError:
             return None
+
+
+def _without_private(path: str, text: str) -> str:
+    """A memory file's text with its ``<private>`` spans removed from every field.
+
+    The file is written again from its fields only when it holds such a span;
+    an invalid file is left for the caller to refuse.
+    """
+    from memcli.model import without_private
+    from memcli.store import parse_memory_file
+
+    if "<private>" not in text.lower():
+        return text
+    try:
+        record = parse_memory_file(path, text.encode("utf-8"))
+    except (InvalidMemoryFile, UnicodeEncodeError):
+        return text
+    visible = without_private(record)
+    return text if visible == record else visible.to_markdown()
 
 
 def _screened(observation: Observation, old: Observation | None, policy: Policy) -> Observation:
