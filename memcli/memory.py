@@ -224,10 +224,11 @@ class Memory:
         before anything is written.
         """
         stamp = format_timestamp(now())
-        # Without a key it is surely new: refuse bad input before creating anything.
+        # Without a key, or without a store yet, it is surely new: refuse bad input
+        # before creating anything (with a key, the lock decides: new or an update).
         fresh = (
             None
-            if draft.key
+            if draft.key and self.store.exists()
             else _screened(draft.new_observation(new_ulid(), stamp), None, secrets)
         )
         self.ensure_store()

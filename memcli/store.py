@@ -8,6 +8,7 @@ costs a few git processes whatever the size of the store.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -164,16 +165,21 @@ class Store:
         """
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root} exists and is not a directory")
+        if not self.exists():
+            self._refuse_foreign_files()  # before the lock writes anything there
         self.root.mkdir(parents=True, exist_ok=True)
+        cache_existed = (self.root / CACHE_DIR).exists()
         with self.write_lock():
             if self.exists():
                 return False
-            leftovers = [p.name for p in self.root.iterdir() if p.name != CACHE_DIR]
-            if leftovers:
-                raise StoreError(
-                    f"{self.root} is not empty and not a git repository; "
-                    "choose an empty or new directory for the store"
-                )
+            try:
+                self._refuse_foreign_files()
+            except StoreError:
+                if not cache_existed:  # filled meanwhile: take back the lock file
+                    (self.root / CACHE_DIR / LOCK_FILE).unlink(missing_ok=True)
+                    with contextlib.suppress(OSError):
+                        (self.root / CACHE_DIR).rmdir()
+                raise
             self.git.run(["init", "-q", "--initial-branch=main"])
             self.git.run(["config", "core.splitIndex", "true"])
             (self.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
@@ -181,6 +187,16 @@ class Store:
         if exclude_from is not None:
             _add_exclude(exclude_from, self.root)
         return True
+
+    def _refuse_foreign_files(self) -> None:
+        """A store is made only in an empty directory (or one holding mem's cache)."""
+        if not self.root.is_dir():
+            return
+        if any(p.name != CACHE_DIR for p in self.root.iterdir()):
+            raise StoreError(
+                f"{self.root} is not empty and not a git repository; "
+                "choose an empty or new directory for the store"
+            )
 
     # --------------------------------------------------------------- reading
 
