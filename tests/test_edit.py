@@ -118,7 +118,8 @@ def test_set_edits_without_an_editor(store: Path, memory: str) -> None:
 SAVING_EDITOR = """
 import os, pathlib, subprocess, sys
 path = pathlib.Path(sys.argv[1])
-path.write_text(path.read_text().replace("Old title", "My careful new title"))
+if {change!r}:
+    path.write_text(path.read_text().replace("Old title", "My careful new title"))
 # While this person edits, another agent updates the same memory.
 subprocess.run([{mem!r}, "save", "--key", "note", "--fact", "learned meanwhile", "x"], check=True)
 """
@@ -128,7 +129,7 @@ def test_an_editor_session_never_undoes_a_change_made_meanwhile(
     store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script = tmp_path / "saving-editor.py"
-    script.write_text(SAVING_EDITOR.format(mem=mem_executable()))
+    script.write_text(SAVING_EDITOR.format(mem=mem_executable(), change=True))
     monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
     monkeypatch.delenv("VISUAL", raising=False)
     result = mem("edit", "note", expect=1)
@@ -156,3 +157,14 @@ def test_edit_never_gives_a_memory_a_key_another_has(
     assert mem_json("show", "gamma")[0]["id"] == memory
     assert mem_json("show", "alpha")[0]["id"] == alpha
     mem("edit", "alpha", "--set", "key=alpha", "--set", "title=Still alpha")  # its own key
+
+
+def test_an_editor_session_that_changed_nothing_is_not_refused(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "idle-editor.py"
+    script.write_text(SAVING_EDITOR.format(mem=mem_executable(), change=False))
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    assert mem("edit", "note").stdout.startswith(f"unchanged {memory}")
+    assert mem_json("show", "note")[0]["facts"] == ["learned meanwhile"]

@@ -64,6 +64,9 @@ def edit(
         if text is None:
             click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
             return
+        if text == original.decode("utf-8"):
+            click.echo(f"unchanged {entry.id}  {entry.title}")
+            return
         try:
             result = memory.replace_file(entry, text, base=original, secrets=secrets)
         except MemError as exc:
