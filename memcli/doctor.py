@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from memcli.errors import IndexUnavailable, InvalidMemoryFile
 from memcli.memory import Memory
-from memcli.store import CACHE_DIR, MEMORY_DIRS, is_memory_path, parse_memory_file
+from memcli.store import CACHE_DIR, MEMORY_DIRS, is_memory_path
 
 STALE_GIT_LOCK_SECONDS = 600
 KNOWN_TOP_LEVEL = {
@@ -42,18 +42,28 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     memory.require_store()
     checkup = Checkup()
     ids: dict[str, list[str]] = {}
+    keys: dict[str, list[str]] = {}
     for path in store.memory_paths():
         try:
-            record = parse_memory_file(path, store.read_bytes(path))
+            record = store.parse(path, store.read_bytes(path))
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"invalid file: {exc}")
             continue
         ids.setdefault(record.id, []).append(path)
+        if record.key:
+            keys.setdefault(record.key, []).append(path)
     for identity, paths in ids.items():
         if len(paths) > 1:
             checkup.problems.append(
                 f"id {identity} is used by {len(paths)} files: "
                 f"{', '.join(paths)}; give all but one a new id"
+            )
+    for key, paths in keys.items():
+        if len(paths) > 1:
+            checkup.problems.append(
+                f"key {key!r} is used by {len(paths)} files: {', '.join(paths)}; "
+                "`mem show` and `mem edit` pick one of them: give all but one another key "
+                "(`mem edit ID --set key=NEW`)"
             )
     _temporary_files(memory, checkup, fix)
     _git_lock(memory, checkup, fix)
@@ -166,7 +176,7 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             continue
         data = store.read_bytes(path)
         try:
-            identity = parse_memory_file(path, data).id
+            identity = store.parse(path, data).id
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"not committed, invalid: {exc}")
             continue

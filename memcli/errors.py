@@ -22,6 +22,10 @@ class SecretsFound(MemError):
     """What was to be stored holds likely secrets (API keys, tokens, private keys)."""
 
 
+class EditConflict(MemError):
+    """A memory file changed between the start of an edit and its commit."""
+
+
 class NotFound(MemError):
     """No memory matches an id, id prefix or key."""
 

@@ -142,12 +142,18 @@ def status(store: Store) -> list[HookState]:
 # ------------------------------------------------------------- running hooks
 
 
-def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[str]:
+def staged_problems(
+    store: Store,
+    path_of: Callable[[str], str | None],
+    holders: Callable[[str], list[tuple[str, str]]] | None = None,
+) -> list[str]:
     """Every problem with the memory files staged for the commit being made.
 
     Reads the staged content, from the index git is committing (``GIT_INDEX_FILE``
     is kept: ``git commit -a`` stages into a temporary index). ``path_of`` tells
-    where the store already keeps an id, so that a copy cannot reuse it.
+    where the store already keeps an id, so that a copy cannot reuse it;
+    ``holders`` which memories (id, path) already hold a key, so that no second
+    memory takes it.
     """
     env = {"GIT_INDEX_FILE": os.environ["GIT_INDEX_FILE"]} if "GIT_INDEX_FILE" in os.environ else {}
     out = store.git.run(
@@ -165,6 +171,7 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
     contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
     problems: list[str] = []
     seen: dict[str, str] = {}
+    keyed: dict[str, tuple[str, str]] = {}
     leaving = set(staged)  # paths whose committed version this commit replaces
     for path in added:
         data = contents.get(path)
@@ -190,6 +197,18 @@ def staged_problems(store: Store, path_of: Callable[[str], str | None]) -> list[
                 "give this memory a new id (or forget the other)"
             )
         seen[record.id] = path
+        if record.key:
+            holder = keyed.get(record.key)
+            if holder is None or holder[0] == record.id:
+                held = holders(record.key) if holders else []
+                holder = next((h for h in held if h[0] != record.id and h[1] not in leaving), None)
+            if holder is not None and holder[0] != record.id:
+                problems.append(
+                    f"{path}: key {record.key!r} is already used by {holder[1]}; a key names "
+                    "one memory: choose another"
+                )
+            else:
+                keyed[record.key] = (record.id, path)
         problems.extend(_new_secrets(path, data, blobs.get(f"HEAD:{path}")))
     return problems
 

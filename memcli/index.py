@@ -179,6 +179,7 @@ ORDER BY m.created, m.id LIMIT :limit
 """
 BY_ID = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.id = ?"
 BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ? LIMIT 2"
+ALL_BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ?"
 BY_PREFIX = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
 WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
@@ -653,6 +654,11 @@ class Index:
     def by_key(self, key: str) -> Entry | None:
         found = self._entries(BY_KEY, (key,))
         return found[0] if found else None
+
+    @_translating_errors
+    def with_key(self, key: str) -> list[Entry]:
+        """Every memory holding ``key`` (one, unless files were committed past mem's checks)."""
+        return self._entries(ALL_BY_KEY, (key,))
 
     @_translating_errors
     def short_ids(self, ids: list[str]) -> dict[str, str]:

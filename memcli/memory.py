@@ -197,8 +197,6 @@ class Memory:
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
-        from memcli.store import parse_memory_file
-
         self.sync(temporary_ok=False)
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
@@ -206,7 +204,7 @@ class Memory:
         for path in self.store.memory_paths():
             try:
                 data = self.store.read_bytes(path)
-                parse_memory_file(path, data)
+                self.store.parse(path, data)
             except InvalidMemoryFile as exc:
                 drift.invalid.append(str(exc))
                 continue
@@ -226,10 +224,11 @@ class Memory:
         before anything is written.
         """
         stamp = format_timestamp(now())
-        # Without a key it is surely new: refuse bad input before creating anything.
+        # Without a key, or without a store yet, it is surely new: refuse bad input
+        # before creating anything (with a key, the lock decides: new or an update).
         fresh = (
             None
-            if draft.key
+            if draft.key and self.store.exists()
             else _screened(draft.new_observation(new_ulid(), stamp), None, secrets)
         )
         self.ensure_store()
@@ -276,6 +275,7 @@ class Memory:
             clean_session,
             strip_private,
             summary_title,
+            without_private,
         )
         from memcli.render import Renderer
 
@@ -296,7 +296,7 @@ class Memory:
                 id=new_ulid(),
                 title=summary_title({**cleaned, "learned": cleaned["learned"] or text}, title),
                 created=format_timestamp(now()),
-                session=clean_session(session),
+                session=clean_session(strip_private(session or "")),
                 request=cleaned["request"],
                 investigated=cleaned["investigated"],
                 learned=cleaned["learned"],
@@ -307,7 +307,10 @@ class Memory:
             body = Renderer(self.store.root).render(
                 "compaction.md.j2", summary=summary.to_dict(), text=text
             )
-            summary.narrative = clean_narrative(body)
+            summary.narrative = clean_narrative(strip_private(body))
+            visible = without_private(summary)
+            assert isinstance(visible, Summary)
+            summary = visible
             path = self.store.new_path(summary)
             message = _commit_message("summarize", [summary])
             commit = self._commit_files({path: summary.to_markdown()}, [], message)
@@ -334,27 +337,61 @@ class Memory:
             commit = self._commit_files({path: data.decode("utf-8")}, [], message)
             return SaveResult(record, path, "restored", commit)
 
-    def replace_file(self, entry: Entry, text: str, *, secrets: Policy = "refuse") -> SaveResult:
-        """Write an edited memory file after checking it, in one commit (``edit: …``)."""
-        from memcli.errors import InvalidInput
+    def replace_file(
+        self,
+        entry: Entry,
+        text: str | Callable[[Record], str],
+        *,
+        base: bytes | None = None,
+        secrets: Policy = "refuse",
+    ) -> SaveResult:
+        """Write an edited memory file after checking it, in one commit (``edit: …``).
+
+        ``text`` is the new file, or a function making it from the memory as it
+        is under the write lock (so changes made meanwhile are kept). ``base``:
+        the bytes the edit started from; if the file changed since, the edit is
+        refused (``EditConflict``) rather than undoing that change.
+        """
+        from memcli.errors import EditConflict, InvalidInput
         from memcli.secretscan import scan
         from memcli.store import parse_memory_file
 
         with self.store.write_lock():
             self.store.check_writable()
-            current = self.store.read_bytes(entry.path).decode("utf-8", "replace")
+            try:
+                data = self.store.read_bytes(entry.path)
+            except InvalidMemoryFile:
+                if (
+                    self.store.resolve(entry.path).is_symlink()
+                    or self.store.resolve(entry.path).exists()
+                ):
+                    raise
+                raise EditConflict(
+                    f"{entry.path} was removed while it was being edited (forgotten, or "
+                    "moved); nothing was written"
+                ) from None
+            if base is not None and data != base:
+                raise EditConflict(
+                    f"{entry.path} changed while it was being edited (another mem wrote it); "
+                    "nothing was written"
+                )
+            wanted = text(self.store.parse(entry.path, data)) if callable(text) else text
+            wanted = _without_private(entry.path, wanted)
+            current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
-            text = _screen({entry.path: text}, before, secrets)[entry.path]
-            record = parse_memory_file(entry.path, text.encode("utf-8"))
+            new: str = _screen({entry.path: wanted}, before, secrets)[entry.path]
+            record = parse_memory_file(entry.path, new.encode("utf-8"))
             if record.id != entry.id:
                 raise InvalidInput(
                     f"the id changed ({entry.id} -> {record.id}); an id is the "
                     "memory's identity: save a new memory instead"
                 )
-            if current == text:
+            self.sync()  # the index as of HEAD, under the lock
+            self.check_key_free(record)
+            if current == new:
                 return SaveResult(record, entry.path, "unchanged", None)
             message = _commit_message("edit", [record])
-            commit = self._commit_files({entry.path: text}, [], message)
+            commit = self._commit_files({entry.path: new}, [], message)
             return SaveResult(record, entry.path, "edited", commit)
 
     def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
@@ -408,6 +445,20 @@ class Memory:
             self._discard_index()
         self.sync(full=True)
 
+    def check_key_free(self, record: Record) -> None:
+        """Refuse a key another memory already has: a key names one memory."""
+        from memcli.errors import InvalidInput
+
+        key = record.key
+        if not key:
+            return
+        others = [e for e in self.read(lambda index: index.with_key(key)) if e.id != record.id]
+        if others:
+            raise InvalidInput(
+                f"the key {key!r} is already used by {others[0].id} ({others[0].title}); "
+                "a key names one memory: choose another"
+            )
+
     def _entry_for_key(self, key: str) -> Entry | None:
         from memcli.model import check_key
 
@@ -458,6 +509,25 @@ class Memory:
             return self.store.resolve(path).read_bytes()
         except FileNotFoundError:
             return None
+
+
+def _without_private(path: str, text: str) -> str:
+    """A memory file's text with its ``<private>`` spans removed from every field.
+
+    The file is written again from its fields only when it holds such a span;
+    an invalid file is left for the caller to refuse.
+    """
+    from memcli.model import without_private
+    from memcli.store import parse_memory_file
+
+    if "<private>" not in text.lower():
+        return text
+    try:
+        record = parse_memory_file(path, text.encode("utf-8"))
+    except (InvalidMemoryFile, UnicodeEncodeError):
+        return text
+    visible = without_private(record)
+    return text if visible == record else visible.to_markdown()
 
 
 def _screened(observation: Observation, old: Observation | None, policy: Policy) -> Observation:

@@ -174,6 +174,17 @@ def strip_private(text: str) -> str:
     return _PRIVATE_RE.sub("", text)
 
 
+def _strip_private_any(value: Any) -> Any:
+    """``value`` with private spans removed from every string in it (lists, mappings)."""
+    if isinstance(value, str):
+        return strip_private(value)
+    if isinstance(value, list):
+        return [_strip_private_any(item) for item in value]
+    if isinstance(value, dict):
+        return {name: _strip_private_any(item) for name, item in value.items()}
+    return value
+
+
 def clean_title(value: str) -> str:
     title = " ".join(check_text(value, "title").split())
     if not title:
@@ -336,7 +347,7 @@ class Draft:
             files=lists["files"],
             facts=lists["facts"],
             importance=check_importance(self.importance),
-            session=clean_session(self.session),
+            session=clean_session(_strip_private_any(self.session)),
         )
 
     def update(self, old: Observation, updated: str) -> Observation:
@@ -353,15 +364,17 @@ class Draft:
             importance=(
                 check_importance(self.importance) if self.importance is not None else old.importance
             ),
-            session=clean_session(self.session) or old.session,
+            session=clean_session(_strip_private_any(self.session)) or old.session,
         )
         return new if new == old else new.replace(updated=updated)
 
     def _lists(self) -> dict[str, list[str]]:
         return {
             "facts": clean_list([strip_private(f) for f in self.facts or []], "facts"),
-            "concepts": clean_list(self.concepts, "concepts"),
-            "files": [check_file_ref(f) for f in clean_list(self.files, "files")],
+            "concepts": clean_list(_strip_private_any(self.concepts), "concepts"),
+            "files": [
+                check_file_ref(f) for f in clean_list(_strip_private_any(self.files), "files")
+            ],
         }
 
 
@@ -471,8 +484,9 @@ def clean_section(value: Any, what: str) -> str | None:
 
 def summary_title(sections: dict[str, str | None], given: str | None) -> str:
     """The given title, else the first line of the request or of what was learned."""
-    if given and given.strip():
-        return clean_title(strip_private(given))
+    visible = strip_private(given or "")
+    if visible.strip():
+        return clean_title(visible)
     for name in ("request", "learned", "completed", "investigated", "next_steps"):
         line = default_title(sections.get(name) or "")
         if line:
@@ -482,6 +496,23 @@ def summary_title(sections: dict[str, str | None], given: str | None) -> str:
 
 Record = Observation | Summary
 """Anything stored in a memory file."""
+
+
+def without_private(record: Record) -> Record:
+    """The record with ``<private>…</private>`` spans removed from every field.
+
+    Identity and timestamps are left alone; what stripping leaves (an empty list
+    item, doubled spaces) is tidied when the file is read back.
+    """
+    changes = {}
+    for item in dataclasses.fields(record):
+        if item.name in ("id", "created", "updated"):
+            continue
+        value = getattr(record, item.name)
+        stripped = _strip_private_any(value)
+        if stripped != value:
+            changes[item.name] = stripped
+    return dataclasses.replace(record, **changes) if changes else record
 
 
 # ------------------------------------------------------ shared by both kinds

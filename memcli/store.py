@@ -8,6 +8,7 @@ costs a few git processes whatever the size of the store.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -164,16 +165,21 @@ class Store:
         """
         if self.root.exists() and not self.root.is_dir():
             raise StoreError(f"{self.root} exists and is not a directory")
+        if not self.exists():
+            self._refuse_foreign_files()  # before the lock writes anything there
         self.root.mkdir(parents=True, exist_ok=True)
+        cache_existed = (self.root / CACHE_DIR).exists()
         with self.write_lock():
             if self.exists():
                 return False
-            leftovers = [p.name for p in self.root.iterdir() if p.name != CACHE_DIR]
-            if leftovers:
-                raise StoreError(
-                    f"{self.root} is not empty and not a git repository; "
-                    "choose an empty or new directory for the store"
-                )
+            try:
+                self._refuse_foreign_files()
+            except StoreError:
+                if not cache_existed:  # filled meanwhile: take back the lock file
+                    (self.root / CACHE_DIR / LOCK_FILE).unlink(missing_ok=True)
+                    with contextlib.suppress(OSError):
+                        (self.root / CACHE_DIR).rmdir()
+                raise
             self.git.run(["init", "-q", "--initial-branch=main"])
             self.git.run(["config", "core.splitIndex", "true"])
             (self.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
@@ -181,6 +187,16 @@ class Store:
         if exclude_from is not None:
             _add_exclude(exclude_from, self.root)
         return True
+
+    def _refuse_foreign_files(self) -> None:
+        """A store is made only in an empty directory (or one holding mem's cache)."""
+        if not self.root.is_dir():
+            return
+        if any(p.name != CACHE_DIR for p in self.root.iterdir()):
+            raise StoreError(
+                f"{self.root} is not empty and not a git repository; "
+                "choose an empty or new directory for the store"
+            )
 
     # --------------------------------------------------------------- reading
 
@@ -223,7 +239,26 @@ class Store:
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
         data = self.read_bytes(path)
-        return parse_memory_file(path, data), digest(data)
+        return self.parse(path, data), digest(data)
+
+    def parse(self, path: str, data: bytes) -> Record:
+        """A work-tree memory file, refused while git holds it unmerged (a conflict).
+
+        Conflict markers in a memory's text are data: only git's unmerged index
+        entries say a conflict is waiting, and git is asked only when the text
+        holds something that looks like a marker.
+        """
+        if (data.startswith(b"<<<<<<< ") or b"\n<<<<<<< " in data) and self.unmerged(path):
+            raise InvalidMemoryFile(
+                path,
+                "has unresolved merge conflict markers: keep the right version, then `git add` it",
+            )
+        return parse_memory_file(path, data)
+
+    def unmerged(self, path: str) -> bool:
+        """Whether git's index holds ``path`` as unmerged (a conflict not yet resolved)."""
+        out = self.git.run(["--literal-pathspecs", "ls-files", "--unmerged", "-z", "--", path])
+        return bool(out.stdout)
 
     def changes(self, old: str, new: str) -> list[Change]:
         """Memory files added, modified or deleted between two commits (renames split)."""
@@ -421,10 +456,6 @@ def parse_memory_file(path: str, data: bytes) -> Record:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidMemoryFile(path, "is not UTF-8 text") from None
-    if text.startswith("<<<<<<< ") or "\n<<<<<<< " in text:
-        raise InvalidMemoryFile(
-            path, "has unresolved merge conflict markers: keep the right version, then `git add` it"
-        )
     if path.startswith("summaries/"):
         return Summary.from_markdown(text, path)
     return Observation.from_markdown(text, path)

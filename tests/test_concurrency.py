@@ -99,3 +99,49 @@ def test_two_stores_in_one_process_share_nothing(tmp_path: Path) -> None:
     assert "Store A uses Postgres" in SessionContext(a).render()
     assert all("created a memory store at " + str(tmp_path / "a") in n for n in notes["a"][:1])
     assert all(str(tmp_path / "a") not in n for n in notes["b"])
+
+
+def _parallel(env: dict[str, str], *commands: list[str]) -> list[tuple[int, str]]:
+    processes = [
+        subprocess.Popen(
+            [mem_executable(), *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for args in commands
+    ]
+    return [(p.wait(timeout=120), p.communicate()[1]) for p in processes]
+
+
+@pytest.mark.e2e
+def test_an_edit_and_a_keyed_save_at_once_both_survive(tmp_path: Path) -> None:
+    env = {**os.environ, "MEM_STORE": str(tmp_path / "store")}
+    assert run_mem("save", "base", "--key", "lu", env=env).returncode == 0
+    for r in range(4):
+        outcomes = _parallel(
+            env,
+            ["edit", "lu", "--set", f"title=T{r}"],
+            ["save", "--key", "lu", "--fact", f"F{r}", "base"],
+        )
+        assert [code for code, _ in outcomes] == [0, 0], outcomes
+        shown = json.loads(run_mem("show", "lu", "--json", env=env).stdout)[0]
+        assert (shown["title"], shown["facts"]) == (f"T{r}", [f"F{r}"])
+
+
+@pytest.mark.e2e
+def test_parallel_set_of_different_fields_all_survive(tmp_path: Path) -> None:
+    env = {**os.environ, "MEM_STORE": str(tmp_path / "store")}
+    assert run_mem("save", "base", "--key", "lu", env=env).returncode == 0
+    for r in range(3):
+        outcomes = _parallel(
+            env,
+            ["edit", "lu", "--set", f"title=T{r}"],
+            ["edit", "lu", "--set", f"facts=F{r}"],
+            ["edit", "lu", "--set", f"concepts=c{r}"],
+        )
+        assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
+        shown = json.loads(run_mem("show", "lu", "--json", env=env).stdout)[0]
+        got = (shown["title"], shown["facts"], shown["concepts"])
+        assert got == (f"T{r}", [f"F{r}"], [f"c{r}"])

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import INDEX_DAMAGE, copy_fixture_store, git, mem
+from .conftest import INDEX_DAMAGE, copy_fixture_store, git, mem, mem_json
 
 READS = [
     ["search", "porter stemming"],
@@ -181,3 +181,32 @@ def test_a_merge_conflict_in_a_memory_file(fixture_store: Path) -> None:
     assert f"{relative}: has unresolved merge conflict markers" in doctor
     assert "a merge is in progress" in doctor
     assert "a merge is in progress" in mem("save", "x", expect=1).stderr
+
+
+MARKERS_TEXT = (
+    "Resolving a rebase conflict in deploy.yml:\n"
+    "<<<<<<< HEAD\nreplicas: 3\n=======\nreplicas: 5\n>>>>>>> feature\n"
+    "keep the larger count."
+)
+
+
+def test_conflict_markers_in_a_memory_text_are_data(store: Path) -> None:
+    saved = mem("save", MARKERS_TEXT, "--key", "markers", "--title", "Deploy conflict")
+    identity = saved.stdout.strip()
+    assert mem_json("show", "markers")[0]["id"] == identity
+    assert mem_json("search", "replicas")[0]["id"] == identity
+    again = mem("save", MARKERS_TEXT + " Checked twice.", "--key", "markers")
+    assert again.stdout.strip() == identity  # an update, not a duplicate
+    assert len(mem_json("list")) == 1
+    assert mem("doctor").stdout.strip() == "The store is healthy."
+    # Committed by hand through the pre-commit hook, it is accepted the same way.
+    path = next((store / "observations").rglob("*.md"))
+    path.write_text(path.read_text().replace("Checked twice.", "Checked thrice."))
+    git(store, "add", "-A")
+    committed = subprocess.run(
+        ["git", "commit", "-qm", "by hand"], cwd=store, capture_output=True, text=True
+    )
+    assert committed.returncode == 0, committed.stderr
+    assert "Checked thrice" in mem_json("show", "markers")[0]["narrative"]
+    assert mem("reindex", "--full").exit_code == 0
+    assert mem_json("show", "markers")[0]["id"] == identity

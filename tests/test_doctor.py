@@ -61,3 +61,13 @@ def test_duplicate_ids_and_index_drift(store: Path) -> None:
     git(store, "commit", "-qm", "copy", "--no-verify")
     (store / ".cache" / "index.db").unlink()
     assert "is used by 2 files" in mem("doctor", expect=1).stdout
+
+
+def test_duplicate_keys_are_reported(store: Path) -> None:
+    mem("save", "The alpha memory", "--key", "alpha")
+    mem("save", "The beta memory", "--key", "beta")
+    beta = next(p for p in (store / "observations").rglob("*.md") if "beta" in p.name)
+    beta.write_text(beta.read_text().replace("key: beta", "key: alpha"))
+    git(store, "commit", "-qam", "by hand", "--no-verify")
+    report = mem("doctor", expect=1).stdout
+    assert "key 'alpha' is used by 2 files" in report

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem, mem_json
+from .conftest import git, mem, mem_executable, mem_json
 
 EDITOR = """
 import sys, pathlib
@@ -27,6 +27,12 @@ elif mode == "break-then-fix":
         path.write_text(text.replace("type: rumour", "type: pattern"))
 elif mode == "empty":
     path.write_text("")
+elif mode == "take-key-then-fix":
+    if n == 0:
+        path.write_text(text.replace("key: note", "key: alpha"))
+    else:
+        assert "# mem: " in text and "key 'alpha' is already used by" in text
+        path.write_text(text.replace("key: alpha", "key: gamma"))
 elif mode == "always-broken":
     path.write_text("---\\ntitle: [unclosed\\n---\\n")
 """
@@ -107,3 +113,58 @@ def test_set_edits_without_an_editor(store: Path, memory: str) -> None:
     bad = mem("edit", "note", "--set", "type=rumour", expect=1)
     assert "unknown type 'rumour'" in bad.stderr
     assert "cannot set 'colour=red'" in mem("edit", "note", "--set", "colour=red", expect=1).stderr
+
+
+SAVING_EDITOR = """
+import os, pathlib, subprocess, sys
+path = pathlib.Path(sys.argv[1])
+if {change!r}:
+    path.write_text(path.read_text().replace("Old title", "My careful new title"))
+# While this person edits, another agent updates the same memory.
+subprocess.run([{mem!r}, "save", "--key", "note", "--fact", "learned meanwhile", "x"], check=True)
+"""
+
+
+def test_an_editor_session_never_undoes_a_change_made_meanwhile(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "saving-editor.py"
+    script.write_text(SAVING_EDITOR.format(mem=mem_executable(), change=True))
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    result = mem("edit", "note", expect=1)
+    assert "changed while it was being edited" in result.stderr
+    shown = mem_json("show", "note")[0]
+    assert shown["facts"] == ["learned meanwhile"]  # the other change stays
+    assert shown["title"] == "Old title"
+    kept = Path(result.stderr.split("kept in ")[1].split()[0].rstrip(";:,"))
+    assert "My careful new title" in kept.read_text()  # nothing typed is lost
+    assert git(store, "status", "--porcelain") == ""
+
+
+def test_edit_never_gives_a_memory_a_key_another_has(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alpha = mem("save", "The alpha memory", "--key", "alpha").stdout.strip()
+    refused = mem("edit", "note", "--set", "key=alpha", expect=1)
+    assert f"the key 'alpha' is already used by {alpha}" in refused.stderr
+    assert mem_json("show", "alpha")[0]["id"] == alpha
+    assert mem_json("show", "note")[0]["id"] == memory
+    # In the editor the problem is shown on top, and the file opened again.
+    count = use_editor(tmp_path, monkeypatch, "take-key-then-fix")
+    mem("edit", "note")
+    assert count.read_text() == "2"
+    assert mem_json("show", "gamma")[0]["id"] == memory
+    assert mem_json("show", "alpha")[0]["id"] == alpha
+    mem("edit", "alpha", "--set", "key=alpha", "--set", "title=Still alpha")  # its own key
+
+
+def test_an_editor_session_that_changed_nothing_is_not_refused(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "idle-editor.py"
+    script.write_text(SAVING_EDITOR.format(mem=mem_executable(), change=False))
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    assert mem("edit", "note").stdout.startswith(f"unchanged {memory}")
+    assert mem_json("show", "note")[0]["facts"] == ["learned meanwhile"]

@@ -100,6 +100,22 @@ def test_a_copied_memory_with_the_same_id_is_refused(store: Path) -> None:
     assert result.returncode != 0 and "is already used by observations/" in result.stderr
 
 
+def test_a_memory_taking_another_memorys_key_is_refused(store: Path) -> None:
+    mem("save", "A second memory", "--key", "second")
+    second = next(p for p in (store / "observations").rglob("*.md") if "second" in p.name)
+    second.write_text(second.read_text().replace("key: second", "key: first"))
+    git(store, "add", "-A")
+    result = commit(store, "-m", "a duplicate key")
+    assert result.returncode != 0
+    assert "key 'first' is already used by observations/" in result.stderr
+    # Swapping keys in one commit is fine: each file's new key is free once staged.
+    first = next(p for p in (store / "observations").rglob("*.md") if "first" in p.name)
+    first.write_text(first.read_text().replace("key: first", "key: second"))
+    git(store, "add", "-A")
+    result = commit(store, "-m", "swap keys")
+    assert result.returncode == 0, result.stderr
+
+
 def test_a_memory_outside_the_memory_folders_is_refused(store: Path) -> None:
     (store / "stray.md").write_text(memory_file(store).read_text())
     git(store, "add", "-A")

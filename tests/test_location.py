@@ -105,6 +105,25 @@ def test_init_refuses_a_non_empty_directory(tmp_path: Path) -> None:
     assert not (target / ".git").exists()
 
 
+def test_a_refused_save_leaves_nothing_in_a_directory_that_is_not_a_store(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "documents"
+    target.mkdir()
+    (target / "thesis.txt").write_text("precious")
+    result = mem("save", "x", "--store", str(target), expect=1)
+    assert "not empty and not a git repository" in result.stderr
+    assert sorted(p.name for p in target.iterdir()) == ["thesis.txt"]
+
+
+@pytest.mark.parametrize("key", ["../x", "-x", "a b", "x" * 101])
+def test_an_invalid_key_is_refused_before_a_store_is_created(tmp_path: Path, key: str) -> None:
+    target = tmp_path / "new-store"
+    result = mem("save", "--store", str(target), "--key", key, "some text", expect=1)
+    assert "invalid key" in result.stderr
+    assert not target.exists()
+
+
 def test_reading_a_missing_store_says_how_to_create_one(tmp_path: Path) -> None:
     result = mem("list", "--store", str(tmp_path / "nowhere"), expect=1)
     assert "no memory store" in result.stderr and "mem save" in result.stderr

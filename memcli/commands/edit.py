@@ -1,14 +1,20 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from memcli.errors import InvalidInput, InvalidMemoryFile, MemError
+from memcli.errors import InvalidInput, InvalidMemoryFile, MemError, StoreError
 from memcli.options import open_memory, secrets_options, store_options
+from memcli.store import CACHE_DIR
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from memcli.model import Record
     from memcli.secretscan import Policy
 
 LIST_FIELDS = ("facts", "concepts", "files")
@@ -48,17 +54,44 @@ def edit(
     """
     memory = open_memory(store_dir, project)
     entry = memory.resolve(ref)
-    original = memory.store.read_bytes(entry.path).decode("utf-8")
-    text: str | None
     if assignments:
-        text = _assigned(memory.load(entry), assignments)
+        result = memory.replace_file(
+            entry, lambda record: _assigned(record, assignments), secrets=secrets
+        )
     else:
-        text = _edited_in_editor(original, entry.path)
-    if text is None:
-        click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
-        return
-    result = memory.replace_file(entry, text, secrets=secrets)
+        original = memory.store.read_bytes(entry.path)
+        text = _edited_in_editor(original.decode("utf-8"), entry.path, memory.check_key_free)
+        if text is None:
+            click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
+            return
+        if text == original.decode("utf-8"):
+            click.echo(f"unchanged {entry.id}  {entry.title}")
+            return
+        try:
+            result = memory.replace_file(entry, text, base=original, secrets=secrets)
+        except MemError as exc:
+            kept = _keep(memory.store.root, entry.id, text)
+            raise MemError(
+                f"{exc}. Your edited text is kept in {kept}: run `mem edit {ref}` "
+                "again and bring your changes over"
+            ) from None
     click.echo(f"{result.action} {entry.id}  {result.observation.title}")
+
+
+def _keep(root: Path, identity: str, text: str) -> Path:
+    """Save text typed in an edit that could not be committed, so nothing is lost."""
+    import tempfile
+
+    for folder in (root / CACHE_DIR / "edits", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f"mem-edit-{identity}-", suffix=".md", dir=folder)
+        except OSError:
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return Path(name)
+    raise StoreError(f"could not keep the edited text of {identity} in a file")
 
 
 def _assigned(record: object, assignments: tuple[str, ...]) -> str:
@@ -99,7 +132,7 @@ def _list_value(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def _edited_in_editor(original: str, path: str) -> str | None:
+def _edited_in_editor(original: str, path: str, check: Callable[[Record], None]) -> str | None:
     """The text after editing; re-opened with the problem on top while it is invalid."""
     from memcli.store import parse_memory_file
 
@@ -114,7 +147,7 @@ def _edited_in_editor(original: str, path: str) -> str | None:
         if not body.strip():
             return None
         try:
-            parse_memory_file(path, body.encode("utf-8"))
+            check(parse_memory_file(path, body.encode("utf-8")))
         except (InvalidMemoryFile, MemError) as exc:
             text = f"{ERROR_MARK}{exc}\n{ERROR_MARK}fix it and save, or empty the file to cancel\n"
             text += body

@@ -88,13 +88,24 @@ def git_hook(name: str, args: tuple[str, ...]) -> None:
     if name in githooks.VALIDATING:
         try:
             memory.sync()
-            path_of = memory.index().path_of
-        except Exception:  # the index only helps find duplicate ids: never block for it
+            index = memory.index()
+            path_of = index.path_of
+
+            def holders(key: str) -> list[tuple[str, str]]:
+                try:
+                    return [(entry.id, entry.path) for entry in index.with_key(key)]
+                except Exception:  # as above: the index only helps
+                    return []
+
+        except Exception:  # the index only helps find duplicate ids and keys: never block
 
             def path_of(identity: str) -> str | None:
                 return None
 
-        problems = githooks.staged_problems(memory.store, path_of)
+            def holders(key: str) -> list[tuple[str, str]]:
+                return []
+
+        problems = githooks.staged_problems(memory.store, path_of, holders)
         if problems:
             for problem in problems:
                 click.echo(f"mem: {problem}", err=True)
