@@ -90,3 +90,66 @@ def test_sync_without_a_remote_says_how_to_add_one(tmp_path: Path) -> None:
     at(store, "init")
     result = at(store, "sync", expect=1)
     assert "no remote: add one with `mem remote add URL`" in result.stderr
+
+
+def bare_remote(path: Path, branch: str) -> Path:
+    subprocess.run(["git", "init", "-q", "--bare", "-b", branch, str(path)], check=True)
+    return path
+
+
+def remote_branches(remote: Path) -> list[str]:
+    return git(remote, "for-each-ref", "--format=%(refname:short)", "refs/heads").split()
+
+
+def test_clone_takes_the_memory_branch_when_the_remote_head_names_another(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")  # as `git init --bare` makes it
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "Alice's memory about caching", "--key", "alice-note")
+    at(alice, "sync")
+    cloned = mem("clone", str(remote), "--store", str(bob))
+    assert f"into {bob}: 1 memories indexed" in cloned.stdout
+    assert git(bob, "symbolic-ref", "--short", "HEAD").strip() == "main"
+    assert json.loads(at(bob, "show", "alice-note", "--json").stdout)[0]["title"]
+    at(bob, "save", "Bob's memory about caching", "--key", "bob-note")
+    assert "pushed 1 commit to origin/main" in at(bob, "sync").stdout
+    assert remote_branches(remote) == ["main"]
+    at(alice, "sync")
+    assert seen(alice) == seen(bob)
+
+
+def test_clone_never_reports_an_empty_store_for_a_remote_with_memories(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")
+    alice = tmp_path / "alice"
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "A memory on a branch of its own")
+    for branch in ("team-a", "team-b"):
+        git(alice, "push", "-q", "origin", f"HEAD:refs/heads/{branch}")
+    target = tmp_path / "clone"  # the place, like `git clone URL DIR`
+    refused = mem("clone", str(remote), str(target), expect=1)
+    assert "team-a, team-b" in refused.stderr and "--branch" in refused.stderr
+    assert not target.exists()
+    cloned = mem("clone", str(remote), str(target), "--branch", "team-b")
+    assert "1 memories indexed" in cloned.stdout
+    assert git(target, "symbolic-ref", "--short", "HEAD").strip() == "team-b"
+    unknown = mem("clone", str(remote), str(tmp_path / "other"), "--branch", "nope", expect=1)
+    assert "no branch nope" in unknown.stderr
+    assert not (tmp_path / "other").exists()
+
+
+def test_clone_of_an_empty_remote_makes_a_store_on_main(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")
+    store = tmp_path / "store"
+    assert "0 memories indexed" in mem("clone", str(remote), "--store", str(store)).stdout
+    at(store, "save", "The first memory of the team")
+    assert "pushed the store to origin/main" in at(store, "sync").stdout
+    assert remote_branches(remote) == ["main"]
+
+
+def test_clone_takes_one_place(tmp_path: Path) -> None:
+    result = mem(
+        "clone", str(tmp_path / "r.git"), str(tmp_path / "a"), "--store", str(tmp_path), expect=2
+    )
+    assert "DIR" in result.output
