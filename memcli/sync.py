@@ -7,6 +7,11 @@ the same memory, it stops, lists the files, and leaves the repository in a state
 ``git status`` explains, to be finished with ``mem sync --continue``.
 It never commits anything on the user's behalf: uncommitted edits are set aside
 for the rebase (``--autostash``) and put back.
+
+The write lock is held only for the local steps (the rebase). Fetching and
+pushing wait on the network and run without it, so a slow or hung remote never
+blocks a save; a push refused because the remote's branch moved meanwhile is
+retried from the fetch, as a person would.
 """
 
 from __future__ import annotations
@@ -15,15 +20,21 @@ import json
 import shutil
 
 from memcli.errors import StoreError
-from memcli.gitrepo import GitError
+from memcli.gitrepo import GitError, first_line, remote_said
 from memcli.purge import lease_path, read_lease
 from memcli.store import GITIGNORE, Store
 
 CONTINUE_ENV = {"GIT_EDITOR": "true"}  # keep the messages of rebased commits as they are
+PUSH_ATTEMPTS = 3
+"""Pushes refused because the remote's branch moved on; each is followed by a new fetch."""
 
 
 class SyncConflict(StoreError):
     """Two sides changed the same memory; the rebase stopped for a person to decide."""
+
+
+class PushRefused(StoreError):
+    """The remote refused a push; the message carries the remote's own reason."""
 
 
 def remote_name(store: Store) -> str:
@@ -43,49 +54,110 @@ def current_branch(store: Store) -> str:
 def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) -> list[str]:
     """Fetch, rebase, push. Returns what happened, one line each.
 
-    After ``mem forget --purge`` rewrote history, only ``force_with_lease`` may
-    push: a plain sync would fetch the purged memories back.
+    Takes the store's write lock itself, only around the rebase. After ``mem
+    forget --purge`` rewrote history, only ``force_with_lease`` may push: a plain
+    sync would fetch the purged memories back.
     """
     done: list[str] = []
     remote = remote_name(store)
     if force_with_lease:
         return _force_push(store, remote)
+    _refuse_after_purge(store, remote)
+    if resume:
+        with store.write_lock():
+            if store.git.operation_in_progress() != "a rebase":
+                raise StoreError("no sync is waiting to be continued")
+            _rebase(store, ["rebase", "--continue"])
+        done.append("finished the rebase")
+    else:
+        store.check_writable()  # before any network: a store mid-rebase cannot sync
+    branch = current_branch(store)
+    upstream = f"{remote}/{branch}"
+    _exchange(store, remote, branch, done)
+    if not done:
+        done.append(f"already in step with {upstream}")
+    return done
+
+
+def _exchange(store: Store, remote: str, branch: str, done: list[str]) -> None:
+    """Fetch, rebase under the write lock, push; again from the fetch if the remote moved.
+
+    Appends what happened to ``done``.
+    """
+    upstream = f"{remote}/{branch}"
+    for _attempt in range(PUSH_ATTEMPTS):
+        store.git.run(["fetch", "--quiet", remote])
+        with store.write_lock():
+            _refuse_after_purge(store, remote)
+            store.check_writable()
+            has_upstream = _has_ref(store, f"refs/remotes/{upstream}")
+            if has_upstream:
+                before = store.head()
+                _rebase(store, ["rebase", "--autostash", upstream])
+                rebased = f"rebased onto {upstream}"
+                if store.head() != before and rebased not in done:
+                    done.append(rebased)
+            tip = store.head()
+        if tip is None:
+            return
+        ahead = (
+            int(store.git.out(["rev-list", "--count", f"{upstream}..{tip}"])) if has_upstream else 1
+        )
+        if not ahead:
+            return
+        rejected = _push(store, remote, f"{tip}:refs/heads/{branch}")
+        if rejected is None:
+            store.git.run(["branch", "--quiet", f"--set-upstream-to={upstream}"], check=False)
+            what = f"{ahead} commit{'s' * (ahead > 1)}" if has_upstream else "the store"
+            done.append(f"pushed {what} to {upstream}")
+            return
+        if rejected not in ("fetch first", "non-fast-forward"):
+            raise PushRefused(f"{remote} refused the push: [rejected] ({rejected})")
+    raise StoreError(
+        f"{upstream} moved on during each of {PUSH_ATTEMPTS} attempts to push; "
+        "nothing was lost: run `mem sync` again"
+    )
+
+
+def _refuse_after_purge(store: Store, remote: str) -> None:
     if any(ref.startswith(f"refs/remotes/{remote}/") for ref in read_lease(store)):
         raise StoreError(
             "`mem forget --purge` rewrote the store's history since the last sync: run "
             "`mem sync --force-with-lease` to replace the remote's history (a plain sync "
             "would fetch the purged memories back)"
         )
-    if resume:
-        if store.git.operation_in_progress() != "a rebase":
-            raise StoreError("no sync is waiting to be continued")
-        _rebase(store, ["rebase", "--continue"])
-        done.append("finished the rebase")
-    else:
-        store.check_writable()
-    branch = current_branch(store)
-    store.git.run(["fetch", "--quiet", remote])
-    upstream = f"{remote}/{branch}"
-    has_upstream = (
-        store.git.run(
-            ["rev-parse", "--verify", "--quiet", f"refs/remotes/{upstream}"], check=False
-        ).returncode
-        == 0
+
+
+def _has_ref(store: Store, ref: str) -> bool:
+    result = store.git.run(["rev-parse", "--verify", "--quiet", ref], check=False)
+    return result.returncode == 0
+
+
+def _push(store: Store, remote: str, refspec: str, *options: str) -> str | None:
+    """Push; None when it went through.
+
+    When git itself rejected the push because the remote's branch is not what
+    was expected ("fetch first", "non-fast-forward", "stale info"), that reason
+    is returned. Any other failure (the remote refused, the connection failed)
+    raises, with what the remote said.
+    """
+    result = store.git.run(["push", "--porcelain", *options, remote, refspec], check=False)
+    if result.returncode == 0:
+        return None
+    summary = ""
+    for line in result.stdout.decode("utf-8", "replace").splitlines():
+        flag, _, rest = line.partition("\t")
+        if flag == "!" and rest:
+            summary = rest.partition("\t")[2].strip()
+    if summary.startswith("[rejected]"):
+        return summary.partition("(")[2].rstrip(")") or summary
+    problem = (
+        f"{remote} refused the push: {summary}"
+        if summary
+        else f"git push to {remote} failed: {first_line(result.stderr)}"
     )
-    if has_upstream and not resume:
-        before = store.head()
-        _rebase(store, ["rebase", "--autostash", upstream])
-        if store.head() != before:
-            done.append(f"rebased onto {upstream}")
-    ahead = int(store.git.out(["rev-list", "--count", f"{upstream}..HEAD"])) if has_upstream else 1
-    if ahead:
-        store.git.run(["push", "--quiet", remote, f"HEAD:refs/heads/{branch}"])
-        store.git.run(["branch", "--quiet", f"--set-upstream-to={upstream}"], check=False)
-        what = f"{ahead} commit{'s' * (ahead > 1)}" if has_upstream else "the store"
-        done.append(f"pushed {what} to {upstream}")
-    if not done:
-        done.append(f"already in step with {upstream}")
-    return done
+    said = remote_said(result.stderr)
+    raise PushRefused("\n".join([problem, *(f"{remote} said: {line}" for line in said)]))
 
 
 def _force_push(store: Store, remote: str) -> list[str]:
@@ -99,30 +171,24 @@ def _force_push(store: Store, remote: str) -> list[str]:
         expected = f"refs/heads/{branch}:{lease.get(tracking, '')}"
     else:
         expected = f"refs/heads/{branch}"
-    try:
-        store.git.run(
-            [
-                "push",
-                "--quiet",
-                f"--force-with-lease={expected}",
-                remote,
-                f"HEAD:refs/heads/{branch}",
-            ]
-        )
-    except GitError as exc:
+    rejected = _push(store, remote, f"HEAD:refs/heads/{branch}", f"--force-with-lease={expected}")
+    if rejected is not None:
         raise StoreError(
             f"{remote} changed since mem last saw it, so its history was not replaced "
-            f"({exc}). Someone pushed commits built on the old history: `git fetch {remote}`, "
+            f"({rejected}). Someone pushed commits built on the old history: `git fetch {remote}`, "
             f"cherry-pick what is new on {remote}/{branch} onto {branch}, run the purge "
             "again, then retry"
-        ) from None
-    remaining = {
-        ref: sha for ref, sha in lease.items() if not ref.startswith(f"refs/remotes/{remote}/")
-    }
-    if remaining:
-        lease_path(store).write_text(json.dumps(remaining, indent=1) + "\n", encoding="utf-8")
-    else:
-        lease_path(store).unlink(missing_ok=True)
+        )
+    with store.write_lock():  # only for the lease file: never across the network
+        remaining = {
+            ref: sha
+            for ref, sha in read_lease(store).items()
+            if not ref.startswith(f"refs/remotes/{remote}/")
+        }
+        if remaining:
+            lease_path(store).write_text(json.dumps(remaining, indent=1) + "\n", encoding="utf-8")
+        else:
+            lease_path(store).unlink(missing_ok=True)
     store.git.run(["fetch", "--quiet", remote])
     store.git.run(["branch", "--quiet", f"--set-upstream-to={remote}/{branch}"], check=False)
     return [f"replaced the history of {remote}/{branch} (force-pushed with a lease)"]

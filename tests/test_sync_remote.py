@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import git, mem
+from .conftest import git, mem, mem_executable
 
 pytestmark = pytest.mark.e2e
 
@@ -153,3 +153,74 @@ def test_clone_takes_one_place(tmp_path: Path) -> None:
         "clone", str(tmp_path / "r.git"), str(tmp_path / "a"), "--store", str(tmp_path), expect=2
     )
     assert "DIR" in result.output
+
+
+STALLING_TRANSPORT = """#!/bin/sh
+# The remote's side of the transport: it stalls while a save runs on the store.
+MEM_LOCK_TIMEOUT=1 "{mem}" save --store "{store}" "Saved while the remote stalls" \\
+    > "{log}" 2>&1
+echo $? >> "{log}"
+exec git {program} "$@"
+"""
+
+
+@pytest.mark.parametrize("program", ["upload-pack", "receive-pack"])
+def test_a_save_succeeds_while_sync_waits_for_the_remote(
+    pair: tuple[Path, Path], tmp_path: Path, program: str
+) -> None:
+    alice, _ = pair
+    log = tmp_path / "save.log"
+    script = tmp_path / f"stalling-{program}"
+    script.write_text(
+        STALLING_TRANSPORT.format(mem=mem_executable(), store=alice, log=log, program=program)
+    )
+    script.chmod(0o755)
+    git(alice, "config", f"remote.origin.{program.replace('-', '')}", str(script))
+    at(alice, "save", "Alice's memory to push")
+    result = at(alice, "sync")
+    assert "pushed" in result.stdout
+    assert log.read_text().splitlines()[-1] == "0", log.read_text()
+    assert "Saved while the remote stalls" in {
+        h["title"] for h in json.loads(at(alice, "list", "--json").stdout)
+    }
+
+
+MOVING_RECEIVE_PACK = """#!/bin/sh
+# The first push finds the remote moved on: Bob pushed after Alice fetched.
+if [ ! -e "{marker}" ]; then
+    : > "{marker}"
+    git -C "{bob}" commit -q --allow-empty -m "Bob pushed in between" &&
+        git -C "{bob}" push -q origin HEAD:refs/heads/main || exit 1
+fi
+exec git receive-pack "$@"
+"""
+
+
+def test_sync_retries_when_the_remote_moves_before_the_push(
+    pair: tuple[Path, Path], tmp_path: Path
+) -> None:
+    alice, bob = pair
+    script = tmp_path / "moving-receive-pack"
+    script.write_text(MOVING_RECEIVE_PACK.format(marker=tmp_path / "moved", bob=bob))
+    script.chmod(0o755)
+    git(alice, "config", "remote.origin.receivepack", str(script))
+    at(alice, "save", "Alice pushed after Bob")
+    result = at(alice, "sync")
+    assert "rebased onto origin/main" in result.stdout
+    assert "pushed 1 commit to origin/main" in result.stdout
+    pushed = git(tmp_path / "remote.git", "log", "--format=%s", "main").splitlines()
+    assert pushed[0].endswith("Alice pushed after Bob")
+    assert pushed[1] == "Bob pushed in between"
+
+
+def test_a_rejected_push_shows_the_remotes_reason(pair: tuple[Path, Path], tmp_path: Path) -> None:
+    alice, _ = pair
+    hook = tmp_path / "remote.git/hooks/pre-receive"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text("#!/bin/sh\necho 'memories need a review: open a pull request' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    at(alice, "save", "A memory the remote refuses")
+    result = at(alice, "sync", expect=1)
+    assert "memories need a review: open a pull request" in result.stderr
+    assert "pre-receive hook declined" in result.stderr
+    assert "Traceback" not in result.output

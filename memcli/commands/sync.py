@@ -39,9 +39,8 @@ def sync_command(
         raise click.UsageError("give one of --continue and --force-with-lease")
     memory = open_memory(store_dir, project)
     memory.require_store()
-    with memory.store.write_lock():
-        for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
-            click.echo(line)
+    for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
+        click.echo(line)
     report = memory.reindex(full=False)
     if report is not None and not report.rebuilt and (report.added or report.removed):
         click.echo(f"index: {report.added} added, {report.removed} removed")
