@@ -6,7 +6,8 @@ saving never touch the same file, so rebases go through; when two people changed
 the same memory, it stops, lists the files, and leaves the repository in a state
 ``git status`` explains, to be finished with ``mem sync --continue``.
 It never commits anything on the user's behalf: uncommitted edits are set aside
-for the rebase (``--autostash``) and put back.
+for the rebase (``--autostash``) and put back; when putting them back conflicts,
+they stay in git's stash and the work tree is left clean, so saves go on.
 
 The write lock is held only for the local steps (the rebase). Fetching and
 pushing wait on the network and run without it, so a slow or hung remote never
@@ -63,26 +64,38 @@ def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) 
     if force_with_lease:
         return _force_push(store, remote)
     _refuse_after_purge(store, remote)
+    set_aside: list[str] = []
     if resume:
         with store.write_lock():
             if store.git.operation_in_progress() != "a rebase":
                 raise StoreError("no sync is waiting to be continued")
-            _rebase(store, ["rebase", "--continue"])
+            set_aside = _rebase(store, ["rebase", "--continue"])
         done.append("finished the rebase")
     else:
         store.check_writable()  # before any network: a store mid-rebase cannot sync
     branch = current_branch(store)
     upstream = f"{remote}/{branch}"
-    _exchange(store, remote, branch, done)
+    try:
+        _exchange(store, remote, branch, done, set_aside)
+    except StoreError as exc:
+        if set_aside:  # whatever else failed, say where the uncommitted changes are
+            raise StoreError(f"{exc}\n{_set_aside_message(store, upstream, set_aside)}") from None
+        raise
     if not done:
         done.append(f"already in step with {upstream}")
+    if set_aside:
+        synced = f"synced with {upstream} ({'; '.join(done)}), but "
+        raise StoreError(synced + _set_aside_message(store, upstream, set_aside))
     return done
 
 
-def _exchange(store: Store, remote: str, branch: str, done: list[str]) -> None:
+def _exchange(
+    store: Store, remote: str, branch: str, done: list[str], set_aside: list[str]
+) -> None:
     """Fetch, rebase under the write lock, push; again from the fetch if the remote moved.
 
-    Appends what happened to ``done``.
+    Appends what happened to ``done``, and to ``set_aside`` the files whose
+    uncommitted changes were left in git's stash.
     """
     upstream = f"{remote}/{branch}"
     for _attempt in range(PUSH_ATTEMPTS):
@@ -93,7 +106,7 @@ def _exchange(store: Store, remote: str, branch: str, done: list[str]) -> None:
             has_upstream = _has_ref(store, f"refs/remotes/{upstream}")
             if has_upstream:
                 before = store.head()
-                _rebase(store, ["rebase", "--autostash", upstream])
+                set_aside += _rebase(store, ["rebase", "--autostash", upstream])
                 rebased = f"rebased onto {upstream}"
                 if store.head() != before and rebased not in done:
                     done.append(rebased)
@@ -131,6 +144,18 @@ def _refuse_after_purge(store: Store, remote: str) -> None:
 def _has_ref(store: Store, ref: str) -> bool:
     result = store.git.run(["rev-parse", "--verify", "--quiet", ref], check=False)
     return result.returncode == 0
+
+
+def _set_aside_message(store: Store, upstream: str, paths: list[str]) -> str:
+    stash = store.git.out(["rev-parse", "--short", "refs/stash"])
+    return (
+        f"your uncommitted changes conflict with what came from {upstream} in "
+        f"{', '.join(paths)}. All of them are kept in git's stash as stash@{{0}} "
+        f"(commit {stash}) and the store is clean, so saves go on. To apply them: "
+        f"`git -C {store.root} stash pop`, "
+        "fix the conflict markers in the file(s), `git add` and commit them, then "
+        "`git stash drop`"
+    )
 
 
 def _push(store: Store, remote: str, refspec: str, *options: str) -> str | None:
@@ -194,11 +219,19 @@ def _force_push(store: Store, remote: str) -> list[str]:
     return [f"replaced the history of {remote}/{branch} (force-pushed with a lease)"]
 
 
-def _rebase(store: Store, args: list[str]) -> None:
+def _rebase(store: Store, args: list[str]) -> list[str]:
+    """Rebase; the files whose uncommitted changes conflicted when put back after it.
+
+    ``--autostash`` applies the set-aside changes once the rebase is done; when that
+    conflicts, git keeps them in its stash, leaves conflict markers and unmerged
+    files (on which every commit fails) and still succeeds. The stash holds all of
+    those changes, so the work tree is reset to the rebased commit.
+    """
+    stash_before = _stash(store)
     try:
         store.git.run(args, env=CONTINUE_ENV)
     except GitError:
-        conflicted = store.git.out(["diff", "--name-only", "--diff-filter=U"]).split()
+        conflicted = _unmerged(store)
         if not conflicted:
             raise
         raise SyncConflict(
@@ -207,6 +240,26 @@ def _rebase(store: Store, args: list[str]) -> None:
             + f". Edit the file(s) in {store.root} to keep what is right, `git add` them, "
             "then run `mem sync --continue` (or `git rebase --abort` to give up)"
         ) from None
+    conflicted = _unmerged(store)
+    if conflicted and store.git.operation_in_progress() is None:
+        if _stash(store) in (None, stash_before):
+            raise StoreError(
+                f"your uncommitted changes to {', '.join(conflicted)} conflict with the "
+                f"synced memories and were not kept in git's stash: the conflict markers "
+                f"are in the file(s) in {store.root}; fix them, then commit them"
+            )
+        store.git.run(["reset", "--quiet", "--hard", "HEAD"])
+    return conflicted
+
+
+def _unmerged(store: Store) -> list[str]:
+    out = store.git.run(["diff", "--name-only", "-z", "--diff-filter=U"]).stdout
+    return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
+
+
+def _stash(store: Store) -> str | None:
+    result = store.git.run(["rev-parse", "--verify", "--quiet", "refs/stash"], check=False)
+    return result.stdout.decode().strip() or None
 
 
 def clone(url: str, store: Store, branch: str | None = None) -> str:

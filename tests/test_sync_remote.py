@@ -155,6 +155,28 @@ def test_clone_takes_one_place(tmp_path: Path) -> None:
     assert "DIR" in result.output
 
 
+def test_a_local_edit_the_remote_also_changed_is_set_aside(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    at(alice, "save", "Shared caching decision: use Redis", "--key", "shared-cache")
+    at(alice, "sync")
+    path = json.loads(at(bob, "show", "shared-cache", "--json").stdout)[0]["path"]
+    edited = (bob / path).read_text().replace("from the start", "edited by Bob, not committed")
+    (bob / path).write_text(edited)
+    stopped = at(bob, "sync", expect=1)
+    message = " ".join(stopped.stderr.split())
+    assert path in message and "stash@{0}" in message
+    assert f"git -C {bob} stash pop" in message
+    # A state saves can use: clean, nothing unmerged, at what the remote has.
+    assert git(bob, "status", "--porcelain") == ""
+    assert git(bob, "rev-parse", "HEAD") == git(bob, "rev-parse", "origin/main")
+    shown = json.loads(at(bob, "show", "shared-cache", "--json").stdout)[0]
+    assert shown["narrative"] == "Shared caching decision: use Redis"
+    # Nothing lost: the edit is in the stash the message names.
+    assert "edited by Bob, not committed" in git(bob, "stash", "show", "-p", "stash@{0}")
+    at(bob, "save", "Bob saves after the sync", "--key", "bob-after")
+    assert "pushed 1 commit" in at(bob, "sync").stdout
+
+
 STALLING_TRANSPORT = """#!/bin/sh
 # The remote's side of the transport: it stalls while a save runs on the store.
 MEM_LOCK_TIMEOUT=1 "{mem}" save --store "{store}" "Saved while the remote stalls" \\
