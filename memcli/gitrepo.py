@@ -221,3 +221,25 @@ def first_line(stderr: bytes) -> str:
         if line.startswith(("fatal:", "error:")):
             return line.split(":", 1)[1].strip()
     return lines[0] if lines else "no message"
+
+
+_TERMINAL_CODES_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|[\x00-\x1f\x7f-\x9f]")
+REMOTE_LINES = 20
+REMOTE_LINE_CHARS = 300
+
+
+def remote_said(stderr: bytes) -> list[str]:
+    """The lines a remote sent back (``remote: ...``, e.g. a pre-receive hook's reason).
+
+    Bounded and stripped of terminal control codes: they come from another machine.
+    """
+    said = []
+    for line in stderr.decode("utf-8", "replace").splitlines():
+        if not line.startswith("remote:"):
+            continue
+        text = _TERMINAL_CODES_RE.sub("", line[len("remote:") :]).strip()
+        if text:
+            said.append(text[:REMOTE_LINE_CHARS])
+        if len(said) == REMOTE_LINES:
+            break
+    return said

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import git, mem
+from .conftest import git, mem, mem_executable
 
 pytestmark = pytest.mark.e2e
 
@@ -90,3 +90,159 @@ def test_sync_without_a_remote_says_how_to_add_one(tmp_path: Path) -> None:
     at(store, "init")
     result = at(store, "sync", expect=1)
     assert "no remote: add one with `mem remote add URL`" in result.stderr
+
+
+def bare_remote(path: Path, branch: str) -> Path:
+    subprocess.run(["git", "init", "-q", "--bare", "-b", branch, str(path)], check=True)
+    return path
+
+
+def remote_branches(remote: Path) -> list[str]:
+    return git(remote, "for-each-ref", "--format=%(refname:short)", "refs/heads").split()
+
+
+def test_clone_takes_the_memory_branch_when_the_remote_head_names_another(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")  # as `git init --bare` makes it
+    alice, bob = tmp_path / "alice", tmp_path / "bob"
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "Alice's memory about caching", "--key", "alice-note")
+    at(alice, "sync")
+    cloned = mem("clone", str(remote), "--store", str(bob))
+    assert f"into {bob}: 1 memories indexed" in cloned.stdout
+    assert git(bob, "symbolic-ref", "--short", "HEAD").strip() == "main"
+    assert json.loads(at(bob, "show", "alice-note", "--json").stdout)[0]["title"]
+    at(bob, "save", "Bob's memory about caching", "--key", "bob-note")
+    assert "pushed 1 commit to origin/main" in at(bob, "sync").stdout
+    assert remote_branches(remote) == ["main"]
+    at(alice, "sync")
+    assert seen(alice) == seen(bob)
+
+
+def test_clone_never_reports_an_empty_store_for_a_remote_with_memories(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")
+    alice = tmp_path / "alice"
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "A memory on a branch of its own")
+    for branch in ("team-a", "team-b"):
+        git(alice, "push", "-q", "origin", f"HEAD:refs/heads/{branch}")
+    target = tmp_path / "clone"  # the place, like `git clone URL DIR`
+    refused = mem("clone", str(remote), str(target), expect=1)
+    assert "team-a, team-b" in refused.stderr and "--branch" in refused.stderr
+    assert not target.exists()
+    cloned = mem("clone", str(remote), str(target), "--branch", "team-b")
+    assert "1 memories indexed" in cloned.stdout
+    assert git(target, "symbolic-ref", "--short", "HEAD").strip() == "team-b"
+    unknown = mem("clone", str(remote), str(tmp_path / "other"), "--branch", "nope", expect=1)
+    assert "no branch nope" in unknown.stderr
+    assert not (tmp_path / "other").exists()
+
+
+def test_clone_of_an_empty_remote_makes_a_store_on_main(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")
+    store = tmp_path / "store"
+    assert "0 memories indexed" in mem("clone", str(remote), "--store", str(store)).stdout
+    at(store, "save", "The first memory of the team")
+    assert "pushed the store to origin/main" in at(store, "sync").stdout
+    assert remote_branches(remote) == ["main"]
+
+
+def test_clone_takes_one_place(tmp_path: Path) -> None:
+    result = mem(
+        "clone", str(tmp_path / "r.git"), str(tmp_path / "a"), "--store", str(tmp_path), expect=2
+    )
+    assert "DIR" in result.output
+
+
+def test_a_local_edit_the_remote_also_changed_is_set_aside(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    at(alice, "save", "Shared caching decision: use Redis", "--key", "shared-cache")
+    at(alice, "sync")
+    path = json.loads(at(bob, "show", "shared-cache", "--json").stdout)[0]["path"]
+    edited = (bob / path).read_text().replace("from the start", "edited by Bob, not committed")
+    (bob / path).write_text(edited)
+    stopped = at(bob, "sync", expect=1)
+    message = " ".join(stopped.stderr.split())
+    assert path in message and "stash@{0}" in message
+    assert f"git -C {bob} stash pop" in message
+    # A state saves can use: clean, nothing unmerged, at what the remote has.
+    assert git(bob, "status", "--porcelain") == ""
+    assert git(bob, "rev-parse", "HEAD") == git(bob, "rev-parse", "origin/main")
+    shown = json.loads(at(bob, "show", "shared-cache", "--json").stdout)[0]
+    assert shown["narrative"] == "Shared caching decision: use Redis"
+    # Nothing lost: the edit is in the stash the message names.
+    assert "edited by Bob, not committed" in git(bob, "stash", "show", "-p", "stash@{0}")
+    at(bob, "save", "Bob saves after the sync", "--key", "bob-after")
+    assert "pushed 1 commit" in at(bob, "sync").stdout
+
+
+STALLING_TRANSPORT = """#!/bin/sh
+# The remote's side of the transport: it stalls while a save runs on the store.
+MEM_LOCK_TIMEOUT=1 "{mem}" save --store "{store}" "Saved while the remote stalls" \\
+    > "{log}" 2>&1
+echo $? >> "{log}"
+exec git {program} "$@"
+"""
+
+
+@pytest.mark.parametrize("program", ["upload-pack", "receive-pack"])
+def test_a_save_succeeds_while_sync_waits_for_the_remote(
+    pair: tuple[Path, Path], tmp_path: Path, program: str
+) -> None:
+    alice, _ = pair
+    log = tmp_path / "save.log"
+    script = tmp_path / f"stalling-{program}"
+    script.write_text(
+        STALLING_TRANSPORT.format(mem=mem_executable(), store=alice, log=log, program=program)
+    )
+    script.chmod(0o755)
+    git(alice, "config", f"remote.origin.{program.replace('-', '')}", str(script))
+    at(alice, "save", "Alice's memory to push")
+    result = at(alice, "sync")
+    assert "pushed" in result.stdout
+    assert log.read_text().splitlines()[-1] == "0", log.read_text()
+    assert "Saved while the remote stalls" in {
+        h["title"] for h in json.loads(at(alice, "list", "--json").stdout)
+    }
+
+
+MOVING_RECEIVE_PACK = """#!/bin/sh
+# The first push finds the remote moved on: Bob pushed after Alice fetched.
+if [ ! -e "{marker}" ]; then
+    : > "{marker}"
+    git -C "{bob}" commit -q --allow-empty -m "Bob pushed in between" &&
+        git -C "{bob}" push -q origin HEAD:refs/heads/main || exit 1
+fi
+exec git receive-pack "$@"
+"""
+
+
+def test_sync_retries_when_the_remote_moves_before_the_push(
+    pair: tuple[Path, Path], tmp_path: Path
+) -> None:
+    alice, bob = pair
+    script = tmp_path / "moving-receive-pack"
+    script.write_text(MOVING_RECEIVE_PACK.format(marker=tmp_path / "moved", bob=bob))
+    script.chmod(0o755)
+    git(alice, "config", "remote.origin.receivepack", str(script))
+    at(alice, "save", "Alice pushed after Bob")
+    result = at(alice, "sync")
+    assert "rebased onto origin/main" in result.stdout
+    assert "pushed 1 commit to origin/main" in result.stdout
+    pushed = git(tmp_path / "remote.git", "log", "--format=%s", "main").splitlines()
+    assert pushed[0].endswith("Alice pushed after Bob")
+    assert pushed[1] == "Bob pushed in between"
+
+
+def test_a_rejected_push_shows_the_remotes_reason(pair: tuple[Path, Path], tmp_path: Path) -> None:
+    alice, _ = pair
+    hook = tmp_path / "remote.git/hooks/pre-receive"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text("#!/bin/sh\necho 'memories need a review: open a pull request' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    at(alice, "save", "A memory the remote refuses")
+    result = at(alice, "sync", expect=1)
+    assert "memories need a review: open a pull request" in result.stderr
+    assert "pre-receive hook declined" in result.stderr
+    assert "Traceback" not in result.output

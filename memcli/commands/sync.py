@@ -39,9 +39,8 @@ def sync_command(
         raise click.UsageError("give one of --continue and --force-with-lease")
     memory = open_memory(store_dir, project)
     memory.require_store()
-    with memory.store.write_lock():
-        for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
-            click.echo(line)
+    for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
+        click.echo(line)
     report = memory.reindex(full=False)
     if report is not None and not report.rebuilt and (report.added or report.removed):
         click.echo(f"index: {report.added} added, {report.removed} removed")
@@ -78,22 +77,39 @@ def remote_add(url: str, name: str, store_dir: str | None, project: str | None) 
 
 @click.command("clone")
 @click.argument("url")
+@click.argument("directory", metavar="[DIR]", required=False)
+@click.option(
+    "--branch",
+    metavar="NAME",
+    help="The remote's branch that holds the memories (default: the one its HEAD "
+    "names, else main, else its only branch).",
+)
 @store_options
-def clone_command(url: str, store_dir: str | None, project: str | None) -> None:
-    """Make this project's store a clone of an existing memory repository.
+def clone_command(
+    url: str, directory: str | None, branch: str | None, store_dir: str | None, project: str | None
+) -> None:
+    """Make a store that is a clone of an existing memory repository.
 
-    The store goes where `mem` would look for it (--store, --project, MEM_STORE,
-    or the central store of the current git repository).
+    The store goes into DIR when given, like `git clone URL DIR`; otherwise where
+    `mem` would look for it (--store, --project, MEM_STORE, or the central store
+    of the current git repository).
 
     \b
     Example:
         mem clone git@example.com:team/memory.git
+        mem clone /srv/git/memory.git ~/memory
     """
     from memcli.sync import clone
 
+    if directory is not None:
+        if store_dir is not None or project is not None:
+            raise click.UsageError("give the place once: DIR, --store or --project")
+        store_dir = directory
     memory = open_memory(store_dir, project)
-    clone(url, memory.store)
+    cloned = clone(url, memory.store, branch)
     memory.install_git_hooks()
     report = memory.reindex(full=True)
     count = report.added if report else 0
-    click.echo(f"Cloned {url} into {memory.store.root}: {count} memories indexed.")
+    click.echo(
+        f"Cloned {url} (branch {cloned}) into {memory.store.root}: {count} memories indexed."
+    )
