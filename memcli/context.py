@@ -86,6 +86,30 @@ def _item(entry: Entry, short_ids: dict[str, str], **extra: Any) -> dict[str, An
     }
 
 
+def tiers(
+    index: Index, settings: dict[str, Any], moment: dt.datetime
+) -> tuple[list[Entry], list[Entry], list[Entry]]:
+    """The hot tier, the warm tier and the latest summaries, as session start selects them."""
+    hot_since = _since(moment, settings["hot_window"])
+    warm_since = _since(moment, settings["warm_window"])
+    hot = index.recent(Filters(kind="observation", since=hot_since), limit=settings["hot_count"])
+    warm = index.recent(
+        Filters(kind="observation", since=warm_since, until=hot_since),
+        limit=settings["warm_count"],
+    )
+    summaries = index.recent(Filters(kind="summary"), limit=settings["summaries"])
+    return hot, warm, summaries
+
+
+def shown_in_full(index: Index, settings: dict[str, Any], moment: dt.datetime) -> set[str]:
+    """The ids session start shows with their content: the hot tier and the summaries.
+
+    The warm tier is only listed by title, so recall may still bring its facts.
+    """
+    hot, _, summaries = tiers(index, settings, moment)
+    return {entry.id for entry in [*hot, *summaries]}
+
+
 class SessionContext:
     """The session-start context of one store, assembled, then fitted to a budget."""
 
@@ -96,20 +120,9 @@ class SessionContext:
         self.notes: list[str] = []
         self.omitted = {"warm": 0, "summaries": 0, "hot": 0, "memory_md_lines": 0}
         moment = now()
-        settings = self.settings
-        hot_since = _since(moment, settings["hot_window"])
-        warm_since = _since(moment, settings["warm_window"])
 
         def gather(index: Index) -> tuple[list[Entry], list[Entry], list[Entry], int]:
-            hot = index.recent(
-                Filters(kind="observation", since=hot_since), limit=settings["hot_count"]
-            )
-            warm = index.recent(
-                Filters(kind="observation", since=warm_since, until=hot_since),
-                limit=settings["warm_count"],
-            )
-            summaries = index.recent(Filters(kind="summary"), limit=settings["summaries"])
-            return hot, warm, summaries, index.count()
+            return (*tiers(index, self.settings, moment), index.count())
 
         hot, warm, summaries, self.total = memory.read(gather)
         ids = [e.id for e in [*hot, *warm, *summaries]]

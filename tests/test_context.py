@@ -257,3 +257,34 @@ def test_sandbox_blocks_unsafe_template_code(fixture_store: Path) -> None:
         "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"
     )
     assert "unsafe" in mem("context", expect=1).stderr
+
+
+def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
+    # Thirteen memories today: the session-start context lists only hot_count (5) of them.
+    mem(
+        "save",
+        "Canary releases go to 5% of pods first, then 50%, then all",
+        "--type",
+        "decision",
+        "--concept",
+        "canary",
+        "--concept",
+        "releases",
+    )
+    for n in range(12):
+        mem("save", f"Unrelated note {n} about the build cache", "--type", "discovery")
+    shown = json.loads(mem("context", "--format", "json").stdout)
+    canary = mem_json("search", "canary")[0]["id"]
+    assert canary not in shown["hot"] + shown["warm"] + shown["summaries"]
+    report = json.loads(
+        mem("recall", "how do we do canary releases here?", "--format", "json").stdout
+    )
+    assert [m["id"] for m in report["memories"]] == [canary]
+    # What the session-start context shows stays out of recall.
+    hot = mem_json("search", "Unrelated note 11")[0]
+    assert hot["id"] in shown["hot"]
+    again = json.loads(
+        mem("recall", "unrelated note 11 about the build cache", "--format", "json").stdout
+    )
+    recalled = [m["id"] for m in again["memories"]]
+    assert recalled and not set(recalled) & set(shown["hot"])
