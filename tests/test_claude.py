@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -248,3 +249,21 @@ def test_user_scope_writes_to_the_home_directory(isolated_env: Path) -> None:
     mem("install", "claude", "--user")
     data = json.loads((isolated_env / ".claude" / "settings.json").read_text())
     assert set(data["hooks"]) == {"SessionStart", "UserPromptSubmit", "PostCompact"}
+
+
+def test_a_runaway_store_template_does_not_block_the_agent(project: Path, tmp_path: Path) -> None:
+    templates = tmp_path / "mem-home" / "webshop" / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(
+        "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}"
+    )
+    started = time.monotonic()
+    answer, stderr = hook(
+        "SessionStart",
+        payload(project, "SessionStart", source="startup"),
+        cwd=tmp_path,
+        env={"MEM_TEMPLATE_TIMEOUT": "0.5"},
+    )
+    assert time.monotonic() - started < 5
+    assert answer is None
+    assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,58 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
     )
     recalled = [m["id"] for m in again["memories"]]
     assert recalled and not set(recalled) & set(shown["hot"])
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            "took longer than 0.3 s",
+        ),
+        (
+            "{% set s = range(100000) | list %}{% for a in s %}{% for b in s %}"
+            "{% endfor %}{% endfor %}",
+            "took longer than 0.3 s",
+        ),
+        ('{{ "x" * 300000000 }}', "more than 10000000 items"),
+        ("{{ ['x'] * 300000000 }}", "more than 10000000 items"),
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(40) %}"
+            "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+            "more than 10000000 characters",
+        ),
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(40) %}"
+            "{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}",
+            "more than 10000000 items",
+        ),
+        ("{{ 'x' | center(300000000) }}", "above the limit"),
+        ("{{ 'x'.ljust(300000000) }}", "above the limit"),
+        ("{{ '%300000000s' % 'x' }}", "above the limit"),
+        ("{{ '{:>300000000}'.format('x') }}", "above the limit"),
+        ("{{ 10 ** 100000000 }}", "bits"),
+        (
+            "{% macro m() %}{% for i in range(20) %}{{ 'y' * 1000000 }}{% endfor %}{% endmacro %}"
+            "{{ m() }}",
+            "more than 10000000 characters",
+        ),
+        ("{{ ('x\\n' * 3000000) | indent(1000000) }}", "needed more than 256 MB"),
+        ("{{ 1 / 0 }}", "ZeroDivisionError"),
+        ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "recurses too deeply"),
+    ],
+)
+def test_templates_are_bounded_in_time_and_size(
+    fixture_store: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
+) -> None:
+    monkeypatch.setenv("MEM_TEMPLATE_TIMEOUT", "0.3")
+    templates = fixture_store / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(body + "\n")
+    started = time.monotonic()
+    result = mem("context", expect=1)
+    assert "template session_start.md.j2" in result.stderr and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    checked = mem("context", "--check-templates", expect=1)
+    assert "FAIL template session_start.md.j2" in checked.stdout and message in checked.stdout
+    assert time.monotonic() - started < 3
