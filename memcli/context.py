@@ -49,9 +49,14 @@ def clip_lines(text: str, limit: int) -> str:
 
 
 def cut_to_budget(text: str, budget: int) -> str:
-    """The last resort: drop the end of the text, at a line boundary, never mid-word."""
+    """The last resort: drop the end of the text, at a line boundary, never mid-word.
+
+    A budget too small for the mark gives nothing at all (``budget = 0`` turns a context off).
+    """
     if len(text) <= budget:
         return text
+    if budget <= len(CUT_MARK):
+        return ""
     room = max(budget - len(CUT_MARK), 0)
     cut = text[:room]
     boundary = cut.rfind("\n")

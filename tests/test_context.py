@@ -344,3 +344,24 @@ def test_templates_are_bounded_in_time_and_size(
     checked = mem("context", "--check-templates", expect=1)
     assert "FAIL template session_start.md.j2" in checked.stdout and message in checked.stdout
     assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("budget", [0, 1, 20, 40])
+def test_a_tiny_budget_in_mem_toml_is_respected(
+    big_store: Path, monkeypatch: pytest.MonkeyPatch, budget: int
+) -> None:
+    monkeypatch.setenv("MEM_STORE", str(big_store))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T23:30:00Z")
+    (big_store / "mem.toml").write_text(
+        f"[context]\nbudget = {budget}\n[recall]\nbudget = {budget}\nmin_matched_terms = 1\n"
+    )
+    try:
+        text = mem("context").stdout
+        assert len(text.removesuffix("\n")) <= budget and (budget or text == "")
+        report = json.loads(mem("context", "--format", "json").stdout)
+        assert len(report["context"]) <= budget
+        assert report["chars"] == len(report["context"])
+        recalled = mem("recall", "caching layer memory number facts").stdout
+        assert len(recalled.removesuffix("\n")) <= budget and (budget or recalled == "")
+    finally:
+        (big_store / "mem.toml").unlink()
