@@ -11,6 +11,8 @@ first); only then is the text cut, at a line boundary.
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +25,8 @@ MEMORY_MD = "MEMORY.md"
 MAX_FACT_CHARS = 300
 MAX_SUMMARY_CHARS = 1500
 MAX_EXCERPT_CHARS = 600
+MAX_MEMORY_MD_BYTES = 4 << 20
+"""Only so much of MEMORY.md is read (its first ``memory_md_lines`` lines are used)."""
 CUT_MARK = "\n[…cut to fit the context budget]"
 
 
@@ -145,9 +149,24 @@ class SessionContext:
     def _memory_md(self) -> list[str]:
         path = self.memory.store.root / MEMORY_MD
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except (FileNotFoundError, IsADirectoryError):
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
             return []
+        except OSError as exc:
+            if exc.errno == errno.ELOOP or path.is_symlink():
+                self.notes.append(
+                    f"{MEMORY_MD} is a symbolic link; mem reads only a plain file there, "
+                    "so it is left out"
+                )
+            else:
+                self.notes.append(f"{MEMORY_MD} cannot be read ({exc.strerror}); left out")
+            return []
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                data = handle.read(MAX_MEMORY_MD_BYTES)
+        except IsADirectoryError:
+            return []
+        lines = data.decode("utf-8", errors="replace").splitlines()
         limit = self.settings["memory_md_lines"]
         if len(lines) > limit:
             self.notes.append(

@@ -267,7 +267,7 @@ class Memory:
         secrets: Policy = "refuse",
     ) -> SaveResult:
         """Record a session summary, its body rendered through ``compaction.md.j2``."""
-        from memcli.errors import InvalidInput
+        from memcli.errors import InvalidInput, MemError
         from memcli.model import (
             SUMMARY_FIELDS,
             Summary,
@@ -304,10 +304,17 @@ class Memory:
                 next_steps=cleaned["next_steps"],
                 extra=dict(extra or {}),
             )
-            body = Renderer(self.store.root).render(
-                "compaction.md.j2", summary=summary.to_dict(), text=text
-            )
-            summary.narrative = clean_narrative(body)
+            try:
+                body = Renderer(self.store.root).render(
+                    "compaction.md.j2", summary=summary.to_dict(), text=text
+                )
+            except MemError as exc:  # the store's template: the summary is kept all the same
+                self.notify(f"{exc}; the summary was rendered with the built-in template")
+                body = Renderer(None).render(
+                    "compaction.md.j2", summary=summary.to_dict(), text=text
+                )
+            # A template can add text of its own: it is scanned like everything stored.
+            summary.narrative = clean_narrative(_screen({"text": body}, [], secrets)["text"])
             path = self.store.new_path(summary)
             message = _commit_message("summarize", [summary])
             commit = self._commit_files({path: summary.to_markdown()}, [], message)

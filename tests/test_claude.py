@@ -267,3 +267,26 @@ def test_a_runaway_store_template_does_not_block_the_agent(project: Path, tmp_pa
     assert time.monotonic() - started < 5
     assert answer is None
     assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
+
+
+def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
+    project: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "mem-home" / "webshop"
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
+    templates = store / "templates"
+    templates.mkdir()
+    (templates / "x").symlink_to(secret)
+    (templates / "compaction.md.j2").write_text('{% include "x" %}\n{{ text }}\n')
+    event = payload(project, "PostCompact", trigger="auto", compact_summary="Moved to plumbing")
+    answer, stderr = hook("PostCompact", event, cwd=tmp_path)
+    assert "compaction.md.j2" in stderr
+    token = "ghp_" + "a1B2c3D4e5F6" * 3
+    (templates / "compaction.md.j2").write_text(f"deploy token {token}\n{{{{ text }}}}\n")
+    hook("PostCompact", event, cwd=tmp_path)
+    history = git(store, "log", "-p", "--all")
+    assert "outside-the-store" not in history and token not in history
+    summaries = [p.read_text() for p in (store / "summaries").rglob("*.md")]
+    assert len(summaries) == 2 and all("Moved to plumbing" in s for s in summaries)
+    assert "[REDACTED" in "".join(summaries)

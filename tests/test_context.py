@@ -365,3 +365,36 @@ def test_a_tiny_budget_in_mem_toml_is_respected(
         assert len(recalled.removesuffix("\n")) <= budget and (budget or recalled == "")
     finally:
         (big_store / "mem.toml").unlink()
+
+
+# ------------------------------------------------------------ symbolic links
+
+
+def test_memory_md_linked_out_of_the_store_is_not_read(fixture_store: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
+    (fixture_store / "MEMORY.md").unlink()
+    (fixture_store / "MEMORY.md").symlink_to(secret)
+    git(fixture_store, "add", "-A")
+    git(fixture_store, "commit", "-q", "--no-verify", "-m", "link")
+    result = mem("context")
+    assert "outside-the-store" not in result.stdout
+    assert "MEMORY.md is a symbolic link" in result.stderr
+    assert "outside-the-store" not in mem("context", "--format", "json").stdout
+
+
+def test_a_template_cannot_include_a_file_out_of_the_store(
+    fixture_store: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
+    templates = fixture_store / "templates"
+    templates.mkdir()
+    (templates / "x").symlink_to(secret)
+    (templates / "session_start.md.j2").write_text('{% include "x" %}\n')
+    result = mem("context", expect=1)
+    assert "outside-the-store" not in result.stdout + result.stderr
+    assert "symbolic link out of the store" in result.stderr
+    checked = mem("context", "--check-templates", expect=1)
+    assert "FAIL template session_start.md.j2" in checked.stdout
+    assert "outside-the-store" not in checked.stdout
