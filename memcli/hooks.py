@@ -6,6 +6,7 @@ and a one-line note on stderr, so memory trouble never blocks the agent.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,12 @@ from memcli.config import HOOK_ANSWER_LIMIT
 from memcli.memory import Memory
 from memcli.store import locate
 
+MAX_HOOK_INPUT_BYTES = 64 << 20
+"""A larger hook input is not read at all."""
+MAX_SUMMARY_CHARS = 200_000
+"""A longer compact summary is kept cut to this, with a mark saying so."""
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""NUL, and halves of surrogate pairs (JSON can carry them; UTF-8 cannot)."""
 CLAUDE_EVENTS = ("SessionStart", "UserPromptSubmit", "PreCompact", "PostCompact", "SessionEnd")
 # Room for the JSON around the context: the answer as a whole must stay under the limit.
 HOOK_CONTEXT_BUDGET = HOOK_ANSWER_LIMIT - 1000
@@ -37,8 +44,8 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
             session = payload.get("session_id")
             memory.summarize(
                 {},
-                text=summary,
-                session=session if isinstance(session, str) else None,
+                text=_kept_summary(summary),
+                session=_kept_session(session, notify) if isinstance(session, str) else None,
                 extra={"source": "compact"},
                 secrets="redact",  # nobody is there to decide: never refuse, never leak
             )
@@ -63,3 +70,24 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
     if not text:
         return None
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def _kept_summary(summary: str) -> str:
+    """The summary as it can be stored: never dropped, cut (and marked) when huge."""
+    if len(summary) > MAX_SUMMARY_CHARS:
+        more = len(summary) - MAX_SUMMARY_CHARS
+        summary = (
+            summary[:MAX_SUMMARY_CHARS].rstrip()
+            + f"\n\n[…{more} more characters of the compact summary were cut]"
+        )
+    return _UNSTORABLE.sub("\ufffd", summary)
+
+
+def _kept_session(session: str, notify: Callable[[str], None]) -> str:
+    from memcli.model import MAX_SESSION_CHARS
+
+    session = " ".join(_UNSTORABLE.sub("\ufffd", session).split())
+    if len(session) > MAX_SESSION_CHARS:
+        notify(f"the session id is over {MAX_SESSION_CHARS} characters; its start is kept")
+        session = session[:MAX_SESSION_CHARS]
+    return session

@@ -290,3 +290,24 @@ def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
     summaries = [p.read_text() for p in (store / "summaries").rglob("*.md")]
     assert len(summaries) == 2 and all("Moved to plumbing" in s for s in summaries)
     assert "[REDACTED" in "".join(summaries)
+
+
+@pytest.mark.parametrize(
+    ("summary", "session", "kept"),
+    [
+        ("Moved saves to git plumbing \ud800 then", "sess-1", "Moved saves to git plumbing"),
+        ("Moved saves to git plumbing\x00 then", "sess-1", "Moved saves to git plumbing"),
+        ("Moved saves to git plumbing", "s" * 300, "Moved saves to git plumbing"),
+        ("Moved saves to git plumbing. " + "word " * 600_000, "sess-1", "more characters"),
+    ],
+)
+def test_post_compact_keeps_every_summary(
+    project: Path, tmp_path: Path, summary: str, session: str, kept: str
+) -> None:
+    event = payload(project, "PostCompact", trigger="auto", compact_summary=summary)
+    event["session_id"] = session
+    hook("PostCompact", event, cwd=tmp_path)
+    store = tmp_path / "mem-home" / "webshop"
+    stored = [p.read_text() for p in (store / "summaries").rglob("*.md")]
+    assert len(stored) == 1 and kept in stored[0] and "Moved saves" in stored[0]
+    assert len(stored[0]) < 250_000
