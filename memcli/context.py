@@ -122,7 +122,9 @@ def shown_in_full(index: Index, settings: dict[str, Any], moment: dt.datetime) -
 class SessionContext:
     """The session-start context of one store, assembled, then fitted to a budget."""
 
-    def __init__(self, memory: Memory, budget: int | None = None) -> None:
+    def __init__(
+        self, memory: Memory, budget: int | None = None, *, with_index: bool = True
+    ) -> None:
         self.memory = memory
         self.settings = config.load(memory.store.root)["context"]
         self.budget = budget if budget is not None else self.settings["budget"]
@@ -133,6 +135,10 @@ class SessionContext:
         def gather(index: Index) -> tuple[list[Entry], list[Entry], list[Entry], int]:
             return (*tiers(index, self.settings, moment), index.count())
 
+        if not with_index:  # the index is being rebuilt: MEMORY.md alone, read from its file
+            self.hot, self.warm, self.summaries, self.total = [], [], [], 0
+            self.memory_md_lines = self._memory_md()
+            return
         hot, warm, summaries, self.total = memory.read(gather)
         ids = [e.id for e in [*hot, *warm, *summaries]]
         short_ids = memory.read(lambda index: index.short_ids(ids))

@@ -311,3 +311,70 @@ def test_post_compact_keeps_every_summary(
     stored = [p.read_text() for p in (store / "summaries").rglob("*.md")]
     assert len(stored) == 1 and kept in stored[0] and "Moved saves" in stored[0]
     assert len(stored[0]) < 250_000
+
+
+def unindexed_store(root: Path) -> dict[str, str]:
+    """30 memories committed with git alone (no index), and a mem environment for the hooks."""
+    from memcli.model import Observation
+    from memcli.store import Store
+
+    git(root.parent, "init", "-q", "-b", "main", str(root))
+    store = Store(root)
+    for n in range(30):
+        obs = Observation(
+            id=f"01JDN{n:05d}" + "A" * 16,
+            type="discovery",
+            title=f"Rollout step {n} for the payment service",
+            created="2026-11-21T10:00:00Z",
+        )
+        path = root / store.new_path(obs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(obs.to_markdown())
+    (root / "MEMORY.md").write_text("- curated note: deploy on Tuesdays\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--no-verify", "-m", "many memories, no index")
+    return {"MEM_STORE": str(root), "MEM_HOOK_REBUILD_LIMIT": "10", "MEM_NOW": "2026-11-21T12:00Z"}
+
+
+def wait_for_background_reindex(root: Path) -> None:
+    from memcli.index import Index
+
+    head = git(root, "rev-parse", "HEAD").strip()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            index = Index(root / ".cache" / "index.db")
+            try:
+                if index.indexed_commit() == head:
+                    return
+            finally:
+                index.close()
+        except Exception:
+            pass
+        assert time.monotonic() < deadline, "the background reindex never finished"
+        time.sleep(0.05)
+
+
+def test_session_start_never_rebuilds_a_large_index_itself(tmp_path: Path) -> None:
+    root = tmp_path / "big-store"
+    env = unindexed_store(root)
+    event = payload(tmp_path, "SessionStart", source="startup")
+    answer, stderr = hook("SessionStart", event, cwd=tmp_path, env=env)
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "deploy on Tuesdays" in context and "Rollout step" not in context
+    assert "rebuilding it in the background" in stderr
+    # The detached `mem reindex` finishes on its own; then the hook answers in full.
+    wait_for_background_reindex(root)
+    answer, stderr = hook("SessionStart", event, cwd=tmp_path, env=env)
+    assert "Rollout step 29" in answer["hookSpecificOutput"]["additionalContext"]
+    assert "background" not in stderr
+
+
+def test_a_prompt_never_waits_for_a_large_index_rebuild(tmp_path: Path) -> None:
+    root = tmp_path / "big-store"
+    env = unindexed_store(root)
+    prompt = payload(tmp_path, "UserPromptSubmit", prompt="what are the rollout steps for payment?")
+    answer, stderr = hook("UserPromptSubmit", prompt, cwd=tmp_path, env=env)
+    assert answer is None and "rebuilding it in the background" in stderr
+    wait_for_background_reindex(root)
+    assert hook("UserPromptSubmit", prompt, cwd=tmp_path, env=env)[0] is not None
