@@ -11,6 +11,8 @@ first); only then is the text cut, at a line boundary.
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +25,8 @@ MEMORY_MD = "MEMORY.md"
 MAX_FACT_CHARS = 300
 MAX_SUMMARY_CHARS = 1500
 MAX_EXCERPT_CHARS = 600
+MAX_MEMORY_MD_BYTES = 4 << 20
+"""Only so much of MEMORY.md is read (its first ``memory_md_lines`` lines are used)."""
 CUT_MARK = "\n[…cut to fit the context budget]"
 
 
@@ -49,9 +53,14 @@ def clip_lines(text: str, limit: int) -> str:
 
 
 def cut_to_budget(text: str, budget: int) -> str:
-    """The last resort: drop the end of the text, at a line boundary, never mid-word."""
+    """The last resort: drop the end of the text, at a line boundary, never mid-word.
+
+    A budget too small for the mark gives nothing at all (``budget = 0`` turns a context off).
+    """
     if len(text) <= budget:
         return text
+    if budget <= len(CUT_MARK):
+        return ""
     room = max(budget - len(CUT_MARK), 0)
     cut = text[:room]
     boundary = cut.rfind("\n")
@@ -86,31 +95,50 @@ def _item(entry: Entry, short_ids: dict[str, str], **extra: Any) -> dict[str, An
     }
 
 
+def tiers(
+    index: Index, settings: dict[str, Any], moment: dt.datetime
+) -> tuple[list[Entry], list[Entry], list[Entry]]:
+    """The hot tier, the warm tier and the latest summaries, as session start selects them."""
+    hot_since = _since(moment, settings["hot_window"])
+    warm_since = _since(moment, settings["warm_window"])
+    hot = index.recent(Filters(kind="observation", since=hot_since), limit=settings["hot_count"])
+    warm = index.recent(
+        Filters(kind="observation", since=warm_since, until=hot_since),
+        limit=settings["warm_count"],
+    )
+    summaries = index.recent(Filters(kind="summary"), limit=settings["summaries"])
+    return hot, warm, summaries
+
+
+def shown_in_full(index: Index, settings: dict[str, Any], moment: dt.datetime) -> set[str]:
+    """The ids session start shows with their content: the hot tier and the summaries.
+
+    The warm tier is only listed by title, so recall may still bring its facts.
+    """
+    hot, _, summaries = tiers(index, settings, moment)
+    return {entry.id for entry in [*hot, *summaries]}
+
+
 class SessionContext:
     """The session-start context of one store, assembled, then fitted to a budget."""
 
-    def __init__(self, memory: Memory, budget: int | None = None) -> None:
+    def __init__(
+        self, memory: Memory, budget: int | None = None, *, with_index: bool = True
+    ) -> None:
         self.memory = memory
         self.settings = config.load(memory.store.root)["context"]
         self.budget = budget if budget is not None else self.settings["budget"]
         self.notes: list[str] = []
         self.omitted = {"warm": 0, "summaries": 0, "hot": 0, "memory_md_lines": 0}
         moment = now()
-        settings = self.settings
-        hot_since = _since(moment, settings["hot_window"])
-        warm_since = _since(moment, settings["warm_window"])
 
         def gather(index: Index) -> tuple[list[Entry], list[Entry], list[Entry], int]:
-            hot = index.recent(
-                Filters(kind="observation", since=hot_since), limit=settings["hot_count"]
-            )
-            warm = index.recent(
-                Filters(kind="observation", since=warm_since, until=hot_since),
-                limit=settings["warm_count"],
-            )
-            summaries = index.recent(Filters(kind="summary"), limit=settings["summaries"])
-            return hot, warm, summaries, index.count()
+            return (*tiers(index, self.settings, moment), index.count())
 
+        if not with_index:  # the index is being rebuilt: MEMORY.md alone, read from its file
+            self.hot, self.warm, self.summaries, self.total = [], [], [], 0
+            self.memory_md_lines = self._memory_md()
+            return
         hot, warm, summaries, self.total = memory.read(gather)
         ids = [e.id for e in [*hot, *warm, *summaries]]
         short_ids = memory.read(lambda index: index.short_ids(ids))
@@ -127,9 +155,24 @@ class SessionContext:
     def _memory_md(self) -> list[str]:
         path = self.memory.store.root / MEMORY_MD
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except (FileNotFoundError, IsADirectoryError):
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
             return []
+        except OSError as exc:
+            if exc.errno == errno.ELOOP or path.is_symlink():
+                self.notes.append(
+                    f"{MEMORY_MD} is a symbolic link; mem reads only a plain file there, "
+                    "so it is left out"
+                )
+            else:
+                self.notes.append(f"{MEMORY_MD} cannot be read ({exc.strerror}); left out")
+            return []
+        try:
+            with os.fdopen(fd, "rb") as handle:
+                data = handle.read(MAX_MEMORY_MD_BYTES)
+        except IsADirectoryError:
+            return []
+        lines = data.decode("utf-8", errors="replace").splitlines()
         limit = self.settings["memory_md_lines"]
         if len(lines) > limit:
             self.notes.append(

@@ -161,15 +161,20 @@ def staged_problems(
     ).stdout.decode("utf-8", "surrogateescape")
     fields = out.split("\0")
     staged = {path: status for status, path in zip(fields[0::2], fields[1::2], strict=False)}
-    added = [p for p, s in staged.items() if not s.startswith("D") and p.endswith(".md")]
+    links = _staged_links(store, env)
+    added = [
+        p
+        for p, s in staged.items()
+        if not s.startswith("D") and p.endswith(".md") and p not in links
+    ]
     if not added:
-        return []
+        return links
     modified = [p for p in added if staged[p].startswith("M")] if store.head() else []
     blobs = store.git.cat_file_batch(
         [f":{path}" for path in added] + [f"HEAD:{path}" for path in modified], env
     )
     contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
-    problems: list[str] = []
+    problems: list[str] = links
     seen: dict[str, str] = {}
     keyed: dict[str, tuple[str, str]] = {}
     leaving = set(staged)  # paths whose committed version this commit replaces
@@ -211,6 +216,20 @@ def staged_problems(
                 keyed[record.key] = (record.id, path)
         problems.extend(_new_secrets(path, data, blobs.get(f"HEAD:{path}")))
     return problems
+
+
+def _staged_links(store: Store, env: dict[str, str]) -> list[str]:
+    """Symbolic links the commit would add: mem reads plain files only, never through a link."""
+    out = store.git.run(
+        ["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"], env=env
+    ).stdout.decode("utf-8", "surrogateescape")
+    fields = out.split("\0")
+    return [
+        f"{path}: is a symbolic link; the store keeps plain files only (a link could make "
+        "mem read a file outside the store)"
+        for meta, path in zip(fields[0::2], fields[1::2], strict=False)
+        if meta.split(" ")[1:2] == ["120000"]
+    ]
 
 
 def _new_secrets(path: str, data: bytes, committed: bytes | None) -> list[str]:

@@ -266,7 +266,7 @@ class Memory:
         secrets: Policy = "refuse",
     ) -> SaveResult:
         """Record a session summary, its body rendered through ``compaction.md.j2``."""
-        from memcli.errors import InvalidInput
+        from memcli.errors import InvalidInput, MemError
         from memcli.model import (
             SUMMARY_FIELDS,
             Summary,
@@ -304,10 +304,18 @@ class Memory:
                 next_steps=cleaned["next_steps"],
                 extra=dict(extra or {}),
             )
-            body = Renderer(self.store.root).render(
-                "compaction.md.j2", summary=summary.to_dict(), text=text
-            )
-            summary.narrative = clean_narrative(strip_private(body))
+            try:
+                body = Renderer(self.store.root).render(
+                    "compaction.md.j2", summary=summary.to_dict(), text=text
+                )
+            except MemError as exc:  # the store's template: the summary is kept all the same
+                self.notify(f"{exc}; the summary was rendered with the built-in template")
+                body = Renderer(None).render(
+                    "compaction.md.j2", summary=summary.to_dict(), text=text
+                )
+            # A template can add text of its own: it is scanned like everything stored.
+            body = _screen({"text": strip_private(body)}, [], secrets)["text"]
+            summary.narrative = clean_narrative(body)
             visible = without_private(summary)
             assert isinstance(visible, Summary)
             summary = visible

@@ -2,23 +2,23 @@
 
 A prompt is *trivial* when it is short or a bare acknowledgement ("ok",
 "continue"): it gets nothing. Otherwise its content words (stop words dropped)
-are searched, any of them, among memories older than the hot tier (those are
-in the session-start context already). A hit is *strong* when it shares at
+are searched, any of them, among the memories the session-start context does
+not show in full (its hot tier and its summaries are in the agent's context
+already). A hit is *strong* when it shares at
 least ``min_matched_terms`` distinct words with the prompt and scores at least
 ``relative_score`` of the best such hit. Same store, same prompt, same answer.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from memcli import config
-from memcli.context import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
-from memcli.index import Entry, Filters
+from memcli.context import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit, shown_in_full
+from memcli.index import NO_FILTERS, Entry
 from memcli.memory import Memory
 from memcli.query import Term, parse_terms
-from memcli.timeutil import format_timestamp, now
+from memcli.timeutil import now
 
 CANDIDATES = 25
 MAX_TERMS = 24
@@ -109,7 +109,6 @@ class Recall:
         self.prompt = prompt
         settings = config.load(memory.store.root)
         self.settings = settings["recall"]
-        hot_window = settings["context"]["hot_window"]
         self.budget = budget if budget is not None else self.settings["budget"]
         self.trivial = is_trivial(prompt, self.settings["min_prompt_chars"])
         self.omitted = 0
@@ -119,10 +118,12 @@ class Recall:
         terms = content_terms(prompt)
         if not terms:
             return
-        before_hot = format_timestamp(
-            now() - dt.timedelta(seconds=config.window_seconds(hot_window))
+        moment = now()
+        strong = memory.read(
+            lambda index: self._strong(
+                index, terms, shown_in_full(index, settings["context"], moment)
+            )
         )
-        strong = memory.read(lambda index: self._strong(index, terms, before_hot))
         short_ids = memory.read(lambda index: index.short_ids([e.id for e, _ in strong]))
         texts = memory.read(lambda index: index.texts([e.id for e, _ in strong]))
         self.hits = [
@@ -142,8 +143,9 @@ class Recall:
             for entry, matched in strong
         ]
 
-    def _strong(self, index: Any, terms: list[Term], before_hot: str) -> list[tuple[Entry, int]]:
-        candidates = index.search_terms(terms, Filters(until=before_hot), limit=CANDIDATES)
+    def _strong(self, index: Any, terms: list[Term], shown: set[str]) -> list[tuple[Entry, int]]:
+        found = index.search_terms(terms, NO_FILTERS, limit=CANDIDATES + len(shown))
+        candidates = [e for e in found if e.id not in shown][:CANDIDATES]
         if not candidates:
             return []
         matched = index.matched_terms([e.id for e in candidates], terms)

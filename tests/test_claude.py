@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -290,3 +291,132 @@ def test_a_looping_settings_symlink_is_left_alone(isolated_env: Path) -> None:
     link.symlink_to(link)
     result = mem("install", "claude", "--user", expect=1)
     assert "loops" in result.stderr and link.is_symlink()
+
+
+def test_a_runaway_store_template_does_not_block_the_agent(project: Path, tmp_path: Path) -> None:
+    templates = tmp_path / "mem-home" / "webshop" / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(
+        "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}"
+    )
+    started = time.monotonic()
+    answer, stderr = hook(
+        "SessionStart",
+        payload(project, "SessionStart", source="startup"),
+        cwd=tmp_path,
+        env={"MEM_TEMPLATE_TIMEOUT": "0.5"},
+    )
+    assert time.monotonic() - started < 5
+    assert answer is None
+    assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
+
+
+def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
+    project: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "mem-home" / "webshop"
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
+    templates = store / "templates"
+    templates.mkdir()
+    (templates / "x").symlink_to(secret)
+    (templates / "compaction.md.j2").write_text('{% include "x" %}\n{{ text }}\n')
+    event = payload(project, "PostCompact", trigger="auto", compact_summary="Moved to plumbing")
+    answer, stderr = hook("PostCompact", event, cwd=tmp_path)
+    assert "compaction.md.j2" in stderr
+    token = "ghp_" + "a1B2c3D4e5F6" * 3
+    (templates / "compaction.md.j2").write_text(f"deploy token {token}\n{{{{ text }}}}\n")
+    hook("PostCompact", event, cwd=tmp_path)
+    history = git(store, "log", "-p", "--all")
+    assert "outside-the-store" not in history and token not in history
+    summaries = [p.read_text() for p in (store / "summaries").rglob("*.md")]
+    assert len(summaries) == 2 and all("Moved to plumbing" in s for s in summaries)
+    assert "[REDACTED" in "".join(summaries)
+
+
+@pytest.mark.parametrize(
+    ("summary", "session", "kept"),
+    [
+        ("Moved saves to git plumbing \ud800 then", "sess-1", "Moved saves to git plumbing"),
+        ("Moved saves to git plumbing\x00 then", "sess-1", "Moved saves to git plumbing"),
+        ("Moved saves to git plumbing", "s" * 300, "Moved saves to git plumbing"),
+        ("Moved saves to git plumbing. " + "word " * 600_000, "sess-1", "more characters"),
+    ],
+)
+def test_post_compact_keeps_every_summary(
+    project: Path, tmp_path: Path, summary: str, session: str, kept: str
+) -> None:
+    event = payload(project, "PostCompact", trigger="auto", compact_summary=summary)
+    event["session_id"] = session
+    hook("PostCompact", event, cwd=tmp_path)
+    store = tmp_path / "mem-home" / "webshop"
+    stored = [p.read_text() for p in (store / "summaries").rglob("*.md")]
+    assert len(stored) == 1 and kept in stored[0] and "Moved saves" in stored[0]
+    assert len(stored[0]) < 250_000
+
+
+def unindexed_store(root: Path) -> dict[str, str]:
+    """30 memories committed with git alone (no index), and a mem environment for the hooks."""
+    from memcli.model import Observation
+    from memcli.store import Store
+
+    git(root.parent, "init", "-q", "-b", "main", str(root))
+    store = Store(root)
+    for n in range(30):
+        obs = Observation(
+            id=f"01JDN{n:05d}" + "A" * 16,
+            type="discovery",
+            title=f"Rollout step {n} for the payment service",
+            created="2026-11-21T10:00:00Z",
+        )
+        path = root / store.new_path(obs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(obs.to_markdown())
+    (root / "MEMORY.md").write_text("- curated note: deploy on Tuesdays\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--no-verify", "-m", "many memories, no index")
+    return {"MEM_STORE": str(root), "MEM_HOOK_REBUILD_LIMIT": "10", "MEM_NOW": "2026-11-21T12:00Z"}
+
+
+def wait_for_background_reindex(root: Path) -> None:
+    from memcli.index import Index
+
+    head = git(root, "rev-parse", "HEAD").strip()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            index = Index(root / ".cache" / "index.db")
+            try:
+                if index.indexed_commit() == head:
+                    return
+            finally:
+                index.close()
+        except Exception:
+            pass
+        assert time.monotonic() < deadline, "the background reindex never finished"
+        time.sleep(0.05)
+
+
+def test_session_start_never_rebuilds_a_large_index_itself(tmp_path: Path) -> None:
+    root = tmp_path / "big-store"
+    env = unindexed_store(root)
+    event = payload(tmp_path, "SessionStart", source="startup")
+    answer, stderr = hook("SessionStart", event, cwd=tmp_path, env=env)
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "deploy on Tuesdays" in context and "Rollout step" not in context
+    assert "rebuilding it in the background" in stderr
+    # The detached `mem reindex` finishes on its own; then the hook answers in full.
+    wait_for_background_reindex(root)
+    answer, stderr = hook("SessionStart", event, cwd=tmp_path, env=env)
+    assert "Rollout step 29" in answer["hookSpecificOutput"]["additionalContext"]
+    assert "background" not in stderr
+
+
+def test_a_prompt_never_waits_for_a_large_index_rebuild(tmp_path: Path) -> None:
+    root = tmp_path / "big-store"
+    env = unindexed_store(root)
+    prompt = payload(tmp_path, "UserPromptSubmit", prompt="what are the rollout steps for payment?")
+    answer, stderr = hook("UserPromptSubmit", prompt, cwd=tmp_path, env=env)
+    assert answer is None and "rebuilding it in the background" in stderr
+    wait_for_background_reindex(root)
+    assert hook("UserPromptSubmit", prompt, cwd=tmp_path, env=env)[0] is not None

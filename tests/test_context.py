@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -257,3 +258,143 @@ def test_sandbox_blocks_unsafe_template_code(fixture_store: Path) -> None:
         "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"
     )
     assert "unsafe" in mem("context", expect=1).stderr
+
+
+def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
+    # Thirteen memories today: the session-start context lists only hot_count (5) of them.
+    mem(
+        "save",
+        "Canary releases go to 5% of pods first, then 50%, then all",
+        "--type",
+        "decision",
+        "--concept",
+        "canary",
+        "--concept",
+        "releases",
+    )
+    for n in range(12):
+        mem("save", f"Unrelated note {n} about the build cache", "--type", "discovery")
+    shown = json.loads(mem("context", "--format", "json").stdout)
+    canary = mem_json("search", "canary")[0]["id"]
+    assert canary not in shown["hot"] + shown["warm"] + shown["summaries"]
+    report = json.loads(
+        mem("recall", "how do we do canary releases here?", "--format", "json").stdout
+    )
+    assert [m["id"] for m in report["memories"]] == [canary]
+    # What the session-start context shows stays out of recall.
+    hot = mem_json("search", "Unrelated note 11")[0]
+    assert hot["id"] in shown["hot"]
+    again = json.loads(
+        mem("recall", "unrelated note 11 about the build cache", "--format", "json").stdout
+    )
+    recalled = [m["id"] for m in again["memories"]]
+    assert recalled and not set(recalled) & set(shown["hot"])
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            "took longer than 0.3 s",
+        ),
+        (
+            "{% set s = range(100000) | list %}{% for a in s %}{% for b in s %}"
+            "{% endfor %}{% endfor %}",
+            "took longer than 0.3 s",
+        ),
+        ('{{ "x" * 300000000 }}', "more than 10000000 items"),
+        ("{{ ['x'] * 300000000 }}", "more than 10000000 items"),
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(40) %}"
+            "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s | length }}",
+            "more than 10000000 characters",
+        ),
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(40) %}"
+            "{% set ns.s = ns.s + ns.s %}{% endfor %}{{ ns.s | length }}",
+            "more than 10000000 items",
+        ),
+        ("{{ 'x' | center(300000000) }}", "above the limit"),
+        ("{{ 'x'.ljust(300000000) }}", "above the limit"),
+        ("{{ '%300000000s' % 'x' }}", "above the limit"),
+        ("{{ '{:>300000000}'.format('x') }}", "above the limit"),
+        ("{{ 10 ** 100000000 }}", "bits"),
+        (
+            "{% macro m() %}{% for i in range(20) %}{{ 'y' * 1000000 }}{% endfor %}{% endmacro %}"
+            "{{ m() }}",
+            "more than 10000000 characters",
+        ),
+        ("{{ ('x\\n' * 3000000) | indent(1000000) }}", "needed more than 256 MB"),
+        ("{{ 1 / 0 }}", "ZeroDivisionError"),
+        ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "recurses too deeply"),
+    ],
+)
+def test_templates_are_bounded_in_time_and_size(
+    fixture_store: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
+) -> None:
+    monkeypatch.setenv("MEM_TEMPLATE_TIMEOUT", "0.3")
+    templates = fixture_store / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(body + "\n")
+    started = time.monotonic()
+    result = mem("context", expect=1)
+    assert "template session_start.md.j2" in result.stderr and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    checked = mem("context", "--check-templates", expect=1)
+    assert "FAIL template session_start.md.j2" in checked.stdout and message in checked.stdout
+    assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize("budget", [0, 1, 20, 40])
+def test_a_tiny_budget_in_mem_toml_is_respected(
+    big_store: Path, monkeypatch: pytest.MonkeyPatch, budget: int
+) -> None:
+    monkeypatch.setenv("MEM_STORE", str(big_store))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T23:30:00Z")
+    (big_store / "mem.toml").write_text(
+        f"[context]\nbudget = {budget}\n[recall]\nbudget = {budget}\nmin_matched_terms = 1\n"
+    )
+    try:
+        text = mem("context").stdout
+        assert len(text.removesuffix("\n")) <= budget and (budget or text == "")
+        report = json.loads(mem("context", "--format", "json").stdout)
+        assert len(report["context"]) <= budget
+        assert report["chars"] == len(report["context"])
+        recalled = mem("recall", "caching layer memory number facts").stdout
+        assert len(recalled.removesuffix("\n")) <= budget and (budget or recalled == "")
+    finally:
+        (big_store / "mem.toml").unlink()
+
+
+# ------------------------------------------------------------ symbolic links
+
+
+def test_memory_md_linked_out_of_the_store_is_not_read(fixture_store: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
+    (fixture_store / "MEMORY.md").unlink()
+    (fixture_store / "MEMORY.md").symlink_to(secret)
+    git(fixture_store, "add", "-A")
+    git(fixture_store, "commit", "-q", "--no-verify", "-m", "link")
+    result = mem("context")
+    assert "outside-the-store" not in result.stdout
+    assert "MEMORY.md is a symbolic link" in result.stderr
+    assert "outside-the-store" not in mem("context", "--format", "json").stdout
+
+
+def test_a_template_cannot_include_a_file_out_of_the_store(
+    fixture_store: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "passwd"
+    secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
+    templates = fixture_store / "templates"
+    templates.mkdir()
+    (templates / "x").symlink_to(secret)
+    (templates / "session_start.md.j2").write_text('{% include "x" %}\n')
+    result = mem("context", expect=1)
+    assert "outside-the-store" not in result.stdout + result.stderr
+    assert "symbolic link out of the store" in result.stderr
+    checked = mem("context", "--check-templates", expect=1)
+    assert "FAIL template session_start.md.j2" in checked.stdout
+    assert "outside-the-store" not in checked.stdout

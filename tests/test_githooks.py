@@ -224,3 +224,15 @@ def test_the_pre_commit_framework_runs_mem_validate(store: Path) -> None:
         timeout=600,
     )
     assert passed.returncode == 0, passed.stdout
+
+
+@pytest.mark.parametrize("name", ["MEMORY.md", "templates/x", "observations/2026/11/link.md"])
+def test_a_symbolic_link_cannot_be_committed(store: Path, tmp_path: Path, name: str) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    link = store / name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside)
+    git(store, "add", "-A")
+    result = commit(store, "-m", "a link")
+    assert result.returncode != 0 and f"{name}: is a symbolic link" in result.stderr

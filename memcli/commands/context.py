@@ -50,7 +50,7 @@ def context(
         notice(note)
     if output_format == "json":
         echo_json(session.to_json(text))
-    else:
+    elif text:
         click.echo(text, nl=not text.endswith("\n"))
 
 

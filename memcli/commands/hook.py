@@ -30,10 +30,12 @@ def claude(event: str) -> None:
         mem hook claude UserPromptSubmit < hook-input.json
     """
     try:
-        from memcli.hooks import claude_answer
+        from memcli.hooks import MAX_HOOK_INPUT_BYTES, claude_answer
         from memcli.options import notice
 
-        raw = sys.stdin.buffer.read() if sys.stdin is not None else b""
+        raw = sys.stdin.buffer.read(MAX_HOOK_INPUT_BYTES + 1) if sys.stdin is not None else b""
+        if len(raw) > MAX_HOOK_INPUT_BYTES:
+            raise ValueError(f"the hook input is over {MAX_HOOK_INPUT_BYTES >> 20} MB")
         payload = json.loads(raw.decode("utf-8")) if raw.strip() else {}
         answer = claude_answer(event, payload, notice)
     except Exception as exc:  # fail open, whatever it was

@@ -17,8 +17,8 @@ def recall(
     """Print the memories worth showing an agent for one prompt, if any.
 
     Trivial prompts ("ok", "continue", anything under 15 characters) get
-    nothing. Otherwise only strong matches among memories older than the last
-    day (those are in the session-start context already), within the budget.
+    nothing. Otherwise only strong matches among the memories the session-start
+    context does not show in full (its hot tier and summaries), within the budget.
 
     \b
     Example:
