@@ -278,7 +278,8 @@ def clone(url: str, store: Store, branch: str | None = None) -> str:
         raise StoreError(f"{root} exists and is not empty; choose another place")
     existed = root.exists()
     root.parent.mkdir(parents=True, exist_ok=True)
-    Store(root.parent).git.run(["clone", "--quiet", "--no-checkout", url, str(root)])
+    check_url(url)
+    Store(root.parent).git.run(["clone", "--quiet", "--no-checkout", "--", url, str(root)])
     try:
         store.git.run(["config", "core.splitIndex", "true"])
         remote = remote_name(store)
@@ -325,4 +326,12 @@ def _memory_branch(store: Store, url: str, remote: str, wanted: str | None) -> s
 
 
 def add_remote(store: Store, url: str, name: str = "origin") -> None:
-    store.git.run(["remote", "add", name, url])
+    check_url(url)
+    store.git.run(["remote", "add", "--", name, url])
+
+
+def check_url(url: str) -> str:
+    """A URL or path for git, never an option (``--upload-pack=…`` runs a command)."""
+    if not url or url.startswith("-") or any(c in url for c in "\0\n\r"):
+        raise StoreError(f"{url!r} is not a remote URL: give a URL or a path to a repository")
+    return url

@@ -246,3 +246,16 @@ def test_a_rejected_push_shows_the_remotes_reason(pair: tuple[Path, Path], tmp_p
     assert "memories need a review: open a pull request" in result.stderr
     assert "pre-receive hook declined" in result.stderr
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["clone", "remote"])
+def test_a_url_is_never_taken_as_an_option_for_git(tmp_path: Path, command: str) -> None:
+    marker = tmp_path / "ran"
+    url = f"--upload-pack=touch {marker}"
+    if command == "clone":
+        result = mem("clone", "--store", str(tmp_path / "c"), "--", url, expect=None)
+    else:
+        mem("init", "--store", str(tmp_path / "s"))
+        result = mem("remote", "add", "--store", str(tmp_path / "s"), "--", url, expect=None)
+    assert result.exit_code == 1 and "not a remote URL" in result.stderr
+    assert not marker.exists() and not (tmp_path / "c").exists()
