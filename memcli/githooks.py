@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memcli.errors import InvalidMemoryFile, StoreError
-from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
+from memcli.ids import ULID_RE
+from memcli.store import (
+    MEMORY_DIRS,
+    PURGED_FILE,
+    Store,
+    is_memory_path,
+    parse_memory_file,
+    purged_problem,
+)
 
 MARKER = "# mem-git-hook: 1c9e4d7a"
 VALIDATING = ("pre-commit",)
@@ -170,9 +178,12 @@ def staged_problems(
     if not added:
         return links
     modified = [p for p in added if staged[p].startswith("M")] if store.head() else []
+    purged_file = f":{PURGED_FILE}" if PURGED_FILE in staged else f"HEAD:{PURGED_FILE}"
     blobs = store.git.cat_file_batch(
-        [f":{path}" for path in added] + [f"HEAD:{path}" for path in modified], env
+        [f":{path}" for path in added] + [f"HEAD:{path}" for path in modified] + [purged_file],
+        env,
     )
+    purged = set(ULID_RE.findall(blobs.get(purged_file, b"").decode("ascii", "replace")))
     contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
     problems: list[str] = links
     seen: dict[str, str] = {}
@@ -193,6 +204,9 @@ def staged_problems(
             record = parse_memory_file(path, data)
         except InvalidMemoryFile as exc:
             problems.append(str(exc))
+            continue
+        if record.id in purged:
+            problems.append(f"{path}: {purged_problem(record.id)}")
             continue
         committed = path_of(record.id)
         other = seen.get(record.id) or (committed if committed not in leaving else None)

@@ -34,10 +34,10 @@ from pathlib import Path
 
 from memcli.crashpoints import crash_point
 from memcli.errors import InvalidMemoryFile, StoreError
-from memcli.store import MEMORY_DIRS, Store, is_memory_path, parse_memory_file
+from memcli.store import MEMORY_DIRS, PURGED_FILE, Store, is_memory_path, parse_memory_file
 
 LEASE_FILE = "mem-purge-lease"
-TOMBSTONE = "purged.txt"
+TOMBSTONE = PURGED_FILE
 TOMBSTONE_HEADER = (
     "# Memories removed from the whole history with `mem forget --purge`, one id a line.\n"
     "# mem refuses to bring any of them back: keep this file.\n"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from memcli.crashpoints import crash_point
 from memcli.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.gitrepo import FALLBACK_EMAIL, FALLBACK_NAME, Git, find_git_common_dir
+from memcli.ids import ULID_RE
 from memcli.locking import exclusive_lock
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ CACHE_DIR = ".cache"
 INDEX_FILE = "index.db"
 LOCK_FILE = "write.lock"
 LOCAL_STORE_DIR = ".mem"
+PURGED_FILE = "purged.txt"
+"""Ids ``mem forget --purge`` removed from history (ids only): no mem lets them back in."""
 GITIGNORE = """\
 # Written by mem. The index and the locks are derived from the memory files
 # and local to this machine: never commit them.
@@ -140,6 +143,7 @@ class Store:
         self.git = Git(root)
         self._inside: set[str] = set()
         """Folders already checked to lie inside the store (resolving is a syscall a part)."""
+        self._purged: tuple[tuple[int, int, int], frozenset[str]] | None = None
 
     @property
     def index_path(self) -> Path:
@@ -253,7 +257,28 @@ class Store:
                 path,
                 "has unresolved merge conflict markers: keep the right version, then `git add` it",
             )
-        return parse_memory_file(path, data)
+        record = parse_memory_file(path, data)
+        if record.id in self.purged_ids():
+            raise InvalidMemoryFile(path, purged_problem(record.id))
+        return record
+
+    def purged_ids(self) -> frozenset[str]:
+        """The ids the work tree's ``purged.txt`` lists (read again only when it changed)."""
+        path = self.root / PURGED_FILE
+        try:
+            status = path.lstat()
+        except OSError:
+            return frozenset()
+        stamp = (status.st_ino, status.st_mtime_ns, status.st_size)
+        if self._purged is None or self._purged[0] != stamp:
+            try:
+                fd = os.open(path, os.O_RDONLY | _NO_FOLLOW)
+                with os.fdopen(fd, "rb") as handle:
+                    text = handle.read(1 << 24).decode("ascii", "replace")
+            except OSError:
+                text = ""
+            self._purged = (stamp, frozenset(ULID_RE.findall(text)))
+        return self._purged[1]
 
     def unmerged(self, path: str) -> bool:
         """Whether git's index holds ``path`` as unmerged (a conflict not yet resolved)."""
@@ -459,6 +484,13 @@ def parse_memory_file(path: str, data: bytes) -> Record:
     if path.startswith("summaries/"):
         return Summary.from_markdown(text, path)
     return Observation.from_markdown(text, path)
+
+
+def purged_problem(identity: str) -> str:
+    return (
+        f"holds {identity}, a memory purged from the store's history ({PURGED_FILE} lists "
+        "it): delete this file"
+    )
 
 
 def digest(data: bytes) -> str:

@@ -262,3 +262,23 @@ def test_applying_a_purge_refuses_uncommitted_changes(store: Path, tmp_path: Pat
     refused = mem("sync", "--store", str(other), expect=1)
     assert "uncommitted" in refused.stderr and secret["id"] in refused.stderr
     assert "edited in C" in path.read_text()
+
+
+def test_a_purged_memory_cannot_come_back_by_a_hand_commit(store: Path) -> None:
+    save(f"The launch codename is {CODENAME}", "--key", "launch")
+    path = mem_json("search", CODENAME)[0]["path"]
+    kept = (store / path).read_bytes()
+    mem("forget", "--purge", "launch")
+
+    (store / path).parent.mkdir(parents=True, exist_ok=True)
+    (store / path).write_bytes(kept)
+    git(store, "add", path)
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-m", "bring it back"], cwd=store, capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and "purged" in refused.stderr
+
+    git(store, "commit", "-q", "--no-verify", "-m", "bring it back anyway")
+    assert mem_json("search", CODENAME) == []
+    assert "purged" in mem("reindex", "--full").stderr
+    assert "purged" in mem("doctor", expect=None).output
