@@ -339,6 +339,13 @@ class Memory:
             if present is not None:
                 raise StoreError(f"{present.id} is not forgotten: it is at {present.path}")
             path, data, record = find_forgotten(self.store, ref)
+            holder = self._entry_for_key(record.key) if record.key else None
+            if holder is not None:
+                raise StoreError(
+                    f"the key {record.key!r} of {record.id} is already used by {holder.id} "
+                    f"({holder.title[:60]}) since it was forgotten: give that memory another "
+                    "key (`mem edit ... --set key=...`) or forget it, then restore"
+                )
             if self.store.resolve(path).exists():
                 path = self.store.new_path(record)
             message = _commit_message("restore", [record])

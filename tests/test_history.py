@@ -191,3 +191,12 @@ def test_restore_finds_a_file_with_spaces_deleted_by_hand(store: Path) -> None:
     git(store, "commit", "-qm", "remove by hand")
     mem("restore", identity)
     assert [m["id"] for m in mem_json("list")] == [identity]
+
+
+def test_restore_never_gives_a_key_two_memories(store: Path) -> None:
+    first = mem("save", "Deploys go out on Tuesdays", "--key", "deploy").stdout.strip()
+    mem("forget", "deploy")
+    mem("save", "Deploys go out on Thursdays now", "--key", "deploy")
+    result = mem("restore", first, expect=1)
+    assert "deploy" in result.stderr and "already" in result.stderr
+    assert [m["title"] for m in mem_json("list")] == ["Deploys go out on Thursdays now"]
