@@ -49,6 +49,10 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
     if event == "PostCompact":
         summary = payload.get("compact_summary")
         if isinstance(summary, str) and summary.strip():
+            # Far behind, the index is left alone: a detached process catches it up after.
+            memory.index_deferred = (
+                memory.store.exists() and files_to_index(memory) > rebuild_limit()
+            )
             session = payload.get("session_id")
             memory.summarize(
                 {},
@@ -57,6 +61,12 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
                 extra={"source": "compact"},
                 secrets="redact",  # nobody is there to decide: never refuse, never leak
             )
+            if memory.index_deferred:
+                started = reindex_in_background(memory)
+                notify(
+                    "the index is far behind the store; "
+                    + ("rebuilding it in the background" if started else "a rebuild is under way")
+                )
         return None
     if not memory.store.exists():
         return None  # no memory for this project yet: nothing to add

@@ -63,6 +63,8 @@ class Memory:
         self._index: Index | None = None
         self.index_problem: str | None = None
         """Why the index file could not serve this command (a temporary index did)."""
+        self.index_deferred = False
+        """Writes leave the index alone (a hook with no time to rebuild it); reads catch up."""
 
     # --------------------------------------------------------------- opening
 
@@ -492,7 +494,8 @@ class Memory:
     def _commit_files(self, writes: dict[str, str], removals: list[str], message: str) -> str:
         """Write and delete files, commit them, and tell the index; undo the files on failure."""
         backups = {path: self._backup(path) for path in [*writes, *removals]}
-        index = self.index()  # current with the parent, so the commit applies without a diff
+        # Current with the parent, so that the commit applies without a diff.
+        index = None if self.index_deferred else self.index()
         parent = self.store.head()
         try:
             crash_point("lock-held")
@@ -509,6 +512,8 @@ class Memory:
                 else:
                     self.store.write_file(path, old)
             raise
+        if index is None:
+            return commit
         known: dict[str, tuple[Record, str] | None] = {path: None for path in removals}
         for path in writes:
             known[path] = self.store.load(path)

@@ -420,3 +420,15 @@ def test_a_prompt_never_waits_for_a_large_index_rebuild(tmp_path: Path) -> None:
     assert answer is None and "rebuilding it in the background" in stderr
     wait_for_background_reindex(root)
     assert hook("UserPromptSubmit", prompt, cwd=tmp_path, env=env)[0] is not None
+
+
+def test_post_compact_commits_without_rebuilding_a_large_index(tmp_path: Path) -> None:
+    root = tmp_path / "big-store"
+    env = unindexed_store(root)
+    event = payload(tmp_path, "PostCompact", trigger="auto", compact_summary="Moved to plumbing")
+    answer, stderr = hook("PostCompact", event, cwd=tmp_path, env=env)
+    assert answer is None and "rebuilding it in the background" in stderr
+    assert "summarize" in git(root, "log", "-1", "--format=%s")
+    wait_for_background_reindex(root)
+    found = run_mem("search", "plumbing", "--json", env=env)
+    assert [hit["kind"] for hit in json.loads(found.stdout)] == ["summary"]
