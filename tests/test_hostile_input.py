@@ -110,6 +110,38 @@ ROWS: list[tuple[str, str, Any, Any]] = [
         b"facts: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\n",
         "missing required fields: id",
     ),
+    (
+        "hand-file",
+        "created-after-year-9999",
+        GOOD.format(id="01JD0000000000000000000BGG", title="Late", body="b")
+        .replace("2026-11-01T00:00:00Z", "9999-12-31T23:00:00-05:00")
+        .encode(),
+        "created 9999-12-31T23:00:00-05:00 is not a valid time",
+    ),
+    (
+        "hand-file",
+        "created-impossible-day",
+        GOOD.format(id="01JD0000000000000000000DAY", title="Day", body="odd words")
+        .replace("2026-11-01T00:00:00Z", "2026-11-31T10:00:00Z")
+        .encode(),
+        "created 2026-11-31T10:00:00Z is not a valid time",
+    ),
+    (
+        "hand-file",
+        "created-impossible-yaml-date",
+        GOOD.format(id="01JD0000000000000000000YMM", title="Day", body="b")
+        .replace("2026-11-01T00:00:00Z", "2026-02-30")
+        .encode(),
+        "day is out of range for month",
+    ),
+    (
+        "hand-file",
+        "updated-impossible-hour",
+        GOOD.format(id="01JD0000000000000000000VPD", title="Hour", body="b")
+        .replace("2026-11-01T00:00:00Z", "2026-11-01T00:00:00Z\nupdated: 2026-11-02T24:00:00Z")
+        .encode(),
+        "updated 2026-11-02T24:00:00Z is not a valid time",
+    ),
 ]
 
 
@@ -193,6 +225,8 @@ def check_hand_file(store: Path, tmp_path: Path, data: bytes, warning: str) -> N
     doctor = mem("doctor", expect=1).stdout
     assert "dropped-in.md" in doctor
     assert [hit["key"] for hit in mem_json("search", "odd words")] == ["odd"]
+    assert "odd" in mem("list", "--keys").stdout
+    assert "Odd words" in mem("context").stdout
     assert path.read_bytes() == data  # reported, never rewritten
     assert not (store / "pwned").exists() and not (tmp_path / "pwned").exists()
 
