@@ -42,10 +42,18 @@ _RESERVED_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null", 
 _INT_RE = re.compile(r"-?(?:0|[1-9][0-9]*)")
 _FLOAT_RE = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
 _TIMESTAMP_KEYS = frozenset({"created", "updated"})
+MAX_YAML_CHARS = 1_000_000
+"""Frontmatter read by the YAML parser (hand-written); mem's own form has no limit."""
+MAX_YAML_DEPTH = 20
+"""Levels of lists and mappings in frontmatter; a memory's own fields use two."""
 
 
 class _NotCanonical(Exception):
     """The frontmatter is not in mem's canonical form: use the YAML parser."""
+
+
+class _Refused(ValueError):
+    """Frontmatter that would cost more than its size to read: refused as it is."""
 
 
 # --------------------------------------------------------------------- writing
@@ -140,23 +148,57 @@ def read_document(text: str) -> tuple[dict[str, Any], str]:
 
 
 def _parse_yaml(head: str) -> dict[str, Any]:
-    """The slow path for hand-edited frontmatter: python-frontmatter's handler, safe loader."""
+    """The slow path for hand-edited frontmatter: python-frontmatter's handler, safe loader.
+
+    What one file can cost stays in proportion to its size: aliases, which
+    multiply what a few lines hold (and every copy is walked again by whatever
+    reads or rewrites the memory), are refused, and so is deep nesting, which
+    costs libyaml time quadratic in the depth and Python's stack.
+    """
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 
+    if len(head) > MAX_YAML_CHARS:
+        raise ValueError(
+            f"frontmatter is longer than {MAX_YAML_CHARS} characters and not in mem's own form"
+        )
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
+        _check_structure(yaml, head, loader)
         metadata = YAMLHandler().load(head, Loader=loader)
     except yaml.YAMLError as exc:
         problem = str(getattr(exc, "problem", None) or exc).splitlines()[0]
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
         raise ValueError(f"broken YAML frontmatter: {problem}{where}") from None
+    except _Refused:
+        raise
+    except (ValueError, OverflowError) as exc:  # a date or a number no Python value holds
+        raise ValueError(f"broken YAML frontmatter: {str(exc).splitlines()[0]}") from None
     if metadata is None:
         return {}
     if not isinstance(metadata, dict):
         raise ValueError("frontmatter is not a mapping of keys to values")
     return {str(key): value for key, value in metadata.items()}
+
+
+def _check_structure(yaml: Any, head: str, loader: Any) -> None:
+    """Refuse aliases and deep nesting from the event stream, before anything is built.
+
+    Stops at the first offence, so a hostile file costs no more than its first levels.
+    """
+    depth = 0
+    for event in yaml.parse(head, Loader=loader):
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(
+                "YAML aliases (*name) are not allowed in frontmatter: write the value out"
+            )
+        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise _Refused(f"frontmatter is nested deeper than {MAX_YAML_DEPTH} levels")
+        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            depth -= 1
 
 
 def _parse_canonical(lines: list[str]) -> dict[str, Any]:
@@ -214,7 +256,10 @@ def _parse_value(key: str, raw: str) -> Any:
         if key == "id" and ULID_RE.fullmatch(raw) and not raw.isdigit():
             return raw  # YAML reads a ULID with a letter in it as a string
         if _INT_RE.fullmatch(raw):
-            return int(raw)
+            try:
+                return int(raw)
+            except ValueError:  # more digits than int() reads: YAML says what is wrong
+                raise _NotCanonical from None
         if _FLOAT_RE.fullmatch(raw):
             return float(raw)
         raise _NotCanonical

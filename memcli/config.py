@@ -46,8 +46,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "relative_score": 0.5,
     },
 }
-_WINDOW_RE = re.compile(r"(\d+)\s*(h|d|w)")
+# At most nine digits: a longer number is out of range anyway (and int() may refuse it).
+_WINDOW_RE = re.compile(r"(\d{1,9})\s*(h|d|w)")
 _WINDOW_SECONDS = {"h": 3600, "d": 86400, "w": 7 * 86400}
+MAX_WINDOW_SECONDS = 36500 * 86400
+"""100 years: a window's start stays a time mem keeps."""
+MAX_COUNT = 1_000_000
+"""Counts, lines and budgets: as large as ``--budget`` allows, and far below SQLite's limits."""
 
 
 def load(store_root: Path) -> dict[str, dict[str, Any]]:
@@ -78,21 +83,30 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
 
 
 def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
+    """The value if it is of the setting's kind and in its range; else one line saying both."""
     if isinstance(default, str):
-        if not isinstance(value, str) or _WINDOW_RE.fullmatch(value.strip()) is None:
-            raise InvalidInput(f'{path}: {name} must be a window like "24h", "7d" or "2w"')
+        match = _WINDOW_RE.fullmatch(value.strip()) if isinstance(value, str) else None
+        if match is None or _seconds(match) > MAX_WINDOW_SECONDS:
+            raise InvalidInput(
+                f'{path}: {name} must be a window like "24h", "7d" or "2w", '
+                "at most 36500d (100 years)"
+            )
         return value
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise InvalidInput(f"{path}: {name} must be a number from 0 to 1")
         return float(value)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{path}: {name} must be a whole number, 0 or more")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise InvalidInput(f"{path}: {name} must be a whole number from 0 to {MAX_COUNT}")
     return value
+
+
+def _seconds(match: re.Match[str]) -> int:
+    return int(match.group(1)) * _WINDOW_SECONDS[match.group(2)]
 
 
 def window_seconds(window: str) -> int:
     match = _WINDOW_RE.fullmatch(window.strip())
     if match is None:
         raise InvalidInput(f"invalid window {window!r}")
-    return int(match.group(1)) * _WINDOW_SECONDS[match.group(2)]
+    return _seconds(match)

@@ -42,7 +42,8 @@ from memcli.schema import KEY_RE
 if TYPE_CHECKING:
     from memcli.model import Record
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+"""4: created and updated always have four-digit years and name days that exist."""
 BUSY_TIMEOUT_MS = 20_000
 MIN_PREFIX_CHARS = 4
 SHORT_ID_CHARS = 8

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -539,10 +540,16 @@ def _timestamp(metadata: dict[str, Any], name: str) -> str | None:
         return None
     try:
         return normalize_timestamp(value)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError) as exc:
+        if isinstance(value, dt.date):
+            shown = value.isoformat()
+        elif isinstance(value, str) and value.isprintable() and len(value) <= 40:
+            shown = value
+        else:
+            shown = repr(value)[:60]
         raise InvalidInput(
-            f"{name} {value!r} is not a date: created/updated must be ISO timestamps "
-            "like 2026-11-21T20:15:03Z"
+            f"{name} {shown} is not a valid time ({exc}): created/updated must be ISO "
+            "timestamps like 2026-11-21T20:15:03Z"
         ) from None
 
 

@@ -15,7 +15,7 @@ from memcli.errors import InvalidInput
 from memcli.memory import Memory
 from memcli.schema import OBSERVATION_TYPES
 from memcli.store import locate
-from memcli.timeutil import format_timestamp, parse_since, parse_timestamp
+from memcli.timeutil import parse_since, parse_until
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,12 +77,10 @@ def until_value(ctx: click.Context, param: click.Parameter, value: str | None) -
     """Before this time; a bare date includes that whole day."""
     if value is None:
         return None
-    stamp = since_value(ctx, param, value)
-    if stamp is not None and len(value.strip()) == 10 and value.count("-") == 2:
-        import datetime as dt
-
-        stamp = format_timestamp(parse_timestamp(stamp) + dt.timedelta(days=1))
-    return stamp
+    try:
+        return parse_until(value)
+    except InvalidInput as exc:
+        raise click.BadParameter(str(exc)) from None
 
 
 def filter_options(f: F) -> F:

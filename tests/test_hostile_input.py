@@ -25,6 +25,13 @@ from .conftest import git, mem, mem_json
 ODD_WORDS = "Odd words: NEAR title x foo bar caret 🙂 日本語 end"
 GOOD = "---\nid: {id}\ntype: gotcha\ntitle: {title}\ncreated: 2026-11-01T00:00:00Z\n---\n{body}\n"
 TWIN_ID = "01JD0000000000000000000TWN"
+# Nested aliases: nine levels of ten make 10**9 strings once expanded.
+ALIAS_BOMB = (
+    "a0: &a0 ["
+    + ", ".join(["lol"] * 10)
+    + "]\n"
+    + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9))
+)
 
 ROWS: list[tuple[str, str, Any, Any]] = [
     # (kind, id, input, expected)
@@ -108,7 +115,63 @@ ROWS: list[tuple[str, str, Any, Any]] = [
         b"---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
         b"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n"
         b"facts: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\n",
-        "missing required fields: id",
+        "YAML aliases (*name) are not allowed in frontmatter",
+    ),
+    (
+        "hand-file",
+        "alias-bomb-in-unknown-keys",
+        GOOD.format(id="01JD0000000000000000000BMB", title="Bomb", body="b")
+        .replace("---\nb", ALIAS_BOMB + "---\nb")
+        .encode(),
+        "YAML aliases (*name) are not allowed in frontmatter",
+    ),
+    (
+        "hand-file",
+        "alias-in-facts",
+        GOOD.format(id="01JD0000000000000000000AXS", title="Alias", body="b")
+        .replace("---\nb", "shared: &s one fact\nfacts: [*s, *s]\n---\nb")
+        .encode(),
+        "YAML aliases (*name) are not allowed in frontmatter",
+    ),
+    (
+        "hand-file",
+        "deep-nesting",
+        GOOD.format(id="01JD0000000000000000000DEP", title="Deep", body="b")
+        .replace("---\nb", "x: " + "[" * 100_000 + "]" * 100_000 + "\n---\nb")
+        .encode(),
+        "frontmatter is nested deeper than",
+    ),
+    (
+        "hand-file",
+        "created-after-year-9999",
+        GOOD.format(id="01JD0000000000000000000BGG", title="Late", body="b")
+        .replace("2026-11-01T00:00:00Z", "9999-12-31T23:00:00-05:00")
+        .encode(),
+        "created 9999-12-31T23:00:00-05:00 is not a valid time",
+    ),
+    (
+        "hand-file",
+        "created-impossible-day",
+        GOOD.format(id="01JD0000000000000000000DAY", title="Day", body="odd words")
+        .replace("2026-11-01T00:00:00Z", "2026-11-31T10:00:00Z")
+        .encode(),
+        "created 2026-11-31T10:00:00Z is not a valid time",
+    ),
+    (
+        "hand-file",
+        "created-impossible-yaml-date",
+        GOOD.format(id="01JD0000000000000000000YMM", title="Day", body="b")
+        .replace("2026-11-01T00:00:00Z", "2026-02-30")
+        .encode(),
+        "day is out of range for month",
+    ),
+    (
+        "hand-file",
+        "updated-impossible-hour",
+        GOOD.format(id="01JD0000000000000000000VPD", title="Hour", body="b")
+        .replace("2026-11-01T00:00:00Z", "2026-11-01T00:00:00Z\nupdated: 2026-11-02T24:00:00Z")
+        .encode(),
+        "updated 2026-11-02T24:00:00Z is not a valid time",
     ),
 ]
 
@@ -193,6 +256,8 @@ def check_hand_file(store: Path, tmp_path: Path, data: bytes, warning: str) -> N
     doctor = mem("doctor", expect=1).stdout
     assert "dropped-in.md" in doctor
     assert [hit["key"] for hit in mem_json("search", "odd words")] == ["odd"]
+    assert "odd" in mem("list", "--keys").stdout
+    assert "Odd words" in mem("context").stdout
     assert path.read_bytes() == data  # reported, never rewritten
     assert not (store / "pwned").exists() and not (tmp_path / "pwned").exists()
 
@@ -204,3 +269,26 @@ CHECKS = {
     "refused": check_refused,
     "hand-file": check_hand_file,
 }
+
+
+def test_an_alias_bomb_with_a_key_is_skipped_by_show_and_save(store: Path) -> None:
+    """The file is refused wherever it is read: show and save --key never expand it."""
+    bomb = (
+        "a0: &a0 ["
+        + ", ".join(["lol"] * 10)
+        + "]\n"
+        + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 6))
+    )
+    path = store / "observations" / "2026" / "11" / "bomb.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        GOOD.format(id="01JD0000000000000000000BMB", title="Bomb", body="b").replace(
+            "---\nb", f"key: boom\n{bomb}---\nb"
+        )
+    )
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "--no-verify", "-m", "bomb")
+    shown = mem("show", "boom", "--json", expect=None)
+    assert "lol" not in shown.stdout and "no memory has the key 'boom'" in shown.stderr
+    saved = mem("save", "--key", "boom", "A memory with the key", expect=None)
+    assert saved.exit_code == 0 and "lol" not in git(store, "log", "-p", "-1")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 import yaml
@@ -247,3 +248,36 @@ def test_update_keeps_what_is_not_given() -> None:
 def test_timestamps_from_yaml_dates() -> None:
     meta = {"id": new_ulid(), "type": "gotcha", "title": "t", "created": dt.date(2026, 1, 2)}
     assert Observation.from_metadata(meta, "").created == "2026-01-02T00:00:00Z"
+
+
+HEAD = "id: 01JD0000000000000000000BMB\ntype: gotcha\ntitle: t\ncreated: 2026-11-01T00:00:00Z\n"
+# (frontmatter added to a valid head, None if it is read, else what the error says)
+HAND_FRONTMATTER = [
+    ("unused-anchor", "note: &n kept as it is\n", None),
+    ("nested-20", "x: " + "[" * 19 + "]" * 19 + "\n", None),
+    ("alias", "note: &n one\nagain: *n\n", "YAML aliases (*name) are not allowed"),
+    ("alias-in-facts", "f: &f one\nfacts: [*f]\n", "YAML aliases (*name) are not allowed"),
+    ("merge-key", "a: &a {k: v}\nb:\n  <<: *a\n", "YAML aliases (*name) are not allowed"),
+    ("nested-21", "x: " + "[" * 20 + "]" * 20 + "\n", "nested deeper than 20 levels"),
+    ("nested-block", "x:\n" + "- " * 100_000 + "a\n", "nested deeper than 20 levels"),
+    ("nested-flow", "x: " + "{a: " * 100_000 + "\n", "nested deeper than 20 levels"),
+    ("huge-number", f"n: {'9' * 5000}\n", "broken YAML frontmatter"),
+    ("impossible-date", "seen: 2026-02-30\n", "broken YAML frontmatter: day is out of range"),
+    ("too-long", "note: '" + "x" * 1_000_000 + "'\n", "frontmatter is longer than"),
+]
+
+
+@pytest.mark.parametrize(
+    ("added", "problem"),
+    [(added, problem) for _, added, problem in HAND_FRONTMATTER],
+    ids=[name for name, _, _ in HAND_FRONTMATTER],
+)
+def test_hand_written_frontmatter_costs_no_more_than_its_size(
+    added: str, problem: str | None
+) -> None:
+    text = f"---\n{HEAD}{added}---\nbody\n"
+    if problem is None:
+        Observation.from_markdown(text, "x.md")
+        return
+    with pytest.raises(InvalidMemoryFile, match=re.escape(problem)):
+        Observation.from_markdown(text, "x.md")

@@ -1,0 +1,57 @@
+"""Settings in mem.toml: a value out of range is one line naming the key and the range."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import mem
+
+WINDOW_RANGE = 'must be a window like "24h", "7d" or "2w", at most 36500d (100 years)'
+COUNT_RANGE = "must be a whole number from 0 to 1000000"
+# (section, setting, value as TOML, what the error says)
+BAD_SETTINGS = [
+    ("context", "hot_window", '"999999999h"', f"context.hot_window {WINDOW_RANGE}"),
+    ("context", "warm_window", '"5215w"', f"context.warm_window {WINDOW_RANGE}"),
+    ("context", "warm_window", f'"{"9" * 5000}d"', f"context.warm_window {WINDOW_RANGE}"),
+    ("context", "hot_window", '"3m"', f"context.hot_window {WINDOW_RANGE}"),
+    ("context", "hot_window", "24", f"context.hot_window {WINDOW_RANGE}"),
+    ("context", "hot_count", "9223372036854775808", f"context.hot_count {COUNT_RANGE}"),
+    ("context", "warm_count", "9223372036854775807", f"context.warm_count {COUNT_RANGE}"),
+    ("context", "summaries", "-1", f"context.summaries {COUNT_RANGE}"),
+    ("context", "memory_md_lines", "1000001", f"context.memory_md_lines {COUNT_RANGE}"),
+    ("context", "budget", "1e400", f"context.budget {COUNT_RANGE}"),
+    ("context", "budget", "100000000000", f"context.budget {COUNT_RANGE}"),
+    ("recall", "limit", "18446744073709551616", f"recall.limit {COUNT_RANGE}"),
+    ("recall", "min_prompt_chars", "true", f"recall.min_prompt_chars {COUNT_RANGE}"),
+    ("recall", "relative_score", "inf", "recall.relative_score must be a number from 0 to 1"),
+    ("recall", "relative_score", "nan", "recall.relative_score must be a number from 0 to 1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("section", "name", "value", "message"),
+    BAD_SETTINGS,
+    ids=[f"{name}={value[:20]}" for _, name, value, _ in BAD_SETTINGS],
+)
+@pytest.mark.parametrize("command", [["context"], ["recall", "how do we release a new version"]])
+def test_out_of_range_settings_are_one_clear_error(
+    store: Path, command: list[str], section: str, name: str, value: str, message: str
+) -> None:
+    mem("save", "We release a new version by tagging main", "--title", "Releases")
+    (store / "mem.toml").write_text(f"[{section}]\n{name} = {value}\n")
+    result = mem(*command, expect=1)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and message in errors[0] and "mem.toml" in errors[0], result.stderr
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("hot_window", '"36500d"'), ("warm_window", '"0h"'), ("hot_count", "1000000")],
+    ids=["window-100-years", "window-zero", "count-at-the-limit"],
+)
+def test_settings_at_the_limits_work(store: Path, setting: str, value: str) -> None:
+    mem("save", "We release a new version by tagging main", "--title", "Releases")
+    (store / "mem.toml").write_text(f"[context]\n{setting} = {value}\n")
+    assert "Releases" in mem("context").stdout
