@@ -26,6 +26,7 @@ from typing import Any
 from memcli.errors import InvalidInput
 
 CONFIG_FILE = "mem.toml"
+MAX_SETTINGS_BYTES = 1 << 20
 HOOK_ANSWER_LIMIT = 10_000
 """Claude Code cuts a longer hook answer down to a preview."""
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -61,11 +62,12 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
 
     settings = {section: dict(values) for section, values in DEFAULTS.items()}
     path = store_root / CONFIG_FILE
-    if not path.is_file():
+    text = _read_settings_file(path)
+    if text is None:
         return settings
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
     for section, values in data.items():
         if section not in settings or not isinstance(values, dict):
@@ -80,6 +82,30 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
                 path, f"{section}.{name}", value, settings[section][name]
             )
     return settings
+
+
+def _read_settings_file(path: Path) -> str | None:
+    """The text of ``mem.toml``: a plain file of the store, never read through a link."""
+    import os
+    import stat
+
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(status.st_mode):
+        raise InvalidInput(f"{path} is a symbolic link; mem reads settings from a plain file only")
+    if not stat.S_ISREG(status.st_mode):
+        raise InvalidInput(f"{path} is not a plain file")
+    if status.st_size > MAX_SETTINGS_BYTES:
+        raise InvalidInput(f"{path} is larger than {MAX_SETTINGS_BYTES // 1024} KB")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_SETTINGS_BYTES + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
 
 
 def _checked(path: Path, name: str, value: Any, default: Any) -> Any:

@@ -55,3 +55,17 @@ def test_settings_at_the_limits_work(store: Path, setting: str, value: str) -> N
     mem("save", "We release a new version by tagging main", "--title", "Releases")
     (store / "mem.toml").write_text(f"[context]\n{setting} = {value}\n")
     assert "Releases" in mem("context").stdout
+
+
+@pytest.mark.parametrize("target", ["fifo", "outside"])
+def test_mem_toml_is_never_read_through_a_link(store: Path, tmp_path: Path, target: str) -> None:
+    import os
+
+    outside = tmp_path / "outside.toml"
+    if target == "fifo":
+        os.mkfifo(outside)  # reading it would wait for ever
+    else:
+        outside.write_text('[context]\nhot_count = "not a number"\n')
+    (store / "mem.toml").symlink_to(outside)
+    result = mem("context", expect=1)
+    assert "mem.toml" in result.stderr and "symbolic link" in result.stderr
