@@ -13,11 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from memcli.ids import CROCKFORD
-from memcli.model import Observation
-from memcli.schema import OBSERVATION_TYPES
-from memcli.store import Store
-from memcli.timeutil import format_timestamp
+from memcli.core.ids import CROCKFORD
+from memcli.core.model import Observation
+from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.timeutil import format_timestamp
+from memcli.store.files import Store
 
 SUBJECTS = [
     "FTS5 tokenizer",

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import generate  # noqa: E402
 
-from memcli.ids import new_ulid  # noqa: E402
+from memcli.core.ids import new_ulid  # noqa: E402
 
 QUERIES = [
     # one word

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from memcli.claude_settings import install, is_ours, uninstall
+from memcli.adapters.agents.claude_settings import install, is_ours, uninstall
 
 from .conftest import git, mem, run_mem
 
@@ -357,8 +357,8 @@ def test_post_compact_keeps_every_summary(
 
 def unindexed_store(root: Path) -> dict[str, str]:
     """30 memories committed with git alone (no index), and a mem environment for the hooks."""
-    from memcli.model import Observation
-    from memcli.store import Store
+    from memcli.core.model import Observation
+    from memcli.store.files import Store
 
     git(root.parent, "init", "-q", "-b", "main", str(root))
     store = Store(root)
@@ -379,7 +379,7 @@ def unindexed_store(root: Path) -> dict[str, str]:
 
 
 def wait_for_background_reindex(root: Path) -> None:
-    from memcli.index import Index
+    from memcli.index.db import Index
 
     head = git(root, "rev-parse", "HEAD").strip()
     deadline = time.monotonic() + 60

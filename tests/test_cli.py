@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 import pytest
 
-from memcli.cli import cli
+from memcli.adapters.cli.main import cli
 
 from .conftest import git, mem, mem_json
 
@@ -227,7 +227,7 @@ def test_a_save_never_commits_what_a_person_staged(store: Path) -> None:
 
 
 def test_progress_is_one_redrawn_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from memcli.options import terminal_progress
+    from memcli.adapters.cli.options import terminal_progress
 
     report = terminal_progress()
     report(512, 2000)

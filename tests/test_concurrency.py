@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from memcli.memory import Memory
-from memcli.model import Draft
-from memcli.store import StoreLocation
+from memcli.core.model import Draft
+from memcli.service.memory import Memory
+from memcli.store.files import StoreLocation
 
 from .conftest import git, mem_executable, run_mem
 
@@ -93,7 +93,7 @@ def test_two_stores_in_one_process_share_nothing(tmp_path: Path) -> None:
     assert a.resolve("db").title.startswith("Store A") and b.resolve("db").title.startswith(
         "Store B"
     )
-    from memcli.context import SessionContext
+    from memcli.retrieval.context import SessionContext
 
     assert SessionContext(b).render() == "B's own session template\n"
     assert "Store A uses Postgres" in SessionContext(a).render()

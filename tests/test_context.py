@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from memcli.model import Observation
-from memcli.recall import content_terms, is_trivial
-from memcli.store import Store
+from memcli.core.model import Observation
+from memcli.retrieval.recall import content_terms, is_trivial
+from memcli.store.files import Store
 
 from .conftest import copy_fixture_store, git, mem, mem_json
 

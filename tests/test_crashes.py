@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli.store import parse_memory_file
+from memcli.store.files import parse_memory_file
 
 from .conftest import git, mem_executable, run_mem
 

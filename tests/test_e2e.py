@@ -41,10 +41,10 @@ def test_save_search_show_forget_through_the_installed_command(tmp_path: Path) -
 
 GUARD = """
 import sys
-from memcli.cli import cli
+from memcli.adapters.cli.main import cli
 {call}
-heavy = sorted(m for m in ("git", "jinja2", "frontmatter", "yaml", "memcli.model", "subprocess")
-               if m in sys.modules)
+heavy = ("git", "jinja2", "frontmatter", "yaml", "memcli.core.model", "subprocess")
+heavy = sorted(m for m in heavy if m in sys.modules)
 print("HEAVY:" + ",".join(heavy))
 """
 
@@ -105,7 +105,7 @@ def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
         assert "memcli/templates/show.md.j2" in names
         archive.extractall(tmp_path / "unpacked")
     script = (
-        "from memcli.render import Renderer, builtin_templates\n"
+        "from memcli.retrieval.render import Renderer, builtin_templates\n"
         "print(builtin_templates())\n"
         "print(Renderer().render('show.md.j2', path='p.md', memory={'id': 'X', 'type': 'gotcha',"
         " 'title': '{{ not evaluated }}', 'created': '2026-01-01T00:00:00Z', 'key': None,"
@@ -154,7 +154,7 @@ def test_readme_demo_runs(tmp_path: Path) -> None:
 HOLD_LOCK = """
 import sys, time
 from pathlib import Path
-from memcli.store import Store
+from memcli.store.files import Store
 with Store(Path(sys.argv[1])).write_lock():
     print("locked", flush=True)
     time.sleep(60)

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
-from memcli.cli import cli
+from memcli.adapters.cli.main import cli
 
 from .conftest import copy_fixture_store, git, mem, run_mem
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
-from memcli.index import SCHEMA_VERSION, Filters, Index
-from memcli.model import Observation
-from memcli.query import fts_match, parse_terms
+from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
+from memcli.core.model import Observation
+from memcli.index.db import SCHEMA_VERSION, Filters, Index
+from memcli.index.fts import fts_match, parse_terms
 
 
 class ListSource:
@@ -235,8 +235,8 @@ def test_terms_keep_phrases_and_prefixes() -> None:
 
 def test_two_phase_ranking_equals_the_plain_join() -> None:
     """Ranking alone then joining must answer exactly what one big join answers."""
-    from memcli.index import SEARCH_FTS
-    from memcli.schema import OBSERVATION_TYPES
+    from memcli.core.schema import OBSERVATION_TYPES
+    from memcli.index.db import SEARCH_FTS
 
     words = ["alpha", "beta", "gamma", "delta"]
     docs = [

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memcli.errors import InvalidInput, StoreError
-from memcli.store import locate, mem_home, project_name
+from memcli.core.errors import InvalidInput, StoreError
+from memcli.store.files import locate, mem_home, project_name
 
 from .conftest import git, mem, mem_json
 

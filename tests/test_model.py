@@ -10,11 +10,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli import codec
-from memcli.errors import InvalidInput, InvalidMemoryFile
-from memcli.ids import ULID_RE, new_ulid
-from memcli.model import Draft, Observation, default_title, slugify
-from memcli.schema import OBSERVATION_TYPES
+from memcli.core import codec
+from memcli.core.errors import InvalidInput, InvalidMemoryFile
+from memcli.core.ids import ULID_RE, new_ulid
+from memcli.core.model import Draft, Observation, default_title, slugify
+from memcli.core.schema import OBSERVATION_TYPES
 
 from .conftest import FIXTURES
 

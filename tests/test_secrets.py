@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.secretscan import redact, report, scan
+from memcli.core.secrets import redact, report, scan
 
 from .conftest import git, mem, mem_json
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.model import Observation
-from memcli.timeutil import CANONICAL_RE, normalize_timestamp, parse_timestamp
+from memcli.core.model import Observation
+from memcli.core.timeutil import CANONICAL_RE, normalize_timestamp, parse_timestamp
 
 from .conftest import git, mem, mem_json
 

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING
+
+import click
+
+from memcli.adapters.cli.options import json_option, open_memory, secrets_options, store_options
+from memcli.adapters.cli.output import echo_json
+from memcli.core.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from memcli.core.secrets import Policy
+
+SECTION_OPTIONS = ("request", "investigated", "learned", "completed", "next_steps")
+
+
+@click.command()
+@click.option("--request", help="What the session was asked to do.")
+@click.option("--investigated", help="What was looked into.")
+@click.option("--learned", help="What was learned.")
+@click.option("--completed", help="What got done.")
+@click.option("--next-steps", "next_steps", help="What remains to do.")
+@click.option("--title", help="Title (default: the request's first line).")
+@click.option("--session", help="The agent session it summarises.")
+@click.option(
+    "--stdin",
+    "from_stdin",
+    is_flag=True,
+    help="Read the sections as one JSON object on stdin (as agents do).",
+)
+@secrets_options
+@json_option
+@store_options
+def compact(
+    title: str | None,
+    session: str | None,
+    from_stdin: bool,
+    secrets: Policy,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+    **sections: str | None,
+) -> None:
+    """Record a session summary, committed under summaries/ (also: mem summarize).
+
+    The sections are rendered through the compaction.md.j2 template; the
+    summary is searchable and shown in later session-start contexts.
+
+    \b
+    Example:
+        mem compact --request "Fix search on hyphens" --learned "FTS5 needs quoted terms" \\
+            --next-steps "Add a test for NEAR"
+        echo '{"request": "…", "learned": "…"}' | mem summarize --stdin
+    """
+    payload: dict[str, object] = _read_payload() if from_stdin else {}
+    merged = {name: _text(payload.get(name)) for name in SECTION_OPTIONS}
+    merged.update({k: v for k, v in sections.items() if v})
+    result = open_memory(store_dir, project).summarize(
+        merged,
+        title=title or _text(payload.get("title")),
+        session=session or _text(payload.get("session")),
+        text=_text(payload.get("text")) or "",
+        secrets=secrets,
+    )
+    if as_json:
+        echo_json({**result.observation.to_dict(), "path": result.path, "commit": result.commit})
+    else:
+        click.echo(result.observation.id)
+
+
+def _read_payload() -> dict[str, object]:
+    data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    try:
+        payload = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"stdin is not a JSON object: {exc}") from None
+    if not isinstance(payload, dict):
+        raise InvalidInput("stdin must hold one JSON object")
+    allowed = {*SECTION_OPTIONS, "title", "session", "text"}
+    unknown = sorted(set(payload) - allowed)
+    if unknown:
+        raise InvalidInput(
+            f"unknown field in the JSON payload: {', '.join(unknown)} "
+            f"(allowed: {', '.join(sorted(allowed))})"
+        )
+    return payload
+
+
+def _text(value: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "\n".join(f"- {v}" for v in value)
+    raise InvalidInput("summary fields must be strings (or lists of strings)")

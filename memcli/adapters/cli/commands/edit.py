@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from memcli.adapters.cli.options import open_memory, secrets_options, store_options
+from memcli.core.errors import InvalidInput, InvalidMemoryFile, MemError, StoreError
+from memcli.store.files import CACHE_DIR
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from memcli.core.model import Record
+    from memcli.core.secrets import Policy
+
+LIST_FIELDS = ("facts", "concepts", "files")
+SCALAR_FIELDS = ("type", "title", "key", "importance", "session", "narrative")
+ERROR_MARK = "# mem: "
+EDITOR_ATTEMPTS = 5
+
+
+@click.command()
+@click.argument("ref", metavar="ID|KEY")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="FIELD=VALUE",
+    help="Change one field without an editor (repeatable). Lists (facts, concepts, "
+    "files) take a JSON array or comma-separated values.",
+)
+@secrets_options
+@store_options
+def edit(
+    ref: str,
+    assignments: tuple[str, ...],
+    secrets: Policy,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """Edit a memory in $EDITOR (or with --set), check it, and commit it.
+
+    An invalid file is opened again with the problem on top, the way `git commit`
+    treats an empty message; emptying the file cancels the edit.
+
+    \b
+    Example:
+        mem edit fts-hyphen
+        mem edit 01JDX3Z6 --set type=decision --set "facts=[\\"quote terms\\"]"
+    """
+    memory = open_memory(store_dir, project)
+    entry = memory.resolve(ref)
+    if assignments:
+        result = memory.replace_file(
+            entry, lambda record: _assigned(record, assignments), secrets=secrets
+        )
+    else:
+        original = memory.store.read_bytes(entry.path)
+        text = _edited_in_editor(original.decode("utf-8"), entry.path, memory.check_key_free)
+        if text is None:
+            click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
+            return
+        if text == original.decode("utf-8"):
+            click.echo(f"unchanged {entry.id}  {entry.title}")
+            return
+        try:
+            result = memory.replace_file(entry, text, base=original, secrets=secrets)
+        except MemError as exc:
+            kept = _keep(memory.store.root, entry.id, text)
+            raise MemError(
+                f"{exc}. Your edited text is kept in {kept}: run `mem edit {ref}` "
+                "again and bring your changes over"
+            ) from None
+    click.echo(f"{result.action} {entry.id}  {result.observation.title}")
+
+
+def _keep(root: Path, identity: str, text: str) -> Path:
+    """Save text typed in an edit that could not be committed, so nothing is lost."""
+    import tempfile
+
+    for folder in (root / CACHE_DIR / "edits", Path(tempfile.gettempdir())):
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, name = tempfile.mkstemp(prefix=f"mem-edit-{identity}-", suffix=".md", dir=folder)
+        except OSError:
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return Path(name)
+    raise StoreError(f"could not keep the edited text of {identity} in a file")
+
+
+def _assigned(record: object, assignments: tuple[str, ...]) -> str:
+    from memcli.core.model import Observation
+
+    if not isinstance(record, Observation):
+        raise InvalidInput("--set edits observations; edit a summary in $EDITOR")
+    data = {**record.to_dict(), "narrative": record.narrative}
+    for assignment in assignments:
+        name, sep, value = assignment.partition("=")
+        name = name.strip()
+        if not sep or name not in (*LIST_FIELDS, *SCALAR_FIELDS):
+            raise InvalidInput(
+                f"cannot set {assignment!r}: use FIELD=VALUE with a field among "
+                f"{', '.join((*SCALAR_FIELDS, *LIST_FIELDS))}"
+            )
+        if name in LIST_FIELDS:
+            data[name] = _list_value(value)
+        else:
+            data[name] = value or None
+    narrative = data.pop("narrative") or ""
+    extra = {k: v for k, v in data.items() if k not in ("kind",)}
+    updated = Observation.from_metadata(extra, narrative)
+    from memcli.core.timeutil import format_timestamp, now
+
+    return updated.replace(updated=format_timestamp(now())).to_markdown()
+
+
+def _list_value(value: str) -> list[str]:
+    if value.strip().startswith("["):
+        try:
+            items = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise InvalidInput(f"not a JSON array: {exc}") from None
+        if not isinstance(items, list):
+            raise InvalidInput("a list field takes a JSON array")
+        return [str(item) for item in items]
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def _edited_in_editor(original: str, path: str, check: Callable[[Record], None]) -> str | None:
+    """The text after editing; re-opened with the problem on top while it is invalid."""
+    from memcli.store.files import parse_memory_file
+
+    text = original
+    for _ in range(EDITOR_ATTEMPTS):
+        edited = click.edit(text, extension=".md", require_save=False)
+        if edited is None:
+            edited = text
+        body = "".join(
+            line for line in edited.splitlines(keepends=True) if not line.startswith(ERROR_MARK)
+        )
+        if not body.strip():
+            return None
+        try:
+            check(parse_memory_file(path, body.encode("utf-8")))
+        except (InvalidMemoryFile, MemError) as exc:
+            text = f"{ERROR_MARK}{exc}\n{ERROR_MARK}fix it and save, or empty the file to cancel\n"
+            text += body
+            continue
+        return body
+    raise InvalidInput(
+        f"the file is still invalid after {EDITOR_ATTEMPTS} edits; nothing was changed"
+    )

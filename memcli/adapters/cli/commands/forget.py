@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import sys
+
+import click
+
+from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.core.errors import StoreError
+
+
+@click.command()
+@click.argument("refs", nargs=-1, required=True, metavar="ID|KEY...")
+@click.option(
+    "--purge",
+    is_flag=True,
+    help="Remove them from the store's whole git history too (rewrites history).",
+)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before a purge.")
+@store_options
+def forget(
+    refs: tuple[str, ...], purge: bool, yes: bool, store_dir: str | None, project: str | None
+) -> None:
+    """Forget memories: remove their files in one commit.
+
+    They stay in the store's git history (`git log`), from where `mem restore`
+    brings them back. Nothing is removed unless every id or key is found.
+
+    With --purge they are removed from every commit instead (also memories
+    forgotten before): commits that only changed them are dropped, the rest
+    keep their messages and authors, reflogs are expired and unreachable
+    objects pruned. A remote keeps its copy until `mem sync --force-with-lease`.
+
+    \b
+    Example:
+        mem forget 01JDX3Z6 fts-hyphen
+        mem forget --purge 01JDX3Z6
+    """
+    memory = open_memory(store_dir, project)
+    if not purge:
+        entries, _ = memory.forget(refs)
+        for entry in entries:
+            click.echo(f"forgot {entry.id}  {entry.title}")
+        return
+    if not yes and sys.stdin is not None and sys.stdin.isatty():
+        click.confirm(
+            f"Remove {', '.join(refs)} from the whole history of {memory.store.root}? "
+            "This cannot be undone",
+            abort=True,
+        )
+    records, result = memory.purge(refs)
+    if result.left:
+        raise StoreError(result.left)
+    for record in records:
+        click.echo(f"purged {record.id}  {record.title}")
+    notice(
+        f"history rewritten: {result.dropped} commit(s) dropped, {result.changed} changed; "
+        "reflogs expired and unreachable objects pruned"
+    )
+    if result.lease:
+        notice(
+            "the remote still holds the purged memories: run `mem sync --force-with-lease` "
+            "to replace its history (other clones drop them at their next `mem sync`)"
+        )

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import click
+
+from memcli.adapters.cli.options import json_option, open_memory, since_value, store_options
+from memcli.adapters.cli.output import echo_json
+
+
+@click.command("log")
+@click.argument("ref", required=False, metavar="[ID|KEY]")
+@click.option(
+    "-n",
+    "limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="At most this many entries.",
+)
+@click.option(
+    "--since",
+    callback=since_value,
+    metavar="WHEN",
+    help="Only changes since then: 12h, 3d, 2w, 1m, 1y or an ISO date.",
+)
+@json_option
+@store_options
+def log(
+    ref: str | None,
+    limit: int,
+    since: str | None,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """The memory journal: what was saved, updated, forgotten, restored or edited, and by whom.
+
+    With an id or key, that memory's own history, across renames.
+
+    \b
+    Example:
+        mem log -n 10
+        mem log fts-hyphen
+    """
+    from memcli.store.history import journal
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    follow = memory.resolve(ref).path if ref else None
+    entries = journal(memory.store, limit=limit, since=since, follow=follow)
+    if as_json:
+        echo_json([entry.to_json() for entry in entries])
+        return
+    for entry in entries:
+        when = entry.date[:16].replace("T", " ")
+        click.echo(
+            f"{when}  {entry.author[:18]:<18}  {entry.action:<10} {entry.type:<10} {entry.title}"
+        )
+
+
+@click.command()
+@click.argument("ref", metavar="ID")
+@store_options
+def restore(ref: str, store_dir: str | None, project: str | None) -> None:
+    """Bring a forgotten memory back from the store's history, in a new commit.
+
+    \b
+    Example:
+        mem restore 01JDX3Z6T0V6K8M2Q9R4S5T7W8
+    """
+    result = open_memory(store_dir, project).restore(ref)
+    click.echo(f"restored {result.observation.id}  {result.observation.title}")
+
+
+BOOKMARK = "diff-bookmark"
+
+
+@click.command("diff")
+@click.argument("revs", nargs=-1, metavar="[REV [REV]]")
+@json_option
+@store_options
+def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: str | None) -> None:
+    """What the memory learned, changed and forgot between two revisions.
+
+    Without revisions: since the last `mem diff` (or the previous commit). With
+    one: from it to HEAD. Changes are shown field by field: title, facts added
+    and removed, the text's own diff.
+
+    \b
+    Example:
+        mem diff
+        mem diff HEAD~5
+        mem diff v1 v2 --json
+    """
+    from memcli.store.history import EMPTY_TREE, commit_id, memory_diff
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    store = memory.store
+    if len(revs) > 2:
+        raise click.UsageError("give at most two revisions")
+    bookmark = store.root / ".cache" / BOOKMARK
+    head = store.head() or EMPTY_TREE
+    if revs:
+        old = revs[0]
+        new = revs[1] if len(revs) == 2 else "HEAD"
+        old_id, new_id = commit_id(store, old), commit_id(store, new)
+    else:
+        saved = bookmark.read_text().strip() if bookmark.exists() else ""
+        parent = store.git.run(["rev-parse", "--verify", "--quiet", "HEAD~1"], check=False)
+        old = saved or (parent.stdout.decode().strip() if parent.returncode == 0 else EMPTY_TREE)
+        new = head
+        old_id = commit_id(store, old) if saved and saved != EMPTY_TREE else old
+        new_id = new
+    result = memory_diff(store, old_id, new_id)._replace(old=old, new=new)
+    if not revs:
+        bookmark.parent.mkdir(exist_ok=True)
+        bookmark.write_text(head + "\n")
+    if as_json:
+        echo_json(result.to_json())
+        return
+    if not (result.added or result.changed or result.forgotten):
+        click.echo(f"No memory changes between {old[:10]} and {new[:10]}.")
+        return
+    for record in result.added:
+        click.echo(f"+ added      [{record.type}] {record.title}  ({record.id[:10]})")
+    for change in result.changed:
+        click.echo(f"~ changed    [{change.type}] {change.title}  ({change.id[:10]})")
+        for name, (before, after) in change.fields.items():
+            click.echo(f"    {name}: {before!r} -> {after!r}")
+        for fact in change.facts_added:
+            click.echo(f"    + fact: {fact}")
+        for fact in change.facts_removed:
+            click.echo(f"    - fact: {fact}")
+        for line in change.narrative_diff:
+            click.echo(f"    {line}")
+    for record in result.forgotten:
+        click.echo(f"- forgotten  [{record.type}] {record.title}  ({record.id[:10]})")

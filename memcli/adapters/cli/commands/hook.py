@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+
+@click.group()
+def hook() -> None:
+    """Answer an agent's hook: its JSON on stdin, the answer on stdout.
+
+    \b
+    Example:
+        echo '{"cwd": "'$PWD'", "source": "startup"}' | mem hook claude SessionStart
+    """
+
+
+@hook.command()
+@click.argument("event")
+def claude(event: str) -> None:
+    """Answer a Claude Code hook event (SessionStart, UserPromptSubmit, PostCompact, ...).
+
+    Fails open: on any trouble the answer is empty, the exit code 0, and one
+    line on stderr says why, so memory problems never block the agent.
+
+    \b
+    Example:
+        mem hook claude UserPromptSubmit < hook-input.json
+    """
+    try:
+        from memcli.adapters.agents.claude import MAX_HOOK_INPUT_BYTES, claude_answer
+        from memcli.adapters.cli.options import notice
+
+        raw = sys.stdin.buffer.read(MAX_HOOK_INPUT_BYTES + 1) if sys.stdin is not None else b""
+        if len(raw) > MAX_HOOK_INPUT_BYTES:
+            raise ValueError(f"the hook input is over {MAX_HOOK_INPUT_BYTES >> 20} MB")
+        payload = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+        answer = claude_answer(event, payload, notice)
+    except Exception as exc:  # fail open, whatever it was
+        if os.environ.get("MEM_DEBUG"):
+            raise
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        click.echo(f"mem: {event} hook skipped: {message}", err=True)
+        return
+    if answer is not None:
+        click.echo(json.dumps(answer, ensure_ascii=False))

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.service.memory import Memory
+from memcli.store.files import Store, StoreLocation, local_store_root
+
+
+@click.command()
+@click.option(
+    "--local",
+    is_flag=True,
+    help="Create .mem/ at the top of this project (a git repository of its own, "
+    "ignored by the project's repository) instead of a central store.",
+)
+@click.option(
+    "--remote",
+    "remote_url",
+    metavar="URL",
+    help="Add this git remote to the new store (see `mem sync`).",
+)
+@click.option(
+    "--no-hooks",
+    "hooks",
+    flag_value=False,
+    default=True,
+    help="Do not install the store's git hooks (validation and reindexing).",
+)
+@store_options
+def init(
+    local: bool, remote_url: str | None, hooks: bool, store_dir: str | None, project: str | None
+) -> None:
+    """Create a memory store.
+
+    By default the store is central, under $MEM_HOME/<project>, where the
+    project is named after the git repository of the current directory (all
+    its worktrees share it). The first `mem save` creates one by itself.
+
+    \b
+    Example:
+        mem init
+        mem init --local
+        mem init --store ~/notes/agent-memory
+    """
+    outer: Path | None = None
+    if local:
+        if store_dir:
+            raise click.UsageError("--local and --store name two different places; give one")
+        root = local_store_root(Path.cwd())
+        outer = root.parent
+        store = Store(root)
+    else:
+        store = open_memory(store_dir, project).store
+    if store.create(exclude_from=outer):
+        click.echo(f"Created a memory store at {store.root}")
+        if hooks:
+            Memory(StoreLocation(store.root, "init"), notify=notice).install_git_hooks()
+    else:
+        click.echo(f"A memory store already exists at {store.root}")
+    if remote_url:
+        from memcli.store.remote import add_remote
+
+        add_remote(store, remote_url)
+        click.echo(f"Added remote origin: {remote_url}")

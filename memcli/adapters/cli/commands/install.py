@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from memcli.adapters.cli.options import F
+
+if TYPE_CHECKING:
+    from memcli.adapters.agents.claude_settings import SettingsChange
+
+
+def _scope_options(f: F) -> F:
+    f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
+    f = click.option(
+        "--user", "scope", flag_value="user", help="The user's ~/.claude/settings.json."
+    )(f)
+    return click.option(
+        "--project",
+        "scope",
+        flag_value="project",
+        default=True,
+        help="The project's .claude/settings.json (the default).",
+    )(f)
+
+
+def _report(change: SettingsChange, dry_run: bool, done: str) -> None:
+    if not change.changed:
+        click.echo(f"Nothing to change in {change.path}.")
+        return
+    click.echo(change.diff, nl=False)
+    click.echo(f"{'Would have ' + done.lower() if dry_run else done} {change.path}.")
+
+
+@click.group()
+def install() -> None:
+    """Connect mem to an agent.
+
+    \b
+    Example:
+        mem install claude
+    """
+
+
+@install.command("claude")
+@_scope_options
+def install_claude(scope: str, dry_run: bool) -> None:
+    """Add mem's hooks to Claude Code's settings (merged, backed up, diff shown).
+
+    SessionStart gets the session-start context, UserPromptSubmit the memories
+    recalled for the prompt, PostCompact saves the compaction summary. Other
+    settings and hooks are never touched.
+
+    \b
+    Example:
+        mem install claude --dry-run
+        mem install claude --user
+    """
+    from memcli.adapters.agents.claude_settings import install as add_hooks
+    from memcli.adapters.agents.claude_settings import settings_path
+
+    path = settings_path(user=scope == "user", cwd=Path.cwd())
+    _report(add_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
+
+
+@click.group()
+def uninstall() -> None:
+    """Disconnect mem from an agent.
+
+    \b
+    Example:
+        mem uninstall claude
+    """
+
+
+@uninstall.command("claude")
+@_scope_options
+def uninstall_claude(scope: str, dry_run: bool) -> None:
+    """Remove exactly the hooks `mem install claude` added.
+
+    \b
+    Example:
+        mem uninstall claude
+    """
+    from memcli.adapters.agents.claude_settings import settings_path
+    from memcli.adapters.agents.claude_settings import uninstall as remove_hooks
+
+    path = settings_path(user=scope == "user", cwd=Path.cwd())
+    _report(remove_hooks(path, dry_run=dry_run), dry_run, "Removed mem's hooks from")

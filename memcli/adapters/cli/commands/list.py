@@ -1,0 +1,47 @@
+from __future__ import annotations
+
+import click
+
+from memcli.adapters.cli.options import filter_options, json_option, open_memory, store_options
+from memcli.adapters.cli.output import print_entries
+from memcli.index.db import Filters
+
+
+@click.command("list")
+@filter_options
+@click.option("--keys", is_flag=True, help="Only memories that have a key.")
+@click.option(
+    "--limit",
+    default=20,
+    show_default=True,
+    type=click.IntRange(1, 100_000),
+    help="At most this many memories.",
+)
+@json_option
+@store_options
+def list_memories(
+    types: tuple[str, ...],
+    kind: str | None,
+    since: str | None,
+    until: str | None,
+    concepts: tuple[str, ...],
+    files: tuple[str, ...],
+    keys: bool,
+    limit: int,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """List recent memories, newest first.
+
+    \b
+    Example:
+        mem list --type decision --since 1m
+        mem list --keys
+    """
+    memory = open_memory(store_dir, project)
+    filters = Filters(
+        types=types, kind=kind, since=since, until=until, concepts=concepts, files=files
+    )
+    entries = memory.read(lambda index: index.recent(filters, limit=limit, keyed=keys))
+    print_entries(memory, entries, as_json=as_json)

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import click
+
+from memcli.adapters.cli.options import budget_option, format_option, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
+
+
+@click.command()
+@click.argument("prompt")
+@budget_option
+@format_option
+@store_options
+def recall(
+    prompt: str, budget: int | None, output_format: str, store_dir: str | None, project: str | None
+) -> None:
+    """Print the memories worth showing an agent for one prompt, if any.
+
+    Trivial prompts ("ok", "continue", anything under 15 characters) get
+    nothing. Otherwise only strong matches among the memories the session-start
+    context does not show in full (its hot tier and summaries), within the budget.
+
+    \b
+    Example:
+        mem recall "why does search fail on hyphenated words?"
+    """
+    from memcli.retrieval.recall import Recall
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    result = Recall(memory, prompt, budget)
+    text = result.render()
+    if output_format == "json":
+        echo_json(result.to_json(text))
+    elif text:
+        click.echo(text, nl=not text.endswith("\n"))

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import click
+
+from memcli.adapters.cli.options import json_option, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
+
+
+@click.command()
+@click.option("--full", is_flag=True, help="Rebuild the index from every memory file.")
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Verify that the index matches the memory files; exit 1 when it does not.",
+)
+@json_option
+@store_options
+def reindex(
+    full: bool, check: bool, as_json: bool, store_dir: str | None, project: str | None
+) -> None:
+    """Bring the index up to date with the store's git history.
+
+    Incremental by default: only the files git says changed since the indexed
+    commit are read. Every read command does this by itself; run it after
+    editing memory files by hand, or with --full if in doubt.
+
+    \b
+    Example:
+        mem reindex
+        mem reindex --full
+        mem reindex --check
+    """
+    if full and check:
+        raise click.UsageError("--full and --check do different things; give one")
+    memory = open_memory(store_dir, project)
+    if check:
+        drift = memory.check()
+        summary = {
+            "checked": drift.checked,
+            "missing": drift.missing,
+            "extra": drift.extra,
+            "stale": drift.stale,
+            "invalid": drift.invalid,
+            "ok": drift.clean,
+        }
+        if as_json:
+            echo_json(summary)
+        else:
+            for problem in drift.invalid:
+                click.echo(f"invalid: {problem}", err=True)
+            for label, paths in (
+                ("not indexed", drift.missing),
+                ("indexed, no file", drift.extra),
+                ("index out of date", drift.stale),
+            ):
+                for path in paths:
+                    click.echo(f"{label}: {path}")
+            if drift.clean:
+                click.echo(f"The index matches the {drift.checked} memory files.")
+            else:
+                click.echo(
+                    f"The index differs from the files: {len(drift.missing)} not indexed, "
+                    f"{len(drift.extra)} without a file, {len(drift.stale)} out of date; "
+                    "`mem reindex --full` repairs it."
+                )
+        if not drift.clean:
+            raise SystemExit(1)
+        return
+    report = memory.reindex(full=full)
+    count = memory.read(lambda index: index.count())
+    commit = (memory.store.head() or "")[:10] or "no commits"
+    if as_json:
+        echo_json(
+            {
+                "rebuilt": bool(report and report.rebuilt),
+                "added": report.added if report else 0,
+                "removed": report.removed if report else 0,
+                "skipped": report.skipped if report else [],
+                "memories": count,
+                "commit": memory.store.head(),
+            }
+        )
+    elif report is None:
+        click.echo(f"The index is up to date: {count} memories at {commit}.")
+    elif report.rebuilt:
+        click.echo(f"Rebuilt the index: {count} memories at {commit}.")
+    else:
+        click.echo(
+            f"Updated the index: {report.added} added, {report.removed} removed; "
+            f"{count} memories at {commit}."
+        )

@@ -1,0 +1,115 @@
+from __future__ import annotations
+
+import click
+
+from memcli.adapters.cli.options import open_memory, store_options
+
+
+@click.command("sync")
+@click.option(
+    "--continue",
+    "resume",
+    is_flag=True,
+    help="Finish a sync that stopped on a conflict, once the files are fixed.",
+)
+@click.option(
+    "--force-with-lease",
+    is_flag=True,
+    help="Replace the remote's history with the store's (after `mem forget --purge`), "
+    "only if the remote did not change since mem last saw it.",
+)
+@store_options
+def sync_command(
+    resume: bool, force_with_lease: bool, store_dir: str | None, project: str | None
+) -> None:
+    """Share memory through the store's git remote: fetch, rebase, push, reindex.
+
+    Nothing is committed on your behalf. When the same memory changed on both
+    sides, sync stops and lists the files; fix them, `git add` them, then run
+    `mem sync --continue`.
+
+    \b
+    Example:
+        mem remote add git@example.com:team/memory.git
+        mem sync
+    """
+    from memcli.store.remote import sync
+
+    if resume and force_with_lease:
+        raise click.UsageError("give one of --continue and --force-with-lease")
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
+        click.echo(line)
+    report = memory.reindex(full=False)
+    if report is not None and not report.rebuilt and (report.added or report.removed):
+        click.echo(f"index: {report.added} added, {report.removed} removed")
+
+
+@click.group("remote")
+def remote() -> None:
+    """Manage the store's git remotes (where `mem sync` shares memory).
+
+    \b
+    Example:
+        mem remote add git@example.com:team/memory.git
+    """
+
+
+@remote.command("add")
+@click.argument("url")
+@click.option("--name", default="origin", show_default=True, help="The remote's name.")
+@store_options
+def remote_add(url: str, name: str, store_dir: str | None, project: str | None) -> None:
+    """Add a git remote to the store.
+
+    \b
+    Example:
+        mem remote add /srv/git/memory.git
+    """
+    from memcli.store.remote import add_remote
+
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    add_remote(memory.store, url, name)
+    click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
+
+
+@click.command("clone")
+@click.argument("url")
+@click.argument("directory", metavar="[DIR]", required=False)
+@click.option(
+    "--branch",
+    metavar="NAME",
+    help="The remote's branch that holds the memories (default: the one its HEAD "
+    "names, else main, else its only branch).",
+)
+@store_options
+def clone_command(
+    url: str, directory: str | None, branch: str | None, store_dir: str | None, project: str | None
+) -> None:
+    """Make a store that is a clone of an existing memory repository.
+
+    The store goes into DIR when given, like `git clone URL DIR`; otherwise where
+    `mem` would look for it (--store, --project, MEM_STORE, or the central store
+    of the current git repository).
+
+    \b
+    Example:
+        mem clone git@example.com:team/memory.git
+        mem clone /srv/git/memory.git ~/memory
+    """
+    from memcli.store.remote import clone
+
+    if directory is not None:
+        if store_dir is not None or project is not None:
+            raise click.UsageError("give the place once: DIR, --store or --project")
+        store_dir = directory
+    memory = open_memory(store_dir, project)
+    cloned = clone(url, memory.store, branch)
+    memory.install_git_hooks()
+    report = memory.reindex(full=True)
+    count = report.added if report else 0
+    click.echo(
+        f"Cloned {url} (branch {cloned}) into {memory.store.root}: {count} memories indexed."
+    )

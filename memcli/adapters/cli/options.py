@@ -1,0 +1,174 @@
+"""Options shared by several commands, and how commands open the memory."""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from memcli.core.errors import InvalidInput
+from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.timeutil import parse_since, parse_until
+from memcli.service.memory import Memory
+from memcli.store.files import locate
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def notice(message: str) -> None:
+    """A one-line notice on stderr, where it never mixes with --json output."""
+    click.echo(f"mem: {message}", err=True)
+
+
+def store_options(f: F) -> F:
+    f = click.option(
+        "--project",
+        metavar="NAME",
+        help="Use this project's central store instead of the one found from here.",
+    )(f)
+    return click.option(
+        "--store",
+        "store_dir",
+        metavar="DIR",
+        help="Use the store in DIR (also MEM_STORE).",
+    )(f)
+
+
+def json_option(f: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
+
+
+def open_memory(store_dir: str | None, project: str | None) -> Memory:
+    progress = terminal_progress() if sys.stderr is not None and sys.stderr.isatty() else None
+    return Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
+
+
+def terminal_progress() -> Callable[[int, int], None]:
+    """A one-line counter on the terminal, redrawn at most ten times a second."""
+    last = 0.0
+
+    def report(done: int, total: int) -> None:
+        nonlocal last
+        moment = time.monotonic()
+        if done < total and moment - last < 0.1:
+            return
+        last = moment
+        end = "\n" if done >= total else ""
+        click.echo(f"\rmem: indexing {done:,} of {total:,} memory files{end}", err=True, nl=False)
+
+    return report
+
+
+def since_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return parse_since(value)
+    except InvalidInput as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def until_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Before this time; a bare date includes that whole day."""
+    if value is None:
+        return None
+    try:
+        return parse_until(value)
+    except InvalidInput as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def filter_options(f: F) -> F:
+    """--type, --since, --until, --concept, --file: narrowing a search or a listing."""
+    for decorator in reversed(
+        [
+            click.option(
+                "--type",
+                "types",
+                multiple=True,
+                type=click.Choice(OBSERVATION_TYPES),
+                help="Only memories of this type (repeatable).",
+            ),
+            click.option(
+                "--kind",
+                type=click.Choice(["observation", "summary"]),
+                help="Only observations, or only session summaries.",
+            ),
+            click.option(
+                "--since",
+                callback=since_value,
+                metavar="WHEN",
+                help="Only memories created since: 12h, 3d, 2w, 1m, 1y or an ISO date.",
+            ),
+            click.option(
+                "--until",
+                callback=until_value,
+                metavar="WHEN",
+                help="Only memories created before (a date includes that day).",
+            ),
+            click.option(
+                "--concept",
+                "concepts",
+                multiple=True,
+                metavar="CONCEPT",
+                help="Only memories tagged with this concept (repeatable: any of them).",
+            ),
+            click.option(
+                "--file",
+                "files",
+                multiple=True,
+                metavar="PATH",
+                help="Only memories about this file or folder (repeatable: any of them).",
+            ),
+        ]
+    ):
+        f = decorator(f)
+    return f
+
+
+def budget_option(f: F) -> F:
+    return click.option(
+        "--budget",
+        type=click.IntRange(200, 1_000_000),
+        metavar="CHARS",
+        help="Hard limit in characters (default: mem.toml, else 8000).",
+    )(f)
+
+
+def format_option(f: F) -> F:
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["md", "json"]),
+        default="md",
+        show_default=True,
+        help="Markdown, or JSON with details.",
+    )(f)
+
+
+def secrets_options(f: F) -> F:
+    """--redact and --allow-secret; the command gets ``secrets``: refuse, redact or allow."""
+
+    def policy(**kwargs: Any) -> Any:
+        redact, allow = kwargs.pop("redact"), kwargs.pop("allow_secret")
+        if redact and allow:
+            raise click.UsageError("give one of --redact and --allow-secret, not both")
+        kwargs["secrets"] = "redact" if redact else "allow" if allow else "refuse"
+        return f(**kwargs)
+
+    wrapped: Any = functools.update_wrapper(policy, f)
+    wrapped = click.option(
+        "--allow-secret",
+        is_flag=True,
+        help="Store it even though it looks like it holds a secret (deliberately).",
+    )(wrapped)
+    return click.option(  # type: ignore[no-any-return]
+        "--redact",
+        is_flag=True,
+        help="Store likely secrets (keys, tokens, passwords) as [REDACTED:…].",
+    )(wrapped)

@@ -1,0 +1,42 @@
+"""How results look: the compact one-line index, and JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from memcli.core.timeutil import age
+from memcli.index.db import Entry
+from memcli.service.memory import Memory
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def entry_line(entry: Entry, short_id: str, *, marker: str = "") -> str:
+    """``01JDX3Z6  gotcha      2h  FTS5 MATCH rejects bare hyphens  [fts-hyphen]``"""
+    key = f"  [{entry.key}]" if entry.key else ""
+    return f"{marker}{short_id}  {entry.type:<10} {age(entry.created):>5}  {entry.title}{key}"
+
+
+def echo_entries(entries: list[Entry], short_ids: dict[str, str], *, anchor: str = "") -> None:
+    width = max((len(short_ids[e.id]) for e in entries), default=0)
+    for entry in entries:
+        marker = ("> " if entry.id == anchor else "  ") if anchor else ""
+        click.echo(entry_line(entry, short_ids[entry.id].ljust(width), marker=marker))
+
+
+def print_entries(memory: Memory, entries: list[Entry], *, as_json: bool, anchor: str = "") -> None:
+    """The compact index (one line each) or a JSON array, with the shortest unique ids."""
+    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
+    if not as_json:
+        echo_entries(entries, short_ids, anchor=anchor)
+        return
+    documents = [entry.to_json(short_ids[entry.id]) for entry in entries]
+    if anchor:
+        for document in documents:
+            document["anchor"] = document["id"] == anchor
+    echo_json(documents)

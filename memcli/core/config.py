@@ -1,0 +1,138 @@
+"""Store settings from ``mem.toml``: context windows, counts, budgets. All optional.
+
+[context]
+budget = 8000          # characters, hard limit of the session-start context
+hot_window = "24h"     # memories this recent are shown in full (with facts)
+hot_count = 5
+warm_window = "7d"     # memories this recent are listed by id and title
+warm_count = 20
+summaries = 2          # latest session summaries shown
+memory_md_lines = 200  # lines of MEMORY.md used
+
+[recall]
+budget = 8000
+limit = 3              # at most this many memories for one prompt
+min_prompt_chars = 15  # shorter prompts are trivial and get nothing
+min_matched_terms = 2  # a hit must share this many words with the prompt
+relative_score = 0.5   # ...and score at least this fraction of the best hit
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from memcli.core.errors import InvalidInput
+
+CONFIG_FILE = "mem.toml"
+MAX_SETTINGS_BYTES = 1 << 20
+HOOK_ANSWER_LIMIT = 10_000
+"""Claude Code cuts a longer hook answer down to a preview."""
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "context": {
+        "budget": 8000,
+        "hot_window": "24h",
+        "hot_count": 5,
+        "warm_window": "7d",
+        "warm_count": 20,
+        "summaries": 2,
+        "memory_md_lines": 200,
+    },
+    "recall": {
+        "budget": 8000,
+        "limit": 3,
+        "min_prompt_chars": 15,
+        "min_matched_terms": 2,
+        "relative_score": 0.5,
+    },
+}
+# At most nine digits: a longer number is out of range anyway (and int() may refuse it).
+_WINDOW_RE = re.compile(r"(\d{1,9})\s*(h|d|w)")
+_WINDOW_SECONDS = {"h": 3600, "d": 86400, "w": 7 * 86400}
+MAX_WINDOW_SECONDS = 36500 * 86400
+"""100 years: a window's start stays a time mem keeps."""
+MAX_COUNT = 1_000_000
+"""Counts, lines and budgets: as large as ``--budget`` allows, and far below SQLite's limits."""
+
+
+def load(store_root: Path) -> dict[str, dict[str, Any]]:
+    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
+    import tomllib
+
+    settings = {section: dict(values) for section, values in DEFAULTS.items()}
+    path = store_root / CONFIG_FILE
+    text = _read_settings_file(path)
+    if text is None:
+        return settings
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
+    for section, values in data.items():
+        if section not in settings or not isinstance(values, dict):
+            continue  # sections of later features, or someone else's: not ours to refuse
+        for name, value in values.items():
+            if name not in settings[section]:
+                raise InvalidInput(
+                    f"{path}: unknown setting {section}.{name} "
+                    f"(known: {', '.join(sorted(settings[section]))})"
+                )
+            settings[section][name] = _checked(
+                path, f"{section}.{name}", value, settings[section][name]
+            )
+    return settings
+
+
+def _read_settings_file(path: Path) -> str | None:
+    """The text of ``mem.toml``: a plain file of the store, never read through a link."""
+    import os
+    import stat
+
+    try:
+        status = path.lstat()
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(status.st_mode):
+        raise InvalidInput(f"{path} is a symbolic link; mem reads settings from a plain file only")
+    if not stat.S_ISREG(status.st_mode):
+        raise InvalidInput(f"{path} is not a plain file")
+    if status.st_size > MAX_SETTINGS_BYTES:
+        raise InvalidInput(f"{path} is larger than {MAX_SETTINGS_BYTES // 1024} KB")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(MAX_SETTINGS_BYTES + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
+
+
+def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
+    """The value if it is of the setting's kind and in its range; else one line saying both."""
+    if isinstance(default, str):
+        match = _WINDOW_RE.fullmatch(value.strip()) if isinstance(value, str) else None
+        if match is None or _seconds(match) > MAX_WINDOW_SECONDS:
+            raise InvalidInput(
+                f'{path}: {name} must be a window like "24h", "7d" or "2w", '
+                "at most 36500d (100 years)"
+            )
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+            raise InvalidInput(f"{path}: {name} must be a number from 0 to 1")
+        return float(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise InvalidInput(f"{path}: {name} must be a whole number from 0 to {MAX_COUNT}")
+    return value
+
+
+def _seconds(match: re.Match[str]) -> int:
+    return int(match.group(1)) * _WINDOW_SECONDS[match.group(2)]
+
+
+def window_seconds(window: str) -> int:
+    match = _WINDOW_RE.fullmatch(window.strip())
+    if match is None:
+        raise InvalidInput(f"invalid window {window!r}")
+    return _seconds(match)

@@ -1,0 +1,205 @@
+"""Finding (and, where it is safe, repairing) what is wrong with a store.
+
+Safe repairs: rebuild the index, remove temporary files a killed save left
+behind, remove git's ``index.lock`` once it is old enough that no git command
+can still hold it, and commit memory files that are valid but uncommitted.
+Everything else is reported with what to do.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from memcli.core.errors import IndexUnavailable, InvalidMemoryFile
+from memcli.service.memory import Memory
+from memcli.store.files import CACHE_DIR, MEMORY_DIRS, is_memory_path
+
+STALE_GIT_LOCK_SECONDS = 600
+KNOWN_TOP_LEVEL = {
+    ".git",
+    ".gitignore",
+    ".gitattributes",
+    CACHE_DIR,
+    *MEMORY_DIRS,
+    "MEMORY.md",
+    "mem.toml",
+    "purged.txt",  # ids mem forget --purge removed, so every clone removes them too
+    "templates",
+    "README.md",
+    ".pre-commit-config.yaml",
+}
+
+
+@dataclass
+class Checkup:
+    problems: list[str] = field(default_factory=list)
+    fixed: list[str] = field(default_factory=list)
+
+
+def examine(memory: Memory, *, fix: bool) -> Checkup:
+    store = memory.store
+    memory.require_store()
+    checkup = Checkup()
+    ids: dict[str, list[str]] = {}
+    keys: dict[str, list[str]] = {}
+    for path in store.memory_paths():
+        try:
+            record = store.parse(path, store.read_bytes(path))
+        except InvalidMemoryFile as exc:
+            checkup.problems.append(f"invalid file: {exc}")
+            continue
+        ids.setdefault(record.id, []).append(path)
+        if record.key:
+            keys.setdefault(record.key, []).append(path)
+    for identity, paths in ids.items():
+        if len(paths) > 1:
+            checkup.problems.append(
+                f"id {identity} is used by {len(paths)} files: "
+                f"{', '.join(paths)}; give all but one a new id"
+            )
+    for key, paths in keys.items():
+        if len(paths) > 1:
+            checkup.problems.append(
+                f"key {key!r} is used by {len(paths)} files: {', '.join(paths)}; "
+                "`mem show` and `mem edit` pick one of them: give all but one another key "
+                "(`mem edit ID --set key=NEW`)"
+            )
+    _temporary_files(memory, checkup, fix)
+    _git_lock(memory, checkup, fix)
+    _interrupted_purge(memory, checkup, fix)
+    git_problem = store.git_state_problem()
+    if git_problem:
+        checkup.problems.append(git_problem)
+    _uncommitted(memory, checkup, fix and not git_problem)
+    for entry in sorted(store.root.iterdir()):
+        if entry.name not in KNOWN_TOP_LEVEL:
+            checkup.problems.append(
+                f"{entry.name}: outside the memory folders (observations/, "
+                "summaries/); mem ignores it"
+            )
+    try:
+        drift = memory.check()
+    except IndexUnavailable as exc:
+        checkup.problems.append(str(exc))
+        return checkup
+    stale = len(drift.missing) + len(drift.extra) + len(drift.stale)
+    if stale and fix:
+        memory.reindex(full=True)
+        checkup.fixed.append(f"rebuilt the index ({stale} entries differed from the files)")
+    elif stale:
+        checkup.problems.append(
+            f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
+        )
+    return checkup
+
+
+def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    for folder in MEMORY_DIRS:
+        for temp in sorted((memory.store.root / folder).rglob(".*.tmp")):
+            relative = temp.relative_to(memory.store.root)
+            if fix:
+                temp.unlink()
+                checkup.fixed.append(f"removed {relative}, left by an interrupted save")
+            else:
+                checkup.problems.append(f"{relative}: left by an interrupted save")
+
+
+def _interrupted_purge(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    from memcli.store import purge
+
+    if not purge.pending_path(memory.store).exists():
+        return
+    if fix and not memory.store.git_state_problem():
+        with memory.store.write_lock():
+            purge.finish(memory.store)
+            memory.rebuild_index_file()
+        checkup.fixed.append("finished an interrupted purge: the old history is pruned")
+    else:
+        checkup.problems.append(
+            "a `mem forget --purge` was interrupted: the old history may still hold what it "
+            "removed (`mem doctor --fix` prunes it)"
+        )
+
+
+def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    lock = memory.store.git.git_dir / "index.lock"
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except FileNotFoundError:
+        return
+    if age < STALE_GIT_LOCK_SECONDS:
+        checkup.problems.append(
+            f"git's index.lock is held ({age:.0f} s old): a git command "
+            "is running in the store, or just crashed"
+        )
+    elif fix:
+        lock.unlink()
+        checkup.fixed.append(f"removed git's stale index.lock ({age / 60:.0f} min old)")
+    else:
+        checkup.problems.append(
+            f"git's index.lock is {age / 60:.0f} min old: a git command "
+            "crashed; `mem doctor --fix` removes it"
+        )
+
+
+def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    store = memory.store
+    out = store.git.run(
+        ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
+    ).stdout.decode("utf-8", "replace")
+    entries = [e for e in out.split("\0") if e]
+    changed = [e[3:] for e in entries if len(e) > 3]
+    memory_files = [p for p in changed if is_memory_path(p)]
+    others = [p for p in changed if not is_memory_path(p)]
+    for path in others:
+        checkup.problems.append(
+            f"{path}: uncommitted change outside the memory files "
+            "(commit it with git, or discard it)"
+        )
+    if not memory_files:
+        return
+    if not fix:
+        checkup.problems.append(
+            f"{len(memory_files)} memory file(s) changed but not committed: "
+            f"{', '.join(memory_files[:5])} (`mem doctor --fix` commits "
+            "the valid ones)"
+        )
+        return
+    from memcli.core.secrets import added_to_file, report
+
+    committed = store.git.cat_file_batch([f"HEAD:{path}" for path in memory_files])
+    valid, removed, ids = [], [], []
+    for path in memory_files:
+        if not store.resolve(path).exists():
+            removed.append(path)
+            continue
+        data = store.read_bytes(path)
+        try:
+            identity = store.parse(path, data).id
+        except InvalidMemoryFile as exc:
+            checkup.problems.append(f"not committed, invalid: {exc}")
+            continue
+        secrets = added_to_file(path, data, committed.get(f"HEAD:{path}"))
+        if secrets:
+            checkup.problems.append(
+                f"not committed, {path} holds likely secrets: {report(secrets)}; remove them, "
+                "or commit it with git if they are not secrets"
+            )
+            continue
+        ids.append(identity)
+        valid.append(path)
+    if valid or removed:
+        with store.write_lock():
+            store.commit(
+                valid,
+                removed,
+                f"edit: commit {len(valid) + len(removed)} uncommitted memory file(s)\n\n"
+                "Committed by mem doctor --fix: edits by hand, or saves interrupted before\n"
+                "their commit.\n\n" + "".join(f"Memory-Id: {i}\n" for i in ids),
+            )
+        memory.reindex(full=False)
+        checkup.fixed.append(
+            f"committed {len(valid) + len(removed)} uncommitted memory file(s) "
+            "(edits by hand, or interrupted saves)"
+        )

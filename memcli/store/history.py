@@ -1,0 +1,289 @@
+"""The memory's history, read from git: the journal, and forgotten memories to restore.
+
+mem's own commits read ``<action>: <type>: <title>`` and carry a
+``Memory-Id: <id>`` trailer for each memory they touch, so history can be
+searched by id even after a file was renamed or removed; any other commit that
+touches memory files is a *hand edit*.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple
+
+from memcli.core.errors import Ambiguous, InvalidInput, InvalidMemoryFile, NotFound
+from memcli.core.model import Record
+from memcli.core.schema import OBSERVATION_TYPES
+from memcli.store.files import MEMORY_DIRS, Store, parse_memory_file
+
+_SUBJECT_RE = re.compile(
+    r"(save|update|forget|summarize|restore|edit|init): "
+    rf"(?:({'|'.join(OBSERVATION_TYPES)}): )?(.*)"
+)
+_TRAILER_RE = re.compile(r"^Memory-Id: ([0-9A-Z]{26})$", re.MULTILINE)
+_RECORD_SEP, _FIELD_SEP = "\x1e", "\x1f"
+LOG_FORMAT = f"{_RECORD_SEP}%H{_FIELD_SEP}%aI{_FIELD_SEP}%an{_FIELD_SEP}%s"
+
+
+class JournalEntry(NamedTuple):
+    commit: str
+    date: str
+    author: str
+    action: str
+    """save, update, forget, summarize, restore, edit, init, or ``hand edit``."""
+    type: str
+    title: str
+    paths: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+def journal(
+    store: Store, *, limit: int = 20, since: str | None = None, follow: str | None = None
+) -> list[JournalEntry]:
+    """Commits that changed memory files, newest first; ``follow``: one file, across renames."""
+    args = [
+        "-c",
+        "core.quotePath=false",
+        "log",
+        f"-n{limit}",
+        f"--format={LOG_FORMAT}",
+        "--name-only",
+    ]
+    if since:
+        args.append(f"--since={since}")
+    if follow:
+        args += ["--follow", "--", follow]
+    else:
+        args += ["--", *MEMORY_DIRS]
+    if store.head() is None:
+        return []
+    out = store.git.run(args).stdout.decode("utf-8", "replace")
+    entries = []
+    for record in out.split(_RECORD_SEP)[1:]:
+        head, _, names = record.partition("\n")
+        commit, date, author, subject = head.split(_FIELD_SEP, 3)
+        paths = [line for line in names.splitlines() if line.strip()]
+        match = _SUBJECT_RE.fullmatch(subject)
+        if match:
+            action, kind, title = match.group(1), match.group(2) or "", match.group(3)
+            if action == "summarize":
+                kind = "summary"
+        else:
+            action, kind, title = "hand edit", "", subject
+        entries.append(JournalEntry(commit, date, author, action, kind, title, paths))
+    return entries
+
+
+def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
+    """A memory no longer in the work tree: its last path, its bytes, and what they hold.
+
+    ``ref`` is an id or an id prefix. mem's own commits are found by their
+    ``Memory-Id`` trailer; a file deleted by hand is found by its name, which
+    ends with the id's last six characters.
+    """
+    prefix = ref.strip().upper()
+    if len(prefix) < 4 or not prefix.isalnum():
+        raise NotFound(f"no forgotten memory with the id {ref!r} (give at least 4 characters)")
+    out = store.git.run(
+        ["log", "--all", "--format=%H%x1f%B%x1e", f"--grep=Memory-Id: {prefix}"]
+    ).stdout.decode("utf-8", "replace")
+    ids: set[str] = set()
+    for message in out.split(_RECORD_SEP):
+        ids.update(i for i in _TRAILER_RE.findall(message) if i.startswith(prefix))
+    if len(ids) > 1:
+        raise Ambiguous(
+            f"{ref!r} matches several memories in history: "
+            f"{', '.join(sorted(ids)[:5])}; give more characters"
+        )
+    identity = ids.pop() if ids else prefix
+    if len(identity) == 26:
+        found = _last_version(store, identity)
+        if found is not None:
+            return found
+    from memcli.store.purge import purged_ids
+
+    if any(i.startswith(prefix) for i in purged_ids(store)):
+        raise NotFound(
+            f"no forgotten memory with the id {ref!r}: it was purged from the store's "
+            "history (purged.txt lists it) and cannot be restored"
+        )
+    raise NotFound(f"no forgotten memory with the id {ref!r} in the store's history")
+
+
+def _last_version(store: Store, identity: str) -> tuple[str, bytes, Record] | None:
+    """The newest deletion of a file that held the memory, whatever the file's name."""
+    out = store.git.run(
+        [
+            "log",
+            "--diff-filter=D",
+            *RAW_LOG,
+            "-S",
+            identity,
+            "--",
+            *MEMORY_DIRS,
+        ]
+    ).stdout
+    for _commit, changes in raw_log(out):
+        blobs = store.git.cat_file_batch([c.old for c in changes])
+        for change in changes:
+            data = blobs.get(change.old)
+            if data is None:
+                continue
+            try:
+                record_ = parse_memory_file(change.path, data)
+            except InvalidMemoryFile:
+                continue
+            if record_.id == identity:
+                return change.path, data, record_
+    return None
+
+
+RAW_LOG = ("--format=%x1e%H", "--raw", "--no-abbrev", "--no-renames", "-z")
+"""``git log`` options for :func:`raw_log`: each commit, and its file changes with blob ids."""
+
+
+class FileChange(NamedTuple):
+    old: str
+    """The blob before (all zeros for an added file)."""
+    new: str
+    """The blob after (all zeros for a deleted file)."""
+    status: str
+    path: str
+
+
+def raw_log(out: bytes) -> list[tuple[str, list[FileChange]]]:
+    """``git log`` output made with :data:`RAW_LOG`: each commit and the files it changed.
+
+    With ``-z`` paths come as they are, never C-quoted (a tab, a quote or a
+    newline in a file name is just a character of it), and blobs are named by
+    id, never by ``REV:path`` (a path may hold the newline ``cat-file`` splits on).
+    """
+    records = []
+    for record in out.split(b"\x1e")[1:]:
+        commit, _, rest = record.partition(b"\0")
+        fields = rest.lstrip(b"\n").split(b"\0")
+        changes = []
+        for meta, path in zip(fields[0::2], fields[1::2], strict=False):
+            parts = meta.decode("ascii", "replace").split()
+            if len(parts) != 5 or not parts[0].startswith(":"):
+                continue
+            name = path.decode("utf-8", "surrogateescape")
+            changes.append(FileChange(parts[2], parts[3], parts[4][:1], name))
+        records.append((commit.decode("ascii", "replace").strip(), changes))
+    return records
+
+
+# --------------------------------------------------------------------- diff
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+COMPARED_FIELDS = ("type", "title", "key", "importance", "session", "concepts", "files")
+
+
+class MemoryChange(NamedTuple):
+    id: str
+    type: str
+    title: str
+    path: str
+    fields: dict[str, tuple[Any, Any]]
+    facts_added: list[str]
+    facts_removed: list[str]
+    narrative_diff: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        data = self._asdict()
+        data["fields"] = {
+            name: {"old": old, "new": new} for name, (old, new) in self.fields.items()
+        }
+        return data
+
+
+class MemoryDiff(NamedTuple):
+    old: str
+    new: str
+    added: list[Record]
+    changed: list[MemoryChange]
+    forgotten: list[Record]
+
+    def to_json(self) -> dict[str, Any]:
+        def brief(record: Record) -> dict[str, Any]:
+            return {"id": record.id, "type": record.type, "title": record.title}
+
+        return {
+            "from": self.old,
+            "to": self.new,
+            "added": [brief(r) for r in self.added],
+            "changed": [c.to_json() for c in self.changed],
+            "forgotten": [brief(r) for r in self.forgotten],
+        }
+
+
+def commit_id(store: Store, rev: str) -> str:
+    """The commit a revision given by a person names; never an option or a path for git."""
+    shown = rev if len(rev) <= 80 else rev[:80] + "..."
+    if not rev or rev.startswith("-") or any(c in rev for c in "\0\n\r"):
+        raise InvalidInput(f"{shown!r} is not a revision of the store")
+    result = store.git.run(
+        ["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"],
+        check=False,
+    )
+    oid = result.stdout.decode("ascii", "replace").strip()
+    if result.returncode != 0 or not oid:
+        raise InvalidInput(f"{shown!r} is not a revision of the store (no such commit)")
+    return oid
+
+
+def memory_diff(store: Store, old: str, new: str) -> MemoryDiff:
+    """What the memory learned, changed and forgot between two revisions."""
+    changes = store.changes(old, new)
+    wanted = [f"{old}:{p}" for s, p in changes if s != "A"]
+    wanted += [f"{new}:{p}" for s, p in changes if s != "D"]
+    blobs = store.git.cat_file_batch(wanted)
+    before: dict[str, tuple[str, Record]] = {}
+    after: dict[str, tuple[str, Record]] = {}
+    for status, path in changes:
+        for side, rev, target in (("old", old, before), ("new", new, after)):
+            if (side == "old" and status == "A") or (side == "new" and status == "D"):
+                continue
+            data = blobs.get(f"{rev}:{path}")
+            if data is None:
+                continue
+            try:
+                record = parse_memory_file(path, data)
+            except InvalidMemoryFile:
+                continue
+            target[record.id] = (path, record)
+    added = [after[i][1] for i in after if i not in before]
+    forgotten = [before[i][1] for i in before if i not in after]
+    changed = [_compare(before[i][1], after[i][1], after[i][0]) for i in after if i in before]
+    changed = [
+        c for c in changed if c.fields or c.facts_added or c.facts_removed or c.narrative_diff
+    ]
+    return MemoryDiff(old, new, added, changed, forgotten)
+
+
+def _compare(old: Record, new: Record, path: str) -> MemoryChange:
+    import difflib
+
+    fields = {
+        name: (getattr(old, name), getattr(new, name))
+        for name in COMPARED_FIELDS
+        if getattr(old, name) != getattr(new, name)
+    }
+    narrative = [
+        line.rstrip("\n")
+        for line in difflib.unified_diff(
+            old.narrative.splitlines(), new.narrative.splitlines(), lineterm="", n=1
+        )
+    ][2:]
+    return MemoryChange(
+        new.id,
+        new.type,
+        new.title,
+        path,
+        fields,
+        [f for f in new.facts if f not in old.facts],
+        [f for f in old.facts if f not in new.facts],
+        narrative,
+    )
