@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from typing import Any
@@ -9,33 +10,54 @@ from typing import Any
 import click
 
 from memcli import __version__
-from memcli.adapters.cli.commands import (
-    compact,
-    context,
-    doctor,
-    edit,
-    forget,
-    githooks,
-    history,
-    hook,
-    init,
-    install,
-    recall,
-    reindex,
-    save,
-    search,
-    show,
-    sync,
-    timeline,
-)
-from memcli.adapters.cli.commands import (
-    list as list_command,
-)
 from memcli.core.errors import MemError
+
+COMMANDS = "memcli.adapters.cli.commands"
+LAZY_COMMANDS = {
+    "clone": "sync:clone_command",
+    "context": "context:context",
+    "diff": "history:diff",
+    "doctor": "doctor:doctor",
+    "edit": "edit:edit",
+    "forget": "forget:forget",
+    "git-hook": "githooks:git_hook",
+    "hook": "hook:hook",
+    "hooks": "githooks:hooks",
+    "init": "init:init",
+    "install": "install:install",
+    "list": "list:list_memories",
+    "log": "history:log",
+    "recall": "recall:recall",
+    "reindex": "reindex:reindex",
+    "remote": "sync:remote",
+    "restore": "history:restore",
+    "save": "save:save",
+    "search": "search:search",
+    "show": "show:show",
+    "compact": "compact:compact",
+    "summarize": "compact:compact",
+    "sync": "sync:sync_command",
+    "timeline": "timeline:timeline",
+    "uninstall": "install:uninstall",
+}
+"""Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 
 
 class MemGroup(click.Group):
-    """Turns the core's expected failures into one-line errors with exit code 1."""
+    """Loads each command's module only when it runs (click's LazyGroup pattern), and turns
+    the core's expected failures into one-line errors with exit code 1."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = LAZY_COMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module_name, _, attribute = target.partition(":")
+        command = getattr(importlib.import_module(f"{COMMANDS}.{module_name}"), attribute)
+        assert isinstance(command, click.Command), target
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -59,36 +81,6 @@ def cli() -> None:
         mem search fts5
         mem show 01JDX3Z6
     """
-
-
-for command in (
-    init.init,
-    save.save,
-    search.search,
-    show.show,
-    timeline.timeline,
-    list_command.list_memories,
-    forget.forget,
-    reindex.reindex,
-    context.context,
-    recall.recall,
-    compact.compact,
-    hook.hook,
-    install.install,
-    install.uninstall,
-    githooks.hooks,
-    githooks.git_hook,
-    sync.sync_command,
-    sync.remote,
-    sync.clone_command,
-    history.log,
-    history.restore,
-    history.diff,
-    doctor.doctor,
-    edit.edit,
-):
-    cli.add_command(command)
-cli.add_command(compact.compact, name="summarize")
 
 
 def main() -> None:
