@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli.core.model import Draft
+from memcli.core.draft import Draft
 from memcli.service.memory import Memory
 from memcli.store.files import StoreLocation
 

@@ -115,7 +115,7 @@ def _kept_summary(summary: str) -> str:
 
 
 def _kept_session(session: str, notify: Callable[[str], None]) -> str:
-    from memcli.core.model import MAX_SESSION_CHARS
+    from memcli.core.validate import MAX_SESSION_CHARS
 
     session = " ".join(_UNSTORABLE.sub("\ufffd", session).split())
     if len(session) > MAX_SESSION_CHARS:
