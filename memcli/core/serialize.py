@@ -42,23 +42,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from memcli.core.model import SUMMARY_FIELDS, Record, Summary
+from memcli.core.schema import KNOWN_FIELDS
 
 SHAPE_VERSION = 1
-RECORD_KEYS = (
-    "id",
-    "kind",
-    "type",
-    "title",
-    "created",
-    "updated",
-    "key",
-    "concepts",
-    "files",
-    "facts",
-    "importance",
-    "session",
-    "narrative",
-)
+RECORD_KEYS = ("id", "kind", *KNOWN_FIELDS[1:], "narrative")
 """Every record's keys; a summary's also has its sections, before ``narrative``."""
 ENTRY_KEYS = (
     "id",
