@@ -39,10 +39,43 @@ Retrieval adds to an entry what it shows of the memory: ``facts`` (clipped),
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from memcli.core.model import SUMMARY_FIELDS, Record, Summary
 from memcli.core.schema import KNOWN_FIELDS
+
+if TYPE_CHECKING:  # kept out of the import: `mem search --json` needs neither
+    from typing import Protocol
+
+    from memcli.core.model import Record
+
+    class IndexedMemory(Protocol):
+        """What an entry of the index has (``index.Entry``); core does not import the index."""
+
+        @property
+        def id(self) -> str: ...
+        @property
+        def kind(self) -> str: ...
+        @property
+        def type(self) -> str: ...
+        @property
+        def title(self) -> str: ...
+        @property
+        def created(self) -> str: ...
+        @property
+        def updated(self) -> str | None: ...
+        @property
+        def key(self) -> str | None: ...
+        @property
+        def importance(self) -> float | None: ...
+        @property
+        def score(self) -> float | None: ...
+        @property
+        def path(self) -> str: ...
+        @property
+        def concepts(self) -> list[str]: ...
+        @property
+        def files(self) -> list[str]: ...
+
 
 SHAPE_VERSION = 1
 RECORD_KEYS = ("id", "kind", *KNOWN_FIELDS[1:], "narrative")
@@ -64,35 +97,6 @@ ENTRY_KEYS = (
 )
 
 
-class IndexedMemory(Protocol):
-    """What an entry of the index has (``index.Entry``); core does not import the index."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def type(self) -> str: ...
-    @property
-    def title(self) -> str: ...
-    @property
-    def created(self) -> str: ...
-    @property
-    def updated(self) -> str | None: ...
-    @property
-    def key(self) -> str | None: ...
-    @property
-    def importance(self) -> float | None: ...
-    @property
-    def score(self) -> float | None: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def concepts(self) -> list[str]: ...
-    @property
-    def files(self) -> list[str]: ...
-
-
 def record_dict(record: Record) -> dict[str, Any]:
     """The record shape of an observation or a summary (see the module docstring)."""
     data: dict[str, Any] = dict(record.extra)
@@ -112,7 +116,9 @@ def record_dict(record: Record) -> dict[str, Any]:
             "session": record.session,
         }
     )
-    if isinstance(record, Summary):
+    if record.kind == "summary":
+        from memcli.core.model import SUMMARY_FIELDS
+
         data.update({name: getattr(record, name) for name in SUMMARY_FIELDS})
     data["narrative"] = record.narrative
     return data
