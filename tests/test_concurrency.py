@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli.core.model import Draft
+from memcli.core.draft import Draft
 from memcli.service.memory import Memory
 from memcli.store.files import StoreLocation
 
@@ -95,8 +95,8 @@ def test_two_stores_in_one_process_share_nothing(tmp_path: Path) -> None:
     )
     from memcli.retrieval.context import SessionContext
 
-    assert SessionContext(b).render() == "B's own session template\n"
-    assert "Store A uses Postgres" in SessionContext(a).render()
+    assert SessionContext.gather(b).render() == "B's own session template\n"
+    assert "Store A uses Postgres" in SessionContext.gather(a).render()
     assert all("created a memory store at " + str(tmp_path / "a") in n for n in notes["a"][:1])
     assert all(str(tmp_path / "a") not in n for n in notes["b"])
 

@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memcli.core import codec
+from memcli.core.draft import Draft
 from memcli.core.errors import InvalidInput, InvalidMemoryFile
 from memcli.core.ids import ULID_RE, new_ulid
-from memcli.core.model import Draft, Observation, default_title, slugify
+from memcli.core.model import Observation
 from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.titles import default_title, slugify
 
 from .conftest import FIXTURES
 

@@ -227,21 +227,9 @@ class Entry(NamedTuple):
         return cls(*values)
 
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "short_id": short_id or self.id[:SHORT_ID_CHARS],
-            "kind": self.kind,
-            "key": self.key,
-            "type": self.type,
-            "title": self.title,
-            "created": self.created,
-            "updated": self.updated,
-            "importance": self.importance,
-            "score": self.score,
-            "path": self.path,
-            "concepts": self.concepts,
-            "files": self.files,
-        }
+        from memcli.core.serialize import entry_dict
+
+        return entry_dict(self, short_id or self.id[:SHORT_ID_CHARS])
 
 
 class Filters(NamedTuple):

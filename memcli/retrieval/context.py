@@ -13,86 +13,24 @@ from __future__ import annotations
 import datetime as dt
 import errno
 import os
-from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memcli.core import config
+from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import format_timestamp, now
 from memcli.index.db import Entry, Filters, Index
+from memcli.retrieval.budgets import MAX_FACT_CHARS, MAX_SUMMARY_CHARS, clip, clip_lines, fit
 from memcli.service.memory import Memory
 
 MEMORY_MD = "MEMORY.md"
-MAX_FACT_CHARS = 300
-MAX_SUMMARY_CHARS = 1500
-MAX_EXCERPT_CHARS = 600
 MAX_MEMORY_MD_BYTES = 4 << 20
 """Only so much of MEMORY.md is read (its first ``memory_md_lines`` lines are used)."""
-CUT_MARK = "\n[…cut to fit the context budget]"
-
-
-def clip(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut after a whole word, marked with an ellipsis."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.") + "…"
-
-
-def clip_lines(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut at the end of a line (or a word, for one long line)."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    newline = cut.rfind("\n")
-    if newline > 0:
-        return cut[:newline].rstrip() + "\n…"
-    return clip(text, limit)
-
-
-def cut_to_budget(text: str, budget: int) -> str:
-    """The last resort: drop the end of the text, at a line boundary, never mid-word.
-
-    A budget too small for the mark gives nothing at all (``budget = 0`` turns a context off).
-    """
-    if len(text) <= budget:
-        return text
-    if budget <= len(CUT_MARK):
-        return ""
-    room = max(budget - len(CUT_MARK), 0)
-    cut = text[:room]
-    boundary = cut.rfind("\n")
-    if boundary <= 0:
-        boundary = cut.rfind(" ")
-    return (cut[:boundary] if boundary > 0 else "").rstrip() + CUT_MARK
-
-
-def fit(render: Callable[[], str], trimmers: list[Callable[[], bool]], budget: int) -> str:
-    """Render; while over budget, let the first trimmer that still can drop something."""
-    text = render()
-    while len(text) > budget:
-        if not any(trim() for trim in trimmers):
-            return cut_to_budget(text, budget)
-        text = render()
-    return text
 
 
 def _since(moment: dt.datetime, window: str) -> str:
     return format_timestamp(moment - dt.timedelta(seconds=config.window_seconds(window)))
-
-
-def _item(entry: Entry, short_ids: dict[str, str], **extra: Any) -> dict[str, Any]:
-    return {
-        "id": entry.id,
-        "short_id": short_ids[entry.id],
-        "type": entry.type,
-        "title": entry.title,
-        "created": entry.created,
-        "key": entry.key,
-        **extra,
-    }
 
 
 def tiers(
@@ -119,67 +57,96 @@ def shown_in_full(index: Index, settings: dict[str, Any], moment: dt.datetime) -
     return {entry.id for entry in [*hot, *summaries]}
 
 
-class SessionContext:
-    """The session-start context of one store, assembled, then fitted to a budget."""
+def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
+    """The first ``limit`` lines of the store's MEMORY.md, if it is a plain file.
 
-    def __init__(
-        self, memory: Memory, budget: int | None = None, *, with_index: bool = True
-    ) -> None:
-        self.memory = memory
-        self.settings = config.load(memory.store.root)["context"]
-        self.budget = budget if budget is not None else self.settings["budget"]
-        self.notes: list[str] = []
-        self.omitted = {"warm": 0, "summaries": 0, "hot": 0, "memory_md_lines": 0}
-        moment = now()
-
-        def gather(index: Index) -> tuple[list[Entry], list[Entry], list[Entry], int]:
-            return (*tiers(index, self.settings, moment), index.count())
-
-        if not with_index:  # the index is being rebuilt: MEMORY.md alone, read from its file
-            self.hot, self.warm, self.summaries, self.total = [], [], [], 0
-            self.memory_md_lines = self._memory_md()
-            return
-        hot, warm, summaries, self.total = memory.read(gather)
-        ids = [e.id for e in [*hot, *warm, *summaries]]
-        short_ids = memory.read(lambda index: index.short_ids(ids))
-        texts = memory.read(lambda index: index.texts([e.id for e in summaries]))
-        self.hot = [
-            _item(e, short_ids, facts=[clip(f, MAX_FACT_CHARS) for f in e.facts]) for e in hot
-        ]
-        self.warm = [_item(e, short_ids) for e in warm]
-        self.summaries = [
-            _item(e, short_ids, text=clip_lines(texts[e.id], MAX_SUMMARY_CHARS)) for e in summaries
-        ]
-        self.memory_md_lines = self._memory_md()
-
-    def _memory_md(self) -> list[str]:
-        path = self.memory.store.root / MEMORY_MD
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            if exc.errno == errno.ELOOP or path.is_symlink():
-                self.notes.append(
-                    f"{MEMORY_MD} is a symbolic link; mem reads only a plain file there, "
-                    "so it is left out"
-                )
-            else:
-                self.notes.append(f"{MEMORY_MD} cannot be read ({exc.strerror}); left out")
-            return []
-        try:
-            with os.fdopen(fd, "rb") as handle:
-                data = handle.read(MAX_MEMORY_MD_BYTES)
-        except IsADirectoryError:
-            return []
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        limit = self.settings["memory_md_lines"]
-        if len(lines) > limit:
-            self.notes.append(
-                f"{MEMORY_MD} has {len(lines)} lines; only the first {limit} "
-                "are used in the context"
+    Why it is left out or cut, when it is, goes to ``notes``.
+    """
+    path = root / MEMORY_MD
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or path.is_symlink():
+            notes.append(
+                f"{MEMORY_MD} is a symbolic link; mem reads only a plain file there, "
+                "so it is left out"
             )
-        return lines[:limit]
+        else:
+            notes.append(f"{MEMORY_MD} cannot be read ({exc.strerror}); left out")
+        return []
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_MEMORY_MD_BYTES)
+    except IsADirectoryError:
+        return []
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if len(lines) > limit:
+        notes.append(
+            f"{MEMORY_MD} has {len(lines)} lines; only the first {limit} are used in the context"
+        )
+    return lines[:limit]
+
+
+@dataclass
+class SessionContext:
+    """The session-start context of one store: what ``gather`` found, fitted when rendered.
+
+    Each tier is newest first, its memories in the entry shape (``core.serialize``)
+    plus what the template shows of them: ``facts`` for the hot tier, ``text`` for
+    a summary. Rendering drops items from these lists until the text fits.
+    """
+
+    memory: Memory
+    settings: dict[str, Any]
+    budget: int
+    hot: list[dict[str, Any]] = field(default_factory=list)
+    warm: list[dict[str, Any]] = field(default_factory=list)
+    summaries: list[dict[str, Any]] = field(default_factory=list)
+    total: int = 0
+    memory_md_lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    omitted: dict[str, int] = field(
+        default_factory=lambda: {"warm": 0, "summaries": 0, "hot": 0, "memory_md_lines": 0}
+    )
+
+    @classmethod
+    def gather(
+        cls, memory: Memory, budget: int | None = None, *, with_index: bool = True
+    ) -> SessionContext:
+        """Query the tiers and read MEMORY.md; without the index (being rebuilt), MEMORY.md only."""
+        settings = config.load(memory.store.root)["context"]
+        context = cls(memory, settings, budget if budget is not None else settings["budget"])
+        if with_index:
+            moment = now()
+
+            def query(index: Index) -> tuple[list[Entry], list[Entry], list[Entry], int]:
+                return (*tiers(index, settings, moment), index.count())
+
+            hot, warm, summaries, context.total = memory.read(query)
+            ids = [e.id for e in [*hot, *warm, *summaries]]
+            short_ids = memory.read(lambda index: index.short_ids(ids))
+            texts = memory.read(lambda index: index.texts([e.id for e in summaries]))
+            context.hot = [
+                {
+                    **entry_dict(e, short_ids[e.id]),
+                    "facts": [clip(f, MAX_FACT_CHARS) for f in e.facts],
+                }
+                for e in hot
+            ]
+            context.warm = [entry_dict(e, short_ids[e.id]) for e in warm]
+            context.summaries = [
+                {
+                    **entry_dict(e, short_ids[e.id]),
+                    "text": clip_lines(texts[e.id], MAX_SUMMARY_CHARS),
+                }
+                for e in summaries
+            ]
+        context.memory_md_lines = read_memory_md(
+            memory.store.root, settings["memory_md_lines"], context.notes
+        )
+        return context
 
     def variables(self) -> dict[str, Any]:
         shown = len(self.hot) + len(self.warm) + len(self.summaries)

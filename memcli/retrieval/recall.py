@@ -11,13 +11,16 @@ least ``min_matched_terms`` distinct words with the prompt and scores at least
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from memcli.core import config
+from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import now
-from memcli.index.db import NO_FILTERS, Entry
+from memcli.index.db import NO_FILTERS, Entry, Index
 from memcli.index.fts import Term, parse_terms
-from memcli.retrieval.context import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit, shown_in_full
+from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
+from memcli.retrieval.context import shown_in_full
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
@@ -101,64 +104,69 @@ def content_terms(prompt: str) -> list[Term]:
     return terms
 
 
-class Recall:
-    """The strong matches for one prompt, fitted to a budget."""
+def strong_matches(
+    index: Index, terms: list[Term], shown: set[str], settings: dict[str, Any]
+) -> list[tuple[Entry, int]]:
+    """The strong hits for ``terms`` outside ``shown``, best first, with how many terms each has."""
+    found = index.search_terms(terms, NO_FILTERS, limit=CANDIDATES + len(shown))
+    candidates = [e for e in found if e.id not in shown][:CANDIDATES]
+    if not candidates:
+        return []
+    matched = index.matched_terms([e.id for e in candidates], terms)
+    need = min(settings["min_matched_terms"], len(terms))
+    qualified = [e for e in candidates if matched[e.id] >= need]
+    if not qualified:
+        return []
+    best = max(e.score or 0.0 for e in qualified)
+    strong = [e for e in qualified if (e.score or 0.0) >= best * settings["relative_score"]]
+    strong.sort(key=lambda e: (-matched[e.id], -(e.score or 0.0), e.id))
+    return [(e, matched[e.id]) for e in strong[: settings["limit"]]]
 
-    def __init__(self, memory: Memory, prompt: str, budget: int | None = None) -> None:
-        self.memory = memory
-        self.prompt = prompt
+
+@dataclass
+class Recall:
+    """The strong matches for one prompt (``gather``), fitted to a budget when rendered.
+
+    Each hit is a memory in the entry shape (``core.serialize``) plus ``matched``
+    (how many of the prompt's words it has), ``facts`` and ``excerpt``, clipped.
+    """
+
+    memory: Memory
+    prompt: str
+    settings: dict[str, Any]
+    budget: int
+    trivial: bool = False
+    hits: list[dict[str, Any]] = field(default_factory=list)
+    omitted: int = 0
+
+    @classmethod
+    def gather(cls, memory: Memory, prompt: str, budget: int | None = None) -> Recall:
+        """Search the store for the prompt's content words, unless the prompt is trivial."""
         settings = config.load(memory.store.root)
-        self.settings = settings["recall"]
-        self.budget = budget if budget is not None else self.settings["budget"]
-        self.trivial = is_trivial(prompt, self.settings["min_prompt_chars"])
-        self.omitted = 0
-        self.hits: list[dict[str, Any]] = []
-        if self.trivial:
-            return
-        terms = content_terms(prompt)
+        own = settings["recall"]
+        trivial = is_trivial(prompt, own["min_prompt_chars"])
+        recall = cls(memory, prompt, own, budget if budget is not None else own["budget"], trivial)
+        terms = [] if trivial else content_terms(prompt)
         if not terms:
-            return
+            return recall
         moment = now()
         strong = memory.read(
-            lambda index: self._strong(
-                index, terms, shown_in_full(index, settings["context"], moment)
+            lambda index: strong_matches(
+                index, terms, shown_in_full(index, settings["context"], moment), own
             )
         )
         short_ids = memory.read(lambda index: index.short_ids([e.id for e, _ in strong]))
         texts = memory.read(lambda index: index.texts([e.id for e, _ in strong]))
-        self.hits = [
+        recall.hits = [
             {
-                "id": entry.id,
-                "short_id": short_ids[entry.id],
-                "kind": entry.kind,
-                "type": entry.type,
-                "title": entry.title,
-                "created": entry.created,
-                "key": entry.key,
-                "score": entry.score,
+                **entry_dict(entry, short_ids[entry.id]),
                 "matched": matched,
                 "facts": [clip(f, MAX_FACT_CHARS) for f in entry.facts],
                 "excerpt": clip(" ".join(texts[entry.id].split()), MAX_EXCERPT_CHARS),
             }
             for entry, matched in strong
         ]
-
-    def _strong(self, index: Any, terms: list[Term], shown: set[str]) -> list[tuple[Entry, int]]:
-        found = index.search_terms(terms, NO_FILTERS, limit=CANDIDATES + len(shown))
-        candidates = [e for e in found if e.id not in shown][:CANDIDATES]
-        if not candidates:
-            return []
-        matched = index.matched_terms([e.id for e in candidates], terms)
-        need = min(self.settings["min_matched_terms"], len(terms))
-        qualified = [e for e in candidates if matched[e.id] >= need]
-        if not qualified:
-            return []
-        best = max(e.score or 0.0 for e in qualified)
-        strong = [
-            e for e in qualified if (e.score or 0.0) >= best * self.settings["relative_score"]
-        ]
-        strong.sort(key=lambda e: (-matched[e.id], -(e.score or 0.0), e.id))
-        return [(e, matched[e.id]) for e in strong[: self.settings["limit"]]]
+        return recall
 
     def render(self) -> str:
         if not self.hits:

@@ -351,45 +351,62 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-_SAMPLE_MEMORY = {
-    "id": "01JDX3Z6T0V6K8M2Q9R4S5T7W8",
-    "short_id": "01JDX3Z6",
-    "kind": "observation",
-    "type": "gotcha",
-    "title": "FTS5 MATCH rejects bare hyphens",
-    "created": "2026-11-21T20:15:03Z",
-    "updated": None,
-    "key": "fts-hyphen",
-    "concepts": ["sqlite", "fts5"],
-    "files": ["memcli/query.py"],
-    "facts": ["quote each term before MATCH"],
-    "importance": 0.7,
-    "session": None,
-    "narrative": "A query like `foo-bar` is parsed as a column filter.",
-    "score": 1.5,
-    "matched": 2,
-    "excerpt": "A query like `foo-bar` is parsed as a column filter.",
-    "text": "## Learned\n\nQuote FTS5 terms.",
-}
-_SAMPLE_SUMMARY = {
-    "title": "Fix search on hyphens",
-    "request": "Fix search on hyphens",
-    "investigated": "FTS5 query syntax",
-    "learned": "Quote every term",
-    "completed": "A sanitiser with tests",
-    "next_steps": "Benchmark at 100k",
-}
+def _sample_memory() -> dict[str, Any]:
+    """Every key a template may read of a memory: the record and entry shapes, and recall's."""
+    from memcli.core.model import Observation
+    from memcli.core.serialize import record_dict
+
+    observation = Observation(
+        id="01JDX3Z6T0V6K8M2Q9R4S5T7W8",
+        type="gotcha",
+        title="FTS5 MATCH rejects bare hyphens",
+        created="2026-11-21T20:15:03Z",
+        key="fts-hyphen",
+        concepts=["sqlite", "fts5"],
+        files=["memcli/query.py"],
+        facts=["quote each term before MATCH"],
+        importance=0.7,
+        narrative="A query like `foo-bar` is parsed as a column filter.",
+    )
+    return {
+        **record_dict(observation),
+        "short_id": "01JDX3Z6",
+        "score": 1.5,
+        "path": "observations/2026/11/sample.md",
+        "matched": 2,
+        "excerpt": "A query like `foo-bar` is parsed as a column filter.",
+        "text": "## Learned\n\nQuote FTS5 terms.",
+    }
+
+
+def _sample_summary() -> dict[str, Any]:
+    from memcli.core.model import Summary
+    from memcli.core.serialize import record_dict
+
+    return record_dict(
+        Summary(
+            id="01JDX3Z6T0V6K8M2Q9R4S5T7W9",
+            title="Fix search on hyphens",
+            created="2026-11-21T20:15:03Z",
+            request="Fix search on hyphens",
+            investigated="FTS5 query syntax",
+            learned="Quote every term",
+            completed="A sanitiser with tests",
+            next_steps="Benchmark at 100k",
+        )
+    )
 
 
 def sample_variables(name: str) -> dict[str, Any]:
     """Every variable a built-in template receives, with plausible values (for checks)."""
+    memory = _sample_memory()
     if name == "session_start.md.j2":
         return {
             "project": "sample",
             "memory_md": "# Notes\nUse plumbing.",
-            "summaries": [_SAMPLE_MEMORY],
-            "hot": [_SAMPLE_MEMORY],
-            "warm": [_SAMPLE_MEMORY],
+            "summaries": [memory],
+            "hot": [memory],
+            "warm": [memory],
             "hot_window": "24h",
             "warm_window": "7d",
             "total": 3,
@@ -398,7 +415,7 @@ def sample_variables(name: str) -> dict[str, Any]:
             "budget": 8000,
         }
     if name == "prompt_context.md.j2":
-        return {"prompt": "why does search fail?", "memories": [_SAMPLE_MEMORY], "omitted": 1}
+        return {"prompt": "why does search fail?", "memories": [memory], "omitted": 1}
     if name == "compaction.md.j2":
-        return {"summary": _SAMPLE_SUMMARY, "text": ""}
-    return {"memory": _SAMPLE_MEMORY, "path": "observations/2026/11/sample.md"}
+        return {"summary": _sample_summary(), "text": ""}
+    return {"memory": memory, "path": "observations/2026/11/sample.md"}

@@ -20,7 +20,8 @@ from memcli.index.db import Entry, Index, Progress, SyncReport
 from memcli.store.files import Store, StoreLocation, digest
 
 if TYPE_CHECKING:
-    from memcli.core.model import Draft, Observation, Record
+    from memcli.core.draft import Draft
+    from memcli.core.model import Observation, Record
     from memcli.core.secrets import Finding, Policy
     from memcli.store.purge import Purged
 
@@ -269,15 +270,14 @@ class Memory:
     ) -> SaveResult:
         """Record a session summary, its body rendered through ``compaction.md.j2``."""
         from memcli.core.errors import InvalidInput, MemError
-        from memcli.core.model import (
-            SUMMARY_FIELDS,
-            Summary,
+        from memcli.core.model import SUMMARY_FIELDS, Summary, without_private
+        from memcli.core.serialize import record_dict
+        from memcli.core.titles import summary_title
+        from memcli.core.validate import (
             clean_narrative,
             clean_section,
             clean_session,
             strip_private,
-            summary_title,
-            without_private,
         )
         from memcli.retrieval.render import Renderer
 
@@ -308,12 +308,12 @@ class Memory:
             )
             try:
                 body = Renderer(self.store.root).render(
-                    "compaction.md.j2", summary=summary.to_dict(), text=text
+                    "compaction.md.j2", summary=record_dict(summary), text=text
                 )
             except MemError as exc:  # the store's template: the summary is kept all the same
                 self.notify(f"{exc}; the summary was rendered with the built-in template")
                 body = Renderer(None).render(
-                    "compaction.md.j2", summary=summary.to_dict(), text=text
+                    "compaction.md.j2", summary=record_dict(summary), text=text
                 )
             # A template can add text of its own: it is scanned like everything stored.
             body = _screen({"text": strip_private(body)}, [], secrets)["text"]
@@ -477,7 +477,7 @@ class Memory:
             )
 
     def _entry_for_key(self, key: str) -> Entry | None:
-        from memcli.core.model import check_key
+        from memcli.core.validate import check_key
 
         return self.read(lambda index: index.by_key(check_key(key)))
 

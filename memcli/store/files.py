@@ -328,7 +328,7 @@ class Store:
 
     def new_path(self, record: Record) -> str:
         """``observations/2026/11/2026-11-21-<slug>-<id tail>.md`` (or ``summaries/…``)."""
-        from memcli.core.model import slugify
+        from memcli.core.titles import slugify
 
         year, month, day = record.created[:4], record.created[5:7], record.created[8:10]
         name = f"{year}-{month}-{day}-{slugify(record.title)}-{record.id[-6:].lower()}.md"

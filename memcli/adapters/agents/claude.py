@@ -84,7 +84,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         from memcli.retrieval.context import SessionContext
 
         with_index = behind <= rebuild_limit()
-        context = SessionContext(memory, with_index=with_index)
+        context = SessionContext.gather(memory, with_index=with_index)
         if not with_index and not context.memory_md_lines:
             return None
         context.budget = min(context.budget, HOOK_CONTEXT_BUDGET)
@@ -95,7 +95,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             return None
-        recall = Recall(memory, prompt)
+        recall = Recall.gather(memory, prompt)
         recall.budget = min(recall.budget, HOOK_CONTEXT_BUDGET)
         text = recall.render()
     if not text:
@@ -115,7 +115,7 @@ def _kept_summary(summary: str) -> str:
 
 
 def _kept_session(session: str, notify: Callable[[str], None]) -> str:
-    from memcli.core.model import MAX_SESSION_CHARS
+    from memcli.core.validate import MAX_SESSION_CHARS
 
     session = " ".join(_UNSTORABLE.sub("\ufffd", session).split())
     if len(session) > MAX_SESSION_CHARS:

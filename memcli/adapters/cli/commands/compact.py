@@ -65,7 +65,9 @@ def compact(
         secrets=secrets,
     )
     if as_json:
-        echo_json({**result.observation.to_dict(), "path": result.path, "commit": result.commit})
+        from memcli.core.serialize import record_dict
+
+        echo_json({**record_dict(result.observation), "path": result.path, "commit": result.commit})
     else:
         click.echo(result.observation.id)
 

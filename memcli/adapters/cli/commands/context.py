@@ -50,7 +50,7 @@ def context(
     memory.require_store()
     from memcli.retrieval.context import SessionContext
 
-    session = SessionContext(memory, budget)
+    session = SessionContext.gather(memory, budget)
     text = session.render()
     for note in session.notes:
         notice(note)

@@ -96,10 +96,11 @@ def _keep(root: Path, identity: str, text: str) -> Path:
 
 def _assigned(record: object, assignments: tuple[str, ...]) -> str:
     from memcli.core.model import Observation
+    from memcli.core.serialize import record_dict
 
     if not isinstance(record, Observation):
         raise InvalidInput("--set edits observations; edit a summary in $EDITOR")
-    data = {**record.to_dict(), "narrative": record.narrative}
+    data = {**record_dict(record), "narrative": record.narrative}
     for assignment in assignments:
         name, sep, value = assignment.partition("=")
         name = name.strip()

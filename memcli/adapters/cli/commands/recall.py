@@ -28,7 +28,7 @@ def recall(
 
     memory = open_memory(store_dir, project)
     memory.require_store()
-    result = Recall(memory, prompt, budget)
+    result = Recall.gather(memory, prompt, budget)
     text = result.render()
     if output_format == "json":
         echo_json(result.to_json(text))

@@ -71,7 +71,8 @@ def save(
             --fact "quote each term before MATCH" --concept sqlite,fts5
         echo '{"text": "...", "type": "decision"}' | mem save --json
     """
-    from memcli.core.model import Draft
+    from memcli.core.draft import Draft
+    from memcli.core.serialize import record_dict
 
     given = Draft(
         text=text or "",
@@ -98,7 +99,7 @@ def save(
     if as_json:
         echo_json(
             {
-                **result.observation.to_dict(),
+                **record_dict(result.observation),
                 "path": result.path,
                 "action": result.action,
                 "commit": result.commit,

@@ -23,14 +23,16 @@ def show(refs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
     memory = open_memory(store_dir, project)
     entries = [memory.resolve(ref) for ref in refs]
     records = [(entry, memory.load(entry)) for entry in entries]
+    from memcli.core.serialize import record_dict
+
     if as_json:
-        echo_json([{**obs.to_dict(), "path": entry.path} for entry, obs in records])
+        echo_json([{**record_dict(obs), "path": entry.path} for entry, obs in records])
         return
     from memcli.retrieval.render import Renderer
 
     renderer = Renderer(memory.store.root)
     texts = [
-        renderer.render("show.md.j2", memory=obs.to_dict(), path=entry.path)
+        renderer.render("show.md.j2", memory=record_dict(obs), path=entry.path)
         for entry, obs in records
     ]
     click.echo("\n".join(text.rstrip("\n") + "\n" for text in texts), nl=False)

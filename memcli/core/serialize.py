@@ -1,0 +1,143 @@
+"""A memory as a dict: the one public shape, for ``--json``, templates, MCP and HTTP.
+
+Two shapes, versioned together by ``SHAPE_VERSION`` (bump it when a key is removed,
+renamed or changes meaning; adding a key is not a new version):
+
+**Record** (``record_dict``): a whole memory file, as ``mem show --json`` and
+``mem save --json`` print it and ``show.md.j2`` / ``compaction.md.j2`` receive it.
+Frontmatter keys mem does not know come first, as the file has them; then
+
+    id          the ULID, the memory's identity
+    kind        "observation" or "summary"
+    type        decision, gotcha, ... ("summary" for a summary)
+    title       one line
+    created     ISO UTC timestamp, e.g. 2026-11-21T20:15:03Z
+    updated     ISO UTC timestamp or null
+    key         a stable name for the memory, or null
+    concepts    list of strings
+    files       list of project-relative paths
+    facts       list of strings
+    importance  0..1 or null
+    session     the agent session it came from, or null
+    request, investigated, learned, completed, next_steps
+                text or null; summaries only
+    narrative   the markdown body
+
+A summary has no updated, key or importance and no lists: they are null and [].
+
+**Entry** (``entry_dict``): a memory as the index lists it, compact, for
+``mem search --json`` and ``mem list --json``, and the base of every memory the
+context and recall templates receive:
+
+    id, short_id (the shortest unique prefix), kind, key, type, title, created,
+    updated, importance, score (the search rank, or null), path (of its file),
+    concepts, files
+
+Retrieval adds to an entry what it shows of the memory: ``facts`` (clipped),
+``text`` (a summary's body), ``excerpt`` and ``matched`` (recall).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memcli.core.schema import KNOWN_FIELDS
+
+if TYPE_CHECKING:  # kept out of the import: `mem search --json` needs neither
+    from typing import Protocol
+
+    from memcli.core.model import Record
+
+    class IndexedMemory(Protocol):
+        """What an entry of the index has (``index.Entry``); core does not import the index."""
+
+        @property
+        def id(self) -> str: ...
+        @property
+        def kind(self) -> str: ...
+        @property
+        def type(self) -> str: ...
+        @property
+        def title(self) -> str: ...
+        @property
+        def created(self) -> str: ...
+        @property
+        def updated(self) -> str | None: ...
+        @property
+        def key(self) -> str | None: ...
+        @property
+        def importance(self) -> float | None: ...
+        @property
+        def score(self) -> float | None: ...
+        @property
+        def path(self) -> str: ...
+        @property
+        def concepts(self) -> list[str]: ...
+        @property
+        def files(self) -> list[str]: ...
+
+
+SHAPE_VERSION = 1
+RECORD_KEYS = ("id", "kind", *KNOWN_FIELDS[1:], "narrative")
+"""Every record's keys; a summary's also has its sections, before ``narrative``."""
+ENTRY_KEYS = (
+    "id",
+    "short_id",
+    "kind",
+    "key",
+    "type",
+    "title",
+    "created",
+    "updated",
+    "importance",
+    "score",
+    "path",
+    "concepts",
+    "files",
+)
+
+
+def record_dict(record: Record) -> dict[str, Any]:
+    """The record shape of an observation or a summary (see the module docstring)."""
+    data: dict[str, Any] = dict(record.extra)
+    data.update(
+        {
+            "id": record.id,
+            "kind": record.kind,
+            "type": record.type,
+            "title": record.title,
+            "created": record.created,
+            "updated": record.updated,
+            "key": record.key,
+            "concepts": list(record.concepts),
+            "files": list(record.files),
+            "facts": list(record.facts),
+            "importance": record.importance,
+            "session": record.session,
+        }
+    )
+    if record.kind == "summary":
+        from memcli.core.model import SUMMARY_FIELDS
+
+        data.update({name: getattr(record, name) for name in SUMMARY_FIELDS})
+    data["narrative"] = record.narrative
+    return data
+
+
+def entry_dict(entry: IndexedMemory, short_id: str) -> dict[str, Any]:
+    """The entry shape of an indexed memory (see the module docstring)."""
+    return {
+        "id": entry.id,
+        "short_id": short_id,
+        "kind": entry.kind,
+        "key": entry.key,
+        "type": entry.type,
+        "title": entry.title,
+        "created": entry.created,
+        "updated": entry.updated,
+        "importance": entry.importance,
+        "score": entry.score,
+        "path": entry.path,
+        "concepts": entry.concepts,
+        "files": entry.files,
+    }
