@@ -23,7 +23,8 @@ import shutil
 from memcli.core.errors import StoreError
 from memcli.store.files import GITIGNORE, Store
 from memcli.store.git import GitError, first_line, remote_said
-from memcli.store.purge import apply_fetched_purges, lease_path, read_lease, refuse_purged
+from memcli.store.purge import apply_fetched_purges, lease_path, read_lease
+from memcli.store.tombstone import refuse_purged
 
 CONTINUE_ENV = {"GIT_EDITOR": "true"}  # keep the messages of rebased commits as they are
 PUSH_ATTEMPTS = 3
