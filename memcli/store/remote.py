@@ -1,6 +1,6 @@
-"""Sharing memory through any git remote: clone, add a remote, sync.
+"""Sharing memory through any git remote: clone, add a remote, sync with it.
 
-``sync`` fetches, rebases the local memory commits onto the remote branch, pushes,
+:func:`sync_with_remote` fetches, rebases the local memory commits onto the remote branch, pushes,
 and brings the index up to date. One file per memory and ULID ids mean two people
 saving never touch the same file, so rebases go through; when two people changed
 the same memory, it stops, lists the files, and leaves the repository in a state
@@ -53,7 +53,9 @@ def current_branch(store: Store) -> str:
     return branch
 
 
-def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) -> list[str]:
+def sync_with_remote(
+    store: Store, *, resume: bool = False, force_with_lease: bool = False
+) -> list[str]:
     """Fetch, rebase, push. Returns what happened, one line each.
 
     Takes the store's write lock itself, only around the rebase. After ``mem
