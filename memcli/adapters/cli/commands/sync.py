@@ -99,7 +99,7 @@ def clone_command(
         mem clone git@example.com:team/memory.git
         mem clone /srv/git/memory.git ~/memory
     """
-    from memcli.store.remote import clone
+    from memcli.store.clone import clone
 
     if directory is not None:
         if store_dir is not None or project is not None:
