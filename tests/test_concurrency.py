@@ -12,7 +12,7 @@ import pytest
 
 from memcli.core.draft import Draft
 from memcli.service.memory import Memory
-from memcli.store.files import StoreLocation
+from memcli.store.location import StoreLocation
 
 from .conftest import git, mem_executable, run_mem
 

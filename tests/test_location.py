@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memcli.core.errors import InvalidInput, StoreError
-from memcli.store.files import locate, mem_home, project_name
+from memcli.store.location import locate, mem_home, project_name
 
 from .conftest import git, mem, mem_json
 

@@ -17,7 +17,8 @@ from memcli.core.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
 from memcli.index.db import Entry, Index, Progress, SyncReport
-from memcli.store.files import Store, StoreLocation, digest
+from memcli.store.files import Store, digest
+from memcli.store.location import StoreLocation
 
 if TYPE_CHECKING:
     from memcli.core.draft import Draft

@@ -1,9 +1,7 @@
-"""The store: a git repository of memory files. Finding it, creating it, writing to it.
+"""The store: a git repository of memory files. Creating it, reading and writing its files.
 
-Every write is one commit, made with git plumbing (``update-index``,
-``write-tree``, ``commit-tree``, ``update-ref``) under the store's write lock,
-so parallel agents never race each other for git's ``index.lock`` and a save
-costs a few git processes whatever the size of the store.
+Every write is one commit of exactly the paths it changed, made with git
+plumbing under the store's write lock (:mod:`memcli.store.commit`).
 """
 
 from __future__ import annotations
@@ -11,9 +9,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -22,7 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
-from memcli.store.git import FALLBACK_EMAIL, FALLBACK_NAME, Git, find_git_common_dir
+from memcli.store.commit import commit_paths
+from memcli.store.git import Git, find_git_common_dir
 from memcli.store.lock import exclusive_lock
 
 if TYPE_CHECKING:
@@ -33,7 +29,6 @@ MEMORY_DIRS = ("observations", "summaries")
 CACHE_DIR = ".cache"
 INDEX_FILE = "index.db"
 LOCK_FILE = "write.lock"
-LOCAL_STORE_DIR = ".mem"
 PURGED_FILE = "purged.txt"
 """Ids ``mem forget --purge`` removed from history (ids only): no mem lets them back in."""
 GITIGNORE = """\
@@ -42,90 +37,7 @@ GITIGNORE = """\
 /.cache/
 .*.tmp
 """
-_PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-_GIT_LOCK_WAIT_SECONDS = 5.0
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
-
-
-# ------------------------------------------------------------------ locating
-
-
-class StoreLocation(NamedTuple):
-    root: Path
-    source: str
-    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``."""
-    project: str | None = None
-
-
-def mem_home() -> Path:
-    """``$MEM_HOME``, else the platform's per-user data directory for mem."""
-    configured = os.environ.get("MEM_HOME")
-    if configured:
-        return Path(configured).expanduser()
-    home = Path.home()
-    if sys.platform == "darwin":
-        return home / "Library" / "Application Support" / "mem"
-    if os.name == "nt":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "mem"
-    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "mem"
-
-
-def check_project_name(name: str) -> str:
-    if not _PROJECT_RE.fullmatch(name) or name in (".", ".."):
-        raise InvalidInput(f"invalid project name {name!r}: use letters, digits, '.', '_' or '-'")
-    return name
-
-
-def project_name(cwd: Path) -> str | None:
-    """The project the directory belongs to, named after its git repository.
-
-    Derived from the *common* git dir, so every worktree of one repository (and
-    agents use worktrees a lot) names the same project and shares one store.
-    """
-    common = find_git_common_dir(cwd)
-    if common is None:
-        return None
-    name = common.parent.name if common.name == ".git" else common.name.removesuffix(".git")
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")
-    return name or "project"
-
-
-def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
-    """Where the store is; first match wins (SPEC section 1).
-
-    ``--store``, then ``--project`` (a flag beats an environment variable), then
-    ``MEM_STORE``, then a ``.mem/`` store found walking up from ``cwd``, then the
-    central store of the git repository ``cwd`` is in.
-    """
-    if store:
-        return StoreLocation(Path(store).expanduser().absolute(), "--store")
-    if project is not None:
-        return StoreLocation(mem_home() / check_project_name(project), "central", project)
-    env_store = os.environ.get("MEM_STORE")
-    if env_store:
-        return StoreLocation(Path(env_store).expanduser().absolute(), "MEM_STORE")
-    for directory in (cwd, *cwd.parents):
-        candidate = directory / LOCAL_STORE_DIR
-        if candidate.is_dir():
-            return StoreLocation(candidate, ".mem")
-    project = project_name(cwd)
-    if project is None:
-        raise StoreError(
-            f"{cwd} is not inside a git repository, so mem cannot tell which project's "
-            "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
-        )
-    return StoreLocation(mem_home() / check_project_name(project), "central", project)
-
-
-def local_store_root(cwd: Path) -> Path:
-    """Where ``mem init --local`` puts a store: ``.mem/`` at the top of the work tree."""
-    for directory in (cwd, *cwd.parents):
-        if (directory / ".git").exists():
-            return directory / LOCAL_STORE_DIR
-    return cwd / LOCAL_STORE_DIR
-
-
-# --------------------------------------------------------------------- store
 
 
 class Change(NamedTuple):
@@ -378,86 +290,9 @@ class Store:
     def commit(self, added: list[str], removed: list[str], message: str) -> str:
         """Commit exactly these paths as they are in the work tree; return the commit.
 
-        Callers hold the write lock. Plumbing keeps the cost flat as the store
-        grows (no status scan, no hooks). The paths are also staged in git's
-        index, so ``git status`` stays clean; anything a person staged by hand
-        stays staged and out of this commit.
+        Callers hold the write lock; see :func:`memcli.store.commit.commit_paths`.
         """
-        parent = self.head()
-        self._wait_for_git_index_lock()
-        paths = [*added, *removed]
-        stdin = "\0".join(paths) + "\0"
-        self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
-        crash_point("staged")
-        try:
-            tree = self.git.out(["write-tree"])
-            if parent and self._tree_has_more_than(parent, tree, paths):
-                tree = self._tree_of_only(parent, stdin)
-            args = ["commit-tree", tree, "-F", "-"] + (["-p", parent] if parent else [])
-            commit = self.git.out(args, input=message, env=self._identity())
-            crash_point("commit-written")
-            self.git.run(
-                ["update-ref", "-m", message.splitlines()[0], "HEAD", commit, parent or ""]
-            )
-            crash_point("ref-updated")
-        except StoreError:
-            # Put git's index back for these paths so nothing stays staged.
-            if parent:
-                self.git.run(["reset", "-q", parent, "--", *paths], check=False)
-            else:
-                self.git.run(["rm", "-q", "--cached", "--", *added], check=False)
-            raise
-        return commit
-
-    def _tree_has_more_than(self, parent: str, tree: str, paths: list[str]) -> bool:
-        """Whether ``tree`` differs from ``parent`` outside ``paths`` (hand-staged changes).
-
-        ``diff-tree`` walks only the subtrees that differ: a few milliseconds.
-        """
-        changed = self.git.run(["diff-tree", "-r", "--name-only", "-z", parent, tree]).stdout
-        return bool(
-            {p for p in changed.decode("utf-8", "surrogateescape").split("\0") if p} - set(paths)
-        )
-
-    def _tree_of_only(self, parent: str, stdin: str) -> str:
-        """The parent's tree plus these paths, built in a private index (the rare slow path)."""
-        private = self.git.git_dir / f"mem-index.{os.getpid()}"
-        env = {"GIT_INDEX_FILE": str(private)}
-        try:
-            self.git.run(["read-tree", parent], env=env)
-            self.git.run(
-                ["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin, env=env
-            )
-            return self.git.out(["write-tree"], env=env)
-        finally:
-            private.unlink(missing_ok=True)
-
-    def _identity(self) -> dict[str, str]:
-        """The user's git identity when set; otherwise a clear fallback, never a failure."""
-        if os.environ.get("GIT_AUTHOR_EMAIL") and os.environ.get("GIT_COMMITTER_EMAIL"):
-            return {}
-        configured = self.git.run(
-            ["config", "--get-regexp", r"^user\.(name|email)$"], check=False
-        ).stdout.decode("utf-8", "replace")
-        keys = {line.split(" ", 1)[0] for line in configured.splitlines()}
-        env: dict[str, str] = {}
-        if "user.name" not in keys:
-            env.update(GIT_AUTHOR_NAME=FALLBACK_NAME, GIT_COMMITTER_NAME=FALLBACK_NAME)
-        if "user.email" not in keys:
-            env.update(GIT_AUTHOR_EMAIL=FALLBACK_EMAIL, GIT_COMMITTER_EMAIL=FALLBACK_EMAIL)
-        return {k: v for k, v in env.items() if not os.environ.get(k)}
-
-    def _wait_for_git_index_lock(self) -> None:
-        """Give a person's own git command in the store a moment to finish."""
-        lock = self.git.git_dir / "index.lock"
-        deadline = time.monotonic() + _GIT_LOCK_WAIT_SECONDS
-        while lock.exists():
-            if time.monotonic() >= deadline:
-                raise StoreError(
-                    f"git's {lock} exists: another git command is running in the store, or "
-                    "one crashed; if none is running, delete that file and try again"
-                )
-            time.sleep(0.05)
+        return commit_paths(self.git, added, removed, message)
 
 
 def is_memory_path(path: str) -> bool:

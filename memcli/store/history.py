@@ -102,7 +102,7 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
         found = _last_version(store, identity)
         if found is not None:
             return found
-    from memcli.store.purge import purged_ids
+    from memcli.store.tombstone import purged_ids
 
     if any(i.startswith(prefix) for i in purged_ids(store)):
         raise NotFound(

@@ -5,11 +5,11 @@ operations that name blobs by id; mem drops the operations on the memory's
 files (every path it ever had), drops the commits left with nothing to do,
 takes the memory's ``Memory-Id`` trailer and list line out of the messages of
 commits it shared with other memories, and feeds the stream back to ``git
-fast-import``. Commits before the first one that touched the memory come out
-identical, with the same ids; later ones keep their authors, dates, messages
-and trees, and get new ids only because their parents changed. Reflogs are
-expired and unreachable objects pruned, so the memory's text is gone from the
-repository, not just hidden.
+fast-import`` (:mod:`memcli.store.fast_export`). Commits before the first one
+that touched the memory come out identical, with the same ids; later ones keep
+their authors, dates, messages and trees, and get new ids only because their
+parents changed. Reflogs are expired and unreachable objects pruned, so the
+memory's text is gone from the repository, not just hidden.
 
 Remote-tracking refs would keep the old history reachable: they are recorded
 in ``.git/mem-purge-lease`` (what the remote had, for ``mem sync
@@ -18,44 +18,28 @@ under way until the old history is pruned; ``mem doctor --fix`` finishes a
 purge a crash interrupted.
 
 Every purge also commits the ids it removed to ``purged.txt`` (ids only,
-never text), so that the purge travels with the history: ``mem sync`` in a
-clone that still holds a memory the remote's ``purged.txt`` lists rewrites
-its own history the same way before rebasing, and no sync pushes a commit
-that brings a purged memory back.
+never text; :mod:`memcli.store.tombstone`), so that the purge travels with the
+history: ``mem sync`` in a clone that still holds a memory the remote's
+``purged.txt`` lists rewrites its own history the same way before rebasing
+(:func:`apply_fetched_purges`), and no sync pushes a commit that brings a
+purged memory back.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memcli.core.crashpoints import crash_point
-from memcli.core.errors import InvalidMemoryFile, StoreError
-from memcli.store.files import MEMORY_DIRS, PURGED_FILE, Store, is_memory_path, parse_memory_file
+from memcli.core.errors import StoreError
+from memcli.store.fast_export import Rewriter, Stream, list_lines
+from memcli.store.files import MEMORY_DIRS, Store, is_memory_path
+from memcli.store.tombstone import holds, introducing, purged_ids, record_purge
 
 LEASE_FILE = "mem-purge-lease"
-TOMBSTONE = PURGED_FILE
-TOMBSTONE_HEADER = (
-    "# Memories removed from the whole history with `mem forget --purge`, one id a line.\n"
-    "# mem refuses to bring any of them back: keep this file.\n"
-)
-_ULID_RE = re.compile(r"[0-9A-Z]{26}")
 PENDING_FILE = "mem-purge-pending"
-FILE_OPS = (b"M ", b"D ")
-_COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
-_ESCAPE_RE = re.compile(rb"\\(?:([0-7]{3})|(.))", re.DOTALL)
-_ESCAPES = {
-    b"n": b"\n",
-    b"t": b"\t",
-    b"a": b"\a",
-    b"b": b"\b",
-    b"f": b"\f",
-    b"v": b"\v",
-    b"r": b"\r",
-}
 
 
 @dataclass
@@ -99,16 +83,9 @@ def history_paths(store: Store, identity: str) -> list[str]:
     for change in changes:
         for blob in (change.old, change.new):
             data = blobs.get(blob)
-            if data is not None and _holds(change.path, data, identity):
+            if data is not None and holds(change.path, data, identity):
                 paths.add(change.path)
     return sorted(paths)
-
-
-def _holds(path: str, data: bytes, identity: str) -> bool:
-    try:
-        return parse_memory_file(path, data).id == identity
-    except InvalidMemoryFile:
-        return f"\nid: {identity}".encode() in data  # a broken version still counts
 
 
 def rewrite(store: Store, ids: list[str], paths: list[str], *, applied: bool = False) -> Purged:
@@ -136,71 +113,16 @@ def rewrite(store: Store, ids: list[str], paths: list[str], *, applied: bool = F
     exported = store.git.run(
         ["fast-export", "--all", "--no-data", "--signed-tags=strip", "--reencode=no"]
     ).stdout
-    stream = _Stream(exported)
-    commands = list(stream.commands())
-    labels = _list_lines(store, commands, set(paths))
-    rewritten = _Rewriter(set(paths), ids, labels, result).run(commands)
+    commands = list(Stream(exported).commands())
+    labels = list_lines(store, commands, set(paths))
+    rewriter = Rewriter(set(paths), ids, labels)
+    rewritten = rewriter.run(commands)
+    result.changed, result.dropped = rewriter.changed, rewriter.dropped
     store.git.run(["fast-import", "--force", "--quiet"], input=rewritten)
     crash_point("purge-imported")
     finish(store)
     result.left = verify_gone(store, ids)
     return result
-
-
-# ------------------------------------------------------------ the tombstone
-
-
-def purged_ids(store: Store, rev: str = "HEAD") -> set[str]:
-    """The ids ``purged.txt`` lists at ``rev`` (none when it has no such file)."""
-    data = store.git.cat_file_batch([f"{rev}:{TOMBSTONE}"]).get(f"{rev}:{TOMBSTONE}", b"")
-    return set(_ULID_RE.findall(data.decode("ascii", "replace")))
-
-
-def _record(store: Store, ids: list[str]) -> None:
-    """Commit the purged ids to ``purged.txt``, the purge's trace in the shared history."""
-    listed = purged_ids(store)
-    new = [i for i in ids if i not in listed]
-    if not new:
-        return
-    lines = sorted(listed | set(new))
-    (store.root / TOMBSTONE).write_text(
-        TOMBSTONE_HEADER + "".join(f"{i}\n" for i in lines), encoding="utf-8"
-    )
-    noun = "memory" if len(new) == 1 else "memories"
-    trailers = "".join(f"Purged-Id: {i}\n" for i in new)
-    store.commit([TOMBSTONE], [], f"purge: {len(new)} {noun}\n\n{trailers}")
-
-
-def _introducing(store: Store, ids: set[str], commits: str) -> list[tuple[str, str]]:
-    """(commit, id) for commits of the range ``commits`` that add a memory file of ``ids``."""
-    if not ids:
-        return []
-    from memcli.store.history import RAW_LOG, raw_log
-
-    regex = "|".join(sorted(ids))
-    out = store.git.run(
-        [
-            "log",
-            "--diff-filter=AM",
-            *RAW_LOG,
-            "--pickaxe-regex",
-            "-S",
-            regex,
-            "--end-of-options",
-            commits,
-            "--",
-            *MEMORY_DIRS,
-        ]
-    ).stdout
-    found = []
-    for commit, changes in raw_log(out):
-        blobs = store.git.cat_file_batch([c.new for c in changes])
-        for change in changes:
-            data = blobs.get(change.new, b"")
-            held = next((i for i in sorted(ids) if _holds(change.path, data, i)), None)
-            if held is not None:
-                found.append((commit, held))
-    return found
 
 
 def apply_fetched_purges(store: Store, upstream: str) -> list[str]:
@@ -215,7 +137,7 @@ def apply_fetched_purges(store: Store, upstream: str) -> list[str]:
     """
     tracking = f"refs/remotes/{upstream}"
     remote_ids = purged_ids(store, tracking)
-    back = _introducing(store, remote_ids | purged_ids(store), f"HEAD..{tracking}")
+    back = introducing(store, remote_ids | purged_ids(store), f"HEAD..{tracking}")
     if back:
         commit, identity = back[0]
         raise StoreError(
@@ -242,20 +164,6 @@ def apply_fetched_purges(store: Store, upstream: str) -> list[str]:
     if result.left:
         raise StoreError(result.left)
     return [f"applied the purge of {i} made on {upstream}" for i in new]
-
-
-def refuse_purged(store: Store, upstream: str | None) -> None:
-    """Before a sync pushes: no commit to push may bring back a memory ``purged.txt`` lists."""
-    ids = purged_ids(store)
-    commits = f"refs/remotes/{upstream}..HEAD" if upstream else "HEAD"
-    back = _introducing(store, ids, commits)
-    if back:
-        commit, identity = back[0]
-        raise StoreError(
-            f"commit {commit[:10]} brings back {identity}, a memory purged from the store's "
-            f"history ({TOMBSTONE} lists it), so nothing was pushed: `mem forget --purge "
-            f"{identity}`, then sync again"
-        )
 
 
 def verify_gone(store: Store, ids: list[str]) -> str | None:
@@ -328,7 +236,7 @@ def finish(store: Store) -> None:
     except FileNotFoundError:
         marker = []
     if "applied" not in marker:
-        _record(store, [i for i in marker if _ULID_RE.fullmatch(i)])
+        record_purge(store, marker)
     pending_path(store).unlink(missing_ok=True)
 
 
@@ -344,190 +252,3 @@ def _set_aside_remote_refs(store: Store) -> dict[str, str]:
     stdin = "".join(f"delete {ref}\n" for ref in refs)
     store.git.run(["update-ref", "--stdin"], input=stdin)
     return lease
-
-
-# ------------------------------------------------------------------ the stream
-
-
-@dataclass
-class _Command:
-    """One command of a fast-export stream: its lines, and its message for commits."""
-
-    kind: bytes
-    ref: bytes
-    lines: list[bytes]
-    message: bytes | None = None
-
-
-class _Stream:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.position = 0
-
-    def _line(self) -> bytes | None:
-        if self.position >= len(self.data):
-            return None
-        end = self.data.find(b"\n", self.position)
-        end = len(self.data) if end < 0 else end
-        line = self.data[self.position : end]
-        self.position = end + 1
-        return line
-
-    def commands(self) -> Iterator[_Command]:
-        current: _Command | None = None
-        while (line := self._line()) is not None:
-            if line.startswith(b"data "):
-                size = int(line[5:])
-                message = self.data[self.position : self.position + size]
-                self.position += size
-                if self.data[self.position : self.position + 1] == b"\n":
-                    self.position += 1
-                if current is None:
-                    raise StoreError("git fast-export produced data outside a command")
-                current.message = message
-                continue
-            kind, _, rest = line.partition(b" ")
-            if kind in (b"commit", b"reset", b"tag", b"blob", b"feature", b"done"):
-                if current is not None:
-                    yield current
-                current = _Command(kind, rest, [])
-            elif line and current is not None:
-                current.lines.append(line)
-        if current is not None:
-            yield current
-
-
-def _op_path(line: bytes) -> bytes | None:
-    """The path a file operation names, unquoted (fast-export without -M/-C gives M and D)."""
-    if line.startswith(b"M "):
-        return _unquote(line.split(b" ", 3)[3])
-    if line.startswith(b"D "):
-        return _unquote(line[2:])
-    return None
-
-
-def _unquote(path: bytes) -> bytes:
-    """A path as git writes it, C-quoted when it holds special characters."""
-    if not path.startswith(b'"'):
-        return path
-    return _ESCAPE_RE.sub(_unescape, path[1:-1])
-
-
-def _unescape(match: re.Match[bytes]) -> bytes:
-    octal, char = match.groups()
-    if octal:
-        return bytes([int(octal, 8)])
-    return _ESCAPES.get(char, char)
-
-
-def _list_lines(store: Store, commands: list[_Command], paths: set[str]) -> set[bytes]:
-    """``- type: title`` lines naming the purged memories in multi-memory messages."""
-    targets = {p.encode() for p in paths}
-    blobs = {
-        line.split(b" ", 3)[2].decode()
-        for command in commands
-        if command.kind == b"commit"
-        for line in command.lines
-        if _op_path(line) in targets and line.startswith(b"M ")
-    }
-    labels: set[bytes] = set()
-    for data in store.git.cat_file_batch(sorted(blobs)).values():
-        for path in paths:
-            try:
-                record = parse_memory_file(path, data)
-            except InvalidMemoryFile:
-                continue
-            label = f"{record.type}: " if record.kind == "observation" else ""
-            labels.add(f"- {label}{record.title}".encode())
-            break
-    return labels
-
-
-class _Rewriter:
-    def __init__(self, paths: set[str], ids: list[str], labels: set[bytes], result: Purged):
-        self.targets = {p.encode() for p in paths}
-        self.trailers = {f"Memory-Id: {i}".encode() for i in ids}
-        self.labels = labels
-        self.result = result
-        self.replaced: dict[bytes, bytes | None] = {}
-        """Marks of dropped commits, and the mark (or None) that stands in for each."""
-        self.tips: dict[bytes, bytes | None] = {}
-
-    def _mapped(self, mark: bytes) -> bytes | None:
-        while mark in self.replaced:
-            substitute = self.replaced[mark]
-            if substitute is None:
-                return None
-            mark = substitute
-        return mark
-
-    def run(self, commands: list[_Command]) -> bytes:
-        out: list[bytes] = []
-        for command in commands:
-            if command.kind == b"commit":
-                out += self._commit(command)
-            else:
-                out += self._other(command)
-        for ref, tip in self.tips.items():
-            if tip is not None:
-                out += [b"reset " + ref, b"from " + tip, b""]
-        return b"\n".join(out) + b"\n"
-
-    def _other(self, command: _Command) -> list[bytes]:
-        lines = [command.kind + (b" " + command.ref if command.ref else b"")]
-        for line in command.lines:
-            if line.startswith(b"from "):
-                target = self._mapped(line[5:])
-                if target is None:
-                    return []  # it pointed at a commit that no longer exists
-                line = b"from " + target
-            lines.append(line)
-        if command.message is not None:
-            lines += [b"data %d" % len(command.message), command.message]
-        return [*lines, b""]
-
-    def _commit(self, command: _Command) -> list[bytes]:
-        mark = next((ln[5:] for ln in command.lines if ln.startswith(b"mark ")), None)
-        parents = [
-            ln.split(b" ", 1)[1] for ln in command.lines if ln.startswith((b"from ", b"merge "))
-        ]
-        ops = [ln for ln in command.lines if ln[:2] in FILE_OPS]
-        kept_ops = [ln for ln in ops if _op_path(ln) not in self.targets]
-        mapped = [self._mapped(p) for p in parents]
-        first = mapped[0] if mapped else None
-        if ops and not kept_ops and len(parents) <= 1:
-            if mark is not None:
-                self.replaced[mark] = first
-            self.tips[command.ref] = first
-            self.result.dropped += 1
-            return []
-        if len(kept_ops) < len(ops):
-            self.result.changed += 1
-        self.tips.pop(command.ref, None)
-        lines = [b"reset " + command.ref] if parents and first is None else []
-        lines.append(b"commit " + command.ref)
-        merges = [m for m in dict.fromkeys(mapped[1:]) if m is not None and m != first]
-        message = self._scrubbed(command.message or b"")
-        for line in command.lines:
-            if line.startswith((b"from ", b"merge ")) or line[:2] in FILE_OPS:
-                continue
-            lines.append(line)
-        lines += [b"data %d" % len(message), message]
-        if first is not None:
-            lines.append(b"from " + first)
-        lines += [b"merge " + m for m in merges]
-        return [*lines, *kept_ops, b""]
-
-    def _scrubbed(self, message: bytes) -> bytes:
-        """The message without the purged memories' trailers and list lines."""
-        lines = message.split(b"\n")
-        if not self.trailers & set(lines):
-            return message
-        kept = [ln for ln in lines if ln not in self.trailers and ln not in self.labels]
-        removed = sum(1 for ln in lines if ln in self.trailers)
-        match = _COUNT_SUBJECT_RE.match(kept[0]) if kept else None
-        if match:
-            left = int(match.group(2)) - removed
-            noun = b"memory" if left == 1 else b"memories"
-            kept[0] = b"%s: %d %s" % (match.group(1), left, noun)
-        return b"\n".join(kept)

@@ -1,6 +1,6 @@
-"""Sharing memory through any git remote: clone, add a remote, sync.
+"""Sharing memory through any git remote: add a remote, sync with it.
 
-``sync`` fetches, rebases the local memory commits onto the remote branch, pushes,
+:func:`sync_with_remote` fetches, rebases the local memory commits onto the remote branch, pushes,
 and brings the index up to date. One file per memory and ULID ids mean two people
 saving never touch the same file, so rebases go through; when two people changed
 the same memory, it stops, lists the files, and leaves the repository in a state
@@ -18,12 +18,12 @@ retried from the fetch, as a person would.
 from __future__ import annotations
 
 import json
-import shutil
 
 from memcli.core.errors import StoreError
-from memcli.store.files import GITIGNORE, Store
+from memcli.store.files import Store
 from memcli.store.git import GitError, first_line, remote_said
-from memcli.store.purge import apply_fetched_purges, lease_path, read_lease, refuse_purged
+from memcli.store.purge import apply_fetched_purges, lease_path, read_lease
+from memcli.store.tombstone import refuse_purged
 
 CONTINUE_ENV = {"GIT_EDITOR": "true"}  # keep the messages of rebased commits as they are
 PUSH_ATTEMPTS = 3
@@ -52,7 +52,9 @@ def current_branch(store: Store) -> str:
     return branch
 
 
-def sync(store: Store, *, resume: bool = False, force_with_lease: bool = False) -> list[str]:
+def sync_with_remote(
+    store: Store, *, resume: bool = False, force_with_lease: bool = False
+) -> list[str]:
     """Fetch, rebase, push. Returns what happened, one line each.
 
     Takes the store's write lock itself, only around the rebase. After ``mem
@@ -262,67 +264,6 @@ def _unmerged(store: Store) -> list[str]:
 def _stash(store: Store) -> str | None:
     result = store.git.run(["rev-parse", "--verify", "--quiet", "refs/stash"], check=False)
     return result.stdout.decode().strip() or None
-
-
-def clone(url: str, store: Store, branch: str | None = None) -> str:
-    """Clone the branch that holds the memories; return its name.
-
-    The remote's HEAD may name a branch it does not have (``git init --bare``
-    names ``master``; mem's branch is ``main``), so the branch is chosen from the
-    branches the remote has: ``branch`` when given, else the one its HEAD names,
-    else ``main``, else its only branch. An empty remote gives a new store on
-    ``main``. When the remote has branches but none can be chosen, nothing is left.
-    """
-    root = store.root
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
-        raise StoreError(f"{root} exists and is not empty; choose another place")
-    existed = root.exists()
-    root.parent.mkdir(parents=True, exist_ok=True)
-    check_url(url)
-    Store(root.parent).git.run(["clone", "--quiet", "--no-checkout", "--", url, str(root)])
-    try:
-        store.git.run(["config", "core.splitIndex", "true"])
-        remote = remote_name(store)
-        chosen = _memory_branch(store, url, remote, branch)
-        if chosen is None:
-            store.git.run(["symbolic-ref", "HEAD", "refs/heads/main"])
-            (root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-            with store.write_lock():
-                store.commit([".gitignore"], [], "init: mem store")
-            return "main"
-        store.git.run(["checkout", "--quiet", "-f", "-B", chosen, "--track", f"{remote}/{chosen}"])
-    except BaseException:
-        shutil.rmtree(root, ignore_errors=True)
-        if existed:
-            root.mkdir(exist_ok=True)
-        raise
-    return chosen
-
-
-def _memory_branch(store: Store, url: str, remote: str, wanted: str | None) -> str | None:
-    """Which of the remote's branches to check out; None when it has none."""
-    prefix = f"refs/remotes/{remote}/"
-    refs = store.git.out(["for-each-ref", "--format=%(refname)", prefix]).split()
-    branches = sorted(ref[len(prefix) :] for ref in refs if ref != f"{prefix}HEAD")
-    if wanted is not None:
-        if wanted not in branches:
-            have = ", ".join(branches) or "no branches"
-            raise StoreError(f"{url} has no branch {wanted} (it has: {have})")
-        return wanted
-    if not branches:
-        return None
-    head = store.git.run(["symbolic-ref", "--quiet", f"{prefix}HEAD"], check=False)
-    named = head.stdout.decode().strip().removeprefix(prefix)
-    for candidate in (named, "main"):
-        if candidate in branches:
-            return candidate
-    if len(branches) == 1:
-        return branches[0]
-    raise StoreError(
-        f"{url} has no branch main and its HEAD names none of its branches "
-        f"({', '.join(branches)}), so mem cannot tell which one holds the memories: "
-        "pass --branch NAME"
-    )
 
 
 def add_remote(store: Store, url: str, name: str = "origin") -> None:

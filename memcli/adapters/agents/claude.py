@@ -17,7 +17,7 @@ from typing import Any
 
 from memcli.core.config import HOOK_ANSWER_LIMIT
 from memcli.service.memory import Memory
-from memcli.store.files import locate
+from memcli.store.location import locate
 
 REBUILD_LIMIT = 5000
 """More memory files to index than this (``MEM_HOOK_REBUILD_LIMIT``) take too long for a hook:

@@ -15,7 +15,7 @@ from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
 from memcli.core.timeutil import parse_since, parse_until
 from memcli.service.memory import Memory
-from memcli.store.files import locate
+from memcli.store.location import locate
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -7,7 +7,7 @@ import click
 
 from memcli.adapters.cli.options import notice, open_memory, store_options
 from memcli.service.memory import Memory
-from memcli.store.files import StoreLocation
+from memcli.store.location import StoreLocation
 
 
 @click.group("hooks")

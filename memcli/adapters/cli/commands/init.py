@@ -6,7 +6,8 @@ import click
 
 from memcli.adapters.cli.options import notice, open_memory, store_options
 from memcli.service.memory import Memory
-from memcli.store.files import Store, StoreLocation, local_store_root
+from memcli.store.files import Store
+from memcli.store.location import StoreLocation, local_store_root
 
 
 @click.command()

@@ -33,13 +33,13 @@ def sync_command(
         mem remote add git@example.com:team/memory.git
         mem sync
     """
-    from memcli.store.remote import sync
+    from memcli.store.remote import sync_with_remote
 
     if resume and force_with_lease:
         raise click.UsageError("give one of --continue and --force-with-lease")
     memory = open_memory(store_dir, project)
     memory.require_store()
-    for line in sync(memory.store, resume=resume, force_with_lease=force_with_lease):
+    for line in sync_with_remote(memory.store, resume=resume, force_with_lease=force_with_lease):
         click.echo(line)
     report = memory.reindex(full=False)
     if report is not None and not report.rebuilt and (report.added or report.removed):
@@ -99,7 +99,7 @@ def clone_command(
         mem clone git@example.com:team/memory.git
         mem clone /srv/git/memory.git ~/memory
     """
-    from memcli.store.remote import clone
+    from memcli.store.clone import clone
 
     if directory is not None:
         if store_dir is not None or project is not None:

@@ -1,0 +1,110 @@
+"""``mem clone``: a store made from an existing memory repository.
+
+The transfer goes through GitPython, off every hot path: its progress parser
+turns git's progress into one line on a terminal. Everything after the
+transfer (choosing the branch, checking it out) is plumbing, as elsewhere.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from memcli.core.errors import StoreError
+from memcli.store.files import GITIGNORE, Store
+from memcli.store.git import GitError, first_line, without_repo_env
+from memcli.store.remote import check_url, remote_name
+
+
+def clone(url: str, store: Store, branch: str | None = None) -> str:
+    """Clone the branch that holds the memories; return its name.
+
+    The remote's HEAD may name a branch it does not have (``git init --bare``
+    names ``master``; mem's branch is ``main``), so the branch is chosen from the
+    branches the remote has: ``branch`` when given, else the one its HEAD names,
+    else ``main``, else its only branch. An empty remote gives a new store on
+    ``main``. When the remote has branches but none can be chosen, nothing is left.
+    """
+    root = store.root
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise StoreError(f"{root} exists and is not empty; choose another place")
+    existed = root.exists()
+    root.parent.mkdir(parents=True, exist_ok=True)
+    check_url(url)
+    _clone_without_checkout(url, root)
+    try:
+        store.git.run(["config", "core.splitIndex", "true"])
+        remote = remote_name(store)
+        chosen = _memory_branch(store, url, remote, branch)
+        if chosen is None:
+            store.git.run(["symbolic-ref", "HEAD", "refs/heads/main"])
+            (root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
+            with store.write_lock():
+                store.commit([".gitignore"], [], "init: mem store")
+            return "main"
+        store.git.run(["checkout", "--quiet", "-f", "-B", chosen, "--track", f"{remote}/{chosen}"])
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        if existed:
+            root.mkdir(exist_ok=True)
+        raise
+    return chosen
+
+
+def _memory_branch(store: Store, url: str, remote: str, wanted: str | None) -> str | None:
+    """Which of the remote's branches to check out; None when it has none."""
+    prefix = f"refs/remotes/{remote}/"
+    refs = store.git.out(["for-each-ref", "--format=%(refname)", prefix]).split()
+    branches = sorted(ref[len(prefix) :] for ref in refs if ref != f"{prefix}HEAD")
+    if wanted is not None:
+        if wanted not in branches:
+            have = ", ".join(branches) or "no branches"
+            raise StoreError(f"{url} has no branch {wanted} (it has: {have})")
+        return wanted
+    if not branches:
+        return None
+    head = store.git.run(["symbolic-ref", "--quiet", f"{prefix}HEAD"], check=False)
+    named = head.stdout.decode().strip().removeprefix(prefix)
+    for candidate in (named, "main"):
+        if candidate in branches:
+            return candidate
+    if len(branches) == 1:
+        return branches[0]
+    raise StoreError(
+        f"{url} has no branch main and its HEAD names none of its branches "
+        f"({', '.join(branches)}), so mem cannot tell which one holds the memories: "
+        "pass --branch NAME"
+    )
+
+
+def _clone_without_checkout(url: str, root: Path) -> None:
+    """``git clone --no-checkout -- URL ROOT``, with progress on stderr when it is a terminal.
+
+    git's own ``protocol.allow`` policy decides which transports may be used, as
+    it does for ``git clone``; ``check_url`` has already refused options.
+    """
+    import git  # GitPython: 60-120 ms to import, so only here
+
+    from memcli.store.clone_progress import CloneProgress
+
+    progress = CloneProgress(shown=sys.stderr.isatty())
+    try:
+        with without_repo_env():
+            # GitPython annotates a callable, but takes a RemoteProgress as it is (its
+            # push and fetch document that), which keeps git's messages for errors.
+            repo = git.Repo.clone_from(
+                url,
+                root,
+                progress=progress,  # type: ignore[arg-type]
+                no_checkout=True,
+                allow_unsafe_protocols=True,
+            )
+    except git.GitCommandNotFound:
+        raise StoreError("git is not installed or not on PATH") from None
+    except git.GitCommandError:
+        said = "\n".join([*progress.error_lines, *progress.other_lines])
+        raise GitError(f"git clone failed: {first_line(said.encode())}") from None
+    finally:
+        progress.end_line()
+    repo.close()

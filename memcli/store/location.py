@@ -1,0 +1,94 @@
+"""Where a project's store is: ``--store``, ``--project``, ``MEM_STORE``, ``.mem/``, or central.
+
+The central store is named after the git repository the work happens in
+(its common git dir, so every worktree shares one), under ``mem_home()``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+from memcli.core.errors import InvalidInput, StoreError
+from memcli.store.git import find_git_common_dir
+
+LOCAL_STORE_DIR = ".mem"
+_PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+class StoreLocation(NamedTuple):
+    root: Path
+    source: str
+    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``."""
+    project: str | None = None
+
+
+def mem_home() -> Path:
+    """``$MEM_HOME``, else the platform's per-user data directory for mem."""
+    configured = os.environ.get("MEM_HOME")
+    if configured:
+        return Path(configured).expanduser()
+    home = Path.home()
+    if sys.platform == "darwin":
+        return home / "Library" / "Application Support" / "mem"
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "mem"
+    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "mem"
+
+
+def check_project_name(name: str) -> str:
+    if not _PROJECT_RE.fullmatch(name) or name in (".", ".."):
+        raise InvalidInput(f"invalid project name {name!r}: use letters, digits, '.', '_' or '-'")
+    return name
+
+
+def project_name(cwd: Path) -> str | None:
+    """The project the directory belongs to, named after its git repository.
+
+    Derived from the *common* git dir, so every worktree of one repository (and
+    agents use worktrees a lot) names the same project and shares one store.
+    """
+    common = find_git_common_dir(cwd)
+    if common is None:
+        return None
+    name = common.parent.name if common.name == ".git" else common.name.removesuffix(".git")
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")
+    return name or "project"
+
+
+def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
+    """Where the store is; first match wins (SPEC section 1).
+
+    ``--store``, then ``--project`` (a flag beats an environment variable), then
+    ``MEM_STORE``, then a ``.mem/`` store found walking up from ``cwd``, then the
+    central store of the git repository ``cwd`` is in.
+    """
+    if store:
+        return StoreLocation(Path(store).expanduser().absolute(), "--store")
+    if project is not None:
+        return StoreLocation(mem_home() / check_project_name(project), "central", project)
+    env_store = os.environ.get("MEM_STORE")
+    if env_store:
+        return StoreLocation(Path(env_store).expanduser().absolute(), "MEM_STORE")
+    for directory in (cwd, *cwd.parents):
+        candidate = directory / LOCAL_STORE_DIR
+        if candidate.is_dir():
+            return StoreLocation(candidate, ".mem")
+    project = project_name(cwd)
+    if project is None:
+        raise StoreError(
+            f"{cwd} is not inside a git repository, so mem cannot tell which project's "
+            "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
+        )
+    return StoreLocation(mem_home() / check_project_name(project), "central", project)
+
+
+def local_store_root(cwd: Path) -> Path:
+    """Where ``mem init --local`` puts a store: ``.mem/`` at the top of the work tree."""
+    for directory in (cwd, *cwd.parents):
+        if (directory / ".git").exists():
+            return directory / LOCAL_STORE_DIR
+    return cwd / LOCAL_STORE_DIR
