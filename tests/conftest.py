@@ -122,13 +122,53 @@ def run_mem(
     )
 
 
-def copy_fixture_store(destination: Path) -> Path:
-    """The sample store in fixtures/, committed in a real git repository."""
-    shutil.copytree(FIXTURES / "store", destination)
-    git(destination, "init", "-q", "--initial-branch=main")
-    git(destination, "add", "-A")
-    git(destination, "commit", "-q", "-m", "fixture store")
-    return destination
+FIXTURE_NOW = "2026-11-21T12:00:00Z"
+"""The sample store's today: the day after its newest memory."""
+
+
+@pytest.fixture(scope="session")
+def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """fixtures/store committed once in a git repository, for each test to copy."""
+    root = tmp_path_factory.mktemp("fixture") / "store"
+    shutil.copytree(FIXTURES / "store", root)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test Person",
+        "GIT_AUTHOR_EMAIL": "test@example.com",
+        "GIT_COMMITTER_NAME": "Test Person",
+        "GIT_COMMITTER_EMAIL": "test@example.com",
+    }
+    for args in (
+        ["init", "-q", "--initial-branch=main"],
+        ["add", "-A"],
+        ["commit", "-q", "-m", "fixture store"],
+    ):
+        subprocess.run(["git", *args], cwd=root, check=True, env=env)
+    return root
+
+
+@pytest.fixture
+def fixture_store(
+    _fixture_store_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """The sample store in fixtures/, committed in git and selected through MEM_STORE.
+
+    Its index is not built yet: the first read builds it.
+    """
+    root = tmp_path / "store"
+    shutil.copytree(_fixture_store_template, root, symlinks=True)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    return root
+
+
+@pytest.fixture
+def indexed_fixture_store(fixture_store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The sample store with its index built, read at FIXTURE_NOW."""
+    monkeypatch.setenv("MEM_NOW", FIXTURE_NOW)
+    mem("reindex")
+    return fixture_store
 
 
 def _truncate_mid_page(index: Path) -> None:

@@ -6,15 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import copy_fixture_store, git, mem
-
-
-@pytest.fixture
-def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = copy_fixture_store(tmp_path / "store")
-    monkeypatch.setenv("MEM_STORE", str(root))
-    mem("list")  # build the index before the snapshot
-    return root
+from .conftest import git, mem
 
 
 def store_state(root: Path) -> tuple[str, dict[str, bytes]]:
@@ -79,12 +71,12 @@ BAD_INPUTS = [
     ids=[f"{i}-{' '.join(row[0])[:40]}" for i, row in enumerate(BAD_INPUTS)],
 )
 def test_bad_input_is_refused_cleanly(
-    fixture_store: Path, args: list[str], stdin: str | bytes | None, code: int, message: str
+    indexed_fixture_store: Path, args: list[str], stdin: str | bytes | None, code: int, message: str
 ) -> None:
-    before = store_state(fixture_store)
+    before = store_state(indexed_fixture_store)
     result = mem(*args, input=stdin, expect=None)
     assert result.exit_code == code, result.output
     errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and message in errors[0], result.stderr
     assert "Traceback" not in result.output
-    assert store_state(fixture_store) == before
+    assert store_state(indexed_fixture_store) == before

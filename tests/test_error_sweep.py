@@ -14,7 +14,7 @@ import pytest
 
 from memcli.adapters.cli.main import cli
 
-from .conftest import copy_fixture_store, git, mem, run_mem
+from .conftest import git, mem, run_mem
 
 NUMERIC_OR_CHOICE = (click.Choice, click.IntRange, click.FloatRange)
 UNKNOWN_ID = "01JZZZZZZZZZZZZZZZZZZZZZZZ"
@@ -62,13 +62,9 @@ def bad_calls() -> Iterator[list[str]]:
 CALLS = list(bad_calls())
 
 
-@pytest.fixture
-def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = copy_fixture_store(tmp_path / "store")
-    monkeypatch.setenv("MEM_STORE", str(root))
+@pytest.fixture(autouse=True)
+def no_editor(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("EDITOR", "false")  # never wait for one
-    mem("list")
-    return root
 
 
 def assert_one_error_line(stderr: str, output: str) -> None:
@@ -78,12 +74,12 @@ def assert_one_error_line(stderr: str, output: str) -> None:
 
 
 @pytest.mark.parametrize("args", CALLS, ids=[" ".join(args)[:60] for args in CALLS])
-def test_bad_arguments_give_one_error_line(fixture_store: Path, args: list[str]) -> None:
-    head = git(fixture_store, "rev-parse", "HEAD")
+def test_bad_arguments_give_one_error_line(indexed_fixture_store: Path, args: list[str]) -> None:
+    head = git(indexed_fixture_store, "rev-parse", "HEAD")
     result = mem(*args, input="", expect=None)  # an exception here would fail the test
     assert result.exit_code in (1, 2), (result.exit_code, result.output)
     assert_one_error_line(result.stderr, result.output)
-    assert git(fixture_store, "rev-parse", "HEAD") == head
+    assert git(indexed_fixture_store, "rev-parse", "HEAD") == head
 
 
 def test_the_sweep_covers_every_command() -> None:
@@ -93,9 +89,9 @@ def test_the_sweep_covers_every_command() -> None:
 
 
 @pytest.mark.e2e
-def test_runtime_errors_through_the_installed_command(fixture_store: Path) -> None:
+def test_runtime_errors_through_the_installed_command(indexed_fixture_store: Path) -> None:
     """The real entry point too (its last-resort guard is not in the in-process runner)."""
     for args in (["show", UNKNOWN_ID], ["search", "x", "--limit", "0"], ["no-such-command"]):
-        result = run_mem(*args, env={"MEM_STORE": str(fixture_store)})
+        result = run_mem(*args, env={"MEM_STORE": str(indexed_fixture_store)})
         assert result.returncode in (1, 2)
         assert_one_error_line(result.stderr, result.stderr + result.stdout)

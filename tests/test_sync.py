@@ -8,16 +8,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import INDEX_DAMAGE, copy_fixture_store, git, mem, mem_json
+from .conftest import INDEX_DAMAGE, git, mem, mem_json
 
 QUERIES = ["git", "index", "fts5 hyphens", "review", "windows", "plumbing", "atomic", "zzz"]
-
-
-@pytest.fixture
-def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = copy_fixture_store(tmp_path / "store")
-    monkeypatch.setenv("MEM_STORE", str(root))
-    return root
 
 
 def snapshot() -> dict[str, Any]:
