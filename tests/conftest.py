@@ -5,9 +5,11 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -73,6 +75,19 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEM_STORE", str(root))
     mem("init")
     return root
+
+
+def cli_commands(
+    group: click.Group = cli, path: tuple[str, ...] = ()
+) -> Iterator[tuple[list[str], click.Command]]:
+    """Every command and subcommand of mem with its path, groups included."""
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None, name
+        yield [*path, name], command
+        if isinstance(command, click.Group):
+            yield from cli_commands(command, (*path, name))
 
 
 def mem(*args: str, input: str | bytes | None = None, expect: int | None = 0) -> Result:
