@@ -5,9 +5,11 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -75,6 +77,19 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+def cli_commands(
+    group: click.Group = cli, path: tuple[str, ...] = ()
+) -> Iterator[tuple[list[str], click.Command]]:
+    """Every command and subcommand of mem with its path, groups included."""
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None, name
+        yield [*path, name], command
+        if isinstance(command, click.Group):
+            yield from cli_commands(command, (*path, name))
+
+
 def mem(*args: str, input: str | bytes | None = None, expect: int | None = 0) -> Result:
     """Run the CLI in-process; check the exit code unless ``expect`` is None."""
     result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
@@ -122,13 +137,53 @@ def run_mem(
     )
 
 
-def copy_fixture_store(destination: Path) -> Path:
-    """The sample store in fixtures/, committed in a real git repository."""
-    shutil.copytree(FIXTURES / "store", destination)
-    git(destination, "init", "-q", "--initial-branch=main")
-    git(destination, "add", "-A")
-    git(destination, "commit", "-q", "-m", "fixture store")
-    return destination
+FIXTURE_NOW = "2026-11-21T12:00:00Z"
+"""The sample store's today: the day after its newest memory."""
+
+
+@pytest.fixture(scope="session")
+def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """fixtures/store committed once in a git repository, for each test to copy."""
+    root = tmp_path_factory.mktemp("fixture") / "store"
+    shutil.copytree(FIXTURES / "store", root)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test Person",
+        "GIT_AUTHOR_EMAIL": "test@example.com",
+        "GIT_COMMITTER_NAME": "Test Person",
+        "GIT_COMMITTER_EMAIL": "test@example.com",
+    }
+    for args in (
+        ["init", "-q", "--initial-branch=main"],
+        ["add", "-A"],
+        ["commit", "-q", "-m", "fixture store"],
+    ):
+        subprocess.run(["git", *args], cwd=root, check=True, env=env)
+    return root
+
+
+@pytest.fixture
+def fixture_store(
+    _fixture_store_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """The sample store in fixtures/, committed in git and selected through MEM_STORE.
+
+    Its index is not built yet: the first read builds it.
+    """
+    root = tmp_path / "store"
+    shutil.copytree(_fixture_store_template, root, symlinks=True)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    return root
+
+
+@pytest.fixture
+def indexed_fixture_store(fixture_store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The sample store with its index built, read at FIXTURE_NOW."""
+    monkeypatch.setenv("MEM_NOW", FIXTURE_NOW)
+    mem("reindex")
+    return fixture_store
 
 
 def _truncate_mid_page(index: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from memcli.adapters.cli.main import cli
 
-from .conftest import git, mem, mem_json
+from .conftest import cli_commands, git, mem, mem_json
 
 SEARCH_KEYS = {
     "id",
@@ -205,12 +206,19 @@ def test_fallback_identity_when_git_has_none(
     assert git(store, "log", "-1", "--format=%an <%ae>").strip() == "mem <mem@localhost>"
 
 
-def test_every_command_has_help_text() -> None:
-    assert isinstance(cli, click.Group)
-    for name, command in cli.commands.items():
-        assert command.help and command.short_help != "", name
-        assert "Example:" in command.help, name
-        assert mem(name, "--help").exit_code == 0
+@pytest.mark.parametrize(
+    ("path", "command"), list(cli_commands(cli)), ids=[" ".join(p) for p, _ in cli_commands(cli)]
+)
+def test_every_command_has_help_text(path: list[str], command: click.Command) -> None:
+    """A one-line summary first, then an Example block that runs the command itself."""
+    summary, _, rest = inspect.cleandoc(command.help or "").partition("\n")
+    assert summary.strip() and summary == summary.strip()
+    listed = command.get_short_help_str(limit=1000)  # what `mem --help` lists
+    assert listed and summary.startswith(listed.rstrip("."))
+    example = rest.partition("Example:\n")[2]
+    assert f"mem {' '.join(path)}" in example, rest
+    shown = " ".join(mem(*path, "--help").stdout.split())
+    assert summary in shown and "Example:" in shown
 
 
 def test_a_save_never_commits_what_a_person_staged(store: Path) -> None:

@@ -60,7 +60,9 @@ def test_twenty_saves_with_searches_and_forgets_running_meanwhile(tmp_path: Path
     for search in searches:  # readers never saw a half-written index
         assert search.returncode == 0, search.stderr
         assert not any(text in search.stderr for text in LEAKED_ERRORS)
-        assert isinstance(json.loads(search.stdout or "[]"), list)
+        hits = json.loads(search.stdout)
+        assert {hit["id"] for hit in hits} <= saved_ids | set(doomed), hits
+        assert all("parallel" in hit["title"] for hit in hits), hits
     subjects = git(store, "log", "--format=%s").splitlines()
     assert sum(s.startswith("save: ") for s in subjects) == 23
     assert sum(s.startswith("forget: ") for s in subjects) == 3

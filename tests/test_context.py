@@ -14,10 +14,9 @@ from memcli.core.model import Observation
 from memcli.retrieval.recall import content_terms, is_trivial
 from memcli.store.files import Store
 
-from .conftest import copy_fixture_store, git, mem, mem_json
+from .conftest import git, mem, mem_json
 
 GOLDEN = Path(__file__).parent / "golden"
-NOW = "2026-11-21T12:00:00Z"
 
 
 def check_golden(name: str, text: str) -> None:
@@ -29,32 +28,23 @@ def check_golden(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-@pytest.fixture
-def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = copy_fixture_store(tmp_path / "store")
-    monkeypatch.setenv("MEM_STORE", str(root))
-    monkeypatch.setenv("MEM_NOW", NOW)
-    mem("reindex")
-    return root
-
-
-def test_session_start_golden(fixture_store: Path) -> None:
+def test_session_start_golden(indexed_fixture_store: Path) -> None:
     text = mem("context").stdout
     check_golden("session_start.md", text)
     assert "## Project notes (MEMORY.md)" in text and "#### Learned" in text
 
 
-def test_prompt_context_golden(fixture_store: Path) -> None:
+def test_prompt_context_golden(indexed_fixture_store: Path) -> None:
     text = mem("recall", "why does the FTS5 search fail on a hyphen like foo-bar?").stdout
     check_golden("prompt_context.md", text)
     assert "FTS5 MATCH rejects bare hyphens" in text
 
 
-def test_show_golden(fixture_store: Path) -> None:
+def test_show_golden(indexed_fixture_store: Path) -> None:
     check_golden("show.md", mem("show", "fts-hyphen", "01JDH5J6").stdout)
 
 
-def test_compaction_golden(fixture_store: Path) -> None:
+def test_compaction_golden(indexed_fixture_store: Path) -> None:
     identity = mem(
         "compact",
         "--request",
@@ -68,10 +58,10 @@ def test_compaction_golden(fixture_store: Path) -> None:
         "--next-steps",
         "Install the Claude hooks",
     ).stdout.strip()
-    path = next((fixture_store / "summaries").rglob(f"*{identity[-6:].lower()}.md"))
+    path = next((indexed_fixture_store / "summaries").rglob(f"*{identity[-6:].lower()}.md"))
     body = path.read_text().split("\n---\n", 1)[1]
     check_golden("compaction.md", body)
-    assert git(fixture_store, "log", "-1", "--format=%s").strip() == (
+    assert git(indexed_fixture_store, "log", "-1", "--format=%s").strip() == (
         "summarize: Ship the context command"
     )
     hits = mem_json("search", "hooks", "--kind", "summary")
@@ -79,7 +69,7 @@ def test_compaction_golden(fixture_store: Path) -> None:
     assert identity[:8] in mem("context").stdout
 
 
-def test_context_json_reports_what_is_in_it(fixture_store: Path) -> None:
+def test_context_json_reports_what_is_in_it(indexed_fixture_store: Path) -> None:
     report = json.loads(mem("context", "--format", "json").stdout)
     assert report["chars"] == len(report["context"]) <= report["budget"] == 8000
     assert report["hot"] == ["01JDM3N4P5Q6R7S8T9V0W1X2Y3"]
@@ -179,7 +169,7 @@ def test_default_budget_and_mem_toml(big_store: Path, monkeypatch: pytest.Monkey
         "sounds good",
     ],
 )
-def test_trivial_prompts_get_nothing(fixture_store: Path, prompt: str) -> None:
+def test_trivial_prompts_get_nothing(indexed_fixture_store: Path, prompt: str) -> None:
     assert is_trivial(prompt, 15)
     assert mem("recall", prompt).stdout == ""
     assert json.loads(mem("recall", prompt, "--format", "json").stdout)["trivial"] is True
@@ -194,7 +184,7 @@ def test_real_prompts_are_not_trivial() -> None:
     ]
 
 
-def test_recall_returns_only_strong_matches(fixture_store: Path) -> None:
+def test_recall_returns_only_strong_matches(indexed_fixture_store: Path) -> None:
     assert mem("recall", "tell me about the weather forecast for tomorrow").stdout == ""
     report = json.loads(
         mem("recall", "git plumbing commit performance with GitPython", "--format", "json").stdout
@@ -202,13 +192,13 @@ def test_recall_returns_only_strong_matches(fixture_store: Path) -> None:
     assert [m["title"] for m in report["memories"]] == ["Use git plumbing for every save"]
 
 
-def test_recall_is_deterministic(fixture_store: Path) -> None:
+def test_recall_is_deterministic(indexed_fixture_store: Path) -> None:
     prompt = "how should tests use git repositories and sqlite index files?"
     first = mem("recall", prompt).stdout
     assert first and all(mem("recall", prompt).stdout == first for _ in range(3))
 
 
-def test_recall_skips_the_hot_tier(fixture_store: Path) -> None:
+def test_recall_skips_the_hot_tier(indexed_fixture_store: Path) -> None:
     # The CRLF memory is from the last 24 h: already in the session-start context.
     assert "CRLF" not in mem("recall", "windows files saved with CRLF line endings").stdout
 
@@ -216,7 +206,7 @@ def test_recall_skips_the_hot_tier(fixture_store: Path) -> None:
 # ------------------------------------------------------------ template safety
 
 
-def test_memory_content_is_never_evaluated(fixture_store: Path) -> None:
+def test_memory_content_is_never_evaluated(indexed_fixture_store: Path) -> None:
     hostile = "{{ config }} {% for x in range(3) %}loop{% endfor %} {{ ''.__class__ }}"
     mem(
         "save",
@@ -233,8 +223,8 @@ def test_memory_content_is_never_evaluated(fixture_store: Path) -> None:
     mem("save", "older template text {{ config }} with caching words", "--type", "pattern")
 
 
-def test_store_templates_override_and_are_checked(fixture_store: Path) -> None:
-    templates = fixture_store / "templates"
+def test_store_templates_override_and_are_checked(indexed_fixture_store: Path) -> None:
+    templates = indexed_fixture_store / "templates"
     templates.mkdir()
     (templates / "session_start.md.j2").write_text("Custom start for {{ project }}: {{ total }}\n")
     assert mem("context").stdout == "Custom start for store: 9\n"
@@ -251,8 +241,8 @@ def test_store_templates_override_and_are_checked(fixture_store: Path) -> None:
     assert "'no_such_variable' is undefined" in broken.stderr
 
 
-def test_sandbox_blocks_unsafe_template_code(fixture_store: Path) -> None:
-    templates = fixture_store / "templates"
+def test_sandbox_blocks_unsafe_template_code(indexed_fixture_store: Path) -> None:
+    templates = indexed_fixture_store / "templates"
     templates.mkdir()
     (templates / "session_start.md.j2").write_text(
         "{{ ''.__class__.__mro__[1].__subclasses__() }}\n"
@@ -331,10 +321,10 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
     ],
 )
 def test_templates_are_bounded_in_time_and_size(
-    fixture_store: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
+    indexed_fixture_store: Path, monkeypatch: pytest.MonkeyPatch, body: str, message: str
 ) -> None:
     monkeypatch.setenv("MEM_TEMPLATE_TIMEOUT", "0.3")
-    templates = fixture_store / "templates"
+    templates = indexed_fixture_store / "templates"
     templates.mkdir()
     (templates / "session_start.md.j2").write_text(body + "\n")
     started = time.monotonic()
@@ -370,13 +360,15 @@ def test_a_tiny_budget_in_mem_toml_is_respected(
 # ------------------------------------------------------------ symbolic links
 
 
-def test_memory_md_linked_out_of_the_store_is_not_read(fixture_store: Path, tmp_path: Path) -> None:
+def test_memory_md_linked_out_of_the_store_is_not_read(
+    indexed_fixture_store: Path, tmp_path: Path
+) -> None:
     secret = tmp_path / "passwd"
     secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
-    (fixture_store / "MEMORY.md").unlink()
-    (fixture_store / "MEMORY.md").symlink_to(secret)
-    git(fixture_store, "add", "-A")
-    git(fixture_store, "commit", "-q", "--no-verify", "-m", "link")
+    (indexed_fixture_store / "MEMORY.md").unlink()
+    (indexed_fixture_store / "MEMORY.md").symlink_to(secret)
+    git(indexed_fixture_store, "add", "-A")
+    git(indexed_fixture_store, "commit", "-q", "--no-verify", "-m", "link")
     result = mem("context")
     assert "outside-the-store" not in result.stdout
     assert "MEMORY.md is a symbolic link" in result.stderr
@@ -384,11 +376,11 @@ def test_memory_md_linked_out_of_the_store_is_not_read(fixture_store: Path, tmp_
 
 
 def test_a_template_cannot_include_a_file_out_of_the_store(
-    fixture_store: Path, tmp_path: Path
+    indexed_fixture_store: Path, tmp_path: Path
 ) -> None:
     secret = tmp_path / "passwd"
     secret.write_text("root:x:0:0:outside-the-store:/root:/bin/bash\n")
-    templates = fixture_store / "templates"
+    templates = indexed_fixture_store / "templates"
     templates.mkdir()
     (templates / "x").symlink_to(secret)
     (templates / "session_start.md.j2").write_text('{% include "x" %}\n')

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import INDEX_DAMAGE, copy_fixture_store, git, mem, mem_json
+from .conftest import INDEX_DAMAGE, git, mem, mem_json
 
 READS = [
     ["search", "porter stemming"],
@@ -25,15 +25,6 @@ READS = [
     ["context"],
     ["recall", "why does FTS5 reject hyphenated words"],
 ]
-
-
-@pytest.fixture
-def fixture_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = copy_fixture_store(tmp_path / "store")
-    monkeypatch.setenv("MEM_STORE", str(root))
-    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
-    mem("list")
-    return root
 
 
 def answers() -> list[str]:
@@ -73,13 +64,15 @@ def remove_index(root: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", INDEX_DAMAGE.values(), ids=INDEX_DAMAGE.keys())
-def test_every_read_answers_the_same_from_a_damaged_index(fixture_store: Path, damage: Any) -> None:
+def test_every_read_answers_the_same_from_a_damaged_index(
+    indexed_fixture_store: Path, damage: Any
+) -> None:
     healthy = answers()
-    files = memory_files(fixture_store)
+    files = memory_files(indexed_fixture_store)
     mem("reindex")
     for suffix in ("-wal", "-shm"):
-        Path(f"{index_path(fixture_store)}{suffix}").unlink(missing_ok=True)
-    damage(index_path(fixture_store))
+        Path(f"{index_path(indexed_fixture_store)}{suffix}").unlink(missing_ok=True)
+    damage(index_path(indexed_fixture_store))
     first, *rest = READS
     rebuilt = mem(*first)
     assert rebuilt.stdout == healthy[0]
@@ -87,14 +80,14 @@ def test_every_read_answers_the_same_from_a_damaged_index(fixture_store: Path, d
     for args, expected in zip(rest, healthy[1:], strict=True):
         result = mem(*args)
         assert (result.stdout, result.stderr) == (expected, ""), args  # rebuilt once, for good
-    assert memory_files(fixture_store) == files
+    assert memory_files(indexed_fixture_store) == files
 
 
-def test_a_directory_in_place_of_the_index(fixture_store: Path) -> None:
+def test_a_directory_in_place_of_the_index(indexed_fixture_store: Path) -> None:
     healthy = answers()
-    files = memory_files(fixture_store)
-    remove_index(fixture_store)
-    index_path(fixture_store).mkdir()
+    files = memory_files(indexed_fixture_store)
+    remove_index(indexed_fixture_store)
+    index_path(indexed_fixture_store).mkdir()
     for args, expected in zip(READS, healthy, strict=True):
         result = mem(*args)
         assert result.stdout == expected, args
@@ -106,16 +99,18 @@ def test_a_directory_in_place_of_the_index(fixture_store: Path) -> None:
         result = mem(*args, expect=1)
         assert "a directory is in its place" in result.output
         assert "Traceback" not in result.output
-    assert index_path(fixture_store).is_dir()  # a person's directory is never removed
-    index_path(fixture_store).rmdir()
+    assert index_path(indexed_fixture_store).is_dir()  # a person's directory is never removed
+    index_path(indexed_fixture_store).rmdir()
     mem("reindex", "--check")
-    assert {k: v for k, v in memory_files(fixture_store).items() if k in files} == files
+    assert {k: v for k, v in memory_files(indexed_fixture_store).items() if k in files} == files
 
 
 @pytest.mark.parametrize("what", ["file", "folder"])
-def test_a_read_only_index(fixture_store: Path, what: str) -> None:
+def test_a_read_only_index(indexed_fixture_store: Path, what: str) -> None:
     healthy = answers()
-    target = index_path(fixture_store) if what == "file" else fixture_store / ".cache"
+    target = (
+        index_path(indexed_fixture_store) if what == "file" else indexed_fixture_store / ".cache"
+    )
     mem("reindex")
     with read_only(target):
         assert answers() == healthy  # current: read as it is
@@ -131,47 +126,49 @@ def test_a_read_only_index(fixture_store: Path, what: str) -> None:
 # ------------------------------------------------------------------ git broken
 
 
-def test_missing_head_names_the_problem_everywhere(fixture_store: Path) -> None:
-    (fixture_store / ".git" / "HEAD").unlink()
-    files = memory_files(fixture_store)
+def test_missing_head_names_the_problem_everywhere(indexed_fixture_store: Path) -> None:
+    (indexed_fixture_store / ".git" / "HEAD").unlink()
+    files = memory_files(indexed_fixture_store)
     for args in [*READS, ["save", "x"], ["forget", "01JDF1G2"], ["doctor"], ["sync"]]:
         result = mem(*args, expect=1)
         assert result.stderr.splitlines() == [
-            f"Error: {fixture_store} is a broken git repository: .git/HEAD is missing "
+            f"Error: {indexed_fixture_store} is a broken git repository: .git/HEAD is missing "
             "(if its branch is main, write 'ref: refs/heads/main' into .git/HEAD)"
         ], args
-    assert memory_files(fixture_store) == files
+    assert memory_files(indexed_fixture_store) == files
 
 
-def test_a_detached_head_reads_but_refuses_writes(fixture_store: Path) -> None:
+def test_a_detached_head_reads_but_refuses_writes(indexed_fixture_store: Path) -> None:
     mem("save", "One more memory", "--key", "more")
-    git(fixture_store, "checkout", "-q", "--detach", "HEAD~1")
+    git(indexed_fixture_store, "checkout", "-q", "--detach", "HEAD~1")
     assert "One more memory" not in mem("list").stdout  # what that commit holds
     for args in (["save", "x"], ["forget", "01JDF1G2"], ["forget", "--purge", "01JDF1G2"]):
         assert "is on a detached HEAD" in mem(*args, expect=1).stderr
     assert "is on a detached HEAD" in mem("doctor", expect=1).stdout
-    git(fixture_store, "checkout", "-q", "main")
+    git(indexed_fixture_store, "checkout", "-q", "main")
     assert "One more memory" in mem("list").stdout
 
 
-def test_a_rebase_in_progress(fixture_store: Path) -> None:
-    (fixture_store / ".git" / "rebase-merge").mkdir()
+def test_a_rebase_in_progress(indexed_fixture_store: Path) -> None:
+    (indexed_fixture_store / ".git" / "rebase-merge").mkdir()
     assert mem("search", "porter").stdout
     result = mem("save", "x", expect=1)
     assert "a rebase is in progress in the store" in result.stderr
     assert "a rebase is in progress" in mem("doctor", "--fix", expect=1).stdout
 
 
-def test_a_merge_conflict_in_a_memory_file(fixture_store: Path) -> None:
-    path = next(fixture_store.glob("observations/**/*porter*.md"))
-    relative = path.relative_to(fixture_store).as_posix()
-    git(fixture_store, "checkout", "-q", "-b", "theirs")
+def test_a_merge_conflict_in_a_memory_file(indexed_fixture_store: Path) -> None:
+    path = next(indexed_fixture_store.glob("observations/**/*porter*.md"))
+    relative = path.relative_to(indexed_fixture_store).as_posix()
+    git(indexed_fixture_store, "checkout", "-q", "-b", "theirs")
     path.write_text(path.read_text().replace("Porter stemming", "Their Porter stemming"))
-    git(fixture_store, "commit", "-q", "--no-verify", "-am", "theirs")
-    git(fixture_store, "checkout", "-q", "main")
+    git(indexed_fixture_store, "commit", "-q", "--no-verify", "-am", "theirs")
+    git(indexed_fixture_store, "checkout", "-q", "main")
     path.write_text(path.read_text().replace("Porter stemming", "Our Porter stemming"))
-    git(fixture_store, "commit", "-q", "--no-verify", "-am", "ours")
-    merged = subprocess.run(["git", "merge", "theirs"], cwd=fixture_store, capture_output=True)
+    git(indexed_fixture_store, "commit", "-q", "--no-verify", "-am", "ours")
+    merged = subprocess.run(
+        ["git", "merge", "theirs"], cwd=indexed_fixture_store, capture_output=True
+    )
     assert merged.returncode != 0 and "<<<<<<<" in path.read_text()
 
     # The index reads the work tree: the conflicted memory is left out, and named.
@@ -208,5 +205,5 @@ def test_conflict_markers_in_a_memory_text_are_data(store: Path) -> None:
     )
     assert committed.returncode == 0, committed.stderr
     assert "Checked thrice" in mem_json("show", "markers")[0]["narrative"]
-    assert mem("reindex", "--full").exit_code == 0
+    assert mem("reindex", "--full").stdout.startswith("Rebuilt the index: 1 memories at ")
     assert mem_json("show", "markers")[0]["id"] == identity

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import copy_fixture_store, git, mem, mem_json
+from .conftest import git, mem, mem_json
 
 
 def test_the_journal_reads_like_a_diary(store: Path) -> None:
@@ -170,15 +170,15 @@ def test_diff_refuses_a_bookmark_that_is_not_a_revision(store: Path, tmp_path: P
     assert target.read_text() == "keep me\n"
 
 
-def test_restore_finds_a_memory_by_its_id_whatever_its_file_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = copy_fixture_store(tmp_path / "fixture")
-    monkeypatch.setenv("MEM_STORE", str(root))
-    original = (root / "observations/2026/11/2026-11-20-hand-written-context.md").read_text()
+def test_restore_finds_a_memory_by_its_id_whatever_its_file_name(fixture_store: Path) -> None:
+    original = (
+        fixture_store / "observations/2026/11/2026-11-20-hand-written-context.md"
+    ).read_text()
     mem("forget", "01JDK2M3")
     assert mem("restore", "01JDK2M3").stdout.startswith("restored 01JDK2M3N4P5Q6R7S8T9V0W1X2")
-    (restored,) = [p for p in (root / "observations").rglob("*.md") if "01JDK2M3" in p.read_text()]
+    (restored,) = [
+        p for p in (fixture_store / "observations").rglob("*.md") if "01JDK2M3" in p.read_text()
+    ]
     assert restored.read_text() == original
 
 
