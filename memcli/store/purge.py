@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memcli.core import journal
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.store.files import MEMORY_DIRS, PURGED_FILE, Store, is_memory_path, parse_memory_file
@@ -45,7 +46,6 @@ TOMBSTONE_HEADER = (
 _ULID_RE = re.compile(r"[0-9A-Z]{26}")
 PENDING_FILE = "mem-purge-pending"
 FILE_OPS = (b"M ", b"D ")
-_COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
 _ESCAPE_RE = re.compile(rb"\\(?:([0-7]{3})|(.))", re.DOTALL)
 _ESCAPES = {
     b"n": b"\n",
@@ -166,9 +166,7 @@ def _record(store: Store, ids: list[str]) -> None:
     (store.root / TOMBSTONE).write_text(
         TOMBSTONE_HEADER + "".join(f"{i}\n" for i in lines), encoding="utf-8"
     )
-    noun = "memory" if len(new) == 1 else "memories"
-    trailers = "".join(f"Purged-Id: {i}\n" for i in new)
-    store.commit([TOMBSTONE], [], f"purge: {len(new)} {noun}\n\n{trailers}")
+    store.commit([TOMBSTONE], [], journal.purge_message(new))
 
 
 def _introducing(store: Store, ids: set[str], commits: str) -> list[tuple[str, str]]:
@@ -269,7 +267,11 @@ def verify_gone(store: Store, ids: list[str]) -> str | None:
     from memcli.store.git import clean_env
 
     pattern = re.compile(
-        rb"(?:^|\n)(?:id|Memory-Id): *[\"']?(" + b"|".join(i.encode() for i in ids) + rb")\b"
+        rb"(?:^|\n)(?:id|"
+        + journal.MEMORY_ID.encode()
+        + rb"): *[\"']?("
+        + b"|".join(i.encode() for i in ids)
+        + rb")\b"
     )
     process = subprocess.Popen(
         ["git", "cat-file", "--batch-all-objects", "--unordered", "--batch"],
@@ -437,8 +439,7 @@ def _list_lines(store: Store, commands: list[_Command], paths: set[str]) -> set[
                 record = parse_memory_file(path, data)
             except InvalidMemoryFile:
                 continue
-            label = f"{record.type}: " if record.kind == "observation" else ""
-            labels.add(f"- {label}{record.title}".encode())
+            labels.add(journal.list_line(record).encode())
             break
     return labels
 
@@ -446,7 +447,7 @@ def _list_lines(store: Store, commands: list[_Command], paths: set[str]) -> set[
 class _Rewriter:
     def __init__(self, paths: set[str], ids: list[str], labels: set[bytes], result: Purged):
         self.targets = {p.encode() for p in paths}
-        self.trailers = {f"Memory-Id: {i}".encode() for i in ids}
+        self.trailers = {line.encode() for line in journal.memory_id_trailers(ids).splitlines()}
         self.labels = labels
         self.result = result
         self.replaced: dict[bytes, bytes | None] = {}
@@ -520,14 +521,4 @@ class _Rewriter:
 
     def _scrubbed(self, message: bytes) -> bytes:
         """The message without the purged memories' trailers and list lines."""
-        lines = message.split(b"\n")
-        if not self.trailers & set(lines):
-            return message
-        kept = [ln for ln in lines if ln not in self.trailers and ln not in self.labels]
-        removed = sum(1 for ln in lines if ln in self.trailers)
-        match = _COUNT_SUBJECT_RE.match(kept[0]) if kept else None
-        if match:
-            left = int(match.group(2)) - removed
-            noun = b"memory" if left == 1 else b"memories"
-            kept[0] = b"%s: %d %s" % (match.group(1), left, noun)
-        return b"\n".join(kept)
+        return journal.without_memories(message, self.trailers, self.labels)

@@ -57,7 +57,7 @@ def compact(
     payload: dict[str, object] = _read_payload() if from_stdin else {}
     merged = {name: _text(payload.get(name)) for name in SECTION_OPTIONS}
     merged.update({k: v for k, v in sections.items() if v})
-    result = open_memory(store_dir, project).summarize(
+    result = open_memory(store_dir, project).writer.summarize(
         merged,
         title=title or _text(payload.get("title")),
         session=session or _text(payload.get("session")),
@@ -65,9 +65,9 @@ def compact(
         secrets=secrets,
     )
     if as_json:
-        echo_json({**result.observation.to_dict(), "path": result.path, "commit": result.commit})
+        echo_json({**result.record.to_dict(), "path": result.path, "commit": result.commit})
     else:
-        click.echo(result.observation.id)
+        click.echo(result.record.id)
 
 
 def _read_payload() -> dict[str, object]:

@@ -87,7 +87,7 @@ def git_hook(name: str, args: tuple[str, ...]) -> None:
     memory = Memory(StoreLocation(Path.cwd(), "git hook"), notify=notice)
     if name in githooks.VALIDATING:
         try:
-            memory.sync()
+            memory.refresh_index()
             index = memory.index()
             path_of = index.path_of
 
@@ -117,7 +117,7 @@ def git_hook(name: str, args: tuple[str, ...]) -> None:
             sys.exit(githooks.REFUSED)
     elif name in githooks.REINDEXING:
         try:
-            memory.sync()
+            memory.refresh_index()
         except Exception as exc:  # never block git for the index
             click.echo(f"mem: index not updated after {name}: {exc}", err=True)
     else:

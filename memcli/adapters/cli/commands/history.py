@@ -67,8 +67,8 @@ def restore(ref: str, store_dir: str | None, project: str | None) -> None:
     Example:
         mem restore 01JDX3Z6T0V6K8M2Q9R4S5T7W8
     """
-    result = open_memory(store_dir, project).restore(ref)
-    click.echo(f"restored {result.observation.id}  {result.observation.title}")
+    result = open_memory(store_dir, project).writer.restore(ref)
+    click.echo(f"restored {result.record.id}  {result.record.title}")
 
 
 BOOKMARK = "diff-bookmark"
