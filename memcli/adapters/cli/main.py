@@ -31,15 +31,21 @@ from memcli.adapters.cli.commands import (
 from memcli.adapters.cli.commands import (
     list as list_command,
 )
-from memcli.core.errors import MemError
+from memcli.core.errors import MemError, ProblemsReported
 
 
 class MemGroup(click.Group):
-    """Turns the core's expected failures into one-line errors with exit code 1."""
+    """Turns the core's expected failures into exit codes: the one place that does.
+
+    A ``MemError`` becomes a one-line error with exit code 1; ``ProblemsReported``
+    (the command already listed the problems) just its exit code.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except ProblemsReported as exc:
+            ctx.exit(exc.exit_code)
         except MemError as exc:
             raise click.ClickException(str(exc)) from None
 

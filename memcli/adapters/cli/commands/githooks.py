@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.core.errors import ProblemsReported
 from memcli.service.memory import Memory
 from memcli.store.files import StoreLocation
 
@@ -114,7 +114,7 @@ def git_hook(name: str, args: tuple[str, ...]) -> None:
                 "again (`git commit --no-verify` skips this check)",
                 err=True,
             )
-            sys.exit(githooks.REFUSED)
+            raise ProblemsReported(githooks.REFUSED)
     elif name in githooks.REINDEXING:
         try:
             memory.refresh_index()
