@@ -25,6 +25,8 @@ SUBJECT_TITLE_CHARS = 60
 VERBS = ("save", "update", "forget", "summarize", "restore", "edit", "init")
 """The actions of mem's commits that touch memories."""
 HAND_EDIT = "hand edit"
+INIT_MESSAGE = "init: mem store"
+"""The first commit of a new store."""
 MEMORY_ID = "Memory-Id"
 PURGED_ID = "Purged-Id"
 
