@@ -46,6 +46,8 @@ class Drift:
 
 
 class Memory:
+    """One store and its index, for reading; ``writer`` holds the write transactions."""
+
     def __init__(
         self, location: StoreLocation, notify: Notify, progress: Progress | None = None
     ) -> None:
