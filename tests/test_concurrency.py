@@ -78,13 +78,13 @@ def test_two_stores_in_one_process_share_nothing(tmp_path: Path) -> None:
     a = Memory(StoreLocation(tmp_path / "a", "--store"), notes["a"].append)
     b = Memory(StoreLocation(tmp_path / "b", "--store"), notes["b"].append)
     templates = tmp_path / "b" / "templates"
-    a.save(Draft(text="Store A uses Postgres for sessions", key="db"))
-    b.save(Draft(text="Store B uses Redis for sessions", key="db"))
+    a.writer.save(Draft(text="Store A uses Postgres for sessions", key="db"))
+    b.writer.save(Draft(text="Store B uses Redis for sessions", key="db"))
     templates.mkdir()
     (templates / "session_start.md.j2").write_text("B's own session template\n")
     for _ in range(2):  # interleaved, with both indexes open
-        a.save(Draft(text="Store A caches with Varnish"))
-        b.save(Draft(text="Store B caches with nginx"))
+        a.writer.save(Draft(text="Store A caches with Varnish"))
+        b.writer.save(Draft(text="Store B caches with nginx"))
 
     def titles(memory: Memory, words: str) -> list[str]:
         return [e.title for e in memory.read(lambda i: i.search(words, limit=10)).entries]

@@ -52,3 +52,15 @@ class IndexCorrupt(MemError):
 
 class IndexUnavailable(MemError):
     """The index cannot be opened or written (a directory in its place, permissions)."""
+
+
+class ProblemsReported(MemError):
+    """A check found problems and the command has listed them: exit with ``exit_code``.
+
+    Unlike other errors it prints no ``Error:`` line (``mem doctor``, ``mem
+    reindex --check``, a git hook refusing a commit).
+    """
+
+    def __init__(self, exit_code: int = 1) -> None:
+        super().__init__(f"exit {exit_code}")
+        self.exit_code = exit_code

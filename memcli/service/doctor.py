@@ -111,9 +111,7 @@ def _interrupted_purge(memory: Memory, checkup: Checkup, fix: bool) -> None:
     if not purge.pending_path(memory.store).exists():
         return
     if fix and not memory.store.git_state_problem():
-        with memory.store.write_lock():
-            purge.finish(memory.store)
-            memory.rebuild_index_file()
+        memory.writer.finish_purge()
         checkup.fixed.append("finished an interrupted purge: the old history is pruned")
     else:
         checkup.problems.append(
@@ -169,7 +167,8 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
     from memcli.core.secrets import added_to_file, report
 
     committed = store.git.cat_file_batch([f"HEAD:{path}" for path in memory_files])
-    valid, removed, ids = [], [], []
+    valid: dict[str, bytes] = {}
+    removed, ids = [], []
     for path in memory_files:
         if not store.resolve(path).exists():
             removed.append(path)
@@ -188,17 +187,9 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             )
             continue
         ids.append(identity)
-        valid.append(path)
+        valid[path] = data
     if valid or removed:
-        with store.write_lock():
-            store.commit(
-                valid,
-                removed,
-                f"edit: commit {len(valid) + len(removed)} uncommitted memory file(s)\n\n"
-                "Committed by mem doctor --fix: edits by hand, or saves interrupted before\n"
-                "their commit.\n\n" + "".join(f"Memory-Id: {i}\n" for i in ids),
-            )
-        memory.reindex(full=False)
+        memory.writer.commit_uncommitted(valid, removed, ids)
         checkup.fixed.append(
             f"committed {len(valid) + len(removed)} uncommitted memory file(s) "
             "(edits by hand, or interrupted saves)"

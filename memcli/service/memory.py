@@ -1,42 +1,34 @@
-"""A project's memory: its store (the truth) and its index (derived), used together.
+"""A project's memory: its store (the truth) and its index (derived), read together.
 
-The data flow is one way: a write goes to a file, then a commit, then the index;
-a read first brings the index up to date with git, then queries it. Nothing
-here prints: notices and warnings go to the ``notify`` callback.
+The data flow is one way: a write goes to a file, then a commit, then the index
+(``memcli.service.writer``); a read first brings the index up to date with git,
+then queries it. ``Memory`` opens the store and the index, keeps the index
+usable (a corrupt one is rebuilt, an unusable one replaced by a temporary one)
+and answers reads. Nothing here prints: notices and warnings go to the
+``notify`` callback.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from memcli.core.crashpoints import crash_point
 from memcli.core.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
-from memcli.core.ids import new_ulid
-from memcli.core.timeutil import format_timestamp, now
 from memcli.index.db import Entry, Index, Progress, SyncReport
 from memcli.store.files import Store, digest
 from memcli.store.location import StoreLocation
 
 if TYPE_CHECKING:
-    from memcli.core.draft import Draft
-    from memcli.core.model import Observation, Record
-    from memcli.core.secrets import Finding, Policy
-    from memcli.store.purge import Purged
+    from memcli.core.model import Record
+    from memcli.service.writer import Writer
 
 R = TypeVar("R")
+Known = dict[str, "tuple[Record, str] | None"]
+"""What a commit wrote (each path's memory and digest) and removed (None)."""
 Notify = Callable[[str], None]
-SUBJECT_TITLE_CHARS = 60
-
-
-class SaveResult(NamedTuple):
-    observation: Record
-    path: str
-    action: str
-    """``saved`` (new), ``updated`` (same key, changed) or ``unchanged``."""
-    commit: str | None
 
 
 class Drift:
@@ -55,6 +47,8 @@ class Drift:
 
 
 class Memory:
+    """One store and its index, for reading; ``writer`` holds the write transactions."""
+
     def __init__(
         self, location: StoreLocation, notify: Notify, progress: Progress | None = None
     ) -> None:
@@ -67,6 +61,13 @@ class Memory:
         """Why the index file could not serve this command (a temporary index did)."""
         self.index_deferred = False
         """Writes leave the index alone (a hook with no time to rebuild it); reads catch up."""
+
+    @cached_property
+    def writer(self) -> Writer:
+        """The write transactions (save, summarize, edit, forget, restore, purge)."""
+        from memcli.service.writer import Writer
+
+        return Writer(self)
 
     # --------------------------------------------------------------- opening
 
@@ -92,7 +93,7 @@ class Memory:
         except StoreError as exc:
             self.notify(f"git hooks not installed: {exc}")
 
-    def sync(self, *, full: bool = False, temporary_ok: bool = True) -> SyncReport | None:
+    def refresh_index(self, *, full: bool = False, temporary_ok: bool = True) -> SyncReport | None:
         """Open the index and bring it up to date with HEAD (``full``: rebuild it).
 
         A missing index is built, a corrupt one is thrown away and rebuilt, each
@@ -110,12 +111,12 @@ class Memory:
             try:
                 if self._index is None:
                     self._index = self._open_index(path)
-                report = self._index.sync(self.store, self.notify, full=full)
+                report = self._refresh(self._index, full=full)
             except IndexCorrupt as exc:
                 self.notify(f"{exc}; rebuilding it from the memory files")
                 self._discard_index()
                 self._index = self._open_index(path)
-                return self._index.sync(self.store, self.notify, full=True)
+                return self._refresh(self._index, full=True)
         except (IndexUnavailable, OSError) as exc:
             return self._use_temporary_index(exc, temporary_ok)
         if report and report.rebuilt and not full and not existed and report.added:
@@ -130,7 +131,7 @@ class Memory:
         index file is left as it is for a person to look at.
         """
         if self._index is not None and self._index.path == ":memory:":
-            return self._index.sync(self.store, self.notify)
+            return self._refresh(self._index)
         path = self.store.index_path
         if path.is_dir():
             reason = "a directory is in its place"
@@ -149,7 +150,28 @@ class Memory:
             with contextlib.suppress(IndexCorrupt, IndexUnavailable):
                 self._index.close()
         self._index = self._open_index(":memory:")
-        return self._index.sync(self.store, self.notify, full=True)
+        return self._refresh(self._index, full=True)
+
+    def _refresh(
+        self,
+        index: Index,
+        *,
+        full: bool = False,
+        known: tuple[str | None, Known] | None = None,
+    ) -> SyncReport | None:
+        """The one place the index is brought up to date with the store."""
+        return index.sync(self.store, self.notify, full=full, known=known)
+
+    def apply_commit(self, index: Index, parent: str | None, known: Known) -> None:
+        """Tell the index about a commit just made on ``parent``: what it wrote and removed.
+
+        The commit is the truth: an index that cannot take it is caught up by the
+        next read, with a notice now.
+        """
+        try:
+            self._refresh(index, known=(parent, known))
+        except (IndexCorrupt, IndexUnavailable) as exc:
+            self.notify(f"saved, but the index was not updated: {exc}")
 
     def _open_index(self, path: Path | str) -> Index:
         index = Index(path)
@@ -159,7 +181,7 @@ class Memory:
     def index(self) -> Index:
         """The index, open and up to date with HEAD."""
         if self._index is None:
-            self.sync()
+            self.refresh_index()
         assert self._index is not None
         return self._index
 
@@ -182,7 +204,7 @@ class Memory:
         except IndexCorrupt as exc:
             self.notify(f"{exc}; rebuilding it from the memory files")
             self._discard_index()
-            self.sync(full=True)
+            self.refresh_index(full=True)
             return query(self.index())
 
     # --------------------------------------------------------------- reading
@@ -197,11 +219,11 @@ class Memory:
 
     def reindex(self, *, full: bool) -> SyncReport | None:
         """Bring the index file up to date; unlike a read, refuse when it cannot be written."""
-        return self.sync(full=full, temporary_ok=False)
+        return self.refresh_index(full=full, temporary_ok=False)
 
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
-        self.sync(temporary_ok=False)
+        self.refresh_index(temporary_ok=False)
         indexed = self.read(lambda index: index.digests())
         drift = Drift()
         on_disk: dict[str, str] = {}
@@ -219,249 +241,11 @@ class Memory:
         drift.stale = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
         return drift
 
-    # --------------------------------------------------------------- writing
-
-    def save(self, draft: Draft, *, secrets: Policy = "refuse") -> SaveResult:
-        """Write one memory and commit it; a known ``key`` updates that memory instead.
-
-        Likely secrets in it are refused (or redacted, or allowed: ``secrets``),
-        before anything is written.
-        """
-        stamp = format_timestamp(now())
-        # Without a key, or without a store yet, it is surely new: refuse bad input
-        # before creating anything (with a key, the lock decides: new or an update).
-        fresh = (
-            None
-            if draft.key and self.store.exists()
-            else _screened(draft.new_observation(new_ulid(), stamp), None, secrets)
-        )
-        self.ensure_store()
-        with self.store.write_lock():
-            self.store.check_writable()
-            existing = self._entry_for_key(draft.key) if draft.key else None
-            if existing is not None:
-                from memcli.core.model import Observation
-
-                old = self.load(existing)
-                if not isinstance(old, Observation):
-                    raise StoreError(f"the key {draft.key!r} belongs to a summary, not a memory")
-                observation = _screened(draft.update(old, stamp), old, secrets)
-                if observation == old:
-                    return SaveResult(old, existing.path, "unchanged", None)
-                path, action = existing.path, "updated"
-            else:
-                observation = fresh or _screened(
-                    draft.new_observation(new_ulid(), stamp), None, secrets
-                )
-                path, action = self.store.new_path(observation), "saved"
-            verb = "save" if action == "saved" else "update"
-            message = _commit_message(verb, [observation])
-            commit = self._commit_files({path: observation.to_markdown()}, [], message)
-            return SaveResult(observation, path, action, commit)
-
-    def summarize(
-        self,
-        sections: dict[str, str | None],
-        *,
-        title: str | None = None,
-        session: str | None = None,
-        text: str = "",
-        extra: dict[str, str] | None = None,
-        secrets: Policy = "refuse",
-    ) -> SaveResult:
-        """Record a session summary, its body rendered through ``compaction.md.j2``."""
-        from memcli.core.errors import InvalidInput, MemError
-        from memcli.core.model import SUMMARY_FIELDS, Summary, without_private
-        from memcli.core.serialize import record_dict
-        from memcli.core.titles import summary_title
-        from memcli.core.validate import (
-            clean_narrative,
-            clean_section,
-            clean_session,
-            strip_private,
-        )
-        from memcli.retrieval.render import Renderer
-
-        cleaned = {name: clean_section(sections.get(name), name) for name in SUMMARY_FIELDS}
-        text = clean_narrative(strip_private(text))
-        screened = _screen({**cleaned, "title": title, "text": text}, [], secrets)
-        title, text = screened.pop("title"), screened.pop("text")
-        cleaned = screened
-        if not any(cleaned.values()) and not text:
-            raise InvalidInput(
-                "nothing to summarize: give --request, --investigated, --learned, --completed "
-                "or --next-steps (or a JSON object on stdin)"
-            )
-        self.ensure_store()
-        with self.store.write_lock():
-            self.store.check_writable()
-            summary = Summary(
-                id=new_ulid(),
-                title=summary_title({**cleaned, "learned": cleaned["learned"] or text}, title),
-                created=format_timestamp(now()),
-                session=clean_session(strip_private(session or "")),
-                request=cleaned["request"],
-                investigated=cleaned["investigated"],
-                learned=cleaned["learned"],
-                completed=cleaned["completed"],
-                next_steps=cleaned["next_steps"],
-                extra=dict(extra or {}),
-            )
-            try:
-                body = Renderer(self.store.root).render(
-                    "compaction.md.j2", summary=record_dict(summary), text=text
-                )
-            except MemError as exc:  # the store's template: the summary is kept all the same
-                self.notify(f"{exc}; the summary was rendered with the built-in template")
-                body = Renderer(None).render(
-                    "compaction.md.j2", summary=record_dict(summary), text=text
-                )
-            # A template can add text of its own: it is scanned like everything stored.
-            body = _screen({"text": strip_private(body)}, [], secrets)["text"]
-            summary.narrative = clean_narrative(body)
-            visible = without_private(summary)
-            assert isinstance(visible, Summary)
-            summary = visible
-            path = self.store.new_path(summary)
-            message = _commit_message("summarize", [summary])
-            commit = self._commit_files({path: summary.to_markdown()}, [], message)
-            return SaveResult(summary, path, "saved", commit)
-
-    def restore(self, ref: str) -> SaveResult:
-        """Bring a forgotten memory back from history, as it was last, in a new commit."""
-        from memcli.core.errors import NotFound
-        from memcli.store.history import find_forgotten
-
-        self.require_store()
-        with self.store.write_lock():
-            self.store.check_writable()
-            try:
-                present = self.resolve(ref)
-            except NotFound:
-                present = None
-            if present is not None:
-                raise StoreError(f"{present.id} is not forgotten: it is at {present.path}")
-            path, data, record = find_forgotten(self.store, ref)
-            holder = self._entry_for_key(record.key) if record.key else None
-            if holder is not None:
-                raise StoreError(
-                    f"the key {record.key!r} of {record.id} is already used by {holder.id} "
-                    f"({holder.title[:60]}) since it was forgotten: give that memory another "
-                    "key (`mem edit ... --set key=...`) or forget it, then restore"
-                )
-            if self.store.resolve(path).exists():
-                path = self.store.new_path(record)
-            message = _commit_message("restore", [record])
-            commit = self._commit_files({path: data.decode("utf-8")}, [], message)
-            return SaveResult(record, path, "restored", commit)
-
-    def replace_file(
-        self,
-        entry: Entry,
-        text: str | Callable[[Record], str],
-        *,
-        base: bytes | None = None,
-        secrets: Policy = "refuse",
-    ) -> SaveResult:
-        """Write an edited memory file after checking it, in one commit (``edit: …``).
-
-        ``text`` is the new file, or a function making it from the memory as it
-        is under the write lock (so changes made meanwhile are kept). ``base``:
-        the bytes the edit started from; if the file changed since, the edit is
-        refused (``EditConflict``) rather than undoing that change.
-        """
-        from memcli.core.errors import EditConflict, InvalidInput
-        from memcli.core.secrets import scan
-        from memcli.store.files import parse_memory_file
-
-        with self.store.write_lock():
-            self.store.check_writable()
-            try:
-                data = self.store.read_bytes(entry.path)
-            except InvalidMemoryFile:
-                if (
-                    self.store.resolve(entry.path).is_symlink()
-                    or self.store.resolve(entry.path).exists()
-                ):
-                    raise
-                raise EditConflict(
-                    f"{entry.path} was removed while it was being edited (forgotten, or "
-                    "moved); nothing was written"
-                ) from None
-            if base is not None and data != base:
-                raise EditConflict(
-                    f"{entry.path} changed while it was being edited (another mem wrote it); "
-                    "nothing was written"
-                )
-            wanted = text(self.store.parse(entry.path, data)) if callable(text) else text
-            wanted = _without_private(entry.path, wanted)
-            current = data.decode("utf-8", "replace")
-            before = list(scan(current, entry.path))
-            new: str = _screen({entry.path: wanted}, before, secrets)[entry.path]
-            record = parse_memory_file(entry.path, new.encode("utf-8"))
-            if record.id != entry.id:
-                raise InvalidInput(
-                    f"the id changed ({entry.id} -> {record.id}); an id is the "
-                    "memory's identity: save a new memory instead"
-                )
-            self.sync()  # the index as of HEAD, under the lock
-            self.check_key_free(record)
-            if current == new:
-                return SaveResult(record, entry.path, "unchanged", None)
-            message = _commit_message("edit", [record])
-            commit = self._commit_files({entry.path: new}, [], message)
-            return SaveResult(record, entry.path, "edited", commit)
-
-    def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
-        """Remove memories from the work tree in one commit; history keeps them."""
-        with self.store.write_lock():
-            self.store.check_writable()
-            entries: dict[str, Entry] = {}
-            for ref in refs:
-                entry = self.resolve(ref)
-                entries.setdefault(entry.id, entry)
-            chosen = list(entries.values())
-            observations = [self._load_or_stub(entry) for entry in chosen]
-            message = _commit_message("forget", observations)
-            commit = self._commit_files({}, [entry.path for entry in chosen], message)
-            return chosen, commit
-
-    def purge(self, refs: Iterable[str]) -> tuple[list[Record], Purged]:
-        """Remove memories from the store's whole history (``mem forget --purge``).
-
-        Present or already forgotten; the index is rebuilt from scratch after,
-        so no trace of them stays in its pages either.
-        """
-        from memcli.core.errors import NotFound
-        from memcli.store.history import find_forgotten
-        from memcli.store.purge import history_paths, rewrite
-
-        self.require_store()
-        with self.store.write_lock():
-            self.store.check_writable()
-            dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
-            if dirty:
-                raise StoreError(
-                    "the store has uncommitted changes (`git status` shows them): commit or "
-                    "discard them before a purge rewrites history"
-                )
-            records: dict[str, Record] = {}
-            for ref in refs:
-                try:
-                    record = self._load_or_stub(self.resolve(ref))
-                except NotFound:
-                    record = find_forgotten(self.store, ref)[2]
-                records.setdefault(record.id, record)
-            paths = sorted({p for i in records for p in history_paths(self.store, i)})
-            result = rewrite(self.store, list(records), paths)
-            self.rebuild_index_file()
-        return list(records.values()), result
-
     def rebuild_index_file(self) -> None:
         """A new index file, not just new tables: freed pages of the old one keep old text."""
         with contextlib.suppress(IndexUnavailable):  # a directory there: nothing to clear
             self._discard_index()
-        self.sync(full=True)
+        self.refresh_index(full=True)
 
     def check_key_free(self, record: Record) -> None:
         """Refuse a key another memory already has: a key names one memory."""
@@ -477,12 +261,13 @@ class Memory:
                 "a key names one memory: choose another"
             )
 
-    def _entry_for_key(self, key: str) -> Entry | None:
+    def entry_for_key(self, key: str) -> Entry | None:
         from memcli.core.validate import check_key
 
         return self.read(lambda index: index.by_key(check_key(key)))
 
-    def _load_or_stub(self, entry: Entry) -> Record:
+    def load_or_stub(self, entry: Entry) -> Record:
+        """The memory, or what the index knows of it when its file is invalid."""
         from memcli.core.model import Observation
 
         try:
@@ -491,126 +276,3 @@ class Memory:
             return Observation(
                 id=entry.id, type=entry.type, title=entry.title, created=entry.created
             )
-
-    def _commit_files(self, writes: dict[str, str], removals: list[str], message: str) -> str:
-        """Write and delete files, commit them, and tell the index; undo the files on failure."""
-        backups = {path: self._backup(path) for path in [*writes, *removals]}
-        # Current with the parent, so that the commit applies without a diff.
-        index = None if self.index_deferred else self.index()
-        parent = self.store.head()
-        try:
-            crash_point("lock-held")
-            for path, content in writes.items():
-                self.store.write_file(path, content.encode("utf-8"))
-            for path in removals:
-                self.store.remove_file(path)
-            crash_point("files-written")
-            commit = self.store.commit(list(writes), removals, message)
-        except BaseException:
-            for path, old in backups.items():
-                if old is None:
-                    self.store.remove_file(path)
-                else:
-                    self.store.write_file(path, old)
-            raise
-        if index is None:
-            return commit
-        known: dict[str, tuple[Record, str] | None] = {path: None for path in removals}
-        for path in writes:
-            known[path] = self.store.load(path)
-        try:
-            index.sync(self.store, self.notify, known=(parent, known))
-        except (IndexCorrupt, IndexUnavailable) as exc:
-            # The commit is the truth; the next read brings the index up to date.
-            self.notify(f"saved, but the index was not updated: {exc}")
-        return commit
-
-    def _backup(self, path: str) -> bytes | None:
-        try:
-            return self.store.resolve(path).read_bytes()
-        except FileNotFoundError:
-            return None
-
-
-def _without_private(path: str, text: str) -> str:
-    """A memory file's text with its ``<private>`` spans removed from every field.
-
-    The file is written again from its fields only when it holds such a span;
-    an invalid file is left for the caller to refuse.
-    """
-    from memcli.core.model import without_private
-    from memcli.store.files import parse_memory_file
-
-    if "<private>" not in text.lower():
-        return text
-    try:
-        record = parse_memory_file(path, text.encode("utf-8"))
-    except (InvalidMemoryFile, UnicodeEncodeError):
-        return text
-    visible = without_private(record)
-    return text if visible == record else visible.to_markdown()
-
-
-def _screened(observation: Observation, old: Observation | None, policy: Policy) -> Observation:
-    """``observation`` once its likely secrets (new since ``old``) are dealt with."""
-    from memcli.core.secrets import scan_fields
-
-    before = scan_fields(_secret_fields(old)) if old is not None else []
-    fields = _secret_fields(observation)
-    screened = _screen(fields, before, policy)
-    if screened == fields:
-        return observation
-    return observation.replace(narrative=screened.pop("text"), **screened)
-
-
-def _secret_fields(observation: Observation) -> dict[str, Any]:
-    """The fields a secret could hide in, named as ``mem save`` names them."""
-    return {
-        "title": observation.title,
-        "text": observation.narrative,
-        "facts": observation.facts,
-        "concepts": observation.concepts,
-        "session": observation.session,
-    }
-
-
-def _screen(fields: dict[str, Any], before: list[Finding], policy: Policy) -> dict[str, Any]:
-    """Refuse fields holding likely secrets not already ``before``, or redact them all.
-
-    ``allow`` lets them through; redaction touches only the secrets found.
-    """
-    from memcli.core.errors import SecretsFound
-    from memcli.core.secrets import new_findings, redact_fields, report, scan_fields
-
-    if policy == "allow":
-        return fields
-    found = scan_fields(fields)
-    if policy == "redact":
-        return redact_fields(fields) if found else fields
-    found = new_findings(found, before)
-    if not found:
-        return fields
-    raise SecretsFound(
-        f"refusing to store likely secrets: {report(found)}. Remove them, pass --redact "
-        "to store them as [REDACTED:…], or --allow-secret if they are not secrets"
-    )
-
-
-def _commit_message(verb: str, records: list[Record]) -> str:
-    """``save: gotcha: FTS5 MATCH rejects bare hyphens`` plus a Memory-Id trailer each."""
-
-    def label(record: Record) -> str:
-        return f"{record.type}: " if record.kind == "observation" else ""
-
-    if len(records) == 1:
-        record = records[0]
-        title = record.title
-        if len(title) > SUBJECT_TITLE_CHARS:
-            title = title[: SUBJECT_TITLE_CHARS - 1].rstrip() + "…"
-        subject = f"{verb}: {label(record)}{title}"
-        body = ""
-    else:
-        subject = f"{verb}: {len(records)} memories"
-        body = "".join(f"- {label(r)}{r.title}\n" for r in records) + "\n"
-    trailers = "".join(f"Memory-Id: {record.id}\n" for record in records)
-    return f"{subject}\n\n{body}{trailers}"

@@ -11,6 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from memcli.core import journal
 from memcli.core.errors import StoreError
 from memcli.store.files import GITIGNORE, Store
 from memcli.store.git import GitError, first_line, without_repo_env
@@ -41,7 +42,7 @@ def clone(url: str, store: Store, branch: str | None = None) -> str:
             store.git.run(["symbolic-ref", "HEAD", "refs/heads/main"])
             (root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
             with store.write_lock():
-                store.commit([".gitignore"], [], "init: mem store")
+                store.commit([".gitignore"], [], journal.INIT_MESSAGE)
             return "main"
         store.git.run(["checkout", "--quiet", "-f", "-B", chosen, "--track", f"{remote}/{chosen}"])
     except BaseException:

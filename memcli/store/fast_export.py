@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memcli.core import journal
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.store.files import Store, parse_memory_file
 
 FILE_OPS = (b"M ", b"D ")
-_COUNT_SUBJECT_RE = re.compile(rb"^(\w+): (\d+) memories$")
 _ESCAPE_RE = re.compile(rb"\\(?:([0-7]{3})|(.))", re.DOTALL)
 _ESCAPES = {
     b"n": b"\n",
@@ -122,8 +122,7 @@ def list_lines(store: Store, commands: list[Command], paths: set[str]) -> set[by
                 record = parse_memory_file(path, data)
             except InvalidMemoryFile:
                 continue
-            label = f"{record.type}: " if record.kind == "observation" else ""
-            labels.add(f"- {label}{record.title}".encode())
+            labels.add(journal.list_line(record).encode())
             break
     return labels
 
@@ -133,7 +132,7 @@ class Rewriter:
 
     def __init__(self, paths: set[str], ids: list[str], labels: set[bytes]) -> None:
         self.targets = {p.encode() for p in paths}
-        self.trailers = {f"Memory-Id: {i}".encode() for i in ids}
+        self.trailers = {line.encode() for line in journal.memory_id_trailers(ids).splitlines()}
         self.labels = labels
         self.changed = 0  # commits kept without the paths
         self.dropped = 0  # commits that only changed the paths, removed
@@ -208,14 +207,4 @@ class Rewriter:
 
     def _scrubbed(self, message: bytes) -> bytes:
         """The message without the purged memories' trailers and list lines."""
-        lines = message.split(b"\n")
-        if not self.trailers & set(lines):
-            return message
-        kept = [ln for ln in lines if ln not in self.trailers and ln not in self.labels]
-        removed = sum(1 for ln in lines if ln in self.trailers)
-        match = _COUNT_SUBJECT_RE.match(kept[0]) if kept else None
-        if match:
-            left = int(match.group(2)) - removed
-            noun = b"memory" if left == 1 else b"memories"
-            kept[0] = b"%s: %d %s" % (match.group(1), left, noun)
-        return b"\n".join(kept)
+        return journal.without_memories(message, self.trailers, self.labels)

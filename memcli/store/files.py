@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from memcli.core import journal
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
@@ -99,7 +100,7 @@ class Store:
             self.git.run(["init", "-q", "--initial-branch=main"])
             self.git.run(["config", "core.splitIndex", "true"])
             (self.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-            self.commit([".gitignore"], [], "init: mem store")
+            self.commit([".gitignore"], [], journal.INIT_MESSAGE)
         if exclude_from is not None:
             _add_exclude(exclude_from, self.root)
         return True

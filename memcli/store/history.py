@@ -1,26 +1,19 @@
 """The memory's history, read from git: the journal, and forgotten memories to restore.
 
-mem's own commits read ``<action>: <type>: <title>`` and carry a
-``Memory-Id: <id>`` trailer for each memory they touch, so history can be
-searched by id even after a file was renamed or removed; any other commit that
-touches memory files is a *hand edit*.
+mem's own commits carry a ``Memory-Id`` trailer for each memory they touch
+(``memcli.core.journal`` builds and reads them), so history can be searched by
+id even after a file was renamed or removed.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
+from memcli.core import journal as messages
 from memcli.core.errors import Ambiguous, InvalidInput, InvalidMemoryFile, NotFound
 from memcli.core.model import Record
-from memcli.core.schema import OBSERVATION_TYPES
 from memcli.store.files import MEMORY_DIRS, Store, parse_memory_file
 
-_SUBJECT_RE = re.compile(
-    r"(save|update|forget|summarize|restore|edit|init): "
-    rf"(?:({'|'.join(OBSERVATION_TYPES)}): )?(.*)"
-)
-_TRAILER_RE = re.compile(r"^Memory-Id: ([0-9A-Z]{26})$", re.MULTILINE)
 _RECORD_SEP, _FIELD_SEP = "\x1e", "\x1f"
 LOG_FORMAT = f"{_RECORD_SEP}%H{_FIELD_SEP}%aI{_FIELD_SEP}%an{_FIELD_SEP}%s"
 
@@ -65,13 +58,7 @@ def journal(
         head, _, names = record.partition("\n")
         commit, date, author, subject = head.split(_FIELD_SEP, 3)
         paths = [line for line in names.splitlines() if line.strip()]
-        match = _SUBJECT_RE.fullmatch(subject)
-        if match:
-            action, kind, title = match.group(1), match.group(2) or "", match.group(3)
-            if action == "summarize":
-                kind = "summary"
-        else:
-            action, kind, title = "hand edit", "", subject
+        action, kind, title = messages.parse_subject(subject)
         entries.append(JournalEntry(commit, date, author, action, kind, title, paths))
     return entries
 
@@ -87,11 +74,11 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
     if len(prefix) < 4 or not prefix.isalnum():
         raise NotFound(f"no forgotten memory with the id {ref!r} (give at least 4 characters)")
     out = store.git.run(
-        ["log", "--all", "--format=%H%x1f%B%x1e", f"--grep=Memory-Id: {prefix}"]
+        ["log", "--all", "--format=%H%x1f%B%x1e", f"--grep={messages.memory_id_grep(prefix)}"]
     ).stdout.decode("utf-8", "replace")
     ids: set[str] = set()
     for message in out.split(_RECORD_SEP):
-        ids.update(i for i in _TRAILER_RE.findall(message) if i.startswith(prefix))
+        ids.update(i for i in messages.memory_ids(message) if i.startswith(prefix))
     if len(ids) > 1:
         raise Ambiguous(
             f"{ref!r} matches several memories in history: "

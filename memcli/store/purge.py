@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memcli.core import journal
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
 from memcli.store.fast_export import Rewriter, Stream, list_lines
@@ -177,7 +178,11 @@ def verify_gone(store: Store, ids: list[str]) -> str | None:
     from memcli.store.git import clean_env
 
     pattern = re.compile(
-        rb"(?:^|\n)(?:id|Memory-Id): *[\"']?(" + b"|".join(i.encode() for i in ids) + rb")\b"
+        rb"(?:^|\n)(?:id|"
+        + journal.MEMORY_ID.encode()
+        + rb"): *[\"']?("
+        + b"|".join(i.encode() for i in ids)
+        + rb")\b"
     )
     process = subprocess.Popen(
         ["git", "cat-file", "--batch-all-objects", "--unordered", "--batch"],

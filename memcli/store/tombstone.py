@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from memcli.core import journal
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.store.files import MEMORY_DIRS, PURGED_FILE, Store, parse_memory_file
 
@@ -40,9 +41,7 @@ def record_purge(store: Store, ids: list[str]) -> None:
     (store.root / TOMBSTONE).write_text(
         TOMBSTONE_HEADER + "".join(f"{i}\n" for i in lines), encoding="utf-8"
     )
-    noun = "memory" if len(new) == 1 else "memories"
-    trailers = "".join(f"Purged-Id: {i}\n" for i in new)
-    store.commit([TOMBSTONE], [], f"purge: {len(new)} {noun}\n\n{trailers}")
+    store.commit([TOMBSTONE], [], journal.purge_message(new))
 
 
 def holds(path: str, data: bytes, identity: str) -> bool:

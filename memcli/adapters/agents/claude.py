@@ -54,7 +54,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
                 memory.store.exists() and files_to_index(memory) > rebuild_limit()
             )
             session = payload.get("session_id")
-            memory.summarize(
+            memory.writer.summarize(
                 {},
                 text=_kept_summary(summary),
                 session=_kept_session(session, notify) if isinstance(session, str) else None,

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from memcli import __version__
-from memcli.core.errors import MemError
+from memcli.core.errors import MemError, ProblemsReported
 
 COMMANDS = "memcli.adapters.cli.commands"
 LAZY_COMMANDS = {
@@ -45,7 +45,11 @@ LAZY_COMMANDS = {
 
 class MemGroup(click.Group):
     """Loads each command's module only when it runs (click's LazyGroup pattern), and turns
-    the core's expected failures into one-line errors with exit code 1."""
+    the core's expected failures into exit codes: the one place that does.
+
+    A ``MemError`` becomes a one-line error with exit code 1; ``ProblemsReported``
+    (the command already listed the problems) just its exit code.
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
@@ -62,6 +66,8 @@ class MemGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except ProblemsReported as exc:
+            ctx.exit(exc.exit_code)
         except MemError as exc:
             raise click.ClickException(str(exc)) from None
 

@@ -13,8 +13,6 @@ from memcli.core.errors import InvalidInput
 if TYPE_CHECKING:
     from memcli.core.secrets import Policy
 
-SECTION_OPTIONS = ("request", "investigated", "learned", "completed", "next_steps")
-
 
 @click.command()
 @click.option("--request", help="What the session was asked to do.")
@@ -54,10 +52,13 @@ def compact(
             --next-steps "Add a test for NEAR"
         echo '{"request": "…", "learned": "…"}' | mem summarize --stdin
     """
-    payload: dict[str, object] = _read_payload() if from_stdin else {}
-    merged = {name: _text(payload.get(name)) for name in SECTION_OPTIONS}
+    from memcli.core.model import SUMMARY_FIELDS
+
+    payload = _read_payload(SUMMARY_FIELDS) if from_stdin else {}
+    # A section given as a list is the model's to join (clean_section).
+    merged = {name: _checked(payload.get(name)) for name in SUMMARY_FIELDS}
     merged.update({k: v for k, v in sections.items() if v})
-    result = open_memory(store_dir, project).summarize(
+    result = open_memory(store_dir, project).writer.summarize(
         merged,
         title=title or _text(payload.get("title")),
         session=session or _text(payload.get("session")),
@@ -67,12 +68,12 @@ def compact(
     if as_json:
         from memcli.core.serialize import record_dict
 
-        echo_json({**record_dict(result.observation), "path": result.path, "commit": result.commit})
+        echo_json({**record_dict(result.record), "path": result.path, "commit": result.commit})
     else:
-        click.echo(result.observation.id)
+        click.echo(result.record.id)
 
 
-def _read_payload() -> dict[str, object]:
+def _read_payload(sections: tuple[str, ...]) -> dict[str, object]:
     data = sys.stdin.buffer.read() if sys.stdin is not None else b""
     try:
         payload = json.loads(data.decode("utf-8"))
@@ -80,7 +81,7 @@ def _read_payload() -> dict[str, object]:
         raise InvalidInput(f"stdin is not a JSON object: {exc}") from None
     if not isinstance(payload, dict):
         raise InvalidInput("stdin must hold one JSON object")
-    allowed = {*SECTION_OPTIONS, "title", "session", "text"}
+    allowed = {*sections, "title", "session", "text"}
     unknown = sorted(set(payload) - allowed)
     if unknown:
         raise InvalidInput(
@@ -90,9 +91,18 @@ def _read_payload() -> dict[str, object]:
     return payload
 
 
-def _text(value: object) -> str | None:
+def _checked(value: object) -> str | list[str] | None:
+    """A field of the payload: a string, a list of strings, or nothing."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return "\n".join(f"- {v}" for v in value)
+        return value
     raise InvalidInput("summary fields must be strings (or lists of strings)")
+
+
+def _text(value: object) -> str | None:
+    """A plain-text field of the payload (title, session, text); a list is joined as bullets."""
+    checked = _checked(value)
+    if isinstance(checked, list):
+        return "\n".join(f"- {v}" for v in checked)
+    return checked

@@ -61,7 +61,7 @@ def context(
 
 
 def _check_templates(memory: Memory) -> None:
-    from memcli.core.errors import MemError
+    from memcli.core.errors import MemError, ProblemsReported
     from memcli.retrieval.render import Renderer, sample_variables
 
     renderer = Renderer(memory.store.root)
@@ -75,4 +75,4 @@ def _check_templates(memory: Memory) -> None:
         else:
             click.echo(f"ok   {renderer.origin(name)}")
     if failures:
-        raise SystemExit(1)
+        raise ProblemsReported()

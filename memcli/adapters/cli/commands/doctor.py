@@ -3,6 +3,7 @@ from __future__ import annotations
 import click
 
 from memcli.adapters.cli.options import open_memory, store_options
+from memcli.core.errors import ProblemsReported
 
 
 @click.command()
@@ -26,5 +27,5 @@ def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
     for line in checkup.problems:
         click.echo(f"problem: {line}")
     if checkup.problems:
-        raise SystemExit(1)
+        raise ProblemsReported()
     click.echo("The store is healthy.")

@@ -55,7 +55,7 @@ def edit(
     memory = open_memory(store_dir, project)
     entry = memory.resolve(ref)
     if assignments:
-        result = memory.replace_file(
+        result = memory.writer.replace_file(
             entry, lambda record: _assigned(record, assignments), secrets=secrets
         )
     else:
@@ -68,14 +68,14 @@ def edit(
             click.echo(f"unchanged {entry.id}  {entry.title}")
             return
         try:
-            result = memory.replace_file(entry, text, base=original, secrets=secrets)
+            result = memory.writer.replace_file(entry, text, base=original, secrets=secrets)
         except MemError as exc:
             kept = _keep(memory.store.root, entry.id, text)
             raise MemError(
                 f"{exc}. Your edited text is kept in {kept}: run `mem edit {ref}` "
                 "again and bring your changes over"
             ) from None
-    click.echo(f"{result.action} {entry.id}  {result.observation.title}")
+    click.echo(f"{result.action} {entry.id}  {result.record.title}")
 
 
 def _keep(root: Path, identity: str, text: str) -> Path:

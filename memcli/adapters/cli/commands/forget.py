@@ -37,7 +37,7 @@ def forget(
     """
     memory = open_memory(store_dir, project)
     if not purge:
-        entries, _ = memory.forget(refs)
+        entries, _ = memory.writer.forget(refs)
         for entry in entries:
             click.echo(f"forgot {entry.id}  {entry.title}")
         return
@@ -47,7 +47,7 @@ def forget(
             "This cannot be undone",
             abort=True,
         )
-    records, result = memory.purge(refs)
+    records, result = memory.writer.purge(refs)
     if result.left:
         raise StoreError(result.left)
     for record in records:

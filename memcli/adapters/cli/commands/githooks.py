@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.core.errors import ProblemsReported
 from memcli.service.memory import Memory
 from memcli.store.location import StoreLocation
 
@@ -87,7 +87,7 @@ def git_hook(name: str, args: tuple[str, ...]) -> None:
     memory = Memory(StoreLocation(Path.cwd(), "git hook"), notify=notice)
     if name in githooks.VALIDATING:
         try:
-            memory.sync()
+            memory.refresh_index()
             index = memory.index()
             path_of = index.path_of
 
@@ -114,10 +114,10 @@ def git_hook(name: str, args: tuple[str, ...]) -> None:
                 "again (`git commit --no-verify` skips this check)",
                 err=True,
             )
-            sys.exit(githooks.REFUSED)
+            raise ProblemsReported(githooks.REFUSED)
     elif name in githooks.REINDEXING:
         try:
-            memory.sync()
+            memory.refresh_index()
         except Exception as exc:  # never block git for the index
             click.echo(f"mem: index not updated after {name}: {exc}", err=True)
     else:

@@ -41,12 +41,9 @@ def log(
         mem log -n 10
         mem log fts-hyphen
     """
-    from memcli.store.history import journal
+    from memcli.service.history import log as journal
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
-    follow = memory.resolve(ref).path if ref else None
-    entries = journal(memory.store, limit=limit, since=since, follow=follow)
+    entries = journal(open_memory(store_dir, project), ref, limit=limit, since=since)
     if as_json:
         echo_json([entry.to_json() for entry in entries])
         return
@@ -67,11 +64,8 @@ def restore(ref: str, store_dir: str | None, project: str | None) -> None:
     Example:
         mem restore 01JDX3Z6T0V6K8M2Q9R4S5T7W8
     """
-    result = open_memory(store_dir, project).restore(ref)
-    click.echo(f"restored {result.observation.id}  {result.observation.title}")
-
-
-BOOKMARK = "diff-bookmark"
+    result = open_memory(store_dir, project).writer.restore(ref)
+    click.echo(f"restored {result.record.id}  {result.record.title}")
 
 
 @click.command("diff")
@@ -91,30 +85,12 @@ def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
         mem diff HEAD~5
         mem diff v1 v2 --json
     """
-    from memcli.store.history import EMPTY_TREE, commit_id, memory_diff
+    from memcli.service.history import diff as memory_diff
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
-    store = memory.store
     if len(revs) > 2:
         raise click.UsageError("give at most two revisions")
-    bookmark = store.root / ".cache" / BOOKMARK
-    head = store.head() or EMPTY_TREE
-    if revs:
-        old = revs[0]
-        new = revs[1] if len(revs) == 2 else "HEAD"
-        old_id, new_id = commit_id(store, old), commit_id(store, new)
-    else:
-        saved = bookmark.read_text().strip() if bookmark.exists() else ""
-        parent = store.git.run(["rev-parse", "--verify", "--quiet", "HEAD~1"], check=False)
-        old = saved or (parent.stdout.decode().strip() if parent.returncode == 0 else EMPTY_TREE)
-        new = head
-        old_id = commit_id(store, old) if saved and saved != EMPTY_TREE else old
-        new_id = new
-    result = memory_diff(store, old_id, new_id)._replace(old=old, new=new)
-    if not revs:
-        bookmark.parent.mkdir(exist_ok=True)
-        bookmark.write_text(head + "\n")
+    result = memory_diff(open_memory(store_dir, project), revs)
+    old, new = result.old, result.new
     if as_json:
         echo_json(result.to_json())
         return

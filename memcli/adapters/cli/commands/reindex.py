@@ -4,6 +4,7 @@ import click
 
 from memcli.adapters.cli.options import json_option, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
+from memcli.core.errors import ProblemsReported
 
 
 @click.command()
@@ -64,7 +65,7 @@ def reindex(
                     "`mem reindex --full` repairs it."
                 )
         if not drift.clean:
-            raise SystemExit(1)
+            raise ProblemsReported()
         return
     report = memory.reindex(full=full)
     count = memory.read(lambda index: index.count())

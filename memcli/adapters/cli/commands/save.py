@@ -95,18 +95,18 @@ def save(
         draft = given.merged(Draft(text=_read_stdin()))
     else:
         draft = given
-    result = open_memory(store_dir, project).save(draft, secrets=secrets)
+    result = open_memory(store_dir, project).writer.save(draft, secrets=secrets)
     if as_json:
         echo_json(
             {
-                **record_dict(result.observation),
+                **record_dict(result.record),
                 "path": result.path,
                 "action": result.action,
                 "commit": result.commit,
             }
         )
     else:
-        click.echo(result.observation.id)
+        click.echo(result.record.id)
         if result.action != "saved":
             click.echo(f"mem: {result.action} the memory with key {draft.key!r}", err=True)
 

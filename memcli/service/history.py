@@ -1,0 +1,63 @@
+"""The memory's history as ``mem log`` and ``mem diff`` ask for it.
+
+``mem diff`` without revisions shows what changed since the last time it
+was run that way: the commit it showed up to is kept in the store's cache as a
+bookmark (``.cache/diff-bookmark``), never committed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from memcli.store.files import CACHE_DIR
+
+if TYPE_CHECKING:
+    from memcli.service.memory import Memory
+    from memcli.store.history import JournalEntry, MemoryDiff
+
+DIFF_BOOKMARK = "diff-bookmark"
+
+
+def log(memory: Memory, ref: str | None, *, limit: int, since: str | None) -> list[JournalEntry]:
+    """The journal, newest first; with ``ref``, that memory's own (across renames)."""
+    from memcli.store.history import journal
+
+    memory.require_store()
+    follow = memory.resolve(ref).path if ref else None
+    return journal(memory.store, limit=limit, since=since, follow=follow)
+
+
+def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
+    """What changed between ``revs`` (two; one and HEAD; none: since the bookmark).
+
+    Without revisions the diff starts at the bookmark, else at HEAD's parent,
+    and the bookmark moves to HEAD.
+    """
+    from memcli.core.errors import InvalidInput
+    from memcli.store.history import EMPTY_TREE, commit_id, memory_diff
+
+    memory.require_store()
+    store = memory.store
+    bookmark = store.root / CACHE_DIR / DIFF_BOOKMARK
+    head = store.head() or EMPTY_TREE
+    if revs:
+        old = revs[0]
+        new = revs[1] if len(revs) == 2 else "HEAD"
+        old_id, new_id = commit_id(store, old), commit_id(store, new)
+    else:
+        saved = bookmark.read_text().strip() if bookmark.exists() else ""
+        if saved:
+            old = saved
+        else:
+            try:
+                old = commit_id(store, "HEAD~1")
+            except InvalidInput:
+                old = EMPTY_TREE
+        new = new_id = head
+        old_id = commit_id(store, old) if saved and saved != EMPTY_TREE else old
+    result = memory_diff(store, old_id, new_id)._replace(old=old, new=new)
+    if not revs:
+        bookmark.parent.mkdir(exist_ok=True)
+        bookmark.write_text(head + "\n")
+    return result

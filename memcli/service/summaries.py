@@ -1,0 +1,98 @@
+"""A session summary made from its sections: cleaned, screened, rendered.
+
+``mem compact`` and the PostCompact hook give sections (request, investigated,
+learned, completed, next steps) and/or free text; the summary's body is that
+rendered through ``compaction.md.j2`` (the store's own template when it has
+one that renders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memcli.core.ids import new_ulid
+from memcli.core.timeutil import format_timestamp, now
+from memcli.service.screening import screen
+
+if TYPE_CHECKING:
+    from memcli.core.model import Summary
+    from memcli.core.secrets import Policy
+
+
+class SummaryInput:
+    """What was given for a summary, private spans removed and secrets dealt with.
+
+    Refuses likely secrets (by ``secrets``) and an empty summary before the
+    store is touched.
+    """
+
+    def __init__(
+        self,
+        sections: Mapping[str, object],
+        title: str | None,
+        session: str | None,
+        text: str,
+        secrets: Policy,
+    ) -> None:
+        from memcli.core.errors import InvalidInput
+        from memcli.core.model import SUMMARY_FIELDS
+        from memcli.core.validate import clean_narrative, clean_section, strip_private
+
+        cleaned = {name: clean_section(sections.get(name), name) for name in SUMMARY_FIELDS}
+        text = clean_narrative(strip_private(text))
+        kept = screen({**cleaned, "title": title, "text": text}, [], secrets)
+        self.title: str | None = kept.pop("title")
+        self.text: str = kept.pop("text")
+        self.sections: dict[str, str | None] = kept
+        self.session = session
+        self.secrets = secrets
+        if not any(self.sections.values()) and not self.text:
+            raise InvalidInput(
+                "nothing to summarize: give --request, --investigated, --learned, --completed "
+                "or --next-steps (or a JSON object on stdin)"
+            )
+
+    def summary(self, root: Path, extra: dict[str, str], notify: Callable[[str], None]) -> Summary:
+        """A new summary (new id, created now), its body rendered by the store at ``root``."""
+        from memcli.core.model import Summary, without_private
+        from memcli.core.titles import summary_title
+        from memcli.core.validate import clean_narrative, clean_session, strip_private
+
+        cleaned = self.sections
+        summary = Summary(
+            id=new_ulid(),
+            title=summary_title(
+                {**cleaned, "learned": cleaned["learned"] or self.text}, self.title
+            ),
+            created=format_timestamp(now()),
+            session=clean_session(strip_private(self.session or "")),
+            request=cleaned["request"],
+            investigated=cleaned["investigated"],
+            learned=cleaned["learned"],
+            completed=cleaned["completed"],
+            next_steps=cleaned["next_steps"],
+            extra=dict(extra),
+        )
+        body = _rendered(summary, self.text, root, notify)
+        # A template can add text of its own: it is scanned like everything stored.
+        body = screen({"text": strip_private(body)}, [], self.secrets)["text"]
+        summary.narrative = clean_narrative(body)
+        visible = without_private(summary)
+        assert isinstance(visible, Summary)
+        return visible
+
+
+def _rendered(summary: Summary, text: str, root: Path, notify: Callable[[str], None]) -> str:
+    """``compaction.md.j2``: the store's own if it renders, else the built-in one."""
+    from memcli.core.errors import MemError
+    from memcli.core.serialize import record_dict
+    from memcli.retrieval.render import Renderer
+
+    variables = {"summary": record_dict(summary), "text": text}
+    try:
+        return Renderer(root).render("compaction.md.j2", **variables)
+    except MemError as exc:  # the store's template: the summary is kept all the same
+        notify(f"{exc}; the summary was rendered with the built-in template")
+        return Renderer(None).render("compaction.md.j2", **variables)

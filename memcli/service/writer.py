@@ -1,0 +1,289 @@
+"""Every write to a store, each a transaction that ends in one commit.
+
+A transaction takes the store's write lock, decides what to write and remove
+(refusing likely secrets and dropping ``<private>`` spans first: see
+``screening``), then goes through :meth:`Writer._commit_files`, the one path
+that writes files, commits them, tells the index, and puts the files back if
+anything fails before the commit exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from memcli.core import journal
+from memcli.core.crashpoints import crash_point
+from memcli.core.errors import InvalidMemoryFile, StoreError
+from memcli.core.ids import new_ulid
+from memcli.core.timeutil import format_timestamp, now
+from memcli.service.screening import screen, screened, without_private
+
+if TYPE_CHECKING:
+    from memcli.core.draft import Draft
+    from memcli.core.model import Record
+    from memcli.core.secrets import Policy
+    from memcli.index.db import Entry
+    from memcli.service.memory import Known, Memory
+    from memcli.store.purge import Purged
+
+
+class SaveResult(NamedTuple):
+    record: Record
+    path: str
+    action: str
+    """``saved`` (new), ``updated`` (same key, changed), ``unchanged``, ``edited``, ``restored``."""
+    commit: str | None
+
+
+class Writer:
+    """The write transactions of one :class:`~memcli.service.memory.Memory`."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.store = memory.store
+
+    def save(self, draft: Draft, *, secrets: Policy = "refuse") -> SaveResult:
+        """Write one memory and commit it; a known ``key`` updates that memory instead.
+
+        Likely secrets in it are refused (or redacted, or allowed: ``secrets``),
+        before anything is written.
+        """
+        stamp = format_timestamp(now())
+        # Without a key, or without a store yet, it is surely new: refuse bad input
+        # before creating anything (with a key, the lock decides: new or an update).
+        fresh = (
+            None
+            if draft.key and self.store.exists()
+            else screened(draft.new_observation(new_ulid(), stamp), None, secrets)
+        )
+        self.memory.ensure_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            existing = self.memory.entry_for_key(draft.key) if draft.key else None
+            if existing is not None:
+                from memcli.core.model import Observation
+
+                old = self.memory.load(existing)
+                if not isinstance(old, Observation):
+                    raise StoreError(f"the key {draft.key!r} belongs to a summary, not a memory")
+                observation = screened(draft.update(old, stamp), old, secrets)
+                if observation == old:
+                    return SaveResult(old, existing.path, "unchanged", None)
+                path, action = existing.path, "updated"
+            else:
+                observation = fresh or screened(
+                    draft.new_observation(new_ulid(), stamp), None, secrets
+                )
+                path, action = self.store.new_path(observation), "saved"
+            verb = "save" if action == "saved" else "update"
+            message = journal.commit_message(verb, [observation])
+            commit = self._commit_files({path: observation.to_markdown()}, [], message)
+            return SaveResult(observation, path, action, commit)
+
+    def summarize(
+        self,
+        sections: Mapping[str, object],
+        *,
+        title: str | None = None,
+        session: str | None = None,
+        text: str = "",
+        extra: dict[str, str] | None = None,
+        secrets: Policy = "refuse",
+    ) -> SaveResult:
+        """Record a session summary, its body rendered through ``compaction.md.j2``."""
+        from memcli.service.summaries import SummaryInput
+
+        given = SummaryInput(sections, title, session, text, secrets)
+        self.memory.ensure_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            summary = given.summary(self.store.root, extra or {}, self.memory.notify)
+            path = self.store.new_path(summary)
+            message = journal.commit_message("summarize", [summary])
+            commit = self._commit_files({path: summary.to_markdown()}, [], message)
+            return SaveResult(summary, path, "saved", commit)
+
+    def restore(self, ref: str) -> SaveResult:
+        """Bring a forgotten memory back from history, as it was last, in a new commit."""
+        from memcli.core.errors import NotFound
+        from memcli.store.history import find_forgotten
+
+        self.memory.require_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            try:
+                present = self.memory.resolve(ref)
+            except NotFound:
+                present = None
+            if present is not None:
+                raise StoreError(f"{present.id} is not forgotten: it is at {present.path}")
+            path, data, record = find_forgotten(self.store, ref)
+            holder = self.memory.entry_for_key(record.key) if record.key else None
+            if holder is not None:
+                raise StoreError(
+                    f"the key {record.key!r} of {record.id} is already used by {holder.id} "
+                    f"({holder.title[:60]}) since it was forgotten: give that memory another "
+                    "key (`mem edit ... --set key=...`) or forget it, then restore"
+                )
+            if self.store.resolve(path).exists():
+                path = self.store.new_path(record)
+            message = journal.commit_message("restore", [record])
+            commit = self._commit_files({path: data}, [], message)
+            return SaveResult(record, path, "restored", commit)
+
+    def replace_file(
+        self,
+        entry: Entry,
+        text: str | Callable[[Record], str],
+        *,
+        base: bytes | None = None,
+        secrets: Policy = "refuse",
+    ) -> SaveResult:
+        """Write an edited memory file after checking it, in one commit (``edit: …``).
+
+        ``text`` is the new file, or a function making it from the memory as it
+        is under the write lock (so changes made meanwhile are kept). ``base``:
+        the bytes the edit started from; if the file changed since, the edit is
+        refused (``EditConflict``) rather than undoing that change.
+        """
+        from memcli.core.errors import EditConflict, InvalidInput
+        from memcli.core.secrets import scan
+        from memcli.store.files import parse_memory_file
+
+        with self.store.write_lock():
+            self.store.check_writable()
+            try:
+                data = self.store.read_bytes(entry.path)
+            except InvalidMemoryFile:
+                full = self.store.resolve(entry.path)
+                if full.is_symlink() or full.exists():
+                    raise
+                raise EditConflict(
+                    f"{entry.path} was removed while it was being edited (forgotten, or "
+                    "moved); nothing was written"
+                ) from None
+            if base is not None and data != base:
+                raise EditConflict(
+                    f"{entry.path} changed while it was being edited (another mem wrote it); "
+                    "nothing was written"
+                )
+            wanted = text(self.store.parse(entry.path, data)) if callable(text) else text
+            wanted = without_private(entry.path, wanted)
+            current = data.decode("utf-8", "replace")
+            before = list(scan(current, entry.path))
+            new: str = screen({entry.path: wanted}, before, secrets)[entry.path]
+            record = parse_memory_file(entry.path, new.encode("utf-8"))
+            if record.id != entry.id:
+                raise InvalidInput(
+                    f"the id changed ({entry.id} -> {record.id}); an id is the "
+                    "memory's identity: save a new memory instead"
+                )
+            self.memory.refresh_index()  # the index as of HEAD, under the lock
+            self.memory.check_key_free(record)
+            if current == new:
+                return SaveResult(record, entry.path, "unchanged", None)
+            message = journal.commit_message("edit", [record])
+            commit = self._commit_files({entry.path: new}, [], message)
+            return SaveResult(record, entry.path, "edited", commit)
+
+    def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
+        """Remove memories from the work tree in one commit; history keeps them."""
+        with self.store.write_lock():
+            self.store.check_writable()
+            entries: dict[str, Entry] = {}
+            for ref in refs:
+                entry = self.memory.resolve(ref)
+                entries.setdefault(entry.id, entry)
+            chosen = list(entries.values())
+            records = [self.memory.load_or_stub(entry) for entry in chosen]
+            message = journal.commit_message("forget", records)
+            commit = self._commit_files({}, [entry.path for entry in chosen], message)
+            return chosen, commit
+
+    def commit_uncommitted(
+        self, files: dict[str, bytes], removed: list[str], ids: list[str]
+    ) -> str:
+        """Commit memory files changed outside mem (``mem doctor --fix``), as checked."""
+        with self.store.write_lock():
+            message = journal.uncommitted_message(len(files) + len(removed), ids)
+            return self._commit_files(files, removed, message)
+
+    def purge(self, refs: Iterable[str]) -> tuple[list[Record], Purged]:
+        """Remove memories from the store's whole history (``mem forget --purge``).
+
+        Present or already forgotten; the index is rebuilt from scratch after,
+        so no trace of them stays in its pages either.
+        """
+        from memcli.core.errors import NotFound
+        from memcli.store.history import find_forgotten
+        from memcli.store.purge import history_paths, rewrite
+
+        self.memory.require_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
+            if dirty:
+                raise StoreError(
+                    "the store has uncommitted changes (`git status` shows them): commit or "
+                    "discard them before a purge rewrites history"
+                )
+            records: dict[str, Record] = {}
+            for ref in refs:
+                try:
+                    record = self.memory.load_or_stub(self.memory.resolve(ref))
+                except NotFound:
+                    record = find_forgotten(self.store, ref)[2]
+                records.setdefault(record.id, record)
+            paths = sorted({p for i in records for p in history_paths(self.store, i)})
+            result = rewrite(self.store, list(records), paths)
+            self.memory.rebuild_index_file()
+        return list(records.values()), result
+
+    def finish_purge(self) -> None:
+        """Prune the old history a purge interrupted by a crash left behind."""
+        from memcli.store import purge
+
+        with self.store.write_lock():
+            purge.finish(self.store)
+            self.memory.rebuild_index_file()
+
+    def _commit_files(
+        self, writes: Mapping[str, str | bytes], removals: list[str], message: str
+    ) -> str:
+        """Write and delete files, commit them, and tell the index; undo the files on failure.
+
+        Callers hold the write lock.
+        """
+        backups = {path: self._backup(path) for path in [*writes, *removals]}
+        # Current with the parent, so that the commit applies without a diff.
+        index = None if self.memory.index_deferred else self.memory.index()
+        parent = self.store.head()
+        try:
+            crash_point("lock-held")
+            for path, content in writes.items():
+                data = content.encode("utf-8") if isinstance(content, str) else content
+                self.store.write_file(path, data)
+            for path in removals:
+                self.store.remove_file(path)
+            crash_point("files-written")
+            commit = self.store.commit(list(writes), removals, message)
+        except BaseException:
+            for path, old in backups.items():
+                if old is None:
+                    self.store.remove_file(path)
+                else:
+                    self.store.write_file(path, old)
+            raise
+        if index is not None:
+            known: Known = {path: None for path in removals}
+            for path in writes:
+                known[path] = self.store.load(path)
+            self.memory.apply_commit(index, parent, known)
+        return commit
+
+    def _backup(self, path: str) -> bytes | None:
+        try:
+            return self.store.resolve(path).read_bytes()
+        except FileNotFoundError:
+            return None
