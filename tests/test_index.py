@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
 from memcli.core.model import Observation
-from memcli.index.db import SCHEMA_VERSION, Filters, Index
+from memcli.index import Filters, Index
 from memcli.index.fts import fts_match, parse_terms
+from memcli.index.schema import SCHEMA_VERSION
 
 
 class ListSource:
@@ -47,7 +48,7 @@ def obs(
 @pytest.fixture
 def index() -> Index:
     idx = Index(":memory:")
-    idx.sync(
+    idx.refresh(
         ListSource(
             [
                 obs(
@@ -183,7 +184,7 @@ def test_duplicate_ids_are_skipped_with_a_warning() -> None:
     source.files["observations/2026/11/zzz.md"] = twin.replace(title="second copy")
     warnings: list[str] = []
     idx = Index(":memory:")
-    idx.sync(source, warnings.append)
+    idx.refresh(source, warnings.append)
     assert idx.count() == 1
     assert "is already used by" in warnings[0]
 
@@ -236,7 +237,7 @@ def test_terms_keep_phrases_and_prefixes() -> None:
 def test_two_phase_ranking_equals_the_plain_join() -> None:
     """Ranking alone then joining must answer exactly what one big join answers."""
     from memcli.core.schema import OBSERVATION_TYPES
-    from memcli.index.db import SEARCH_FTS
+    from memcli.index.schema import SEARCH_FTS
 
     words = ["alpha", "beta", "gamma", "delta"]
     docs = [
@@ -250,7 +251,7 @@ def test_two_phase_ranking_equals_the_plain_join() -> None:
         for n in range(300)  # many identical scores, more matches than the window
     ]
     idx = Index(":memory:")
-    idx.sync(ListSource(docs), lambda message: None)
+    idx.refresh(ListSource(docs), lambda message: None)
     for match in ['"alpha"', '"beta"', '"gamma" OR "delta"', '"note"', '"alpha" "beta"']:
         for filters in (
             Filters(),

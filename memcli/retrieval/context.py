@@ -18,7 +18,7 @@ from typing import Any
 
 from memcli.core import config
 from memcli.core.timeutil import format_timestamp, now
-from memcli.index.db import Entry, Filters, Index
+from memcli.index import Entry, Filters, Index
 from memcli.service.memory import Memory
 
 MEMORY_MD = "MEMORY.md"

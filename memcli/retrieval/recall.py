@@ -15,7 +15,7 @@ from typing import Any
 
 from memcli.core import config
 from memcli.core.timeutil import now
-from memcli.index.db import NO_FILTERS, Entry
+from memcli.index import NO_FILTERS, Entry
 from memcli.index.fts import Term, parse_terms
 from memcli.retrieval.context import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit, shown_in_full
 from memcli.service.memory import Memory

@@ -16,7 +16,7 @@ from memcli.core.crashpoints import crash_point
 from memcli.core.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
-from memcli.index.db import Entry, Index, Progress, SyncReport
+from memcli.index import Entry, Index, Progress, RefreshReport
 from memcli.store.files import Store, StoreLocation, digest
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class Memory:
         except StoreError as exc:
             self.notify(f"git hooks not installed: {exc}")
 
-    def sync(self, *, full: bool = False, temporary_ok: bool = True) -> SyncReport | None:
+    def sync(self, *, full: bool = False, temporary_ok: bool = True) -> RefreshReport | None:
         """Open the index and bring it up to date with HEAD (``full``: rebuild it).
 
         A missing index is built, a corrupt one is thrown away and rebuilt, each
@@ -108,19 +108,19 @@ class Memory:
             try:
                 if self._index is None:
                     self._index = self._open_index(path)
-                report = self._index.sync(self.store, self.notify, full=full)
+                report = self._index.refresh(self.store, self.notify, full=full)
             except IndexCorrupt as exc:
                 self.notify(f"{exc}; rebuilding it from the memory files")
                 self._discard_index()
                 self._index = self._open_index(path)
-                return self._index.sync(self.store, self.notify, full=True)
+                return self._index.refresh(self.store, self.notify, full=True)
         except (IndexUnavailable, OSError) as exc:
             return self._use_temporary_index(exc, temporary_ok)
         if report and report.rebuilt and not full and not existed and report.added:
             self.notify(f"built the index from {report.added} memory files")
         return report
 
-    def _use_temporary_index(self, problem: Exception, allowed: bool) -> SyncReport | None:
+    def _use_temporary_index(self, problem: Exception, allowed: bool) -> RefreshReport | None:
         """Answer from an index in memory, built from the files, when the file cannot serve.
 
         A read-only index, a directory in its place, a cache folder that cannot
@@ -128,7 +128,7 @@ class Memory:
         index file is left as it is for a person to look at.
         """
         if self._index is not None and self._index.path == ":memory:":
-            return self._index.sync(self.store, self.notify)
+            return self._index.refresh(self.store, self.notify)
         path = self.store.index_path
         if path.is_dir():
             reason = "a directory is in its place"
@@ -147,7 +147,7 @@ class Memory:
             with contextlib.suppress(IndexCorrupt, IndexUnavailable):
                 self._index.close()
         self._index = self._open_index(":memory:")
-        return self._index.sync(self.store, self.notify, full=True)
+        return self._index.refresh(self.store, self.notify, full=True)
 
     def _open_index(self, path: Path | str) -> Index:
         index = Index(path)
@@ -193,7 +193,7 @@ class Memory:
         observation, _ = self.store.load(entry.path)
         return observation
 
-    def reindex(self, *, full: bool) -> SyncReport | None:
+    def reindex(self, *, full: bool) -> RefreshReport | None:
         """Bring the index file up to date; unlike a read, refuse when it cannot be written."""
         return self.sync(full=full, temporary_ok=False)
 
@@ -518,7 +518,7 @@ class Memory:
         for path in writes:
             known[path] = self.store.load(path)
         try:
-            index.sync(self.store, self.notify, known=(parent, known))
+            index.refresh(self.store, self.notify, known=(parent, known))
         except (IndexCorrupt, IndexUnavailable) as exc:
             # The commit is the truth; the next read brings the index up to date.
             self.notify(f"saved, but the index was not updated: {exc}")
