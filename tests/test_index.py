@@ -172,6 +172,16 @@ def test_timeline_is_chronological_around_the_anchor(index: Index) -> None:
     ]
 
 
+def test_rows_become_entries_by_column_name(index: Index) -> None:
+    """Whatever order a statement selects the columns in, each lands in its field."""
+    from memcli.index.schema import ENTRY_COLUMNS
+
+    reordered = ", ".join(reversed(ENTRY_COLUMNS.split(", ")))
+    sql = f"SELECT 1.5 AS score, {reordered} FROM memories m ORDER BY m.created DESC, m.id DESC"
+    expected = [entry._replace(score=1.5) for entry in index.recent()]
+    assert expected and index._entries(sql, ()) == expected
+
+
 def test_raw_queries_pass_through_with_a_helpful_error(index: Index) -> None:
     assert titles(index.search("title:plumbing OR title:quoting", raw=True).entries)
     with pytest.raises(QuerySyntaxError, match="drop --raw"):

@@ -1,11 +1,15 @@
 """Reading the index: search, listings, neighbours, and finding one memory by reference.
 
-What the statements are is in ``schema``.
+Rows become ``Entry`` values by column name: each statement's columns are
+looked up once (``EntryColumns``), so a row costs what reading it by position
+would. What the statements are is in ``schema``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import apsw
@@ -62,15 +66,6 @@ class Entry(NamedTuple):
     facts: list[str]
     score: float | None = None
 
-    @classmethod
-    def from_row(cls, row: tuple[Any, ...]) -> Entry:
-        values = list(row)
-        for position in (10, 11, 12):  # concepts, files, facts are JSON arrays
-            values[position] = json.loads(values[position])
-        if values[13] is not None:  # 4 significant digits: tiny stores give tiny scores
-            values[13] = float(f"{values[13]:.4g}")
-        return cls(*values)
-
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -87,6 +82,50 @@ class Entry(NamedTuple):
             "concepts": self.concepts,
             "files": self.files,
         }
+
+
+_FIELDS = len(Entry._fields)
+_CONCEPTS, _FILES, _FACTS, _SCORE = (
+    Entry._fields.index(name) for name in ("concepts", "files", "facts", "score")
+)
+_loads = json.loads
+_make = Entry._make
+
+
+class EntryColumns:
+    """Where each field of an ``Entry`` is in the rows of one statement, found by column name."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.position = {name: n for n, name in enumerate(names)}
+        positions = tuple(self.position[field] for field in Entry._fields)
+        # Statements that select the fields first, in order, are read by a slice (the fastest).
+        self._pick = None if positions == tuple(range(_FIELDS)) else itemgetter(*positions)
+
+    def entry(self, row: tuple[Any, ...], score: float | None = None) -> Entry:
+        """The row as an Entry; ``score``: instead of the row's own."""
+        values = list(row[:_FIELDS] if self._pick is None else self._pick(row))
+        # concepts, files and facts are JSON arrays
+        values[_CONCEPTS] = _loads(values[_CONCEPTS])
+        values[_FILES] = _loads(values[_FILES])
+        values[_FACTS] = _loads(values[_FACTS])
+        if score is not None:
+            values[_SCORE] = score
+        if values[_SCORE] is not None:  # 4 significant digits: tiny stores give tiny scores
+            values[_SCORE] = float(f"{values[_SCORE]:.4g}")
+        return _make(values)
+
+
+@functools.lru_cache(maxsize=64)
+def _entry_columns(description: tuple[tuple[str, str | None], ...]) -> EntryColumns:
+    return EntryColumns(tuple(name for name, _ in description))
+
+
+def columns_of(cursor: apsw.Cursor) -> EntryColumns | None:
+    """How to read the cursor's rows as entries; None when it has no rows."""
+    try:
+        return _entry_columns(cursor.get_description())
+    except apsw.ExecutionCompleteError:
+        return None
 
 
 class Filters(NamedTuple):
@@ -138,7 +177,11 @@ class Queries:
     db: apsw.Connection
 
     def _entries(self, sql: str, params: Any) -> list[Entry]:
-        return [Entry.from_row(row) for row in self.db.execute(sql, params)]
+        cursor = self.db.execute(sql, params)
+        columns = columns_of(cursor)
+        if columns is None:
+            return []
+        return [columns.entry(row) for row in cursor]
 
     @translating_errors
     def search(
@@ -194,19 +237,22 @@ class Queries:
         if full and ranked[-1][1] == ranked[min(limit, len(ranked)) - 1][1]:
             return self._entries(SEARCH_FTS.format(filters=clause), params)
         score = {rowid: value for rowid, value in ranked}
-        rows = list(
-            self.db.execute(
-                ENTRIES_BY_ROWID.format(filters=clause),
-                {**params, "rowids": json.dumps(list(score))},
-            )
+        cursor = self.db.execute(
+            ENTRIES_BY_ROWID.format(filters=clause), {**params, "rowids": json.dumps(list(score))}
         )
+        columns = columns_of(cursor)
+        rows = list(cursor)
         if full and len(rows) < limit:
             return self._entries(SEARCH_FTS.format(filters=clause), params)
+        if columns is None:
+            return []
+        at = columns.position
+        rowid = at["rowid"]
         # Newest first among equals (created, then id, descending), then by score: the
         # second sort is stable, so it keeps that order within one score.
-        rows.sort(key=lambda row: (row[4], row[0]), reverse=True)
-        rows.sort(key=lambda row: score[row[-1]])
-        return [Entry.from_row((*row[:-2], -score[row[-1]])) for row in rows[:limit]]
+        rows.sort(key=itemgetter(at["created"], at["id"]), reverse=True)
+        rows.sort(key=lambda row: score[row[rowid]])
+        return [columns.entry(row, -score[row[rowid]]) for row in rows[:limit]]
 
     @translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:

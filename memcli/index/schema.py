@@ -95,8 +95,25 @@ DELETE_MEMORY = "DELETE FROM memories WHERE rowid = ?"
 
 # ------------------------------------------------------------------- reads
 
-ENTRY_COLUMNS = """m.id, m.kind, m.type, m.title, m.created, m.updated, m.key, m.importance,
-    m.session, m.path, m.concepts, m.files, m.facts"""
+# Named, so that rows are read by column name (queries.EntryColumns), not position.
+ENTRY_COLUMNS = ", ".join(
+    f"m.{name} AS {name}"
+    for name in (
+        "id",
+        "kind",
+        "type",
+        "title",
+        "created",
+        "updated",
+        "key",
+        "importance",
+        "session",
+        "path",
+        "concepts",
+        "files",
+        "facts",
+    )
+)
 # Every filter is written once, and switched off by binding NULL.
 # One condition a filter; only the filters in use go into a statement, so that SQLite
 # can use an index for the kind and the time range instead of testing every row.
@@ -122,7 +139,7 @@ SELECT rowid, {BM25} FROM memories_fts WHERE memories_fts MATCH :match
 ORDER BY 2 LIMIT :window
 """
 ENTRIES_BY_ROWID = f"""
-SELECT {ENTRY_COLUMNS}, NULL AS score, m.rowid FROM memories m
+SELECT {ENTRY_COLUMNS}, NULL AS score, m.rowid AS rowid FROM memories m
 WHERE m.rowid IN (SELECT value FROM json_each(:rowids)) {{filters}}
 """
 SEARCH_FTS = f"""
