@@ -379,7 +379,7 @@ def unindexed_store(root: Path) -> dict[str, str]:
 
 
 def wait_for_background_reindex(root: Path) -> None:
-    from memcli.index.db import Index
+    from memcli.index import Index
 
     head = git(root, "rev-parse", "HEAD").strip()
     deadline = time.monotonic() + 60

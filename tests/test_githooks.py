@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memcli.index.db import Index
+from memcli.index import Index
 
 from .conftest import git, mem, mem_json
 

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
 from memcli.core.model import Observation
-from memcli.index.db import SCHEMA_VERSION, Filters, Index
+from memcli.index import Filters, Index
 from memcli.index.fts import fts_match, parse_terms
+from memcli.index.schema import SCHEMA_VERSION
 
 
 class ListSource:
@@ -47,7 +48,7 @@ def obs(
 @pytest.fixture
 def index() -> Index:
     idx = Index(":memory:")
-    idx.sync(
+    idx.refresh(
         ListSource(
             [
                 obs(
@@ -171,6 +172,16 @@ def test_timeline_is_chronological_around_the_anchor(index: Index) -> None:
     ]
 
 
+def test_rows_become_entries_by_column_name(index: Index) -> None:
+    """Whatever order a statement selects the columns in, each lands in its field."""
+    from memcli.index.schema import ENTRY_COLUMNS
+
+    reordered = ", ".join(reversed(ENTRY_COLUMNS.split(", ")))
+    sql = f"SELECT 1.5 AS score, {reordered} FROM memories m ORDER BY m.created DESC, m.id DESC"
+    expected = [entry._replace(score=1.5) for entry in index.recent()]
+    assert expected and index._entries(sql, ()) == expected
+
+
 def test_raw_queries_pass_through_with_a_helpful_error(index: Index) -> None:
     assert titles(index.search("title:plumbing OR title:quoting", raw=True).entries)
     with pytest.raises(QuerySyntaxError, match="drop --raw"):
@@ -183,7 +194,7 @@ def test_duplicate_ids_are_skipped_with_a_warning() -> None:
     source.files["observations/2026/11/zzz.md"] = twin.replace(title="second copy")
     warnings: list[str] = []
     idx = Index(":memory:")
-    idx.sync(source, warnings.append)
+    idx.refresh(source, warnings.append)
     assert idx.count() == 1
     assert "is already used by" in warnings[0]
 
@@ -250,7 +261,7 @@ def test_terms_keep_phrases_and_prefixes() -> None:
 def test_two_phase_ranking_equals_the_plain_join() -> None:
     """Ranking alone then joining must answer exactly what one big join answers."""
     from memcli.core.schema import OBSERVATION_TYPES
-    from memcli.index.db import SEARCH_FTS
+    from memcli.index.schema import SEARCH_FTS
 
     words = ["alpha", "beta", "gamma", "delta"]
     docs = [
@@ -264,7 +275,7 @@ def test_two_phase_ranking_equals_the_plain_join() -> None:
         for n in range(300)  # many identical scores, more matches than the window
     ]
     idx = Index(":memory:")
-    idx.sync(ListSource(docs), lambda message: None)
+    idx.refresh(ListSource(docs), lambda message: None)
     for match in ['"alpha"', '"beta"', '"gamma" OR "delta"', '"note"', '"alpha" "beta"']:
         for filters in (
             Filters(),

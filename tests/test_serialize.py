@@ -8,7 +8,7 @@ import pytest
 
 from memcli.core.model import SUMMARY_FIELDS, Observation, Summary
 from memcli.core.serialize import ENTRY_KEYS, RECORD_KEYS, entry_dict, record_dict
-from memcli.index.db import Entry
+from memcli.index import Entry
 from memcli.retrieval.render import sample_variables
 
 ULID = "01JDX3Z6T0V6K8M2Q9R4S5T7W8"

@@ -144,7 +144,7 @@ def test_a_schema_version_mismatch_rebuilds_the_index(fixture_store: Path) -> No
 def test_worker_processes_build_the_same_index(
     fixture_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memcli.index.db
+    import memcli.index.loading
 
     obs = fixture_store / "observations/2026/11"
     (obs / "broken.md").write_text("---\ntitle: [unclosed\n---\n")
@@ -154,7 +154,7 @@ def test_worker_processes_build_the_same_index(
     git(fixture_store, "commit", "-qm", "a broken file and a duplicate id")
     in_process = mem("reindex", "--full")
     expected = snapshot()
-    monkeypatch.setattr(memcli.index.db, "WORKER_THRESHOLD", 2)
+    monkeypatch.setattr(memcli.index.loading, "WORKER_THRESHOLD", 2)
     with_workers = mem("reindex", "--full")
     assert snapshot() == expected
     assert with_workers.stderr == in_process.stderr

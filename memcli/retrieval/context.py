@@ -20,7 +20,7 @@ from typing import Any
 from memcli.core import config
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import format_timestamp, now
-from memcli.index.db import Entry, Filters, Index
+from memcli.index import Entry, Filters, Index
 from memcli.retrieval.budgets import MAX_FACT_CHARS, MAX_SUMMARY_CHARS, clip, clip_lines, fit
 from memcli.service.memory import Memory
 

@@ -17,7 +17,7 @@ from typing import Any
 from memcli.core import config
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import now
-from memcli.index.db import NO_FILTERS, Entry, Index
+from memcli.index import NO_FILTERS, Entry, Index
 from memcli.index.fts import Term, parse_terms
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
 from memcli.retrieval.context import shown_in_full

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from memcli.core.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
-from memcli.index.db import Entry, Index, Progress, SyncReport
+from memcli.index import Entry, Index, Progress, RefreshReport
 from memcli.store.files import Store, digest
 from memcli.store.location import StoreLocation
 
@@ -93,7 +93,9 @@ class Memory:
         except StoreError as exc:
             self.notify(f"git hooks not installed: {exc}")
 
-    def refresh_index(self, *, full: bool = False, temporary_ok: bool = True) -> SyncReport | None:
+    def refresh_index(
+        self, *, full: bool = False, temporary_ok: bool = True
+    ) -> RefreshReport | None:
         """Open the index and bring it up to date with HEAD (``full``: rebuild it).
 
         A missing index is built, a corrupt one is thrown away and rebuilt, each
@@ -123,7 +125,7 @@ class Memory:
             self.notify(f"built the index from {report.added} memory files")
         return report
 
-    def _use_temporary_index(self, problem: Exception, allowed: bool) -> SyncReport | None:
+    def _use_temporary_index(self, problem: Exception, allowed: bool) -> RefreshReport | None:
         """Answer from an index in memory, built from the files, when the file cannot serve.
 
         A read-only index, a directory in its place, a cache folder that cannot
@@ -158,9 +160,9 @@ class Memory:
         *,
         full: bool = False,
         known: tuple[str | None, Known] | None = None,
-    ) -> SyncReport | None:
+    ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
-        return index.sync(self.store, self.notify, full=full, known=known)
+        return index.refresh(self.store, self.notify, full=full, known=known)
 
     def apply_commit(self, index: Index, parent: str | None, known: Known) -> None:
         """Tell the index about a commit just made on ``parent``: what it wrote and removed.
@@ -217,7 +219,7 @@ class Memory:
         observation, _ = self.store.load(entry.path)
         return observation
 
-    def reindex(self, *, full: bool) -> SyncReport | None:
+    def reindex(self, *, full: bool) -> RefreshReport | None:
         """Bring the index file up to date; unlike a read, refuse when it cannot be written."""
         return self.refresh_index(full=full, temporary_ok=False)
 

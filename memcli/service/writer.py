@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from memcli.core.draft import Draft
     from memcli.core.model import Record
     from memcli.core.secrets import Policy
-    from memcli.index.db import Entry
+    from memcli.index import Entry
     from memcli.service.memory import Known, Memory
     from memcli.store.purge import Purged
 

@@ -140,7 +140,7 @@ def files_to_index(memory: Memory) -> int:
     import apsw
 
     from memcli.core.errors import StoreError
-    from memcli.index.db import GET_META, SCHEMA_VERSION
+    from memcli.index.schema import GET_META, SCHEMA_VERSION
     from memcli.store.files import MEMORY_DIRS
 
     store = memory.store

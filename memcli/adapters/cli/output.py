@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from memcli.core.timeutil import age
-from memcli.index.db import Entry
+from memcli.index import Entry
 from memcli.service.memory import Memory
 
 

@@ -4,7 +4,7 @@ import click
 
 from memcli.adapters.cli.options import filter_options, json_option, open_memory, store_options
 from memcli.adapters.cli.output import print_entries
-from memcli.index.db import Filters
+from memcli.index import Filters
 
 
 @click.command("list")

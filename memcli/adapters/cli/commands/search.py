@@ -10,7 +10,7 @@ from memcli.adapters.cli.options import (
     store_options,
 )
 from memcli.adapters.cli.output import print_entries
-from memcli.index.db import Filters
+from memcli.index import Filters
 
 _STRATEGY_NOTICES = {
     "any": "no memory has all of the words; showing those with any of them",

@@ -1,0 +1,354 @@
+"""Reading the index: search, listings, neighbours, and finding one memory by reference.
+
+Rows become ``Entry`` values by column name: each statement's columns are
+looked up once (``EntryColumns``), so a row costs what reading it by position
+would. What the statements are is in ``schema``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+import apsw
+
+from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
+from memcli.core.ids import ID_PREFIX_RE, is_ulid
+from memcli.core.schema import KEY_RE
+from memcli.index.errors import translating_errors
+from memcli.index.fts import Term, fts_match, like_pattern, parse_terms
+from memcli.index.schema import (
+    AFTER,
+    ALL_BY_KEY,
+    ALL_DIGESTS,
+    BEFORE,
+    BY_ID,
+    BY_KEY,
+    BY_PREFIX,
+    COUNT,
+    ENTRIES_BY_ROWID,
+    FILTER_CONDITIONS,
+    ID_AFTER,
+    ID_BEFORE,
+    MATCHING_IDS,
+    PATH_BY_ID,
+    RANK_FTS,
+    RECENT,
+    SEARCH_FTS,
+    SEARCH_LIKE,
+    TEXTS,
+)
+
+MIN_PREFIX_CHARS = 4
+SHORT_ID_CHARS = 8
+RANK_WINDOW = 200
+
+# ------------------------------------------------------------------ values
+
+
+class Entry(NamedTuple):
+    """A memory as the index knows it: enough to list, rank and find its file."""
+
+    id: str
+    kind: str
+    type: str
+    title: str
+    created: str
+    updated: str | None
+    key: str | None
+    importance: float | None
+    session: str | None
+    path: str
+    concepts: list[str]
+    files: list[str]
+    facts: list[str]
+    score: float | None = None
+
+    def to_json(self, short_id: str | None = None) -> dict[str, Any]:
+        from memcli.core.serialize import entry_dict
+
+        return entry_dict(self, short_id or self.id[:SHORT_ID_CHARS])
+
+
+_FIELDS = len(Entry._fields)
+_CONCEPTS, _FILES, _FACTS, _SCORE = (
+    Entry._fields.index(name) for name in ("concepts", "files", "facts", "score")
+)
+_loads = json.loads
+_make = Entry._make
+
+
+class EntryColumns:
+    """Where each field of an ``Entry`` is in the rows of one statement, found by column name."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.position = {name: n for n, name in enumerate(names)}
+        positions = tuple(self.position[field] for field in Entry._fields)
+        # Statements that select the fields first, in order, are read by a slice (the fastest).
+        self._pick = None if positions == tuple(range(_FIELDS)) else itemgetter(*positions)
+
+    def entry(self, row: tuple[Any, ...], score: float | None = None) -> Entry:
+        """The row as an Entry; ``score``: instead of the row's own."""
+        values = list(row[:_FIELDS] if self._pick is None else self._pick(row))
+        # concepts, files and facts are JSON arrays
+        values[_CONCEPTS] = _loads(values[_CONCEPTS])
+        values[_FILES] = _loads(values[_FILES])
+        values[_FACTS] = _loads(values[_FACTS])
+        if score is not None:
+            values[_SCORE] = score
+        if values[_SCORE] is not None:  # 4 significant digits: tiny stores give tiny scores
+            values[_SCORE] = float(f"{values[_SCORE]:.4g}")
+        return _make(values)
+
+
+@functools.lru_cache(maxsize=64)
+def _entry_columns(description: tuple[tuple[str, str | None], ...]) -> EntryColumns:
+    return EntryColumns(tuple(name for name, _ in description))
+
+
+def columns_of(cursor: apsw.Cursor) -> EntryColumns | None:
+    """How to read the cursor's rows as entries; None when it has no rows."""
+    try:
+        return _entry_columns(cursor.get_description())
+    except apsw.ExecutionCompleteError:
+        return None
+
+
+class Filters(NamedTuple):
+    types: tuple[str, ...] = ()
+    kind: str | None = None
+    """``observation`` or ``summary``; None for both."""
+    since: str | None = None
+    until: str | None = None
+    concepts: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+
+    def clause(self) -> str:
+        """``AND`` conditions for the filters in use (empty when none is)."""
+        return "".join(
+            f" AND {FILTER_CONDITIONS[name]}"
+            for name, value in self.params().items()
+            if value is not None
+        )
+
+    def params(self) -> dict[str, Any]:
+        def as_json(values: tuple[str, ...]) -> str | None:
+            return json.dumps(list(values)) if values else None
+
+        return {
+            "kind": self.kind,
+            "types": as_json(self.types),
+            "since": self.since,
+            "until": self.until,
+            "concepts": as_json(self.concepts),
+            "files": as_json(self.files),
+        }
+
+
+NO_FILTERS = Filters()
+
+
+class SearchResult(NamedTuple):
+    entries: list[Entry]
+    strategy: str
+    """How the entries were found: ``all`` words, ``any`` word, ``substring``, ``raw``."""
+
+
+# ----------------------------------------------------------------- queries
+
+
+class Queries:
+    """The read queries of an ``Index`` (mixed into ``Index``, which opens ``db``)."""
+
+    db: apsw.Connection
+
+    def _entries(self, sql: str, params: Any) -> list[Entry]:
+        cursor = self.db.execute(sql, params)
+        columns = columns_of(cursor)
+        if columns is None:
+            return []
+        return [columns.entry(row) for row in cursor]
+
+    @translating_errors
+    def search(
+        self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
+    ) -> SearchResult:
+        """Full text first (all words, then any word), then a substring match."""
+        params = {**filters.params(), "limit": limit}
+        if raw:
+            try:
+                return SearchResult(self._ranked(text, filters, limit), "raw")
+            except apsw.SQLError as exc:
+                raise QuerySyntaxError(
+                    f"invalid FTS5 query {text!r}: {exc}; drop --raw to search the words as typed"
+                ) from None
+        terms = parse_terms(text)
+        attempts = [("all", fts_match(terms))]
+        if len(terms) > 1:
+            attempts.append(("any", fts_match(terms, any_term=True)))
+        for strategy, match in attempts:
+            if match is None:
+                continue
+            entries = self._ranked(match, filters, limit)
+            if entries:
+                return SearchResult(entries, strategy)
+        pattern = like_pattern(" ".join(text.split()))
+        like = SEARCH_LIKE.format(filters=filters.clause())
+        return SearchResult(self._entries(like, {**params, "pattern": pattern}), "substring")
+
+    @translating_errors
+    def search_terms(
+        self, terms: list[Term], filters: Filters = NO_FILTERS, *, limit: int = 10
+    ) -> list[Entry]:
+        """Memories with any of these terms, best bm25 first."""
+        match = fts_match(terms, any_term=True)
+        if match is None:
+            return []
+        return self._ranked(match, filters, limit)
+
+    def _ranked(self, match: str, filters: Filters, limit: int) -> list[Entry]:
+        """The best ``limit`` matches: ranked in the full-text index alone, then joined.
+
+        Exactly what SEARCH_FTS answers (the same order, ties broken by newest),
+        which it falls back to when the window of best matches cannot tell:
+        filters left too few of them, or equal scores run to its edge.
+        """
+        params = {**filters.params(), "limit": limit, "match": match}
+        clause = filters.clause()
+        window = max(RANK_WINDOW, limit * 20)
+        ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window}))
+        if not ranked:
+            return []
+        full = len(ranked) == window
+        if full and ranked[-1][1] == ranked[min(limit, len(ranked)) - 1][1]:
+            return self._entries(SEARCH_FTS.format(filters=clause), params)
+        score = {rowid: value for rowid, value in ranked}
+        cursor = self.db.execute(
+            ENTRIES_BY_ROWID.format(filters=clause), {**params, "rowids": json.dumps(list(score))}
+        )
+        columns = columns_of(cursor)
+        rows = list(cursor)
+        if full and len(rows) < limit:
+            return self._entries(SEARCH_FTS.format(filters=clause), params)
+        if columns is None:
+            return []
+        at = columns.position
+        rowid = at["rowid"]
+        # Newest first among equals (created, then id, descending), then by score: the
+        # second sort is stable, so it keeps that order within one score.
+        rows.sort(key=itemgetter(at["created"], at["id"]), reverse=True)
+        rows.sort(key=lambda row: score[row[rowid]])
+        return [columns.entry(row, -score[row[rowid]]) for row in rows[:limit]]
+
+    @translating_errors
+    def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:
+        """For each id, how many of the terms its memory contains (stemmed, like search)."""
+        counts = dict.fromkeys(ids, 0)
+        encoded = json.dumps(ids)
+        for term in terms:
+            for (identity,) in self.db.execute(
+                MATCHING_IDS, {"match": term.to_fts(), "ids": encoded}
+            ):
+                counts[identity] += 1
+        return counts
+
+    @translating_errors
+    def texts(self, ids: list[str]) -> dict[str, str]:
+        """The markdown text of each memory, from the index (no file is read)."""
+        return dict(self.db.execute(TEXTS, (json.dumps(ids),)))
+
+    @translating_errors
+    def recent(
+        self, filters: Filters = NO_FILTERS, *, limit: int = 20, keyed: bool = False
+    ) -> list[Entry]:
+        """Newest first; ``keyed``: only memories that have a key."""
+        sql = RECENT.format(filters=filters.clause())
+        return self._entries(sql, {**filters.params(), "limit": limit, "keyed": int(keyed)})
+
+    @translating_errors
+    def around(
+        self, anchor: Entry, *, before: int, after: int, kind: str | None = None
+    ) -> list[Entry]:
+        """The anchor with up to ``before`` and ``after`` neighbours, oldest first."""
+        params = {"created": anchor.created, "id": anchor.id, "kind": kind}
+        earlier = self._entries(BEFORE, {**params, "limit": before})
+        later = self._entries(AFTER, {**params, "limit": after})
+        return [*reversed(earlier), anchor, *later]
+
+    @translating_errors
+    def resolve(self, ref: str) -> Entry:
+        """A memory by full id, key, or unique id prefix (like git's abbreviated hashes)."""
+        ref = ref.strip()
+        if not KEY_RE.fullmatch(ref):
+            raise InvalidInput(f"{ref!r} is not a memory id or key")
+        upper = ref.upper()
+        if is_ulid(upper):
+            found = self._entries(BY_ID, (upper,))
+            if found:
+                return found[0]
+        by_key = self._entries(BY_KEY, (ref,))
+        if by_key:
+            return by_key[0]
+        if not ID_PREFIX_RE.fullmatch(ref):
+            raise NotFound(f"no memory has the key {ref!r}")
+        if len(ref) < MIN_PREFIX_CHARS:
+            raise NotFound(
+                f"no memory has the key {ref!r}, and an id prefix needs at least "
+                f"{MIN_PREFIX_CHARS} characters"
+            )
+        matches = self._entries(BY_PREFIX, {"low": upper, "high": upper + "\x7f"})
+        if not matches:
+            raise NotFound(f"no memory has the id or key {ref!r}")
+        if len(matches) > 1:
+            shown = ", ".join(f"{e.id[:12]} ({e.title[:40]})" for e in matches[:5])
+            raise Ambiguous(
+                f"id prefix {ref!r} matches several memories: {shown}; give more characters"
+            )
+        return matches[0]
+
+    @translating_errors
+    def path_of(self, identity: str) -> str | None:
+        for (path,) in self.db.execute(PATH_BY_ID, (identity,)):
+            return str(path)
+        return None
+
+    @translating_errors
+    def by_key(self, key: str) -> Entry | None:
+        found = self._entries(BY_KEY, (key,))
+        return found[0] if found else None
+
+    @translating_errors
+    def with_key(self, key: str) -> list[Entry]:
+        """Every memory holding ``key`` (one, unless files were committed past mem's checks)."""
+        return self._entries(ALL_BY_KEY, (key,))
+
+    @translating_errors
+    def short_ids(self, ids: list[str]) -> dict[str, str]:
+        """The shortest unique prefix of each id, at least ``SHORT_ID_CHARS`` long."""
+        result = {}
+        for identity in ids:
+            longest = 0
+            for sql in (ID_BEFORE, ID_AFTER):
+                for (other,) in self.db.execute(sql, (identity,)):
+                    longest = max(longest, _common_prefix(identity, other))
+            result[identity] = identity[: max(SHORT_ID_CHARS, longest + 1)]
+        return result
+
+    @translating_errors
+    def count(self) -> int:
+        return int(next(iter(self.db.execute(COUNT)))[0])
+
+    @translating_errors
+    def digests(self) -> dict[str, str]:
+        return {path: digest for path, digest in self.db.execute(ALL_DIGESTS)}
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n

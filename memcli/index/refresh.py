@@ -1,0 +1,185 @@
+"""Bringing the index up to date with the store's HEAD.
+
+The index records the commit it reflects. ``refresh`` applies ``git diff``
+between that commit and HEAD, or the changes a write just committed, or
+rebuilds from every file; always inside one write transaction, so concurrent
+readers see either the old index or the new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
+import apsw
+
+from memcli.core.crashpoints import crash_point
+from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
+from memcli.index.errors import translating_errors
+from memcli.index.loading import IndexSource, Loaded, Progress, Warn, loaded_batches
+from memcli.index.schema import (
+    BULK_MEMORY,
+    DELETE_FTS,
+    DELETE_MEMORY,
+    DELETE_TAGS,
+    DROP_ALL,
+    GET_META,
+    INSERT_FTS,
+    INSERT_MEMORY,
+    INSERT_TAG,
+    PATH_BY_ID,
+    ROWID_BY_PATH,
+    SCHEMA_INDEXES,
+    SCHEMA_TABLES,
+    SET_META,
+    memory_rows,
+)
+
+
+class RefreshReport:
+    """What a refresh did: rebuilt from scratch or not, rows added and removed, files skipped."""
+
+    def __init__(self) -> None:
+        self.rebuilt = False
+        self.added = 0
+        self.removed = 0
+        self.skipped: list[str] = []
+
+
+class Refreshing:
+    """How an ``Index`` follows the store (mixed into ``Index``, which opens ``db``)."""
+
+    db: apsw.Connection
+    progress: Progress | None
+    _write: Callable[[], AbstractContextManager[None]]
+
+    def indexed_commit(self) -> str | None:
+        """The commit the index reflects ('' for an empty repository), None if never built."""
+        for (value,) in self.db.execute(GET_META, ("commit",)):
+            return str(value)
+        return None
+
+    @translating_errors
+    def refresh(
+        self,
+        source: IndexSource,
+        warn: Warn,
+        *,
+        full: bool = False,
+        known: tuple[str | None, dict[str, Loaded | None]] | None = None,
+    ) -> RefreshReport | None:
+        """Bring the index to the source's HEAD; None when it already was.
+
+        ``known`` is ``(parent, {path: (observation, digest) or None})`` from a
+        write that just committed on top of ``parent``: when the index reflects
+        ``parent`` those changes are applied without asking git for a diff.
+        """
+        head = source.head() or ""
+        if not full and self.indexed_commit() == head:
+            return None
+        with self._write():
+            current = self.indexed_commit()
+            if not full and current == head:
+                return None
+            report = RefreshReport()
+            if full or current is None:
+                self._rebuild(source, warn, report)
+            elif known is not None and (known[0] or "") == current:
+                self._apply_known(known[1], source, warn, report)
+            else:
+                try:
+                    changes = source.changes(current, head) if current and head else None
+                except StoreError:
+                    changes = None  # that commit is gone (history rewritten): rebuild
+                if changes is None:
+                    self._rebuild(source, warn, report)
+                else:
+                    self._apply_changes(changes, source, warn, report)
+            crash_point("index-written")
+            self.db.execute(SET_META, ("commit", head))
+            return report
+
+    def _rebuild(self, source: IndexSource, warn: Warn, report: RefreshReport) -> None:
+        """Every memory file again, into fresh tables; secondary indexes built at the end."""
+        report.rebuilt = True
+        self.db.execute(DROP_ALL)
+        self.db.execute(SCHEMA_TABLES)
+        first_path: dict[str, str] = {}
+        rowid = 0
+        for batch in loaded_batches(source, warn, report.skipped, self.progress):
+            memories, tags, texts = [], [], []
+            for path, identity, parts, _ in batch:
+                assert parts is not None
+                if identity in first_path:
+                    warn(f"skipped {path}: id {identity} is already used by {first_path[identity]}")
+                    report.skipped.append(path)
+                    continue
+                first_path[identity] = path
+                rowid += 1
+                memory, tag_parts, text = parts
+                memories.append((rowid, *memory))
+                tags += [(rowid, kind, value) for kind, value in tag_parts]
+                texts.append((rowid, *text))
+            self.db.executemany(BULK_MEMORY, memories)
+            if tags:
+                self.db.executemany(INSERT_TAG, tags)
+            self.db.executemany(INSERT_FTS, texts)
+            report.added += len(memories)
+            crash_point("rebuild-inserting")
+        self.db.execute(SCHEMA_INDEXES)
+
+    def _apply_changes(
+        self, changes: list[Any], source: IndexSource, warn: Warn, report: RefreshReport
+    ) -> None:
+        # Deletions first: a renamed file is a deletion and an addition of one id.
+        for change in sorted(changes, key=lambda c: c.status != "D"):
+            self._remove(change.path, report)
+            if change.status != "D":
+                self._add(change.path, self._load(source, change.path, warn, report), warn, report)
+
+    def _apply_known(
+        self,
+        known: dict[str, Loaded | None],
+        source: IndexSource,
+        warn: Warn,
+        report: RefreshReport,
+    ) -> None:
+        for path in known:
+            self._remove(path, report)
+        for path, loaded in known.items():
+            if loaded is not None:
+                self._add(path, loaded, warn, report)
+
+    @staticmethod
+    def _load(source: IndexSource, path: str, warn: Warn, report: RefreshReport) -> Loaded | None:
+        try:
+            return source.load(path)
+        except (InvalidMemoryFile, InvalidInput) as exc:
+            warn(f"skipped {exc}")
+            report.skipped.append(path)
+            return None
+
+    def _add(self, path: str, loaded: Loaded | None, warn: Warn, report: RefreshReport) -> None:
+        if loaded is None:
+            return
+        record, digest = loaded
+        memory, _, _ = memory_rows(None, path, record, digest)
+        self.db.execute(INSERT_MEMORY, memory)
+        if self.db.changes() == 0:
+            other = next(iter(self.db.execute(PATH_BY_ID, (record.id,))), ("?",))[0]
+            warn(f"skipped {path}: id {record.id} is already used by {other}")
+            report.skipped.append(path)
+            return
+        _, tags, text = memory_rows(self.db.last_insert_rowid(), path, record, digest)
+        if tags:
+            self.db.executemany(INSERT_TAG, tags)
+        self.db.execute(INSERT_FTS, text)
+        report.added += 1
+
+    def _remove(self, path: str, report: RefreshReport) -> None:
+        for (rowid,) in list(self.db.execute(ROWID_BY_PATH, (path,))):
+            self.db.execute(DELETE_FTS, (rowid,))
+            self.db.execute(DELETE_TAGS, (rowid,))
+            self.db.execute(DELETE_MEMORY, (rowid,))
+            report.removed += 1

@@ -1,0 +1,234 @@
+"""The index's tables and every SQL statement run on them, as named constants.
+
+The index is disposable: ``PRAGMA user_version`` holds ``SCHEMA_VERSION``, and
+on a mismatch these tables are dropped and built again from the memory files.
+Tables that are costly to rebuild (embeddings, transcript offsets) belong in
+modules of their own, with their own version, so that a change here never
+throws them away: ``DROP_ALL`` drops only the tables defined here.
+
+The full-text table is *contentless* (``content=''``, ``contentless_delete=1``):
+rows hold what is searched (facts one per line, concepts and file paths as
+words), while ``memories`` holds what is shown. bm25 needs only the index.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memcli.core.model import Record
+
+SCHEMA_VERSION = 4
+"""4: created and updated always have four-digit years and name days that exist."""
+# bm25 weights, in the column order of memories_fts.
+WEIGHTS = {"title": 10.0, "facts": 5.0, "concepts": 3.0, "files": 3.0, "narrative": 1.0}
+
+# ------------------------------------------------------------------ tables
+
+SCHEMA_TABLES = """
+CREATE TABLE meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE memories(
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT,
+    key TEXT,
+    importance REAL,
+    session TEXT,
+    path TEXT NOT NULL UNIQUE,
+    digest TEXT NOT NULL,
+    concepts TEXT NOT NULL,
+    files TEXT NOT NULL,
+    facts TEXT NOT NULL,
+    narrative TEXT NOT NULL
+);
+CREATE TABLE tags(
+    memory INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    value TEXT NOT NULL COLLATE NOCASE
+);
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    title, facts, concepts, files, narrative,
+    content='', contentless_delete=1,
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+"""
+# Built after a bulk load: one sort at the end beats keeping them ordered row by row.
+SCHEMA_INDEXES = """
+CREATE INDEX memories_by_created ON memories(created, id);
+CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
+CREATE INDEX memories_by_kind ON memories(kind, created, id);
+CREATE INDEX tags_by_value ON tags(kind, value);
+CREATE INDEX tags_by_memory ON tags(memory);
+"""
+SCHEMA = SCHEMA_TABLES + SCHEMA_INDEXES
+DROP_ALL = """
+DROP TABLE IF EXISTS memories_fts;
+DROP TABLE IF EXISTS tags;
+DROP TABLE IF EXISTS memories;
+DROP TABLE IF EXISTS meta;
+"""
+
+# ------------------------------------------------------------------ writes
+
+GET_META = "SELECT value FROM meta WHERE name = ?"
+SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
+INSERT_MEMORY = """
+INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(id) DO NOTHING
+"""
+INSERT_TAG = "INSERT INTO tags(memory, kind, value) VALUES (?, ?, ?)"
+BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_FTS = """
+INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
+VALUES (?, ?, ?, ?, ?, ?)
+"""
+ROWID_BY_PATH = "SELECT rowid FROM memories WHERE path = ?"
+PATH_BY_ID = "SELECT path FROM memories WHERE id = ?"
+DELETE_FTS = "DELETE FROM memories_fts WHERE rowid = ?"
+DELETE_TAGS = "DELETE FROM tags WHERE memory = ?"
+DELETE_MEMORY = "DELETE FROM memories WHERE rowid = ?"
+
+# ------------------------------------------------------------------- reads
+
+# Named, so that rows are read by column name (queries.EntryColumns), not position.
+ENTRY_COLUMNS = ", ".join(
+    f"m.{name} AS {name}"
+    for name in (
+        "id",
+        "kind",
+        "type",
+        "title",
+        "created",
+        "updated",
+        "key",
+        "importance",
+        "session",
+        "path",
+        "concepts",
+        "files",
+        "facts",
+    )
+)
+# Every filter is written once, and switched off by binding NULL.
+# One condition a filter; only the filters in use go into a statement, so that SQLite
+# can use an index for the kind and the time range instead of testing every row.
+FILTER_CONDITIONS = {
+    "kind": "m.kind = :kind",
+    "types": "m.type IN (SELECT value FROM json_each(:types))",
+    "since": "m.created >= :since",
+    "until": "m.created < :until",
+    "concepts": """m.rowid IN (
+        SELECT memory FROM tags
+        WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:concepts)))""",
+    "files": """EXISTS (
+        SELECT 1 FROM tags t, json_each(:files) f
+        WHERE t.memory = m.rowid AND t.kind = 'file'
+          AND (t.value = f.value OR substr(t.value, 1, length(f.value) + 1) = f.value || '/'))""",
+}
+BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values()))
+# Ranking reads only the full-text index; the join reads each hit's columns. Joining
+# every match before sorting doubles the cost of a word found in most memories, so the
+# best matches are ranked alone first and joined after (see Queries._ranked).
+RANK_FTS = f"""
+SELECT rowid, {BM25} FROM memories_fts WHERE memories_fts MATCH :match
+ORDER BY 2 LIMIT :window
+"""
+ENTRIES_BY_ROWID = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score, m.rowid AS rowid FROM memories m
+WHERE m.rowid IN (SELECT value FROM json_each(:rowids)) {{filters}}
+"""
+SEARCH_FTS = f"""
+SELECT {ENTRY_COLUMNS}, -{BM25} AS score
+FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+WHERE memories_fts MATCH :match {{filters}}
+ORDER BY {BM25}, m.created DESC, m.id DESC
+LIMIT :limit
+"""
+SEARCH_LIKE = f"""
+SELECT {ENTRY_COLUMNS}, 0.0 AS score
+FROM memories m
+WHERE (m.title LIKE :pattern ESCAPE '\\' OR m.facts LIKE :pattern ESCAPE '\\'
+       OR m.narrative LIKE :pattern ESCAPE '\\' OR m.concepts LIKE :pattern ESCAPE '\\'
+       OR m.files LIKE :pattern ESCAPE '\\') {{filters}}
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
+RECENT = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score
+FROM memories m
+WHERE (:keyed = 0 OR m.key IS NOT NULL) {{filters}}
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
+BEFORE = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE (m.created, m.id) < (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
+ORDER BY m.created DESC, m.id DESC LIMIT :limit
+"""
+AFTER = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE (m.created, m.id) > (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
+ORDER BY m.created, m.id LIMIT :limit
+"""
+BY_ID = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.id = ?"
+BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ? LIMIT 2"
+ALL_BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ?"
+BY_PREFIX = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
+"""
+ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
+ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
+TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
+MATCHING_IDS = """
+SELECT m.id FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
+WHERE memories_fts MATCH :match AND m.id IN (SELECT value FROM json_each(:ids))
+"""
+COUNT = "SELECT count(*) FROM memories"
+ALL_DIGESTS = "SELECT path, digest FROM memories"
+
+# -------------------------------------------------------------------- rows
+
+MemoryRows = tuple[tuple[Any, ...], list[tuple[Any, ...]], tuple[Any, ...]]
+_to_json = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> MemoryRows:
+    """A memory's row, its tag rows, and what the full-text index searches.
+
+    In the column order of ``memories``, ``tags`` and ``memories_fts`` above.
+    """
+    memory = (
+        rowid,
+        record.id,
+        record.kind,
+        record.type,
+        record.title,
+        record.created,
+        record.updated,
+        record.key,
+        record.importance,
+        record.session,
+        path,
+        digest,
+        _to_json(record.concepts),
+        _to_json(record.files),
+        _to_json(record.facts),
+        record.narrative,
+    )
+    tags = [(rowid, "concept", c) for c in record.concepts]
+    tags += [(rowid, "file", f) for f in record.files]
+    text = (
+        rowid,
+        record.title,
+        "\n".join(record.facts),
+        " ".join(record.concepts),
+        " ".join(record.files),
+        record.narrative,
+    )
+    return memory, tags, text
