@@ -14,6 +14,7 @@ import click
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
 from memcli.core.timeutil import parse_since, parse_until
+from memcli.index import Filters
 from memcli.service.memory import Memory
 from memcli.store.location import locate
 
@@ -48,6 +49,13 @@ def open_memory(store_dir: str | None, project: str | None) -> Memory:
     return Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
 
 
+def open_existing(store_dir: str | None, project: str | None) -> Memory:
+    """The memory of a store that must exist already (a clear error when it does not)."""
+    memory = open_memory(store_dir, project)
+    memory.require_store()
+    return memory
+
+
 def terminal_progress() -> Callable[[int, int], None]:
     """A one-line counter on the terminal, redrawn at most ten times a second."""
     last = 0.0
@@ -64,27 +72,34 @@ def terminal_progress() -> Callable[[int, int], None]:
     return report
 
 
-def since_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        return parse_since(value)
-    except InvalidInput as exc:
-        raise click.BadParameter(str(exc)) from None
+def _time_value(parse: Callable[[str], str | None]) -> Callable[..., str | None]:
+    """A click callback turning a --since/--until value into a timestamp, or a usage error."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            return parse(value)
+        except InvalidInput as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return callback
 
 
-def until_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Before this time; a bare date includes that whole day."""
-    if value is None:
-        return None
-    try:
-        return parse_until(value)
-    except InvalidInput as exc:
-        raise click.BadParameter(str(exc)) from None
+since_value = _time_value(parse_since)
+until_value = _time_value(parse_until)
+"""Before this time; a bare date includes that whole day."""
 
 
 def filter_options(f: F) -> F:
-    """--type, --since, --until, --concept, --file: narrowing a search or a listing."""
+    """--type, --kind, --since, --until, --concept, --file; the command gets ``filters``."""
+
+    def collect(**kwargs: Any) -> Any:
+        names = ("types", "kind", "since", "until", "concepts", "files")
+        kwargs["filters"] = Filters(**{name: kwargs.pop(name) for name in names})
+        return f(**kwargs)
+
+    wrapped: Any = functools.update_wrapper(collect, f)
     for decorator in reversed(
         [
             click.option(
@@ -127,8 +142,8 @@ def filter_options(f: F) -> F:
             ),
         ]
     ):
-        f = decorator(f)
-    return f
+        wrapped = decorator(wrapped)
+    return wrapped  # type: ignore[no-any-return]
 
 
 def budget_option(f: F) -> F:

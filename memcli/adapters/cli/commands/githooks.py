@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.adapters.cli.options import notice, open_existing, store_options
 from memcli.core.errors import ProblemsReported
 from memcli.service.memory import Memory
 from memcli.store.location import StoreLocation
@@ -32,8 +32,7 @@ def hooks_install(store_dir: str | None, project: str | None) -> None:
     """
     from memcli.store import githooks
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
+    memory = open_existing(store_dir, project)
     for line in githooks.install(memory.store):
         click.echo(line)
 
@@ -49,8 +48,7 @@ def hooks_uninstall(store_dir: str | None, project: str | None) -> None:
     """
     from memcli.store import githooks
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
+    memory = open_existing(store_dir, project)
     for line in githooks.uninstall(memory.store) or ["no mem hooks were installed"]:
         click.echo(line)
 
@@ -66,8 +64,7 @@ def hooks_status(store_dir: str | None, project: str | None) -> None:
     """
     from memcli.store import githooks
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
+    memory = open_existing(store_dir, project)
     for state in githooks.status(memory.store):
         click.echo(f"{state.name:<14} {state.state}")
 

@@ -20,12 +20,7 @@ from memcli.index import Filters
 @json_option
 @store_options
 def list_memories(
-    types: tuple[str, ...],
-    kind: str | None,
-    since: str | None,
-    until: str | None,
-    concepts: tuple[str, ...],
-    files: tuple[str, ...],
+    filters: Filters,
     keys: bool,
     limit: int,
     as_json: bool,
@@ -40,8 +35,5 @@ def list_memories(
         mem list --keys
     """
     memory = open_memory(store_dir, project)
-    filters = Filters(
-        types=types, kind=kind, since=since, until=until, concepts=concepts, files=files
-    )
     entries = memory.read(lambda index: index.recent(filters, limit=limit, keyed=keys))
     print_entries(memory, entries, as_json=as_json)

@@ -2,7 +2,12 @@ from __future__ import annotations
 
 import click
 
-from memcli.adapters.cli.options import budget_option, format_option, open_memory, store_options
+from memcli.adapters.cli.options import (
+    budget_option,
+    format_option,
+    open_existing,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
 
 
@@ -26,8 +31,7 @@ def recall(
     """
     from memcli.retrieval.recall import Recall
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
+    memory = open_existing(store_dir, project)
     result = Recall.gather(memory, prompt, budget)
     text = result.render()
     if output_format == "json":

@@ -37,12 +37,7 @@ _STRATEGY_NOTICES = {
 @store_options
 def search(
     query: str,
-    types: tuple[str, ...],
-    kind: str | None,
-    since: str | None,
-    until: str | None,
-    concepts: tuple[str, ...],
-    files: tuple[str, ...],
+    filters: Filters,
     limit: int,
     raw: bool,
     as_json: bool,
@@ -63,9 +58,6 @@ def search(
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     memory = open_memory(store_dir, project)
-    filters = Filters(
-        types=types, kind=kind, since=since, until=until, concepts=concepts, files=files
-    )
     result = memory.read(lambda index: index.search(query, filters, limit=limit, raw=raw))
     if not result.entries:
         shown = query if len(query) <= 80 else f"{query[:77]}..."

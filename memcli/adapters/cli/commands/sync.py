@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from memcli.adapters.cli.options import open_memory, store_options
+from memcli.adapters.cli.options import open_existing, open_memory, store_options
 
 
 @click.command("sync")
@@ -37,8 +37,7 @@ def sync_command(
 
     if resume and force_with_lease:
         raise click.UsageError("give one of --continue and --force-with-lease")
-    memory = open_memory(store_dir, project)
-    memory.require_store()
+    memory = open_existing(store_dir, project)
     for line in sync_with_remote(memory.store, resume=resume, force_with_lease=force_with_lease):
         click.echo(line)
     report = memory.reindex(full=False)
@@ -69,8 +68,7 @@ def remote_add(url: str, name: str, store_dir: str | None, project: str | None) 
     """
     from memcli.store.remote import add_remote
 
-    memory = open_memory(store_dir, project)
-    memory.require_store()
+    memory = open_existing(store_dir, project)
     add_remote(memory.store, url, name)
     click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
 
