@@ -1,1 +1,1 @@
-"""adapters"""
+"""The ways in: the ``mem`` command line, and agent hooks and settings."""

@@ -31,3 +31,6 @@ KNOWN_FIELDS = (
 )
 REQUIRED_FIELDS = ("id", "type", "title", "created")
 KEY_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+SHORT_ID_CHARS = 8
+"""The shortest id prefix mem shows; longer where that would not be unique."""

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memcli.core.schema import KNOWN_FIELDS
+from memcli.core.schema import KNOWN_FIELDS, SHORT_ID_CHARS
 
 if TYPE_CHECKING:  # kept out of the import: `mem search --json` needs neither
     from typing import Protocol
@@ -124,11 +124,15 @@ def record_dict(record: Record) -> dict[str, Any]:
     return data
 
 
-def entry_dict(entry: IndexedMemory, short_id: str) -> dict[str, Any]:
-    """The entry shape of an indexed memory (see the module docstring)."""
+def entry_dict(entry: IndexedMemory, short_id: str | None = None) -> dict[str, Any]:
+    """The entry shape of an indexed memory (see the module docstring).
+
+    ``short_id``: the shortest unique id prefix where the caller knows it, else
+    the first ``SHORT_ID_CHARS`` characters of the id.
+    """
     return {
         "id": entry.id,
-        "short_id": short_id,
+        "short_id": short_id or entry.id[:SHORT_ID_CHARS],
         "kind": entry.kind,
         "key": entry.key,
         "type": entry.type,

@@ -16,7 +16,7 @@ import apsw
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
 from memcli.core.ids import ID_PREFIX_RE, is_ulid
-from memcli.core.schema import KEY_RE
+from memcli.core.schema import KEY_RE, SHORT_ID_CHARS
 from memcli.index.errors import translating_errors
 from memcli.index.fts import Term, fts_match, like_pattern, parse_terms
 from memcli.index.schema import (
@@ -42,7 +42,7 @@ from memcli.index.schema import (
 )
 
 MIN_PREFIX_CHARS = 4
-SHORT_ID_CHARS = 8
+
 RANK_WINDOW = 200
 
 # ------------------------------------------------------------------ values
@@ -69,7 +69,7 @@ class Entry(NamedTuple):
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:
         from memcli.core.serialize import entry_dict
 
-        return entry_dict(self, short_id or self.id[:SHORT_ID_CHARS])
+        return entry_dict(self, short_id)
 
 
 _FIELDS = len(Entry._fields)

@@ -1,1 +1,1 @@
-"""service"""
+"""What every adapter calls: the memory (reads, index lifecycle), its writer, doctor."""

@@ -1,1 +1,1 @@
-"""adapters.agents"""
+"""Agent integrations: each agent's hook protocol and settings file."""

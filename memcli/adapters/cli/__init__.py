@@ -1,1 +1,1 @@
-"""adapters.cli"""
+"""The ``mem`` command (click): a lazy group, shared options, output, one module per command."""

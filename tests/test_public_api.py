@@ -1,0 +1,36 @@
+"""The public Python API: every name in ``memcli.__all__`` resolves, lazily."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import memcli
+
+
+def test_every_public_name_resolves() -> None:
+    for name in memcli.__all__:
+        assert getattr(memcli, name) is not None, name
+
+
+def test_importing_memcli_loads_nothing_else() -> None:
+    code = (
+        "import sys, memcli; "
+        "print(sorted(m for m in sys.modules if m.startswith('memcli') and m != 'memcli'))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_save_and_search_through_the_public_api(tmp_path: Path) -> None:
+    location = memcli.locate(str(tmp_path / "store"), None, tmp_path)
+    memory = memcli.Memory(location, notify=lambda message: None)
+    saved = memory.writer.save(memcli.Draft(text="Deploys go out on Tuesdays", key="deploy"))
+    hits = memory.read(lambda index: index.search("deploy").entries)
+    assert [memcli.entry_dict(hit)["id"] for hit in hits] == [saved.record.id]
+    assert memcli.record_dict(memory.load(hits[0]))["key"] == "deploy"
+
+
+def test_all_names_every_export() -> None:
+    assert set(memcli.__all__) == {"__version__", *memcli._EXPORTS}
