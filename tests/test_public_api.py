@@ -34,3 +34,20 @@ def test_save_and_search_through_the_public_api(tmp_path: Path) -> None:
 
 def test_all_names_every_export() -> None:
     assert set(memcli.__all__) == {"__version__", *memcli._EXPORTS}
+
+
+def test_architecture_names_every_module() -> None:
+    """ARCHITECTURE.md's tree stays the tree under memcli/ (commands are listed as a folder)."""
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "ARCHITECTURE.md").read_text()
+    package = root / "memcli"
+    missing = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if path.name not in ("__init__.py", "__main__.py")
+        and "commands" not in path.parts
+        and path.name not in text
+    ]
+    assert missing == []
+    folders = {p.name for p in package.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert all(f"{folder}/" in text for folder in folders), folders
