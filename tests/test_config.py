@@ -69,3 +69,13 @@ def test_mem_toml_is_never_read_through_a_link(store: Path, tmp_path: Path, targ
     (store / "mem.toml").symlink_to(outside)
     result = mem("context", expect=1)
     assert "mem.toml" in result.stderr and "symbolic link" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "nested", ["[" * 100_000 + "]" * 100_000, "{a=" * 50_000 + "1" + "}" * 50_000]
+)
+def test_deeply_nested_toml_is_one_clear_error(store: Path, nested: str) -> None:
+    (store / "mem.toml").write_text(f"x = {nested}\n")
+    result = mem("context", expect=1)
+    assert result.output.startswith(f"Error: {store / 'mem.toml'}: not valid TOML ("), result.output
+    assert len(result.output.splitlines()) == 1

@@ -390,3 +390,12 @@ def test_a_template_cannot_include_a_file_out_of_the_store(
     checked = mem("context", "--check-templates", expect=1)
     assert "FAIL template session_start.md.j2" in checked.stdout
     assert "outside-the-store" not in checked.stdout
+
+
+@pytest.mark.parametrize("moment", ["0001-01-02T00:00:00Z", "0001-01-01T00:00:00Z"])
+def test_a_now_in_the_first_days_of_year_one_starts_the_windows_there(
+    store: Path, monkeypatch: pytest.MonkeyPatch, moment: str
+) -> None:
+    mem("save", "A memory from the present")
+    monkeypatch.setenv("MEM_NOW", moment)
+    assert "A memory from the present" in mem("context").stdout

@@ -168,3 +168,28 @@ def test_an_editor_session_that_changed_nothing_is_not_refused(
     monkeypatch.delenv("VISUAL", raising=False)
     assert mem("edit", "note").stdout.startswith(f"unchanged {memory}")
     assert mem_json("show", "note")[0]["facts"] == ["learned meanwhile"]
+
+
+def two_memories_with_one_key(store: Path, memory: str) -> str:
+    """A second memory with the key ``note``, as a sync of two clones can bring."""
+    original = next((store / "observations").rglob("*.md"))
+    other = "01M80Q4BF5QMWQMEJBY2BSD0AA"
+    copy = original.with_name("copy.md")
+    copy.write_text(original.read_text().replace(memory, other).replace("Old title", "Other"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "--no-verify", "-m", "a second memory keyed note")
+    return other
+
+
+def test_an_edit_keeping_a_shared_key_is_allowed(
+    store: Path, memory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = two_memories_with_one_key(store, memory)
+    assert mem("edit", memory, "--set", "title=New title").stdout.startswith(f"edited {memory}")
+    use_editor(tmp_path, monkeypatch, "fix-title")
+    mem("edit", other, "--set", "title=Old title")
+    assert mem("edit", other).stdout.startswith(f"edited {other}")
+    # Taking the shared key anew is still refused.
+    third = mem("save", "A third memory", "--key", "third").stdout.strip()
+    refused = mem("edit", third, "--set", "key=note", expect=1)
+    assert "the key 'note' is already used by" in refused.output

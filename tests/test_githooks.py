@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -236,3 +237,42 @@ def test_a_symbolic_link_cannot_be_committed(store: Path, tmp_path: Path, name: 
     git(store, "add", "-A")
     result = commit(store, "-m", "a link")
     assert result.returncode != 0 and f"{name}: is a symbolic link" in result.stderr
+
+
+NON_UTF8_MEMORY = (
+    "---\nid: 01M80Q4BF5QMWQMEJBY2BSD005\ntype: discovery\ntitle: t\n"
+    "created: 2026-11-01T00:00:00Z\n---\n\nx\n"
+)
+
+
+def test_a_file_name_that_is_not_utf8_is_refused_then_skipped(store: Path) -> None:
+    folder = store / "observations" / "2026" / "11"
+    folder.mkdir(parents=True, exist_ok=True)
+    bad = Path(os.fsdecode(bytes(folder) + b"/bad\xffbyte.md"))
+    bad.write_text(NON_UTF8_MEMORY)
+    git(store, "add", "-A")
+    result = commit(store, "-m", "a name that is not UTF-8")
+    assert result.returncode != 0, result.stderr
+    assert "observations/2026/11/bad\\xffbyte.md: its name is not UTF-8" in result.stderr
+    assert "could not run" not in result.stderr
+    # Committed anyway: the index skips the file with a warning naming it; all else works.
+    forced = commit(store, "--no-verify", "-m", "anyway")
+    assert forced.returncode == 0
+    assert "skipped observations/2026/11/bad\\xffbyte.md: its name is not UTF-8" in forced.stderr
+    (store / ".cache" / "index.db").unlink()
+    for args in (["list"], ["reindex", "--full"]):
+        assert "bad\\xffbyte.md: its name is not UTF-8" in mem(*args).stderr, args
+    mem("save", "Another one")
+    assert [m["key"] for m in mem_json("search", "caching")] == ["first"]
+    mem("log")
+    mem("diff", "HEAD~3", "HEAD", "--json")
+    doctor = mem("doctor", expect=1)
+    assert "bad\\xffbyte.md: its name is not UTF-8" in doctor.output
+    # Uncommitted, doctor --fix reports it and commits nothing in its name.
+    head = git(store, "rev-parse", "HEAD")
+    Path(os.fsdecode(bytes(folder) + b"/new\xfe.md")).write_text(NON_UTF8_MEMORY)
+    doctor = mem("doctor", "--fix", expect=1)
+    assert "not committed: observations/2026/11/new\\xfe.md: its name is not UTF-8" in (
+        doctor.output
+    )
+    assert "fixed" not in doctor.output and git(store, "rev-parse", "HEAD") == head

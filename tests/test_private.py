@@ -163,3 +163,30 @@ def test_private_spans_written_in_the_editor_are_never_stored(
     assert HIDDEN not in stored(store)
     shown = json.loads(mem("show", "base", "--json").stdout)[0]
     assert shown["facts"] == ["a fact"] and "More text  here." in shown["narrative"]
+
+
+ESCAPED_EDITOR = r"""
+import pathlib, sys
+path = pathlib.Path(sys.argv[1])
+text = path.read_text()
+title = 'title: "t \\x3cprivate>PSECRET2</private>"'
+concepts = 'concepts: ["c\\u003cPRIVATE>PSECRET2\\u003c/private>"]'
+text = text.replace("title: A visible memory about caching", title)
+text = text.replace("key: base", "key: base\n" + concepts)
+path.write_text(text)
+"""
+
+
+def test_private_spans_written_with_yaml_escapes_are_never_stored(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem(*BASE)
+    script = tmp_path / "editor.py"
+    script.write_text(ESCAPED_EDITOR)
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    mem("edit", "base")
+    assert "PSECRET2" not in stored(store)
+    assert mem("search", "PSECRET2").stdout == ""
+    shown = json.loads(mem("show", "base", "--json").stdout)[0]
+    assert shown["title"] == "t" and shown["concepts"] == ["c"]

@@ -69,6 +69,8 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise InvalidInput(f"{path}: not valid TOML (arrays or tables nested too deeply)") from None
     for section, values in data.items():
         if section not in settings or not isinstance(values, dict):
             continue  # sections of later features, or someone else's: not ours to refuse

@@ -41,6 +41,11 @@ Parts = tuple[tuple[Any, ...], list[tuple[str, str]], tuple[Any, ...]]
 LoadedRow = tuple[str, str, "Parts | None", str]  # path, id, row parts, problem
 
 
+def printable(path: str) -> str:
+    """A path as it can be shown: bytes of a name that are not UTF-8 become ``\\xNN``."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _row_parts(path: str, record: Record, digest: str) -> Parts:
     """``memory_rows`` without the rowid, which only the inserting process can assign."""
     memory, tags, text = memory_rows(0, path, record, digest)
@@ -130,7 +135,7 @@ def loaded_batches(
             for path, _, parts, problem in batch:
                 if parts is None:
                     warn(f"skipped {problem}")
-                    skipped.append(path)
+                    skipped.append(printable(path))
             yield [item for item in batch if item[2] is not None]
     finally:
         for worker in workers:

@@ -17,7 +17,14 @@ import apsw
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.index.errors import translating_errors
-from memcli.index.loading import IndexSource, Loaded, Progress, Warn, loaded_batches
+from memcli.index.loading import (
+    IndexSource,
+    Loaded,
+    Progress,
+    Warn,
+    loaded_batches,
+    printable,
+)
 from memcli.index.schema import (
     BULK_MEMORY,
     DELETE_FTS,
@@ -157,7 +164,7 @@ class Refreshing:
             return source.load(path)
         except (InvalidMemoryFile, InvalidInput) as exc:
             warn(f"skipped {exc}")
-            report.skipped.append(path)
+            report.skipped.append(printable(path))
             return None
 
     def _add(self, path: str, loaded: Loaded | None, warn: Warn, report: RefreshReport) -> None:
@@ -178,6 +185,8 @@ class Refreshing:
         report.added += 1
 
     def _remove(self, path: str, report: RefreshReport) -> None:
+        if printable(path) != path:
+            return  # a name that is not UTF-8: never indexed (loading it is refused)
         for (rowid,) in list(self.db.execute(ROWID_BY_PATH, (path,))):
             self.db.execute(DELETE_FTS, (rowid,))
             self.db.execute(DELETE_TAGS, (rowid,))

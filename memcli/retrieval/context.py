@@ -30,7 +30,12 @@ MAX_MEMORY_MD_BYTES = 4 << 20
 
 
 def _since(moment: dt.datetime, window: str) -> str:
-    return format_timestamp(moment - dt.timedelta(seconds=config.window_seconds(window)))
+    """The start of a window ending at ``moment``; never before the first day of year 1."""
+    try:
+        start = moment - dt.timedelta(seconds=config.window_seconds(window))
+    except OverflowError:  # a window reaching back past year 1 starts there
+        start = dt.datetime.min.replace(tzinfo=dt.UTC)
+    return format_timestamp(start)
 
 
 def tiers(

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from memcli.core.errors import IndexUnavailable, InvalidMemoryFile
 from memcli.service.memory import Memory
-from memcli.store.files import CACHE_DIR, MEMORY_DIRS, is_memory_path
+from memcli.store.files import CACHE_DIR, MEMORY_DIRS, is_memory_path, name_problem, shown_path
 
 STALE_GIT_LOCK_SECONDS = 600
 KNOWN_TOP_LEVEL = {
@@ -75,7 +75,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
             checkup.problems.append(
-                f"{entry.name}: outside the memory folders (observations/, "
+                f"{shown_path(entry.name)}: outside the memory folders (observations/, "
                 "summaries/); mem ignores it"
             )
     try:
@@ -145,9 +145,14 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
     store = memory.store
     out = store.git.run(
         ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
-    ).stdout.decode("utf-8", "replace")
+    ).stdout.decode("utf-8", "surrogateescape")
     entries = [e for e in out.split("\0") if e]
     changed = [e[3:] for e in entries if len(e) > 3]
+    for path in changed:
+        problem = name_problem(path)
+        if problem:  # never committed by mem: git and the index need UTF-8 names
+            checkup.problems.append(f"not committed: {shown_path(path)}: {problem}")
+    changed = [p for p in changed if not name_problem(p)]
     memory_files = [p for p in changed if is_memory_path(p)]
     others = [p for p in changed if not is_memory_path(p)]
     for path in others:

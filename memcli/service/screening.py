@@ -20,13 +20,13 @@ def without_private(path: str, text: str) -> str:
     """A memory file's text with its ``<private>`` spans removed from every field.
 
     The file is written again from its fields only when it holds such a span;
-    an invalid file is left for the caller to refuse.
+    an invalid file is left for the caller to refuse. The parsed fields are
+    what counts, never the raw text: YAML escapes (``"\\x3cprivate>"``) spell a
+    span no search of the text would find.
     """
     from memcli.core.model import without_private as visible_part
     from memcli.store.files import parse_memory_file
 
-    if "<private>" not in text.lower():
-        return text
     try:
         record = parse_memory_file(path, text.encode("utf-8"))
     except (InvalidMemoryFile, UnicodeEncodeError):

@@ -9,6 +9,7 @@ anything fails before the commit exists.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -168,7 +169,14 @@ class Writer:
                     f"{entry.path} changed while it was being edited (another mem wrote it); "
                     "nothing was written"
                 )
-            wanted = text(self.store.parse(entry.path, data)) if callable(text) else text
+            held: Record | None = None
+            if callable(text):
+                held = self.store.parse(entry.path, data)
+                wanted = text(held)
+            else:
+                wanted = text
+                with contextlib.suppress(InvalidMemoryFile):
+                    held = self.store.parse(entry.path, data)
             wanted = without_private(entry.path, wanted)
             current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
@@ -180,7 +188,10 @@ class Writer:
                     "memory's identity: save a new memory instead"
                 )
             self.memory.refresh_index()  # the index as of HEAD, under the lock
-            self.memory.check_key_free(record)
+            # Only a key being taken must be free: one shared already (two clones
+            # saved it, then synced) may stay while the rest of the memory is edited.
+            if held is None or record.key != held.key:
+                self.memory.check_key_free(record)
             if current == new:
                 return SaveResult(record, entry.path, "unchanged", None)
             message = journal.commit_message("edit", [record])

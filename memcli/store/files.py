@@ -228,7 +228,10 @@ class Store:
 
     def _check_inside(self, path: str) -> None:
         if not is_memory_path(path):
-            raise InvalidInput(f"{path!r} is not a memory file path")
+            raise InvalidInput(f"{shown_path(path)!r} is not a memory file path")
+        problem = name_problem(path)
+        if problem:
+            raise InvalidMemoryFile(shown_path(path), problem)
         folder = path.rpartition("/")[0]
         if folder not in self._inside:
             try:
@@ -307,6 +310,24 @@ def is_memory_path(path: str) -> bool:
         and "\\" not in path
         and "\x00" not in path
     )
+
+
+def name_problem(path: str) -> str | None:
+    """Why mem cannot keep a file under this name (bytes that are not UTF-8), or None.
+
+    Paths from the file system and from git carry such bytes as surrogate
+    escapes; the index, git's input and the terminal all need UTF-8.
+    """
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return "its name is not UTF-8, so mem cannot read it: rename it (`git mv`) to a UTF-8 name"
+    return None
+
+
+def shown_path(path: str) -> str:
+    """A path as it can be printed: bytes that are not UTF-8 become ``\\xNN``."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def parse_memory_file(path: str, data: bytes) -> Record:

@@ -29,8 +29,10 @@ from memcli.store.files import (
     PURGED_FILE,
     Store,
     is_memory_path,
+    name_problem,
     parse_memory_file,
     purged_problem,
+    shown_path,
 )
 
 MARKER = "# mem-git-hook: 1c9e4d7a"
@@ -170,13 +172,18 @@ def staged_problems(
     fields = out.split("\0")
     staged = {path: status for status, path in zip(fields[0::2], fields[1::2], strict=False)}
     links = _staged_links(store, env)
+    misnamed = [
+        f"{shown_path(p)}: {name_problem(p)}"
+        for p, s in staged.items()
+        if not s.startswith("D") and name_problem(p)
+    ]
     added = [
         p
         for p, s in staged.items()
-        if not s.startswith("D") and p.endswith(".md") and p not in links
+        if not s.startswith("D") and p.endswith(".md") and p not in links and not name_problem(p)
     ]
     if not added:
-        return links
+        return links + misnamed
     modified = [p for p in added if staged[p].startswith("M")] if store.head() else []
     purged_file = f":{PURGED_FILE}" if PURGED_FILE in staged else f"HEAD:{PURGED_FILE}"
     blobs = store.git.cat_file_batch(
@@ -185,7 +192,7 @@ def staged_problems(
     )
     purged = set(ULID_RE.findall(blobs.get(purged_file, b"").decode("ascii", "replace")))
     contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
-    problems: list[str] = links
+    problems: list[str] = links + misnamed
     seen: dict[str, str] = {}
     keyed: dict[str, tuple[str, str]] = {}
     leaving = set(staged)  # paths whose committed version this commit replaces
@@ -239,8 +246,8 @@ def _staged_links(store: Store, env: dict[str, str]) -> list[str]:
     ).stdout.decode("utf-8", "surrogateescape")
     fields = out.split("\0")
     return [
-        f"{path}: is a symbolic link; the store keeps plain files only (a link could make "
-        "mem read a file outside the store)"
+        f"{shown_path(path)}: is a symbolic link; the store keeps plain files only (a link "
+        "could make mem read a file outside the store)"
         for meta, path in zip(fields[0::2], fields[1::2], strict=False)
         if meta.split(" ")[1:2] == ["120000"]
     ]

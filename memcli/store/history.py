@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from memcli.core import journal as messages
 from memcli.core.errors import Ambiguous, InvalidInput, InvalidMemoryFile, NotFound
 from memcli.core.model import Record
-from memcli.store.files import MEMORY_DIRS, Store, parse_memory_file
+from memcli.store.files import MEMORY_DIRS, Store, name_problem, parse_memory_file
 
 _RECORD_SEP, _FIELD_SEP = "\x1e", "\x1f"
 LOG_FORMAT = f"{_RECORD_SEP}%H{_FIELD_SEP}%aI{_FIELD_SEP}%an{_FIELD_SEP}%s"
@@ -223,7 +223,8 @@ def commit_id(store: Store, rev: str) -> str:
 
 def memory_diff(store: Store, old: str, new: str) -> MemoryDiff:
     """What the memory learned, changed and forgot between two revisions."""
-    changes = store.changes(old, new)
+    # A file whose name is not UTF-8 is no memory mem can read (the index skips it too).
+    changes = [c for c in store.changes(old, new) if not name_problem(c.path)]
     wanted = [f"{old}:{p}" for s, p in changes if s != "A"]
     wanted += [f"{new}:{p}" for s, p in changes if s != "D"]
     blobs = store.git.cat_file_batch(wanted)

@@ -60,7 +60,12 @@ def edit(
         )
     else:
         original = memory.store.read_bytes(entry.path)
-        text = _edited_in_editor(original.decode("utf-8"), entry.path, memory.check_key_free)
+
+        def check(record: Record) -> None:
+            if record.key != entry.key:  # only a key being taken must be free
+                memory.check_key_free(record)
+
+        text = _edited_in_editor(original.decode("utf-8"), entry.path, check)
         if text is None:
             click.echo("mem: edit cancelled (the file was emptied); nothing changed", err=True)
             return
