@@ -236,3 +236,19 @@ def test_a_symbolic_link_cannot_be_committed(store: Path, tmp_path: Path, name: 
     git(store, "add", "-A")
     result = commit(store, "-m", "a link")
     assert result.returncode != 0 and f"{name}: is a symbolic link" in result.stderr
+
+
+@pytest.mark.parametrize("what", ["link", "file"])
+def test_a_path_under_the_cache_cannot_be_committed(store: Path, tmp_path: Path, what: str) -> None:
+    if what == "link":
+        import shutil
+
+        shutil.rmtree(store / ".cache")
+        (store / ".cache").symlink_to(tmp_path)
+        name = ".cache"
+    else:
+        name = ".cache/notes.txt"
+        (store / name).write_text("derived\n")
+    git(store, "add", "-f", name)
+    result = commit(store, "-m", "the cache")
+    assert result.returncode != 0 and f"{name}: " in result.stderr and ".cache" in result.stderr

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
 from memcli.store.files import (
+    CACHE_DIR,
     MEMORY_DIRS,
     PURGED_FILE,
     Store,
@@ -170,6 +171,12 @@ def staged_problems(
     fields = out.split("\0")
     staged = {path: status for status, path in zip(fields[0::2], fields[1::2], strict=False)}
     links = _staged_links(store, env)
+    links += [
+        f"{p}: is in {CACHE_DIR}/, mem's local folder for its index and locks, never "
+        f"committed: `git rm -r --cached {CACHE_DIR}`"
+        for p, s in staged.items()
+        if not s.startswith("D") and (p == CACHE_DIR or p.startswith(f"{CACHE_DIR}/"))
+    ]
     added = [
         p
         for p, s in staged.items()
