@@ -282,3 +282,23 @@ def test_a_purged_memory_cannot_come_back_by_a_hand_commit(store: Path) -> None:
     assert mem_json("search", CODENAME) == []
     assert "purged" in mem("reindex", "--full").stderr
     assert "purged" in mem("doctor", expect=None).output
+
+
+def test_a_commit_taking_ids_out_of_purged_txt_is_refused(store: Path) -> None:
+    secret = save(f"The launch codename is {CODENAME}", "--key", "launch")
+    mem("forget", "--purge", "launch")
+    listed = (store / "purged.txt").read_text()
+    (store / "purged.txt").write_text(listed.replace(f"{secret['id']}\n", ""))
+    git(store, "add", "purged.txt")
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-m", "unpurge"], cwd=store, capture_output=True, text=True
+    )
+    assert refused.returncode != 0
+    assert f"purged.txt: takes {secret['id']} out" in refused.stderr
+    git(store, "rm", "-q", "--cached", "purged.txt")
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-m", "unpurge"], cwd=store, capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and secret["id"] in refused.stderr
+    assert git(store, "show", "HEAD:purged.txt") == listed
+

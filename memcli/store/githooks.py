@@ -177,6 +177,8 @@ def staged_problems(
         for p, s in staged.items()
         if not s.startswith("D") and (p == CACHE_DIR or p.startswith(f"{CACHE_DIR}/"))
     ]
+    if PURGED_FILE in staged and store.head():
+        links += _purges_undone(store, env)
     added = [
         p
         for p, s in staged.items()
@@ -237,6 +239,22 @@ def staged_problems(
                 keyed[record.key] = (record.id, path)
         problems.extend(_new_secrets(path, data, blobs.get(f"HEAD:{path}")))
     return problems
+
+
+def _purges_undone(store: Store, env: dict[str, str]) -> list[str]:
+    """Ids the staged ``purged.txt`` drops from HEAD's: each would let a purged memory back."""
+    staged, committed = f":{PURGED_FILE}", f"HEAD:{PURGED_FILE}"
+    blobs = store.git.cat_file_batch([staged, committed], env)
+    before = set(ULID_RE.findall(blobs.get(committed, b"").decode("ascii", "replace")))
+    after = set(ULID_RE.findall(blobs.get(staged, b"").decode("ascii", "replace")))
+    dropped = sorted(before - after)
+    if not dropped:
+        return []
+    return [
+        f"{PURGED_FILE}: takes {', '.join(dropped)} out; it lists memories purged from the "
+        "history so that no clone brings them back: keep every id in it "
+        f"(`git checkout HEAD -- {PURGED_FILE}`)"
+    ]
 
 
 def _staged_links(store: Store, env: dict[str, str]) -> list[str]:
