@@ -237,6 +237,8 @@ def test_a_symbolic_link_cannot_be_committed(store: Path, tmp_path: Path, name: 
     git(store, "add", "-A")
     result = commit(store, "-m", "a link")
     assert result.returncode != 0 and f"{name}: is a symbolic link" in result.stderr
+    # Refused as a link, and only as that: its target is never read as a memory.
+    assert sum(name in line for line in result.stderr.splitlines()) == 1, result.stderr
 
 
 NON_UTF8_MEMORY = (
@@ -276,3 +278,19 @@ def test_a_file_name_that_is_not_utf8_is_refused_then_skipped(store: Path) -> No
         doctor.output
     )
     assert "fixed" not in doctor.output and git(store, "rev-parse", "HEAD") == head
+
+
+@pytest.mark.parametrize("what", ["link", "file"])
+def test_a_path_under_the_cache_cannot_be_committed(store: Path, tmp_path: Path, what: str) -> None:
+    if what == "link":
+        import shutil
+
+        shutil.rmtree(store / ".cache")
+        (store / ".cache").symlink_to(tmp_path)
+        name = ".cache"
+    else:
+        name = ".cache/notes.txt"
+        (store / name).write_text("derived\n")
+    git(store, "add", "-f", name)
+    result = commit(store, "-m", "the cache")
+    assert result.returncode != 0 and f"{name}: " in result.stderr and ".cache" in result.stderr

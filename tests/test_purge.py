@@ -282,3 +282,65 @@ def test_a_purged_memory_cannot_come_back_by_a_hand_commit(store: Path) -> None:
     assert mem_json("search", CODENAME) == []
     assert "purged" in mem("reindex", "--full").stderr
     assert "purged" in mem("doctor", expect=None).output
+
+
+def test_a_commit_taking_ids_out_of_purged_txt_is_refused(store: Path) -> None:
+    secret = save(f"The launch codename is {CODENAME}", "--key", "launch")
+    mem("forget", "--purge", "launch")
+    listed = (store / "purged.txt").read_text()
+    (store / "purged.txt").write_text(listed.replace(f"{secret['id']}\n", ""))
+    git(store, "add", "purged.txt")
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-m", "unpurge"], cwd=store, capture_output=True, text=True
+    )
+    assert refused.returncode != 0
+    assert f"purged.txt: takes {secret['id']} out" in refused.stderr
+    git(store, "rm", "-q", "--cached", "purged.txt")
+    refused = subprocess.run(
+        ["git", "commit", "-q", "-m", "unpurge"], cwd=store, capture_output=True, text=True
+    )
+    assert refused.returncode != 0 and secret["id"] in refused.stderr
+    assert git(store, "show", "HEAD:purged.txt") == listed
+
+
+def test_a_purge_is_refused_while_the_stash_holds_work(store: Path) -> None:
+    save(f"The launch codename is {CODENAME}", "--key", "launch")
+    kept = save("Work in progress on queues", "--key", "queue")
+    path = store / kept["path"]
+    path.write_text(path.read_text() + "\nuncommitted thought\n")
+    git(store, "stash", "-q")
+    head = git(store, "rev-parse", "HEAD")
+    refused = mem("forget", "--purge", "launch", expect=1)
+    assert "git stash list" in refused.stderr
+    assert git(store, "rev-parse", "HEAD") == head
+    assert CODENAME in all_history(store)
+    git(store, "stash", "pop", "-q")
+    assert "uncommitted thought" in path.read_text()
+
+
+KEEPING_EDITOR = """
+import pathlib, subprocess, sys
+path = pathlib.Path(sys.argv[1])
+path.write_text(path.read_text() + "\\nThe codename {codename} is in this edit\\n")
+subprocess.run([{mem!r}, "save", "--key", "launch", "--fact", "meanwhile", "x"], check=True)
+"""
+
+
+def test_a_purge_deletes_the_text_kept_from_a_refused_edit(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from .conftest import mem_executable
+
+    save("The launch happens in May", "--key", "launch")
+    script = tmp_path / "editor.py"
+    script.write_text(KEEPING_EDITOR.format(mem=mem_executable(), codename=CODENAME))
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    refused = mem("edit", "launch", expect=1)
+    kept = Path(refused.stderr.split("kept in ")[1].split()[0].rstrip(";:,"))
+    assert kept.is_relative_to(store / ".cache") and CODENAME in kept.read_text()
+    mem("forget", "--purge", "launch")
+    assert not kept.exists()
+    assert_gone(store, CODENAME)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -259,3 +260,99 @@ def test_a_url_is_never_taken_as_an_option_for_git(tmp_path: Path, command: str)
         result = mem("remote", "add", "--store", str(tmp_path / "s"), "--", url, expect=None)
     assert result.exit_code == 1 and "not a remote URL" in result.stderr
     assert not marker.exists() and not (tmp_path / "c").exists()
+
+
+def _commit_cache_link(store: Path, outside: Path) -> None:
+    """Replace the store's .cache by a link to ``outside`` and commit it, bypassing the hook."""
+    shutil.rmtree(store / ".cache")
+    (store / ".cache").symlink_to(outside)
+    git(store, "add", "-f", ".cache")
+    git(store, "commit", "-q", "--no-verify", "-m", "a cache link")
+
+
+@pytest.mark.parametrize("kind", ["link", "file"])
+def test_a_cache_that_is_no_folder_of_the_store_is_refused(tmp_path: Path, kind: str) -> None:
+    store, outside = tmp_path / "store", tmp_path / "outside"
+    outside.mkdir()
+    at(store, "init")
+    at(store, "save", "A memory before the cache moved")
+    shutil.rmtree(store / ".cache")
+    if kind == "link":
+        (store / ".cache").symlink_to(outside)
+    else:
+        (store / ".cache").write_text("not a folder\n")
+    head = git(store, "rev-parse", "HEAD")
+    for args in (["save", "A memory after"], ["search", "memory"], ["list"]):
+        refused = at(store, *args, expect=1)
+        assert f"{store / '.cache'} is a" in refused.stderr and "remove it" in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+    assert list(outside.iterdir()) == []
+    assert git(store, "rev-parse", "HEAD") == head
+
+
+def test_clone_refuses_a_branch_that_tracks_the_cache(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "main")
+    alice, bob, outside = tmp_path / "alice", tmp_path / "bob", tmp_path / "outside"
+    outside.mkdir()
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "Alice's memory about caching")
+    at(alice, "sync")
+    _commit_cache_link(alice, outside)
+    git(alice, "push", "-q", "origin", "main")
+    refused = mem("clone", str(remote), "--store", str(bob), expect=1)
+    assert "tracks .cache" in refused.stderr
+    assert not bob.exists()
+    assert list(outside.iterdir()) == []
+
+
+def test_sync_refuses_a_remote_branch_that_tracks_the_cache(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    outside = bob.parent / "outside"
+    outside.mkdir()
+    _commit_cache_link(alice, outside)
+    git(alice, "push", "-q", "origin", "main")
+    head = git(bob, "rev-parse", "HEAD")
+    refused = at(bob, "sync", expect=1)
+    assert "origin/main tracks .cache" in refused.stderr
+    assert git(bob, "rev-parse", "HEAD") == head
+    assert (bob / ".cache").is_dir() and not (bob / ".cache").is_symlink()
+    at(bob, "save", "Bob saves on")
+    assert list(outside.iterdir()) == []
+
+
+def test_clone_prefers_the_branch_with_memories_to_the_one_head_names(tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")
+    alice, plain, dave = tmp_path / "alice", tmp_path / "plain", tmp_path / "dave"
+    at(alice, "init", "--remote", str(remote))
+    at(alice, "save", "Alice's memory about caching", "--key", "alice-note")
+    at(alice, "sync")
+    git(tmp_path, "init", "-q", "-b", "master", str(plain))
+    (plain / "README").write_text("a project\n")
+    git(plain, "add", "README")
+    git(plain, "commit", "-q", "-m", "readme")
+    git(plain, "push", "-q", str(remote), "master")
+    cloned = mem("clone", str(remote), "--store", str(dave))
+    assert "1 memories indexed" in cloned.stdout
+    assert git(dave, "symbolic-ref", "--short", "HEAD").strip() == "main"
+    at(dave, "save", "Dave's memory")
+    assert "to origin/main" in at(dave, "sync").stdout
+    assert git(remote, "ls-tree", "--name-only", "master").split() == ["README"]
+
+
+def test_clone_asks_for_a_branch_when_several_other_branches_hold_memories(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "remote.git", "master")
+    alice, plain = tmp_path / "alice", tmp_path / "plain"
+    at(alice, "init")
+    at(alice, "save", "A memory on team branches")
+    for branch in ("team-a", "team-b"):
+        git(alice, "push", "-q", str(remote), f"HEAD:refs/heads/{branch}")
+    git(tmp_path, "init", "-q", "-b", "master", str(plain))
+    (plain / "README").write_text("a project\n")
+    git(plain, "add", "README")
+    git(plain, "commit", "-q", "-m", "readme")
+    git(plain, "push", "-q", str(remote), "master")
+    refused = mem("clone", str(remote), str(tmp_path / "c"), expect=1)
+    assert "team-a, team-b" in refused.stderr and "--branch" in refused.stderr
+    assert not (tmp_path / "c").exists()

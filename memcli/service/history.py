@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from memcli.store.files import CACHE_DIR
-
 if TYPE_CHECKING:
     from memcli.service.memory import Memory
     from memcli.store.history import JournalEntry, MemoryDiff
@@ -39,7 +37,7 @@ def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
 
     memory.require_store()
     store = memory.store
-    bookmark = store.root / CACHE_DIR / DIFF_BOOKMARK
+    bookmark = store.cache_dir / DIFF_BOOKMARK
     head = store.head() or EMPTY_TREE
     if revs:
         old = revs[0]

@@ -13,19 +13,21 @@ from pathlib import Path
 
 from memcli.core import journal
 from memcli.core.errors import StoreError
-from memcli.store.files import GITIGNORE, Store
+from memcli.store.files import GITIGNORE, MEMORY_DIRS, Store
 from memcli.store.git import GitError, first_line, without_repo_env
-from memcli.store.remote import check_url, remote_name
+from memcli.store.remote import check_url, refuse_tracked_cache, remote_name
 
 
 def clone(url: str, store: Store, branch: str | None = None) -> str:
     """Clone the branch that holds the memories; return its name.
 
     The remote's HEAD may name a branch it does not have (``git init --bare``
-    names ``master``; mem's branch is ``main``), so the branch is chosen from the
-    branches the remote has: ``branch`` when given, else the one its HEAD names,
-    else ``main``, else its only branch. An empty remote gives a new store on
-    ``main``. When the remote has branches but none can be chosen, nothing is left.
+    names ``master``; mem's branch is ``main``), or a branch without memories (a
+    project's README), so the branch is chosen among the branches whose tree
+    holds a memory folder (all of them when none does): ``branch`` when given,
+    else the one its HEAD names, else ``main``, else the only one. An empty
+    remote gives a new store on ``main``. When the remote has branches but none
+    can be chosen, or the chosen one tracks ``.cache``, nothing is left.
     """
     root = store.root
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
@@ -44,6 +46,7 @@ def clone(url: str, store: Store, branch: str | None = None) -> str:
             with store.write_lock():
                 store.commit([".gitignore"], [], journal.INIT_MESSAGE)
             return "main"
+        refuse_tracked_cache(store, f"refs/remotes/{remote}/{chosen}", f"{url} (branch {chosen})")
         store.git.run(["checkout", "--quiet", "-f", "-B", chosen, "--track", f"{remote}/{chosen}"])
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
@@ -67,16 +70,30 @@ def _memory_branch(store: Store, url: str, remote: str, wanted: str | None) -> s
         return None
     head = store.git.run(["symbolic-ref", "--quiet", f"{prefix}HEAD"], check=False)
     named = head.stdout.decode().strip().removeprefix(prefix)
+    holding = [b for b in branches if _holds_memories(store, f"{prefix}{b}")]
+    candidates = holding or branches
     for candidate in (named, "main"):
-        if candidate in branches:
+        if candidate in candidates:
             return candidate
-    if len(branches) == 1:
-        return branches[0]
+    if len(candidates) == 1:
+        return candidates[0]
+    if holding:
+        raise StoreError(
+            f"{url} holds memories on several branches ({', '.join(holding)}), none of them "
+            "main or the one its HEAD names, so mem cannot tell which one to take: "
+            "pass --branch NAME"
+        )
     raise StoreError(
         f"{url} has no branch main and its HEAD names none of its branches "
         f"({', '.join(branches)}), so mem cannot tell which one holds the memories: "
         "pass --branch NAME"
     )
+
+
+def _holds_memories(store: Store, ref: str) -> bool:
+    """Whether the tree of ``ref`` has one of mem's memory folders."""
+    out = store.git.run(["ls-tree", "--name-only", "-z", ref, "--", *MEMORY_DIRS]).stdout
+    return bool(out)
 
 
 def _clone_without_checkout(url: str, root: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -59,8 +60,31 @@ class Store:
         self._purged: tuple[tuple[int, int, int], frozenset[str]] | None = None
 
     @property
+    def cache_dir(self) -> Path:
+        """mem's derived folder (index, locks, kept edits): a real folder of the store.
+
+        A symbolic link or a file in its place (one committed, say) would make
+        mem write and read outside the store: it is refused, never followed.
+        A missing folder is fine; whoever writes there makes it.
+        """
+        path = self.root / CACHE_DIR
+        try:
+            mode = path.lstat().st_mode
+        except FileNotFoundError:
+            return path
+        except OSError as exc:
+            raise StoreError(f"{path} cannot be read ({exc.strerror})") from None
+        if not stat.S_ISDIR(mode):
+            what = "symbolic link" if stat.S_ISLNK(mode) else "file"
+            raise StoreError(
+                f"{path} is a {what}, not a folder of the store; mem keeps its index and locks "
+                "there and never follows it: remove it (mem makes the folder again)"
+            )
+        return path
+
+    @property
     def index_path(self) -> Path:
-        return self.root / CACHE_DIR / INDEX_FILE
+        return self.cache_dir / INDEX_FILE
 
     def exists(self) -> bool:
         return (self.root / ".git").exists()
@@ -69,7 +93,7 @@ class Store:
         """The lock every write takes; in the git folder when the cache folder is unusable."""
         git_dir = self.root / ".git"
         fallback = git_dir / "mem-write.lock" if git_dir.is_dir() else None
-        return exclusive_lock(self.root / CACHE_DIR / LOCK_FILE, fallback=fallback)
+        return exclusive_lock(self.cache_dir / LOCK_FILE, fallback=fallback)
 
     # ------------------------------------------------------------- creating
 

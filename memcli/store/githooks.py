@@ -25,6 +25,7 @@ from typing import NamedTuple
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
 from memcli.store.files import (
+    CACHE_DIR,
     MEMORY_DIRS,
     PURGED_FILE,
     Store,
@@ -171,8 +172,21 @@ def staged_problems(
     ).stdout.decode("utf-8", "surrogateescape")
     fields = out.split("\0")
     staged = {path: status for status, path in zip(fields[0::2], fields[1::2], strict=False)}
-    links = _staged_links(store, env)
-    misnamed = [
+    link_paths = _staged_links(store, env)
+    refused = [
+        f"{shown_path(path)}: is a symbolic link; the store keeps plain files only (a link "
+        "could make mem read a file outside the store)"
+        for path in link_paths
+    ]
+    refused += [
+        f"{p}: is in {CACHE_DIR}/, mem's local folder for its index and locks, never "
+        f"committed: `git rm -r --cached {CACHE_DIR}`"
+        for p, s in staged.items()
+        if not s.startswith("D") and (p == CACHE_DIR or p.startswith(f"{CACHE_DIR}/"))
+    ]
+    if PURGED_FILE in staged and store.head():
+        refused += _purges_undone(store, env)
+    refused += [
         f"{shown_path(p)}: {name_problem(p)}"
         for p, s in staged.items()
         if not s.startswith("D") and name_problem(p)
@@ -180,10 +194,13 @@ def staged_problems(
     added = [
         p
         for p, s in staged.items()
-        if not s.startswith("D") and p.endswith(".md") and p not in links and not name_problem(p)
+        if not s.startswith("D")
+        and p.endswith(".md")
+        and p not in link_paths
+        and not name_problem(p)
     ]
     if not added:
-        return links + misnamed
+        return refused
     modified = [p for p in added if staged[p].startswith("M")] if store.head() else []
     purged_file = f":{PURGED_FILE}" if PURGED_FILE in staged else f"HEAD:{PURGED_FILE}"
     blobs = store.git.cat_file_batch(
@@ -192,7 +209,7 @@ def staged_problems(
     )
     purged = set(ULID_RE.findall(blobs.get(purged_file, b"").decode("ascii", "replace")))
     contents = {path: blobs[f":{path}"] for path in added if f":{path}" in blobs}
-    problems: list[str] = links + misnamed
+    problems: list[str] = refused
     seen: dict[str, str] = {}
     keyed: dict[str, tuple[str, str]] = {}
     leaving = set(staged)  # paths whose committed version this commit replaces
@@ -239,15 +256,30 @@ def staged_problems(
     return problems
 
 
+def _purges_undone(store: Store, env: dict[str, str]) -> list[str]:
+    """Ids the staged ``purged.txt`` drops from HEAD's: each would let a purged memory back."""
+    staged, committed = f":{PURGED_FILE}", f"HEAD:{PURGED_FILE}"
+    blobs = store.git.cat_file_batch([staged, committed], env)
+    before = set(ULID_RE.findall(blobs.get(committed, b"").decode("ascii", "replace")))
+    after = set(ULID_RE.findall(blobs.get(staged, b"").decode("ascii", "replace")))
+    dropped = sorted(before - after)
+    if not dropped:
+        return []
+    return [
+        f"{PURGED_FILE}: takes {', '.join(dropped)} out; it lists memories purged from the "
+        "history so that no clone brings them back: keep every id in it "
+        f"(`git checkout HEAD -- {PURGED_FILE}`)"
+    ]
+
+
 def _staged_links(store: Store, env: dict[str, str]) -> list[str]:
-    """Symbolic links the commit would add: mem reads plain files only, never through a link."""
+    """Paths of the symbolic links the commit would add (mem reads plain files only)."""
     out = store.git.run(
         ["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"], env=env
     ).stdout.decode("utf-8", "surrogateescape")
     fields = out.split("\0")
     return [
-        f"{shown_path(path)}: is a symbolic link; the store keeps plain files only (a link "
-        "could make mem read a file outside the store)"
+        path
         for meta, path in zip(fields[0::2], fields[1::2], strict=False)
         if meta.split(" ")[1:2] == ["120000"]
     ]

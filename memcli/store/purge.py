@@ -9,7 +9,9 @@ fast-import`` (:mod:`memcli.store.fast_export`). Commits before the first one
 that touched the memory come out identical, with the same ids; later ones keep
 their authors, dates, messages and trees, and get new ids only because their
 parents changed. Reflogs are expired and unreachable objects pruned, so the
-memory's text is gone from the repository, not just hidden.
+memory's text is gone from the repository, not just hidden; so are the
+texts of refused ``mem edit`` sessions kept for it. Expiring reflogs would
+drop git's stash entries too, so a purge is refused while the stash holds any.
 
 Remote-tracking refs would keep the old history reachable: they are recorded
 in ``.git/mem-purge-lease`` (what the remote had, for ``mem sync
@@ -35,12 +37,15 @@ from pathlib import Path
 from memcli.core import journal
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
+from memcli.core.ids import ULID_RE
 from memcli.store.fast_export import Rewriter, Stream, list_lines
 from memcli.store.files import MEMORY_DIRS, Store, is_memory_path
 from memcli.store.tombstone import holds, introducing, purged_ids, record_purge
 
 LEASE_FILE = "mem-purge-lease"
 PENDING_FILE = "mem-purge-pending"
+KEPT_EDITS = "edits"
+"""The folder of ``.cache`` where ``mem edit`` keeps text it could not commit."""
 
 
 @dataclass
@@ -101,6 +106,12 @@ def rewrite(store: Store, ids: list[str], paths: list[str], *, applied: bool = F
     ``applied``: the purge was made in another clone and fetched; the remote
     already lacks the memories, so its refs stay and no tombstone is added.
     """
+    if store.git.run(["rev-parse", "--verify", "--quiet", "refs/stash"], check=False).stdout:
+        raise StoreError(
+            "git's stash holds uncommitted work (`git stash list` shows it), which a purge "
+            "would destroy (it expires every reflog, the stash's too): apply or drop the "
+            "stash entries first (`git stash pop`, or `git stash drop`); nothing was changed"
+        )
     result = Purged(ids=ids, paths=paths)
     marker = "".join(f"{i}\n" for i in ids) + ("applied\n" if applied else "")
     pending_path(store).write_text(marker, encoding="utf-8")
@@ -201,6 +212,12 @@ def verify_gone(store: Store, ids: list[str]) -> str | None:
             if match and found is None:
                 found = (kind, oid, match.group(1).decode())
     if found is None:
+        kept = kept_edits(store, ids)
+        if kept:
+            return (
+                f"the purge could not delete {kept[0]}, the text of an edit of a purged "
+                "memory kept there: delete it"
+            )
         return None
     kind, oid, identity = found
     return (
@@ -240,9 +257,28 @@ def finish(store: Store) -> None:
         marker = pending_path(store).read_text(encoding="utf-8").split()
     except FileNotFoundError:
         marker = []
+    for kept in kept_edits(store, [i for i in marker if ULID_RE.fullmatch(i)]):
+        kept.unlink(missing_ok=True)
     if "applied" not in marker:
         record_purge(store, marker)
     pending_path(store).unlink(missing_ok=True)
+
+
+def kept_edits(store: Store, ids: list[str]) -> list[Path]:
+    """Texts of ``mem edit`` sessions kept for the memories ``ids`` (a commit was refused).
+
+    ``mem edit`` keeps them as ``mem-edit-<id>-*.md`` in ``.cache/edits``, else
+    in the temporary folder.
+    """
+    import tempfile
+
+    folders = [store.cache_dir / KEPT_EDITS, Path(tempfile.gettempdir())]
+    return sorted(
+        path
+        for folder in folders
+        for identity in ids
+        for path in folder.glob(f"mem-edit-{identity}-*.md")
+    )
 
 
 def _set_aside_remote_refs(store: Store) -> dict[str, str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 from memcli.core.errors import StoreError
-from memcli.store.files import Store
+from memcli.store.files import CACHE_DIR, Store
 from memcli.store.git import GitError, first_line, remote_said
 from memcli.store.purge import apply_fetched_purges, lease_path, read_lease
 from memcli.store.tombstone import refuse_purged
@@ -107,6 +107,7 @@ def _exchange(
             store.check_writable()
             has_upstream = _has_ref(store, f"refs/remotes/{upstream}")
             if has_upstream:
+                refuse_tracked_cache(store, f"refs/remotes/{upstream}", upstream)
                 done += apply_fetched_purges(store, upstream)
                 before = store.head()
                 set_aside += _rebase(store, ["rebase", "--autostash", upstream])
@@ -142,6 +143,21 @@ def _refuse_after_purge(store: Store, remote: str) -> None:
             "`mem forget --purge` rewrote the store's history since the last sync: run "
             "`mem sync --force-with-lease` to replace the remote's history (a plain sync "
             "would fetch the purged memories back)"
+        )
+
+
+def refuse_tracked_cache(store: Store, ref: str, name: str) -> None:
+    """Refuse a branch whose tree tracks mem's derived folder ``.cache``.
+
+    Checked out, a committed ``.cache`` (a link, a file, files in it) would take
+    the place of the store's own index and locks, and could point outside it.
+    """
+    out = store.git.run(["ls-tree", "--name-only", "-z", ref, "--", CACHE_DIR]).stdout
+    if out:
+        raise StoreError(
+            f"{name} tracks {CACHE_DIR}, mem's local folder for its index and locks (it could "
+            f"make mem read and write outside the store), so nothing was changed here: remove "
+            f"it from that branch (`git rm -r --cached {CACHE_DIR}`, commit, push), then retry"
         )
 
 
