@@ -9,7 +9,7 @@ import click
 
 from memcli.adapters.cli.options import open_memory, secrets_options, store_options
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, MemError, StoreError
-from memcli.store.files import CACHE_DIR
+from memcli.store.files import Store
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,7 +75,7 @@ def edit(
         try:
             result = memory.writer.replace_file(entry, text, base=original, secrets=secrets)
         except MemError as exc:
-            kept = _keep(memory.store.root, entry.id, text)
+            kept = _keep(memory.store, entry.id, text)
             raise MemError(
                 f"{exc}. Your edited text is kept in {kept}: run `mem edit {ref}` "
                 "again and bring your changes over"
@@ -83,11 +83,15 @@ def edit(
     click.echo(f"{result.action} {entry.id}  {result.record.title}")
 
 
-def _keep(root: Path, identity: str, text: str) -> Path:
+def _keep(store: Store, identity: str, text: str) -> Path:
     """Save text typed in an edit that could not be committed, so nothing is lost."""
     import tempfile
 
-    for folder in (root / CACHE_DIR / "edits", Path(tempfile.gettempdir())):
+    try:
+        folders = [store.cache_dir / "edits"]
+    except StoreError:  # no usable cache folder: the temporary folder still keeps it
+        folders = []
+    for folder in [*folders, Path(tempfile.gettempdir())]:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=f"mem-edit-{identity}-", suffix=".md", dir=folder)
