@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -390,3 +392,48 @@ def test_a_template_cannot_include_a_file_out_of_the_store(
     checked = mem("context", "--check-templates", expect=1)
     assert "FAIL template session_start.md.j2" in checked.stdout
     assert "outside-the-store" not in checked.stdout
+
+
+# ------------------------------------------------------------ compiled-template cache
+
+
+class _Planted:
+    """Unpickling this creates ``path``: stands for any code a crafted cache file could run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return os.mkdir, (str(self.path),)
+
+
+def test_a_compiled_template_cache_shipped_in_a_store_is_never_loaded(
+    store: Path, tmp_path: Path
+) -> None:
+    from jinja2 import FileSystemBytecodeCache
+    from jinja2.bccache import bc_magic
+
+    from memcli.retrieval.render import builtin_templates
+
+    marker = tmp_path / "code-ran"
+    planted = store / ".cache" / "templates"
+    planted.mkdir(parents=True, exist_ok=True)
+    for name in ("session_start.md.j2", "prompt_context.md.j2", "show.md.j2"):
+        filename = os.path.normpath(os.path.join(builtin_templates(), name))
+        key = FileSystemBytecodeCache().get_cache_key(name, filename)
+        (planted / f"mem-guarded-{key}.cache").write_bytes(
+            bc_magic + pickle.dumps(_Planted(marker))
+        )
+    mem("save", "Deploys go through the staging cluster first", "--type", "decision")
+    git(store, "add", "-f", ".cache/templates")
+    git(store, "commit", "-q", "--no-verify", "-m", "templates")
+    clone = tmp_path / "clone"
+    mem("clone", str(store), str(clone))
+    assert (clone / ".cache" / "templates").is_dir()
+    assert "staging cluster" in mem("context", "--store", str(clone)).stdout
+    mem("context", "--store", str(clone))
+    assert not marker.exists()
+    # The cache is kept where no sync can write: under the git directory, private to the user.
+    compiled = clone / ".git" / "mem" / "templates"
+    assert compiled.is_dir() and any(compiled.iterdir())
+    assert compiled.stat().st_mode & 0o777 == 0o700

@@ -20,6 +20,7 @@ import contextlib
 import functools
 import os
 import re
+import stat
 import string
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -34,6 +35,7 @@ from jinja2 import (
     TemplateError,
     nodes,
 )
+from jinja2.bccache import Bucket
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -51,6 +53,7 @@ MEMORY_HEADROOM = 256 << 20
 _GUARD_FILTER = "mem_guarded_loop"
 _CONCAT_FILTER = "mem_guarded_concat"
 _NUMBER_RE = re.compile(r"\d+")
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class TemplateLimit(Exception):
@@ -101,6 +104,59 @@ def _check_format(text: str, percent: bool) -> None:
             return  # formatting it fails on its own
     for spec in specs:
         _check_args(int(n) for n in _NUMBER_RE.findall(spec))
+
+
+class _PrivateBytecodeCache(FileSystemBytecodeCache):
+    """Compiled templates, loaded only from regular files of the user's own private folder.
+
+    Loading one runs its code, so the folder lives under the store's git directory
+    (which no clone, pull or sync ever writes) and is created 0700; a file that is a
+    link, is not the user's own, or sits in a folder anyone else may write to is ignored.
+    """
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if not _private(self.directory, directory=True):
+            return
+        try:
+            fd = os.open(self._get_cache_filename(bucket), os.O_RDONLY | _NO_FOLLOW)
+        except OSError:
+            return
+        with os.fdopen(fd, "rb") as file:
+            if _owned(os.fstat(fd), directory=False):
+                bucket.load_bytecode(file)
+
+
+def _private(path: str, *, directory: bool) -> bool:
+    """A regular file (or folder) of this user that no one else may write to; never a link."""
+    try:
+        return _owned(os.lstat(path), directory=directory)
+    except OSError:
+        return False
+
+
+def _owned(info: os.stat_result, *, directory: bool) -> bool:
+    kind = stat.S_ISDIR(info.st_mode) if directory else stat.S_ISREG(info.st_mode)
+    getuid = getattr(os, "getuid", None)
+    mine = getuid is None or info.st_uid == getuid()
+    return kind and mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _compiled_cache(store_root: Path) -> _PrivateBytecodeCache | None:
+    """The store's compiled-template cache under its git directory, or None if there is none."""
+    from memcli.store.git import resolve_git_dir
+
+    try:
+        git_dir = resolve_git_dir(store_root / ".git")
+        if not git_dir.is_dir():
+            return None
+        compiled = git_dir / "mem" / "templates"
+        compiled.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(str(compiled), directory=True):
+            return None
+    except (OSError, UnicodeError):
+        return None  # a read-only store renders all the same, only slower
+    # Its own file names: code compiled without the loop guards is never reused.
+    return _PrivateBytecodeCache(str(compiled), "mem-guarded-%s.cache")
 
 
 class _StoreLoader(FileSystemLoader):
@@ -287,14 +343,8 @@ class Renderer:
         if store_root is not None:
             if (store_root / "templates").is_dir():
                 search.insert(0, store_root / "templates")
-            # Compiled templates, keyed by their source: saves ~10 ms a render.
-            compiled = store_root / ".cache" / "templates"
-            try:
-                compiled.mkdir(parents=True, exist_ok=True)
-                # Its own file names: code compiled without the loop guards is never reused.
-                cache = FileSystemBytecodeCache(str(compiled), "mem-guarded-%s.cache")
-            except OSError:
-                cache = None  # a read-only store renders all the same, only slower
+            # Compiled templates, keyed by their source: saves ~3-8 ms a render.
+            cache = _compiled_cache(store_root)
         self.env = _GuardedEnvironment(
             loader=_StoreLoader([str(p) for p in search], store_root),
             undefined=StrictUndefined,
