@@ -335,6 +335,36 @@ def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
 
 
 @pytest.mark.parametrize(
+    ("link", "target", "include"),
+    [
+        ("cfg", "../.git/config", "cfg"),
+        ("git", "../.git", "git/config"),
+        ("notes", "../MEMORY.md", "notes"),
+    ],
+)
+def test_post_compact_never_includes_a_store_file_outside_its_templates_folder(
+    project: Path, tmp_path: Path, link: str, target: str, include: str
+) -> None:
+    store = tmp_path / "mem-home" / "webshop"
+    canary = "AUTHORIZATION: bearer leak-canary-7f3a"
+    git(store, "config", "http.extraheader", canary)
+    (store / "MEMORY.md").write_text(f"# Notes\n{canary}\n")
+    templates = store / "templates"
+    templates.mkdir()
+    (templates / link).symlink_to(target)
+    (templates / "compaction.md.j2").write_text(f'{{% include "{include}" %}}\n{{{{ text }}}}\n')
+    event = payload(project, "PostCompact", trigger="auto", compact_summary="Moved to plumbing")
+    _, stderr = hook("PostCompact", event, cwd=tmp_path)
+    assert "compaction.md.j2" in stderr and include in stderr
+    assert "symbolic link out of the store's templates folder" in stderr
+    assert len(stderr.strip().splitlines()) == 1
+    history = git(store, "log", "-p", "--all")
+    assert "leak-canary" not in history
+    summaries = [p.read_text() for p in (store / "summaries").rglob("*.md")]
+    assert len(summaries) == 1 and "Moved to plumbing" in summaries[0]
+
+
+@pytest.mark.parametrize(
     ("summary", "session", "kept"),
     [
         ("Moved saves to git plumbing \ud800 then", "sess-1", "Moved saves to git plumbing"),

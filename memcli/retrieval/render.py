@@ -11,7 +11,7 @@ wall-clock deadline shared by all renders of one ``Renderer``; strings, lists
 and numbers a template makes are capped in size before they are made; the
 output is checked as it streams; and on Linux the address space may grow only
 so much while a template runs. A store template can never follow a symbolic
-link out of the store.
+link out of the store's ``templates/`` folder.
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ _GUARD_FILTER = "mem_guarded_loop"
 _CONCAT_FILTER = "mem_guarded_concat"
 _NUMBER_RE = re.compile(r"\d+")
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+TEMPLATES_DIR = "templates"
+"""The store's folder of template overrides."""
 
 
 class TemplateLimit(Exception):
@@ -160,7 +162,11 @@ def _compiled_cache(store_root: Path) -> _PrivateBytecodeCache | None:
 
 
 class _StoreLoader(FileSystemLoader):
-    """Templates from the store's folder first, never through a link out of the store."""
+    """Templates from the store's folder first, each a regular file inside that very folder.
+
+    Never through a link out of ``templates/`` (to ``.git/config``, ``.cache/``, anything
+    else in the store or beyond it): such a template fails like any failing template.
+    """
 
     def __init__(self, searchpath: list[str], store_root: Path | None) -> None:
         super().__init__(searchpath)
@@ -173,12 +179,12 @@ class _StoreLoader(FileSystemLoader):
         if self.store_root is not None:
             real = os.path.realpath(filename)
             builtin = os.path.realpath(builtin_templates())
-            root = os.path.realpath(self.store_root)
-            inside = real.startswith(root + os.sep) or real.startswith(builtin + os.sep)
-            if not inside:
+            own = os.path.join(os.path.realpath(self.store_root), TEMPLATES_DIR)
+            inside = real.startswith(own + os.sep) or real.startswith(builtin + os.sep)
+            if not inside or not os.path.isfile(real):
                 raise TemplateError(
-                    f"{filename} is a symbolic link out of the store; "
-                    "a template must be a file inside the store"
+                    f"{template} is a symbolic link out of the store's templates folder; "
+                    "a template must be a file inside it"
                 )
         return source, filename, uptodate
 
@@ -341,8 +347,8 @@ class Renderer:
         cache = None
         self.store_root = store_root
         if store_root is not None:
-            if (store_root / "templates").is_dir():
-                search.insert(0, store_root / "templates")
+            if (store_root / TEMPLATES_DIR).is_dir():
+                search.insert(0, store_root / TEMPLATES_DIR)
             # Compiled templates, keyed by their source: saves ~3-8 ms a render.
             cache = _compiled_cache(store_root)
         self.env = _GuardedEnvironment(
