@@ -311,6 +311,32 @@ def test_a_runaway_store_template_does_not_block_the_agent(project: Path, tmp_pa
     assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{{ lipsum(10000000) }}",
+        '{{ ("x " * 4000000) | wordwrap(1) | length }}',
+        '{{ ("a.b " * 2000000) | urlize | length }}',
+    ],
+)
+def test_one_slow_call_in_a_store_template_does_not_block_the_agent(
+    project: Path, tmp_path: Path, body: str
+) -> None:
+    templates = tmp_path / "mem-home" / "webshop" / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(body + "\n")
+    started = time.monotonic()
+    answer, stderr = hook(
+        "SessionStart",
+        payload(project, "SessionStart", source="startup"),
+        cwd=tmp_path,
+        env={"MEM_TEMPLATE_TIMEOUT": "0.5"},
+    )
+    assert time.monotonic() - started < 5
+    assert answer is None
+    assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
+
+
 def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
     project: Path, tmp_path: Path
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -317,8 +318,11 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
             "{{ m() }}",
             "more than 10000000 characters",
         ),
-        ("{{ ('x\\n' * 3000000) | indent(1000000) }}", "needed more than 256 MB"),
+        ("{{ ('x' * 9000000).replace('x', 'y' * 40) }}", "needed more than 256 MB"),
         ("{{ 1 / 0 }}", "ZeroDivisionError"),
+        ("{{ lipsum(10000000) }}", "'lipsum' is undefined"),
+        ('{{ ("x " * 4000000) | wordwrap(1) | length }}', "took longer than 0.3 s"),
+        ('{{ ("a.b " * 2000000) | urlize | length }}', "took longer than 0.3 s"),
         ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "recurses too deeply"),
     ],
 )
@@ -336,6 +340,30 @@ def test_templates_are_bounded_in_time_and_size(
     checked = mem("context", "--check-templates", expect=1)
     assert "FAIL template session_start.md.j2" in checked.stdout and message in checked.stdout
     assert time.monotonic() - started < 3
+
+
+def test_the_template_time_limit_leaves_an_alarm_set_before_it_alone(
+    indexed_fixture_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_TEMPLATE_TIMEOUT", "0.3")
+    templates = indexed_fixture_store / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text('{{ ("x " * 4000000) | wordwrap(1) }}\n')
+    rang: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        rang.append(signum)
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 100)
+    try:
+        assert "took longer than 0.3 s" in mem("context", expect=1).stderr
+        assert signal.getsignal(signal.SIGALRM) is handler
+        assert 90 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert rang == []
 
 
 @pytest.mark.parametrize("budget", [0, 1, 20, 40])

@@ -6,8 +6,9 @@ data, never compiled, so ``{{ }}`` in a memory is printed as it is. The
 environment is sandboxed because a store's templates can arrive through
 ``git pull`` from someone else, and undefined names fail loudly.
 
-A template is also bounded: every loop, call, attribute and filter checks a
-wall-clock deadline shared by all renders of one ``Renderer``; strings, lists
+A template is also bounded: a real-time timer stops it at a wall-clock deadline
+shared by all renders of one ``Renderer`` (where there is one), and every loop,
+call, attribute and filter checks that deadline too; strings, lists
 and numbers a template makes are capped in size before they are made; the
 output is checked as it streams; and on Linux the address space may grow only
 so much while a template runs. A store template can never follow a symbolic
@@ -20,6 +21,7 @@ import contextlib
 import functools
 import os
 import re
+import signal
 import stat
 import string
 import time
@@ -80,7 +82,47 @@ class _Deadline:
 
     def check(self) -> None:
         if time.monotonic() > self.end:
-            raise TemplateLimit(f"took longer than {self.seconds:g} s (MEM_TEMPLATE_TIMEOUT)")
+            raise self.passed()
+
+    def passed(self) -> TemplateLimit:
+        return TemplateLimit(f"took longer than {self.seconds:g} s (MEM_TEMPLATE_TIMEOUT)")
+
+
+@contextlib.contextmanager
+def _alarm(deadline: _Deadline) -> Iterator[None]:
+    """Stop even one slow call (a filter working through a huge string) at the deadline.
+
+    A real-time timer interrupts the render with SIGALRM, where there is one and this is
+    the main thread; any timer and handler set before are put back after. Elsewhere the
+    deadline checks in loops, calls and filters are what bound a template.
+    """
+    remaining = deadline.end - time.monotonic()
+    armed = [True]
+
+    def expired(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise deadline.passed()
+
+    if remaining <= 0 or not hasattr(signal, "setitimer"):
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGALRM, expired)
+    except ValueError:  # not the main thread
+        yield
+        return
+    started = time.monotonic()
+    delay, interval = signal.setitimer(signal.ITIMER_REAL, remaining)
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if delay > 0:
+            left = delay - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), interval)
 
 
 def _check_args(args: Iterable[Any]) -> None:
@@ -196,6 +238,7 @@ class _GuardedEnvironment(SandboxedEnvironment):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.globals.pop("lipsum", None)  # text by the megabyte, in one call
         self.deadline = _Deadline(time_limit())
         self.concat = self._concat  # type: ignore[method-assign]
         self.filters = {name: self._guarded(f) for name, f in self.filters.items()}
@@ -372,7 +415,7 @@ class Renderer:
     def render(self, name: str, **context: Any) -> str:
         """The rendered text; any failure or limit reached is a MemError naming the template."""
         try:
-            with _memory_bound():
+            with _memory_bound(), _alarm(self.env.deadline):
                 return self._render(name, context)
         except TemplateError as exc:
             raise MemError(f"template {name} failed: {_one_line(exc)}") from None
