@@ -311,6 +311,32 @@ def test_a_runaway_store_template_does_not_block_the_agent(project: Path, tmp_pa
     assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{{ lipsum(10000000) }}",
+        '{{ ("x " * 4000000) | wordwrap(1) | length }}',
+        '{{ ("a.b " * 2000000) | urlize | length }}',
+    ],
+)
+def test_one_slow_call_in_a_store_template_does_not_block_the_agent(
+    project: Path, tmp_path: Path, body: str
+) -> None:
+    templates = tmp_path / "mem-home" / "webshop" / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text(body + "\n")
+    started = time.monotonic()
+    answer, stderr = hook(
+        "SessionStart",
+        payload(project, "SessionStart", source="startup"),
+        cwd=tmp_path,
+        env={"MEM_TEMPLATE_TIMEOUT": "0.5"},
+    )
+    assert time.monotonic() - started < 5
+    assert answer is None
+    assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
+
+
 def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
     project: Path, tmp_path: Path
 ) -> None:
@@ -332,6 +358,36 @@ def test_post_compact_never_commits_a_linked_file_or_an_unscanned_secret(
     summaries = [p.read_text() for p in (store / "summaries").rglob("*.md")]
     assert len(summaries) == 2 and all("Moved to plumbing" in s for s in summaries)
     assert "[REDACTED" in "".join(summaries)
+
+
+@pytest.mark.parametrize(
+    ("link", "target", "include"),
+    [
+        ("cfg", "../.git/config", "cfg"),
+        ("git", "../.git", "git/config"),
+        ("notes", "../MEMORY.md", "notes"),
+    ],
+)
+def test_post_compact_never_includes_a_store_file_outside_its_templates_folder(
+    project: Path, tmp_path: Path, link: str, target: str, include: str
+) -> None:
+    store = tmp_path / "mem-home" / "webshop"
+    canary = "AUTHORIZATION: bearer leak-canary-7f3a"
+    git(store, "config", "http.extraheader", canary)
+    (store / "MEMORY.md").write_text(f"# Notes\n{canary}\n")
+    templates = store / "templates"
+    templates.mkdir()
+    (templates / link).symlink_to(target)
+    (templates / "compaction.md.j2").write_text(f'{{% include "{include}" %}}\n{{{{ text }}}}\n')
+    event = payload(project, "PostCompact", trigger="auto", compact_summary="Moved to plumbing")
+    _, stderr = hook("PostCompact", event, cwd=tmp_path)
+    assert "compaction.md.j2" in stderr and include in stderr
+    assert "symbolic link out of the store's templates folder" in stderr
+    assert len(stderr.strip().splitlines()) == 1
+    history = git(store, "log", "-p", "--all")
+    assert "leak-canary" not in history
+    summaries = [p.read_text() for p in (store / "summaries").rglob("*.md")]
+    assert len(summaries) == 1 and "Moved to plumbing" in summaries[0]
 
 
 @pytest.mark.parametrize(

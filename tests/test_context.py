@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
+import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -315,8 +318,11 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
             "{{ m() }}",
             "more than 10000000 characters",
         ),
-        ("{{ ('x\\n' * 3000000) | indent(1000000) }}", "needed more than 256 MB"),
+        ("{{ ('x' * 9000000).replace('x', 'y' * 40) }}", "needed more than 256 MB"),
         ("{{ 1 / 0 }}", "ZeroDivisionError"),
+        ("{{ lipsum(10000000) }}", "'lipsum' is undefined"),
+        ('{{ ("x " * 4000000) | wordwrap(1) | length }}', "took longer than 0.3 s"),
+        ('{{ ("a.b " * 2000000) | urlize | length }}', "took longer than 0.3 s"),
         ("{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "recurses too deeply"),
     ],
 )
@@ -334,6 +340,30 @@ def test_templates_are_bounded_in_time_and_size(
     checked = mem("context", "--check-templates", expect=1)
     assert "FAIL template session_start.md.j2" in checked.stdout and message in checked.stdout
     assert time.monotonic() - started < 3
+
+
+def test_the_template_time_limit_leaves_an_alarm_set_before_it_alone(
+    indexed_fixture_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_TEMPLATE_TIMEOUT", "0.3")
+    templates = indexed_fixture_store / "templates"
+    templates.mkdir()
+    (templates / "session_start.md.j2").write_text('{{ ("x " * 4000000) | wordwrap(1) }}\n')
+    rang: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        rang.append(signum)
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 100)
+    try:
+        assert "took longer than 0.3 s" in mem("context", expect=1).stderr
+        assert signal.getsignal(signal.SIGALRM) is handler
+        assert 90 < signal.getitimer(signal.ITIMER_REAL)[0] <= 100
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert rang == []
 
 
 @pytest.mark.parametrize("budget", [0, 1, 20, 40])
@@ -399,3 +429,48 @@ def test_a_now_in_the_first_days_of_year_one_starts_the_windows_there(
     mem("save", "A memory from the present")
     monkeypatch.setenv("MEM_NOW", moment)
     assert "A memory from the present" in mem("context").stdout
+
+
+# ------------------------------------------------------------ compiled-template cache
+
+
+class _Planted:
+    """Unpickling this creates ``path``: stands for any code a crafted cache file could run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return os.mkdir, (str(self.path),)
+
+
+def test_a_compiled_template_cache_shipped_in_a_store_is_never_loaded(
+    store: Path, tmp_path: Path
+) -> None:
+    from jinja2 import FileSystemBytecodeCache
+    from jinja2.bccache import bc_magic
+
+    from memcli.retrieval.render import builtin_templates
+
+    marker = tmp_path / "code-ran"
+    planted = store / ".cache" / "templates"
+    planted.mkdir(parents=True, exist_ok=True)
+    for name in ("session_start.md.j2", "prompt_context.md.j2", "show.md.j2"):
+        filename = os.path.normpath(os.path.join(builtin_templates(), name))
+        key = FileSystemBytecodeCache().get_cache_key(name, filename)
+        (planted / f"mem-guarded-{key}.cache").write_bytes(
+            bc_magic + pickle.dumps(_Planted(marker))
+        )
+    mem("save", "Deploys go through the staging cluster first", "--type", "decision")
+    git(store, "add", "-f", ".cache/templates")
+    git(store, "commit", "-q", "--no-verify", "-m", "templates")
+    clone = tmp_path / "clone"
+    mem("clone", str(store), str(clone))
+    assert (clone / ".cache" / "templates").is_dir()
+    assert "staging cluster" in mem("context", "--store", str(clone)).stdout
+    mem("context", "--store", str(clone))
+    assert not marker.exists()
+    # The cache is kept where no sync can write: under the git directory, private to the user.
+    compiled = clone / ".git" / "mem" / "templates"
+    assert compiled.is_dir() and any(compiled.iterdir())
+    assert compiled.stat().st_mode & 0o777 == 0o700

@@ -6,12 +6,13 @@ data, never compiled, so ``{{ }}`` in a memory is printed as it is. The
 environment is sandboxed because a store's templates can arrive through
 ``git pull`` from someone else, and undefined names fail loudly.
 
-A template is also bounded: every loop, call, attribute and filter checks a
-wall-clock deadline shared by all renders of one ``Renderer``; strings, lists
+A template is also bounded: a real-time timer stops it at a wall-clock deadline
+shared by all renders of one ``Renderer`` (where there is one), and every loop,
+call, attribute and filter checks that deadline too; strings, lists
 and numbers a template makes are capped in size before they are made; the
 output is checked as it streams; and on Linux the address space may grow only
 so much while a template runs. A store template can never follow a symbolic
-link out of the store.
+link out of the store's ``templates/`` folder.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import contextlib
 import functools
 import os
 import re
+import signal
+import stat
 import string
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -34,6 +37,7 @@ from jinja2 import (
     TemplateError,
     nodes,
 )
+from jinja2.bccache import Bucket
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -51,6 +55,9 @@ MEMORY_HEADROOM = 256 << 20
 _GUARD_FILTER = "mem_guarded_loop"
 _CONCAT_FILTER = "mem_guarded_concat"
 _NUMBER_RE = re.compile(r"\d+")
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+TEMPLATES_DIR = "templates"
+"""The store's folder of template overrides."""
 
 
 class TemplateLimit(Exception):
@@ -75,7 +82,47 @@ class _Deadline:
 
     def check(self) -> None:
         if time.monotonic() > self.end:
-            raise TemplateLimit(f"took longer than {self.seconds:g} s (MEM_TEMPLATE_TIMEOUT)")
+            raise self.passed()
+
+    def passed(self) -> TemplateLimit:
+        return TemplateLimit(f"took longer than {self.seconds:g} s (MEM_TEMPLATE_TIMEOUT)")
+
+
+@contextlib.contextmanager
+def _alarm(deadline: _Deadline) -> Iterator[None]:
+    """Stop even one slow call (a filter working through a huge string) at the deadline.
+
+    A real-time timer interrupts the render with SIGALRM, where there is one and this is
+    the main thread; any timer and handler set before are put back after. Elsewhere the
+    deadline checks in loops, calls and filters are what bound a template.
+    """
+    remaining = deadline.end - time.monotonic()
+    armed = [True]
+
+    def expired(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise deadline.passed()
+
+    if remaining <= 0 or not hasattr(signal, "setitimer"):
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGALRM, expired)
+    except ValueError:  # not the main thread
+        yield
+        return
+    started = time.monotonic()
+    delay, interval = signal.setitimer(signal.ITIMER_REAL, remaining)
+    try:
+        yield
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if delay > 0:
+            left = delay - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), interval)
 
 
 def _check_args(args: Iterable[Any]) -> None:
@@ -103,8 +150,65 @@ def _check_format(text: str, percent: bool) -> None:
         _check_args(int(n) for n in _NUMBER_RE.findall(spec))
 
 
+class _PrivateBytecodeCache(FileSystemBytecodeCache):
+    """Compiled templates, loaded only from regular files of the user's own private folder.
+
+    Loading one runs its code, so the folder lives under the store's git directory
+    (which no clone, pull or sync ever writes) and is created 0700; a file that is a
+    link, is not the user's own, or sits in a folder anyone else may write to is ignored.
+    """
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if not _private(self.directory, directory=True):
+            return
+        try:
+            fd = os.open(self._get_cache_filename(bucket), os.O_RDONLY | _NO_FOLLOW)
+        except OSError:
+            return
+        with os.fdopen(fd, "rb") as file:
+            if _owned(os.fstat(fd), directory=False):
+                bucket.load_bytecode(file)
+
+
+def _private(path: str, *, directory: bool) -> bool:
+    """A regular file (or folder) of this user that no one else may write to; never a link."""
+    try:
+        return _owned(os.lstat(path), directory=directory)
+    except OSError:
+        return False
+
+
+def _owned(info: os.stat_result, *, directory: bool) -> bool:
+    kind = stat.S_ISDIR(info.st_mode) if directory else stat.S_ISREG(info.st_mode)
+    getuid = getattr(os, "getuid", None)
+    mine = getuid is None or info.st_uid == getuid()
+    return kind and mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _compiled_cache(store_root: Path) -> _PrivateBytecodeCache | None:
+    """The store's compiled-template cache under its git directory, or None if there is none."""
+    from memcli.store.git import resolve_git_dir
+
+    try:
+        git_dir = resolve_git_dir(store_root / ".git")
+        if not git_dir.is_dir():
+            return None
+        compiled = git_dir / "mem" / "templates"
+        compiled.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _private(str(compiled), directory=True):
+            return None
+    except (OSError, UnicodeError):
+        return None  # a read-only store renders all the same, only slower
+    # Its own file names: code compiled without the loop guards is never reused.
+    return _PrivateBytecodeCache(str(compiled), "mem-guarded-%s.cache")
+
+
 class _StoreLoader(FileSystemLoader):
-    """Templates from the store's folder first, never through a link out of the store."""
+    """Templates from the store's folder first, each a regular file inside that very folder.
+
+    Never through a link out of ``templates/`` (to ``.git/config``, ``.cache/``, anything
+    else in the store or beyond it): such a template fails like any failing template.
+    """
 
     def __init__(self, searchpath: list[str], store_root: Path | None) -> None:
         super().__init__(searchpath)
@@ -117,12 +221,12 @@ class _StoreLoader(FileSystemLoader):
         if self.store_root is not None:
             real = os.path.realpath(filename)
             builtin = os.path.realpath(builtin_templates())
-            root = os.path.realpath(self.store_root)
-            inside = real.startswith(root + os.sep) or real.startswith(builtin + os.sep)
-            if not inside:
+            own = os.path.join(os.path.realpath(self.store_root), TEMPLATES_DIR)
+            inside = real.startswith(own + os.sep) or real.startswith(builtin + os.sep)
+            if not inside or not os.path.isfile(real):
                 raise TemplateError(
-                    f"{filename} is a symbolic link out of the store; "
-                    "a template must be a file inside the store"
+                    f"{template} is a symbolic link out of the store's templates folder; "
+                    "a template must be a file inside it"
                 )
         return source, filename, uptodate
 
@@ -134,6 +238,7 @@ class _GuardedEnvironment(SandboxedEnvironment):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.globals.pop("lipsum", None)  # text by the megabyte, in one call
         self.deadline = _Deadline(time_limit())
         self.concat = self._concat  # type: ignore[method-assign]
         self.filters = {name: self._guarded(f) for name, f in self.filters.items()}
@@ -285,16 +390,10 @@ class Renderer:
         cache = None
         self.store_root = store_root
         if store_root is not None:
-            if (store_root / "templates").is_dir():
-                search.insert(0, store_root / "templates")
-            # Compiled templates, keyed by their source: saves ~10 ms a render.
-            compiled = store_root / ".cache" / "templates"
-            try:
-                compiled.mkdir(parents=True, exist_ok=True)
-                # Its own file names: code compiled without the loop guards is never reused.
-                cache = FileSystemBytecodeCache(str(compiled), "mem-guarded-%s.cache")
-            except OSError:
-                cache = None  # a read-only store renders all the same, only slower
+            if (store_root / TEMPLATES_DIR).is_dir():
+                search.insert(0, store_root / TEMPLATES_DIR)
+            # Compiled templates, keyed by their source: saves ~3-8 ms a render.
+            cache = _compiled_cache(store_root)
         self.env = _GuardedEnvironment(
             loader=_StoreLoader([str(p) for p in search], store_root),
             undefined=StrictUndefined,
@@ -316,7 +415,7 @@ class Renderer:
     def render(self, name: str, **context: Any) -> str:
         """The rendered text; any failure or limit reached is a MemError naming the template."""
         try:
-            with _memory_bound():
+            with _memory_bound(), _alarm(self.env.deadline):
                 return self._render(name, context)
         except TemplateError as exc:
             raise MemError(f"template {name} failed: {_one_line(exc)}") from None
