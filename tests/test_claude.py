@@ -293,35 +293,20 @@ def test_a_looping_settings_symlink_is_left_alone(isolated_env: Path) -> None:
     assert "loops" in result.stderr and link.is_symlink()
 
 
-def test_a_runaway_store_template_does_not_block_the_agent(project: Path, tmp_path: Path) -> None:
-    templates = tmp_path / "mem-home" / "webshop" / "templates"
-    templates.mkdir()
-    (templates / "session_start.md.j2").write_text(
-        "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}"
-    )
-    started = time.monotonic()
-    answer, stderr = hook(
-        "SessionStart",
-        payload(project, "SessionStart", source="startup"),
-        cwd=tmp_path,
-        env={"MEM_TEMPLATE_TIMEOUT": "0.5"},
-    )
-    assert time.monotonic() - started < 5
-    assert answer is None
-    assert stderr.startswith("mem: SessionStart hook skipped: template session_start.md.j2")
-
-
 @pytest.mark.parametrize(
     "body",
     [
+        "{% for i in range(100000) %}{% for j in range(100000) %}{{ i }}{% endfor %}{% endfor %}",
         "{{ lipsum(10000000) }}",
         '{{ ("x " * 4000000) | wordwrap(1) | length }}',
         '{{ ("a.b " * 2000000) | urlize | length }}',
     ],
+    ids=["nested-loops", "lipsum", "wordwrap", "urlize"],
 )
-def test_one_slow_call_in_a_store_template_does_not_block_the_agent(
+def test_a_runaway_store_template_does_not_block_the_agent(
     project: Path, tmp_path: Path, body: str
 ) -> None:
+    """Loops and single slow calls alike stop at the template deadline."""
     templates = tmp_path / "mem-home" / "webshop" / "templates"
     templates.mkdir()
     (templates / "session_start.md.j2").write_text(body + "\n")

@@ -7,6 +7,7 @@ import os
 import subprocess
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,32 +119,41 @@ def _parallel(env: dict[str, str], *commands: list[str]) -> list[tuple[int, str]
 
 
 @pytest.mark.e2e
-def test_an_edit_and_a_keyed_save_at_once_both_survive(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("rounds", "commands", "expected"),
+    [
+        (
+            4,
+            [
+                ["edit", "lu", "--set", "title=T{r}"],
+                ["save", "--key", "lu", "--fact", "F{r}", "base"],
+            ],
+            {"title": "T{r}", "facts": ["F{r}"]},
+        ),
+        (
+            3,
+            [
+                ["edit", "lu", "--set", "title=T{r}"],
+                ["edit", "lu", "--set", "facts=F{r}"],
+                ["edit", "lu", "--set", "concepts=c{r}"],
+            ],
+            {"title": "T{r}", "facts": ["F{r}"], "concepts": ["c{r}"]},
+        ),
+    ],
+    ids=["edit-and-keyed-save", "three-edits-of-different-fields"],
+)
+def test_parallel_changes_to_one_memory_all_survive(
+    tmp_path: Path, rounds: int, commands: list[list[str]], expected: dict[str, Any]
+) -> None:
+    """Writers that change one memory at once each keep their change: none undoes another."""
     env = {**os.environ, "MEM_STORE": str(tmp_path / "store")}
     assert run_mem("save", "base", "--key", "lu", env=env).returncode == 0
-    for r in range(4):
-        outcomes = _parallel(
-            env,
-            ["edit", "lu", "--set", f"title=T{r}"],
-            ["save", "--key", "lu", "--fact", f"F{r}", "base"],
-        )
-        assert [code for code, _ in outcomes] == [0, 0], outcomes
+    for r in range(rounds):
+        outcomes = _parallel(env, *[[arg.format(r=r) for arg in args] for args in commands])
+        assert [code for code, _ in outcomes] == [0] * len(commands), outcomes
         shown = json.loads(run_mem("show", "lu", "--json", env=env).stdout)[0]
-        assert (shown["title"], shown["facts"]) == (f"T{r}", [f"F{r}"])
-
-
-@pytest.mark.e2e
-def test_parallel_set_of_different_fields_all_survive(tmp_path: Path) -> None:
-    env = {**os.environ, "MEM_STORE": str(tmp_path / "store")}
-    assert run_mem("save", "base", "--key", "lu", env=env).returncode == 0
-    for r in range(3):
-        outcomes = _parallel(
-            env,
-            ["edit", "lu", "--set", f"title=T{r}"],
-            ["edit", "lu", "--set", f"facts=F{r}"],
-            ["edit", "lu", "--set", f"concepts=c{r}"],
-        )
-        assert [code for code, _ in outcomes] == [0, 0, 0], outcomes
-        shown = json.loads(run_mem("show", "lu", "--json", env=env).stdout)[0]
-        got = (shown["title"], shown["facts"], shown["concepts"])
-        assert got == (f"T{r}", [f"F{r}"], [f"c{r}"])
+        wanted = {
+            name: [v.format(r=r) for v in value] if isinstance(value, list) else value.format(r=r)
+            for name, value in expected.items()
+        }
+        assert {name: shown[name] for name in wanted} == wanted
