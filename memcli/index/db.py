@@ -18,7 +18,7 @@ from memcli.index.errors import translating_errors
 from memcli.index.loading import Progress
 from memcli.index.queries import Queries
 from memcli.index.refresh import Refreshing
-from memcli.index.schema import DROP_ALL, SCHEMA, SCHEMA_VERSION
+from memcli.index.schema import DROP_ALL, GET_META, SCHEMA, SCHEMA_VERSION
 
 BUSY_TIMEOUT_MS = 20_000
 
@@ -60,3 +60,23 @@ class Index(Refreshing, Queries):
                 self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+
+def indexed_commit_of(path: Path) -> str | None:
+    """The commit an index file reflects, read without writing anything.
+
+    None when there is no usable index there: missing, unreadable, or of
+    another schema version (which the next refresh would rebuild).
+    """
+    try:
+        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+        try:
+            if db.pragma("user_version") != SCHEMA_VERSION:
+                return None
+            for (value,) in db.execute(GET_META, ("commit",)):
+                return str(value)
+        finally:
+            db.close()
+    except apsw.Error:
+        return None
+    return None

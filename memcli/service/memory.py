@@ -223,6 +223,27 @@ class Memory:
         """Bring the index file up to date; unlike a read, refuse when it cannot be written."""
         return self.refresh_index(full=full, temporary_ok=False)
 
+    def files_to_index(self) -> int:
+        """How many memory files bringing the index up to date would read (0: it is current).
+
+        Asked without writing anything, so that a hook can decide in milliseconds
+        whether it has the time: a missing or outdated index counts every file.
+        """
+        from memcli.index.db import indexed_commit_of
+        from memcli.store.files import MEMORY_DIRS
+
+        head = self.store.head() or ""
+        indexed = indexed_commit_of(self.store.index_path)
+        if indexed == head:
+            return 0
+        if indexed:
+            try:
+                return len(self.store.changes(indexed, head))
+            except StoreError:
+                pass  # that commit is gone: everything is read again
+        listed = self.store.git.run(["ls-files", "-z", "--", *MEMORY_DIRS]).stdout
+        return listed.count(b"\0")
+
     def check(self) -> Drift:
         """Compare the index with the memory files in the work tree."""
         self.refresh_index(temporary_ok=False)

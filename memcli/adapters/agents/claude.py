@@ -51,7 +51,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         if isinstance(summary, str) and summary.strip():
             # Far behind, the index is left alone: a detached process catches it up after.
             memory.index_deferred = (
-                memory.store.exists() and files_to_index(memory) > rebuild_limit()
+                memory.store.exists() and memory.files_to_index() > rebuild_limit()
             )
             session = payload.get("session_id")
             memory.writer.summarize(
@@ -70,7 +70,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         return None
     if not memory.store.exists():
         return None  # no memory for this project yet: nothing to add
-    behind = files_to_index(memory)
+    behind = memory.files_to_index()
     if behind > rebuild_limit():
         started = reindex_in_background(memory)
         notify(
@@ -129,42 +129,6 @@ def rebuild_limit() -> int:
         return max(0, int(os.environ.get("MEM_HOOK_REBUILD_LIMIT", REBUILD_LIMIT)))
     except ValueError:
         return REBUILD_LIMIT
-
-
-def files_to_index(memory: Memory) -> int:
-    """How many memory files bringing the index up to date would read (0: it is current).
-
-    Asked without writing anything: the index is opened read-only, and a missing,
-    unreadable or outdated one counts every memory file in the store.
-    """
-    import apsw
-
-    from memcli.core.errors import StoreError
-    from memcli.index.schema import GET_META, SCHEMA_VERSION
-    from memcli.store.files import MEMORY_DIRS
-
-    store = memory.store
-    head = store.head() or ""
-    indexed: str | None = None
-    try:
-        db = apsw.Connection(str(store.index_path), flags=apsw.SQLITE_OPEN_READONLY)
-        try:
-            if db.pragma("user_version") == SCHEMA_VERSION:
-                for (value,) in db.execute(GET_META, ("commit",)):
-                    indexed = str(value)
-        finally:
-            db.close()
-    except apsw.Error:
-        indexed = None
-    if indexed == head:
-        return 0
-    if indexed:
-        try:
-            return len(store.changes(indexed, head))
-        except StoreError:
-            pass  # that commit is gone: everything is read again
-    listed = store.git.run(["ls-files", "-z", "--", *MEMORY_DIRS]).stdout
-    return listed.count(b"\0")
 
 
 def reindex_in_background(memory: Memory) -> bool:
