@@ -266,3 +266,29 @@ def test_an_alias_bomb_with_a_key_is_skipped_by_show_and_save(store: Path) -> No
     assert "lol" not in shown.stdout and "no memory has the key 'boom'" in shown.stderr
     saved = mem("save", "--key", "boom", "A memory with the key", expect=None)
     assert saved.exit_code == 0 and "lol" not in git(store, "log", "-p", "-1")
+
+
+def test_one_huge_memory_file_costs_nothing_but_a_refusal(store: Path) -> None:
+    """Over the size bound a memory is refused on save and by pre-commit, and skipped on read."""
+    from memcli.core.validate import MAX_TEXT_CHARS
+    from memcli.store.files import MAX_MEMORY_FILE_BYTES
+
+    payload = json.dumps({"text": "huge", "facts": ["x" * (MAX_TEXT_CHARS + 1)]})
+    refused = mem("save", "--json", input=payload, expect=1)
+    assert "facts is longer than 8,000,000 characters" in refused.stderr
+    assert git(store, "log", "--format=%s").count("\n") == 1  # only the store's first commit
+    big = "x" * (MAX_MEMORY_FILE_BYTES + 10)
+    path = store / "observations" / "2026" / "11" / "2026-11-01-huge-aaaaaa.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "---\nid: 01JDX3Z6T0V6K8M2Q9R4AAAAAA\ntype: discovery\ntitle: Huge\n"
+        f"created: 2026-11-01T00:00:00Z\nfacts:\n  - {big}\n---\n\nhuge\n"
+    )
+    git(store, "add", "-A")
+    blocked = subprocess.run(
+        ["git", "commit", "-q", "-m", "huge"], cwd=store, capture_output=True, text=True
+    )
+    assert blocked.returncode != 0 and "larger than 16 MB" in blocked.stderr
+    git(store, "commit", "-q", "--no-verify", "-m", "huge anyway")
+    assert mem_json("list") == []
+    assert "larger than 16 MB" in mem("reindex", "--full").stderr

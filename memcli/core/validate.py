@@ -18,6 +18,8 @@ from memcli.core.timeutil import normalize_timestamp
 
 MAX_TITLE_CHARS = 200
 MAX_SESSION_CHARS = 200
+MAX_TEXT_CHARS = 8_000_000
+"""The most one field may hold (a memory file is also bounded, to 16 MB)."""
 _PRIVATE_RE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
 _DRIVE_RE = re.compile(r"[A-Za-z]:")
 
@@ -65,7 +67,11 @@ def check_importance(value: Any) -> float | None:
 
 
 def check_text(value: str, what: str) -> str:
-    """Refuse text that cannot be stored: NUL bytes, undecodable bytes from argv."""
+    """Refuse text that cannot be stored: NUL bytes, undecodable bytes from argv, too much."""
+    if len(value) > MAX_TEXT_CHARS:
+        raise InvalidInput(
+            f"{what} is longer than {MAX_TEXT_CHARS:,} characters; split it into several memories"
+        )
     if "\x00" in value:
         raise InvalidInput(f"{what} contains a NUL byte")
     if value.isascii():

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.core import journal
 from memcli.core.crashpoints import crash_point
-from memcli.core.errors import InvalidMemoryFile, StoreError
+from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
 from memcli.service.screening import screen, screened, without_private
+from memcli.store.files import MAX_MEMORY_FILE_BYTES, too_large
 
 if TYPE_CHECKING:
     from memcli.core.draft import Draft
@@ -266,6 +267,10 @@ class Writer:
 
         Callers hold the write lock.
         """
+        for content in writes.values():
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            if len(data) > MAX_MEMORY_FILE_BYTES:
+                raise InvalidInput(f"the memory file {too_large()}")
         backups = {path: self._backup(path) for path in [*writes, *removals]}
         # Current with the parent, so that the commit applies without a diff.
         index = None if self.memory.index_deferred else self.memory.index()

@@ -31,6 +31,8 @@ MEMORY_DIRS = ("observations", "summaries")
 CACHE_DIR = ".cache"
 INDEX_FILE = "index.db"
 LOCK_FILE = "write.lock"
+MAX_MEMORY_FILE_BYTES = 16 << 20
+"""A larger memory file is not read: what one file may cost every reader stays bounded."""
 PURGED_FILE = "purged.txt"
 """Ids ``mem forget --purge`` removed from history (ids only): no mem lets them back in."""
 GITIGNORE = """\
@@ -173,9 +175,12 @@ class Store:
             raise InvalidMemoryFile(path, f"cannot be read ({exc.strerror})") from None
         with os.fdopen(fd, "rb") as handle:
             try:
-                return handle.read()
+                data = handle.read(MAX_MEMORY_FILE_BYTES + 1)
             except IsADirectoryError:
                 raise InvalidMemoryFile(path, "is a directory") from None
+        if len(data) > MAX_MEMORY_FILE_BYTES:
+            raise InvalidMemoryFile(path, too_large())
+        return data
 
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
@@ -365,6 +370,10 @@ def parse_memory_file(path: str, data: bytes) -> Record:
     if path.startswith("summaries/"):
         return Summary.from_markdown(text, path)
     return Observation.from_markdown(text, path)
+
+
+def too_large() -> str:
+    return f"is larger than {MAX_MEMORY_FILE_BYTES >> 20} MB; split it into several memories"
 
 
 def purged_problem(identity: str) -> str:

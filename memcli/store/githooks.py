@@ -26,6 +26,7 @@ from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
 from memcli.store.files import (
     CACHE_DIR,
+    MAX_MEMORY_FILE_BYTES,
     MEMORY_DIRS,
     PURGED_FILE,
     Store,
@@ -34,6 +35,7 @@ from memcli.store.files import (
     parse_memory_file,
     purged_problem,
     shown_path,
+    too_large,
 )
 
 MARKER = "# mem-git-hook: 1c9e4d7a"
@@ -216,6 +218,9 @@ def staged_problems(
     for path in added:
         data = contents.get(path)
         if data is None:
+            continue
+        if len(data) > MAX_MEMORY_FILE_BYTES:
+            problems.append(f"{path}: {too_large()}")
             continue
         if not is_memory_path(path):
             if path.startswith(MEMORY_DIRS) or _looks_like_memory(data):
