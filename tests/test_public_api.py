@@ -51,3 +51,20 @@ def test_architecture_names_every_module() -> None:
     assert missing == []
     folders = {p.name for p in package.iterdir() if p.is_dir() and p.name != "__pycache__"}
     assert all(f"{folder}/" in text for folder in folders), folders
+
+
+def test_a_dropped_memory_closes_its_index_at_once(tmp_path: Path) -> None:
+    """No reference cycle: the index connection goes when the last reference does."""
+    import gc
+    import weakref
+
+    gc.disable()
+    try:
+        memory = memcli.Memory(memcli.locate(str(tmp_path / "s"), None, tmp_path), print)
+        memory.writer.save(memcli.Draft(text="Deploys go out on Tuesdays"))
+        assert memory.read(lambda index: index.count()) == 1
+        dropped = weakref.ref(memory)
+        del memory
+        assert dropped() is None
+    finally:
+        gc.enable()

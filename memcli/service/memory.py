@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -62,9 +61,14 @@ class Memory:
         self.index_deferred = False
         """Writes leave the index alone (a hook with no time to rebuild it); reads catch up."""
 
-    @cached_property
+    @property
     def writer(self) -> Writer:
-        """The write transactions (save, summarize, edit, forget, restore, purge)."""
+        """The write transactions (save, summarize, edit, forget, restore, purge).
+
+        A new, stateless writer each time: holding one here would make a reference
+        cycle, and a Memory in a cycle keeps its index connection (and SQLite's
+        locks) open until the garbage collector happens to run.
+        """
         from memcli.service.writer import Writer
 
         return Writer(self)
