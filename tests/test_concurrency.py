@@ -37,20 +37,11 @@ def test_twenty_saves_with_searches_and_forgets_running_meanwhile(tmp_path: Path
 
     searcher = threading.Thread(target=search_meanwhile)
     searcher.start()
-    processes = [
-        subprocess.Popen(
-            [mem_executable(), *args],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for args in [
-            *(["save", f"Agent {n} learned parallel thing {n}"] for n in range(20)),
-            *(["forget", identity] for identity in doomed),
-        ]
-    ]
-    outcomes = [(p.wait(timeout=180), *p.communicate()) for p in processes]
+    outcomes = _parallel(
+        env,
+        *(["save", f"Agent {n} learned parallel thing {n}"] for n in range(20)),
+        *(["forget", identity] for identity in doomed),
+    )
     searcher.join(timeout=180)
 
     for code, _, err in outcomes:
@@ -104,7 +95,8 @@ def test_two_stores_in_one_process_share_nothing(tmp_path: Path) -> None:
     assert all(str(tmp_path / "a") not in n for n in notes["b"])
 
 
-def _parallel(env: dict[str, str], *commands: list[str]) -> list[tuple[int, str]]:
+def _parallel(env: dict[str, str], *commands: list[str]) -> list[tuple[int, str, str]]:
+    """Start every command at once; (exit code, stdout, stderr) of each, in order."""
     processes = [
         subprocess.Popen(
             [mem_executable(), *args],
@@ -115,7 +107,7 @@ def _parallel(env: dict[str, str], *commands: list[str]) -> list[tuple[int, str]
         )
         for args in commands
     ]
-    return [(p.wait(timeout=120), p.communicate()[1]) for p in processes]
+    return [(p.wait(timeout=180), *p.communicate()) for p in processes]
 
 
 @pytest.mark.e2e
@@ -150,7 +142,7 @@ def test_parallel_changes_to_one_memory_all_survive(
     assert run_mem("save", "base", "--key", "lu", env=env).returncode == 0
     for r in range(rounds):
         outcomes = _parallel(env, *[[arg.format(r=r) for arg in args] for args in commands])
-        assert [code for code, _ in outcomes] == [0] * len(commands), outcomes
+        assert [code for code, _, _ in outcomes] == [0] * len(commands), outcomes
         shown = json.loads(run_mem("show", "lu", "--json", env=env).stdout)[0]
         wanted = {
             name: [v.format(r=r) for v in value] if isinstance(value, list) else value.format(r=r)
