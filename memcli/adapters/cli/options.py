@@ -91,6 +91,16 @@ until_value = _time_value(parse_until)
 """Before this time; a bare date includes that whole day."""
 
 
+def since_option(what: str) -> Callable[[F], F]:
+    """``--since WHEN``; ``what`` starts its help line."""
+    return click.option(
+        "--since",
+        callback=since_value,
+        metavar="WHEN",
+        help=f"{what}: 12h, 3d, 2w, 1m, 1y or an ISO date.",
+    )
+
+
 def filter_options(f: F) -> F:
     """--type, --kind, --since, --until, --concept, --file; the command gets ``filters``."""
 
@@ -114,12 +124,7 @@ def filter_options(f: F) -> F:
                 type=click.Choice(["observation", "summary"]),
                 help="Only observations, or only session summaries.",
             ),
-            click.option(
-                "--since",
-                callback=since_value,
-                metavar="WHEN",
-                help="Only memories created since: 12h, 3d, 2w, 1m, 1y or an ISO date.",
-            ),
+            since_option("Only memories created since"),
             click.option(
                 "--until",
                 callback=until_value,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, since_value, store_options
+from memcli.adapters.cli.options import json_option, open_memory, since_option, store_options
 from memcli.adapters.cli.output import echo_json
 
 
@@ -16,12 +16,7 @@ from memcli.adapters.cli.output import echo_json
     type=click.IntRange(1, 100_000),
     help="At most this many entries.",
 )
-@click.option(
-    "--since",
-    callback=since_value,
-    metavar="WHEN",
-    help="Only changes since then: 12h, 3d, 2w, 1m, 1y or an ISO date.",
-)
+@since_option("Only changes since then")
 @json_option
 @store_options
 def log(
