@@ -15,6 +15,23 @@ limit = 3              # at most this many memories for one prompt
 min_prompt_chars = 15  # shorter prompts are trivial and get nothing
 min_matched_terms = 2  # a hit must share this many words with the prompt
 relative_score = 0.5   # ...and score at least this fraction of the best hit
+
+[search]
+stop_words = "english" # "english", "none", or a list of words dropped from a query
+extra_stop_words = []  # words dropped besides those
+mode = "hybrid"        # lexical, semantic or hybrid (semantic needs a model)
+
+[ranking]
+rrf_k = 60                       # reciprocal-rank fusion constant
+semantic_weight = 1.0            # weight of the semantic ranking beside bm25's (0 to 10)
+coverage = 0.5                   # boost for matching more distinct query words (0 to 10)
+recency = 0.1                    # weight of the recency decay (0 to 10)
+half_life = "30d"                # discoveries, gotchas, frictions, context age this fast
+slow_half_life = "365d"          # preferences, decisions and patterns age this fast
+importance = 0.1                 # weight of importance (0 to 10)
+
+[semantic]
+model = ""             # a model name on the hub or a local directory; empty: lexical only
 """
 
 from __future__ import annotations
@@ -46,7 +63,36 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "min_matched_terms": 2,
         "relative_score": 0.5,
     },
+    "search": {
+        "stop_words": "english",
+        "extra_stop_words": [],
+        "mode": "hybrid",
+    },
+    "ranking": {
+        "rrf_k": 60,
+        "semantic_weight": 1.0,
+        "coverage": 0.5,
+        "recency": 0.1,
+        "half_life": "30d",
+        "slow_half_life": "365d",
+        "importance": 0.1,
+    },
+    "semantic": {
+        "model": "",
+    },
 }
+WEIGHTS = frozenset(
+    {"ranking.semantic_weight", "ranking.coverage", "ranking.recency", "ranking.importance"}
+)
+"""Weights range from 0 to ``MAX_WEIGHT``; other numbers with a decimal point from 0 to 1."""
+MAX_WEIGHT = 10.0
+CHOICES: dict[str, tuple[str, ...]] = {
+    "search.mode": ("lexical", "semantic", "hybrid"),
+    "search.stop_words": ("english", "none"),
+}
+FREE_TEXT = frozenset({"semantic.model"})
+MAX_WORDS = 10_000
+MAX_TEXT_CHARS = 4096
 # At most nine digits: a longer number is out of range anyway (and int() may refuse it).
 _WINDOW_RE = re.compile(r"(\d{1,9})\s*(h|d|w)")
 _WINDOW_SECONDS = {"h": 3600, "d": 86400, "w": 7 * 86400}
@@ -112,6 +158,31 @@ def _read_settings_file(path: Path) -> str | None:
 
 def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
     """The value if it is of the setting's kind and in its range; else one line saying both."""
+    if name == "search.stop_words" and isinstance(value, list):
+        return _words(path, name, value)
+    if isinstance(default, list):
+        return _words(path, name, value)
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            allowed = ", ".join(CHOICES[name])
+            if name == "search.stop_words":
+                allowed += ", or a list of words"
+            raise InvalidInput(f"{path}: {name} must be one of {allowed}")
+        return value
+    if name in FREE_TEXT:
+        if not isinstance(value, str) or len(value) > MAX_TEXT_CHARS or "\x00" in value:
+            raise InvalidInput(
+                f"{path}: {name} must be a string of at most {MAX_TEXT_CHARS} characters"
+            )
+        return value
+    if name in WEIGHTS:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not 0 <= value <= MAX_WEIGHT
+        ):
+            raise InvalidInput(f"{path}: {name} must be a number from 0 to {MAX_WEIGHT:g}")
+        return float(value)
     if isinstance(default, str):
         match = _WINDOW_RE.fullmatch(value.strip()) if isinstance(value, str) else None
         if match is None or _seconds(match) > MAX_WINDOW_SECONDS:
@@ -127,6 +198,19 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise InvalidInput(f"{path}: {name} must be a whole number from 0 to {MAX_COUNT}")
     return value
+
+
+def _words(path: Path, name: str, value: Any) -> list[str]:
+    """A list of at most ``MAX_WORDS`` short strings, lowercased."""
+    if (
+        not isinstance(value, list)
+        or len(value) > MAX_WORDS
+        or not all(isinstance(word, str) and 0 < len(word) <= 100 for word in value)
+    ):
+        raise InvalidInput(
+            f"{path}: {name} must be a list of at most {MAX_WORDS} words (each 1 to 100 characters)"
+        )
+    return [word.lower() for word in value]
 
 
 def _seconds(match: re.Match[str]) -> int:
