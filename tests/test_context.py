@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from memcli.core.model import Observation
-from memcli.retrieval.recall import content_terms, is_trivial
+from memcli.retrieval.query import plan_query
+from memcli.retrieval.recall import is_trivial
+from memcli.retrieval.stopwords import ENGLISH
 from memcli.store.files import Store
 
 from .conftest import git, mem, mem_json
@@ -180,7 +182,9 @@ def test_trivial_prompts_get_nothing(indexed_fixture_store: Path, prompt: str) -
 
 def test_real_prompts_are_not_trivial() -> None:
     assert not is_trivial("why does the index need a rebuild after checkout?", 15)
-    assert [t.text for t in content_terms("Why does the FTS5 index fail? The index!")] == [
+    assert [
+        t.text for t in plan_query("Why does the FTS5 index fail? The index!", ENGLISH).terms
+    ] == [
         "fts5",
         "index",
         "fail",
@@ -190,7 +194,7 @@ def test_real_prompts_are_not_trivial() -> None:
 def test_recall_returns_only_strong_matches(indexed_fixture_store: Path) -> None:
     assert mem("recall", "tell me about the weather forecast for tomorrow").stdout == ""
     report = json.loads(
-        mem("recall", "git plumbing commit performance with GitPython", "--format", "json").stdout
+        mem("recall", "git plumbing commit performance with GitPython?", "--format", "json").stdout
     )
     assert [m["title"] for m in report["memories"]] == ["Use git plumbing for every save"]
 
@@ -278,7 +282,7 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
     hot = mem_json("search", "Unrelated note 11")[0]
     assert hot["id"] in shown["hot"]
     again = json.loads(
-        mem("recall", "unrelated note 11 about the build cache", "--format", "json").stdout
+        mem("recall", "unrelated note 11 about the build cache?", "--format", "json").stdout
     )
     recalled = [m["id"] for m in again["memories"]]
     assert recalled and not set(recalled) & set(shown["hot"])

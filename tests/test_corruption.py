@@ -23,7 +23,7 @@ READS = [
     ["show", "01JDF1G2"],
     ["timeline", "01JDF1G2"],
     ["context"],
-    ["recall", "why does FTS5 reject hyphenated words"],
+    ["recall", "why does FTS5 reject hyphenated words?"],
 ]
 
 

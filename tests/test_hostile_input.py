@@ -208,7 +208,7 @@ def check_template(store: Path, tmp_path: Path, text: str, _: Any) -> None:
         outputs = {
             "show": mem("show", saved.strip()).stdout,
             "session start": mem("context").stdout,
-            "prompt": mem("recall", "why is the template text about caching").stdout,
+            "prompt": mem("recall", "why is the template text about caching?").stdout,
             "compaction": mem_json("compact", "--learned", text, "--request", "x")["narrative"],
         }
     for template, output in outputs.items():

@@ -15,6 +15,9 @@ limit = 3              # at most this many memories for one prompt
 min_prompt_chars = 15  # shorter prompts are trivial and get nothing
 min_matched_terms = 2  # a hit must share this many words with the prompt
 relative_score = 0.5   # ...and score at least this fraction of the best hit
+min_similarity = 0.5   # or be this similar in meaning (with a semantic model)
+long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones need a
+                       # question mark, a file name or a time word ("yesterday")
 
 [search]
 stop_words = "english" # "english", "none", or a list of words dropped from a query
@@ -62,6 +65,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "min_prompt_chars": 15,
         "min_matched_terms": 2,
         "relative_score": 0.5,
+        "min_similarity": 0.5,
+        "long_prompt_words": 10,
     },
     "search": {
         "stop_words": "english",

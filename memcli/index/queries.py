@@ -28,6 +28,7 @@ from memcli.index.schema import (
     BY_KEY,
     BY_PREFIX,
     COUNT,
+    ENTRIES_BY_ID,
     ENTRIES_BY_ROWID,
     FILTER_CONDITIONS,
     ID_AFTER,
@@ -199,14 +200,27 @@ class Queries:
         return SearchResult(self._entries(like, {**params, "pattern": pattern}), "substring")
 
     @translating_errors
-    def search_terms(
-        self, terms: list[Term], filters: Filters = NO_FILTERS, *, limit: int = 10
-    ) -> list[Entry]:
-        """Memories with any of these terms, best bm25 first."""
-        match = fts_match(terms, any_term=True)
-        if match is None:
-            return []
+    def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
+        """The best ``limit`` memories for an FTS5 MATCH expression, by bm25 (``score``)."""
         return self._ranked(match, filters, limit)
+
+    @translating_errors
+    def substring(
+        self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10
+    ) -> list[Entry]:
+        """Memories containing ``text`` (spaces collapsed) anywhere, newest first."""
+        params = {
+            **filters.params(),
+            "limit": limit,
+            "pattern": like_pattern(" ".join(text.split())),
+        }
+        return self._entries(SEARCH_LIKE.format(filters=filters.clause()), params)
+
+    @translating_errors
+    def with_ids(self, ids: list[str], filters: Filters = NO_FILTERS) -> list[Entry]:
+        """The memories with these ids that pass the filters, in no particular order."""
+        sql = ENTRIES_BY_ID.format(filters=filters.clause())
+        return self._entries(sql, {**filters.params(), "ids": json.dumps(ids)})
 
     def _ranked(self, match: str, filters: Filters, limit: int) -> list[Entry]:
         """The best ``limit`` matches: ranked in the full-text index alone, then joined.

@@ -175,6 +175,10 @@ SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
 WHERE (m.created, m.id) > (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
 ORDER BY m.created, m.id LIMIT :limit
 """
+ENTRIES_BY_ID = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE m.id IN (SELECT value FROM json_each(:ids)) {{filters}}
+"""
 BY_ID = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.id = ?"
 BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ? LIMIT 2"
 ALL_BY_KEY = f"SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m WHERE m.key = ?"

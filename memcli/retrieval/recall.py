@@ -1,30 +1,42 @@
-"""Memories for one prompt: only when the prompt says something, only strong matches.
+"""Memories for one prompt: only when the prompt asks something, only strong matches.
 
 A prompt is *trivial* when it is short or a bare acknowledgement ("ok",
-"continue"): it gets nothing. Otherwise its content words (stop words dropped)
-are searched, any of them, among the memories the session-start context does
-not show in full (its hot tier and its summaries are in the agent's context
-already). A hit is *strong* when it shares at
-least ``min_matched_terms`` distinct words with the prompt and scores at least
-``relative_score`` of the best such hit. Same store, same prompt, same answer.
+"continue"): it gets nothing. Otherwise it needs a *cue* that it is worth
+recalling for: a question mark, a file name, a time word ("yesterday", "last
+week": these also narrow the search to that time), or at least
+``long_prompt_words`` words. Then it is searched with the same ranking as
+``mem search``, among the memories neither the session-start context shows in
+full nor an earlier prompt of the same session was given. A hit is *strong*
+when it passes both gates:
+
+* absolute: it shares at least ``min_matched_terms`` distinct content words
+  with the prompt (all of them if the prompt has fewer), or its meaning is at
+  least ``min_similarity`` close (with a semantic model);
+* relative: its full-text score (or its similarity) is at least
+  ``relative_score`` of the best strong hit's.
+
+At most ``limit`` memories, within the budget. Same store, same prompt, same
+session history: same answer.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from memcli.core import config
 from memcli.core.serialize import entry_dict
-from memcli.core.timeutil import now
-from memcli.index import NO_FILTERS, Entry, Index
-from memcli.index.fts import Term, parse_terms
+from memcli.core.timeutil import format_timestamp, now
+from memcli.index import Filters
+from memcli.retrieval import injected
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
 from memcli.retrieval.context import shown_in_full
+from memcli.retrieval.search import Hit, Searcher
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
-MAX_TERMS = 24
 ACKNOWLEDGEMENTS = frozenset(
     {
         "yes",
@@ -70,16 +82,20 @@ ACKNOWLEDGEMENTS = frozenset(
         "ship it",
     }
 )
-STOP_WORDS = frozenset(
-    """a about above after again against all also am an and any are as at be because been
-    before being below between both but by can could did do does doing down during each
-    few for from further had has have having he her here hers him his how i if in into is
-    it its itself just let lets me more most my no nor not now of off on once only or other
-    our out over own same she should so some such than that the their them then there these
-    they this those through to too under until up very was we were what when where which
-    while who whom why will with would you your yours please thanks hey hi hello ok okay
-    can't don't won't isn't aren't i'm it's that's what's let's make get use using want need
-    like look see tell show give help try work now also still just some thing things""".split()
+_FILE_RE = re.compile(r"[\w.-]*[/\\][\w./\\-]+|\b[\w-]+\.[a-z][a-z0-9]{0,5}\b", re.IGNORECASE)
+_WORD_COUNT_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
+# A time word and how far back it reaches, in days (a day more than it says: "yesterday"
+# at 00:30 still means most of the day before).
+TIME_WORDS: tuple[tuple[re.Pattern[str], int], ...] = tuple(
+    (re.compile(rf"\b{pattern}\b", re.IGNORECASE), days)
+    for pattern, days in (
+        (r"today|this morning|this afternoon|tonight|earlier today", 1),
+        (r"yesterday|last night", 2),
+        (r"this week|last few days|past few days|the other day|recently|lately", 8),
+        (r"last week|past week|a week ago", 15),
+        (r"this month|last few weeks|past few weeks|weeks ago", 32),
+        (r"last month|past month|a month ago", 62),
+    )
 )
 
 
@@ -89,38 +105,39 @@ def is_trivial(prompt: str, min_chars: int) -> bool:
     return len(text) < min_chars or text in ACKNOWLEDGEMENTS
 
 
-def content_terms(prompt: str) -> list[Term]:
-    """The prompt's distinct words minus stop words, as prefix-free FTS terms."""
-    seen: set[str] = set()
-    terms = []
-    for term in parse_terms(prompt.replace('"', " ")):
-        word = term.text.lower().strip("'`.,;:!?()[]{}<>")
-        if len(word) < 3 or word in STOP_WORDS or word in seen:
-            continue
-        seen.add(word)
-        terms.append(Term(word))
-        if len(terms) == MAX_TERMS:
-            break
-    return terms
+def cues(prompt: str, long_prompt_words: int) -> list[str]:
+    """Why a prompt is worth recalling for: ``question``, ``file``, ``time``, ``long``."""
+    found = []
+    if "?" in prompt:
+        found.append("question")
+    if _FILE_RE.search(prompt):
+        found.append("file")
+    if time_window_days(prompt) is not None:
+        found.append("time")
+    if len(_WORD_COUNT_RE.findall(prompt)) >= long_prompt_words:
+        found.append("long")
+    return found
 
 
-def strong_matches(
-    index: Index, terms: list[Term], shown: set[str], settings: dict[str, Any]
-) -> list[tuple[Entry, int]]:
-    """The strong hits for ``terms`` outside ``shown``, best first, with how many terms each has."""
-    found = index.search_terms(terms, NO_FILTERS, limit=CANDIDATES + len(shown))
-    candidates = [e for e in found if e.id not in shown][:CANDIDATES]
-    if not candidates:
-        return []
-    matched = index.matched_terms([e.id for e in candidates], terms)
-    need = min(settings["min_matched_terms"], len(terms))
-    qualified = [e for e in candidates if matched[e.id] >= need]
-    if not qualified:
-        return []
-    best = max(e.score or 0.0 for e in qualified)
-    strong = [e for e in qualified if (e.score or 0.0) >= best * settings["relative_score"]]
-    strong.sort(key=lambda e: (-matched[e.id], -(e.score or 0.0), e.id))
-    return [(e, matched[e.id]) for e in strong[: settings["limit"]]]
+def time_window_days(prompt: str) -> int | None:
+    """How many days back a prompt's time words reach (the widest), None without any."""
+    reach = [days for pattern, days in TIME_WORDS if pattern.search(prompt)]
+    return max(reach) if reach else None
+
+
+def strong(hits: list[Hit], terms: int, settings: dict[str, Any]) -> list[Hit]:
+    """The hits passing the absolute and the relative gate, in ranking order; ``limit`` at most."""
+    need = min(settings["min_matched_terms"], terms)
+    floor = settings["min_similarity"]
+    by_words = [h for h in hits if terms and h.parts.matched >= need and h.parts.lexical]
+    by_meaning = [h for h in hits if (h.parts.similarity or -1.0) >= floor]
+    best_words = max((h.parts.lexical or 0.0 for h in by_words), default=0.0)
+    best_meaning = max((h.parts.similarity or 0.0 for h in by_meaning), default=0.0)
+    relative = settings["relative_score"]
+    chosen = {h.entry.id for h in by_words if (h.parts.lexical or 0.0) >= relative * best_words} | {
+        h.entry.id for h in by_meaning if (h.parts.similarity or 0.0) >= relative * best_meaning
+    }
+    return [h for h in hits if h.entry.id in chosen][: settings["limit"]]
 
 
 @dataclass
@@ -136,36 +153,81 @@ class Recall:
     settings: dict[str, Any]
     budget: int
     trivial: bool = False
+    cues: list[str] = field(default_factory=list)
+    session: str | None = None
     hits: list[dict[str, Any]] = field(default_factory=list)
     omitted: int = 0
 
     @classmethod
-    def gather(cls, memory: Memory, prompt: str, budget: int | None = None) -> Recall:
-        """Search the store for the prompt's content words, unless the prompt is trivial."""
-        settings = config.load(memory.store.root)
+    def gather(
+        cls,
+        memory: Memory,
+        prompt: str,
+        budget: int | None = None,
+        *,
+        session: str | None = None,
+        moment: dt.datetime | None = None,
+        remember: bool = True,
+        mode: str | None = None,
+        settings: dict[str, dict[str, Any]] | None = None,
+    ) -> Recall:
+        """The strong matches for ``prompt``, unless it is trivial or has no cue.
+
+        ``session``: what earlier prompts of that session were given is left out,
+        and (``remember``) what this one is given is noted for the next.
+        ``mode``: the ranking's, instead of mem.toml's ``[search] mode``;
+        ``settings``: instead of the store's mem.toml.
+        """
+        settings = settings or config.load(memory.store.root)
         own = settings["recall"]
         trivial = is_trivial(prompt, own["min_prompt_chars"])
-        recall = cls(memory, prompt, own, budget if budget is not None else own["budget"], trivial)
-        terms = [] if trivial else content_terms(prompt)
-        if not terms:
-            return recall
-        moment = now()
-        strong = memory.read(
-            lambda index: strong_matches(
-                index, terms, shown_in_full(index, settings["context"], moment), own
-            )
+        recall = cls(
+            memory,
+            prompt,
+            own,
+            budget if budget is not None else own["budget"],
+            trivial,
+            session=session,
         )
-        short_ids = memory.read(lambda index: index.short_ids([e.id for e, _ in strong]))
-        texts = memory.read(lambda index: index.texts([e.id for e, _ in strong]))
+        if trivial:
+            return recall
+        recall.cues = cues(prompt, own["long_prompt_words"])
+        if not recall.cues:
+            return recall
+        moment = moment or now()
+        days = time_window_days(prompt)
+        since = format_timestamp(moment - dt.timedelta(days=days)) if days else None
+        searcher = Searcher(memory, settings)
+        plan = searcher.plan(prompt)
+        if not plan.terms:
+            return recall
+        given = injected.given(memory.store, session) if session else frozenset()
+        shown = memory.read(lambda index: shown_in_full(index, settings["context"], moment))
+        outcome = searcher.search(
+            prompt,
+            Filters(since=since),
+            limit=CANDIDATES,
+            mode=mode,
+            moment=moment,
+            exclude=frozenset(shown) | given,
+        )
+        if outcome.strategy not in ("ranked", "all"):
+            return recall
+        chosen = strong(outcome.hits, len(plan.terms), own)
+        ids = [hit.entry.id for hit in chosen]
+        short_ids = memory.read(lambda index: index.short_ids(ids))
+        texts = memory.read(lambda index: index.texts(ids))
         recall.hits = [
             {
-                **entry_dict(entry, short_ids[entry.id]),
-                "matched": matched,
-                "facts": [clip(f, MAX_FACT_CHARS) for f in entry.facts],
-                "excerpt": clip(" ".join(texts[entry.id].split()), MAX_EXCERPT_CHARS),
+                **entry_dict(hit.entry, short_ids[hit.entry.id]),
+                "matched": hit.parts.matched,
+                "facts": [clip(f, MAX_FACT_CHARS) for f in hit.entry.facts],
+                "excerpt": clip(" ".join(texts[hit.entry.id].split()), MAX_EXCERPT_CHARS),
             }
-            for entry, matched in strong
+            for hit in chosen
         ]
+        if session and remember and recall.hits:
+            injected.note(memory.store, session, ids)
         return recall
 
     def render(self) -> str:
@@ -199,6 +261,7 @@ class Recall:
             "chars": len(text),
             "budget": self.budget,
             "trivial": self.trivial,
+            "cues": self.cues,
             "memories": [{k: v for k, v in hit.items() if k != "excerpt"} for hit in self.hits],
             "omitted": self.omitted,
         }

@@ -95,7 +95,12 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         prompt = payload.get("prompt")
         if not isinstance(prompt, str):
             return None
-        recall = Recall.gather(memory, prompt)
+        session = payload.get("session_id")
+        recall = Recall.gather(
+            memory,
+            prompt,
+            session=_kept_session(session, notify) if isinstance(session, str) else None,
+        )
         recall.budget = min(recall.budget, HOOK_CONTEXT_BUDGET)
         text = recall.render()
     if not text:

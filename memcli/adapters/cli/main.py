@@ -19,6 +19,7 @@ LAZY_COMMANDS = {
     "diff": "history:diff",
     "doctor": "doctor:doctor",
     "edit": "edit:edit",
+    "eval": "eval:eval_command",
     "forget": "forget:forget",
     "git-hook": "githooks:git_hook",
     "hook": "hook:hook",

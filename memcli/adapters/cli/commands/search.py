@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
 from memcli.adapters.cli.options import (
@@ -9,11 +11,13 @@ from memcli.adapters.cli.options import (
     open_memory,
     store_options,
 )
-from memcli.adapters.cli.output import print_entries
+from memcli.adapters.cli.output import echo_entries, echo_json, print_entries
 from memcli.index import Filters
 
+if TYPE_CHECKING:
+    from memcli.retrieval.search import Hit, Outcome
+
 _STRATEGY_NOTICES = {
-    "any": "no memory has all of the words; showing those with any of them",
     "substring": "no word matched; showing memories containing the text",
 }
 
@@ -29,9 +33,24 @@ _STRATEGY_NOTICES = {
     help="At most this many results.",
 )
 @click.option(
+    "--all",
+    "strict",
+    is_flag=True,
+    help="Only memories with every word of the query (stop words too).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["lexical", "semantic", "hybrid"]),
+    help="Ranking: full text, meaning (needs a model), or both fused. [default: from mem.toml, "
+    "hybrid when a model is set]",
+)
+@click.option(
     "--raw",
     is_flag=True,
     help="Pass the query to SQLite FTS5 as it is (AND, OR, NOT, NEAR, column:term, prefix*).",
+)
+@click.option(
+    "--explain", is_flag=True, help="Show how each hit was scored, the terms and the SQL."
 )
 @json_option
 @store_options
@@ -39,29 +58,102 @@ def search(
     query: str,
     filters: Filters,
     limit: int,
+    strict: bool,
+    mode: str | None,
     raw: bool,
+    explain: bool,
     as_json: bool,
     store_dir: str | None,
     project: str | None,
 ) -> None:
     """Search memories; prints one line per hit: id, type, age, title.
 
-    Words are matched whole (with stemming), all of them first, then any of
-    them; "an exact phrase" and prefix* work; everything else is a plain word.
-    When no word matches, a substring search answers.
+    The query can be a whole sentence: stop words ("the", "why", "does") are
+    dropped, the other words are matched whole (with stemming), any of them,
+    and memories matching more of them rank higher. "an exact phrase" and
+    prefix* work; --all wants every word. When no word matches, a substring
+    search answers. --explain prints each hit's score and why.
 
     \b
     Example:
-        mem search "column filter" --type gotcha --since 2w
+        mem search "why does the upload keep failing after a minute?"
+        mem search "column filter" --all --type gotcha --since 2w
         mem search index* --concept sqlite --json
     """
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
+    if raw and strict:
+        raise click.UsageError("--raw and --all cannot be used together")
+    from memcli.retrieval.search import Searcher
+
     memory = open_memory(store_dir, project)
-    result = memory.read(lambda index: index.search(query, filters, limit=limit, raw=raw))
-    if not result.entries:
+    searcher = Searcher(memory)
+    outcome = searcher.search(query, filters, limit=limit, mode=mode, strict=strict, raw=raw)
+    if mode in ("semantic", "hybrid") and outcome.mode != mode:
+        notice(f"{outcome.semantic}; searching by full text")
+    if not outcome.hits:
         shown = query if len(query) <= 80 else f"{query[:77]}..."
         notice(f"no memory matches {shown!r}")
-    elif result.strategy in _STRATEGY_NOTICES:
-        notice(_STRATEGY_NOTICES[result.strategy])
-    print_entries(memory, result.entries, as_json=as_json)
+    elif outcome.strategy in _STRATEGY_NOTICES:
+        notice(_STRATEGY_NOTICES[outcome.strategy])
+    if not explain:
+        print_entries(memory, outcome.entries, as_json=as_json)
+        return
+    short_ids = memory.read(lambda index: index.short_ids([e.id for e in outcome.entries]))
+    if as_json:
+        echo_json(_explained_json(outcome, short_ids))
+        return
+    _echo_explained(outcome, short_ids)
+
+
+def _echo_explained(outcome: Outcome, short_ids: dict[str, str]) -> None:
+    from memcli.retrieval.search import explain_sql
+
+    plan = outcome.plan
+    terms = ", ".join(term.to_fts() for term in plan.terms) or "(none)"
+    click.echo(f"query terms: {terms}" + (" (all required)" if plan.strict else " (any)"))
+    if plan.dropped:
+        click.echo(f"stop words dropped: {', '.join(plan.dropped)}")
+    click.echo(f"mode: {outcome.mode}; {outcome.semantic}")
+    click.echo(f"strategy: {outcome.strategy}")
+    click.echo(f"sql: {explain_sql(outcome.match)}")
+    for hit in outcome.hits:
+        click.echo("")
+        echo_entries([hit.entry], short_ids)
+        click.echo(f"    {_parts_line(hit, len(plan.terms))}")
+
+
+def _parts_line(hit: Hit, terms: int) -> str:
+    parts = hit.parts
+    pieces = []
+    if parts.lexical_rank is not None:
+        pieces.append(
+            f"bm25 #{parts.lexical_rank} ({parts.bm25:.3g}, {parts.matched}/{terms} terms,"
+            f" boosted {parts.lexical:.3g})"
+        )
+    if parts.semantic_rank is not None:
+        pieces.append(f"semantic #{parts.semantic_rank} (similarity {parts.similarity:.3f})")
+    if not pieces:
+        return "substring match (no score)"
+    pieces.append(f"fused {parts.fused:.5f}")
+    pieces.append(f"x recency {parts.recency:.3f}")
+    pieces.append(f"x importance {parts.importance:.3f}")
+    return " · ".join(pieces) + f" = {parts.score:.5f}"
+
+
+def _explained_json(outcome: Outcome, short_ids: dict[str, str]) -> dict[str, Any]:
+    from memcli.retrieval.search import explain_sql
+
+    return {
+        "terms": [term.to_fts() for term in outcome.plan.terms],
+        "dropped": outcome.plan.dropped,
+        "strict": outcome.plan.strict,
+        "mode": outcome.mode,
+        "semantic": outcome.semantic,
+        "strategy": outcome.strategy,
+        "sql": explain_sql(outcome.match),
+        "hits": [
+            {**hit.entry.to_json(short_ids[hit.entry.id]), "explain": hit.parts._asdict()}
+            for hit in outcome.hits
+        ],
+    }

@@ -1,0 +1,157 @@
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from memcli.adapters.cli.options import json_option, notice, open_existing, store_options
+from memcli.adapters.cli.output import echo_json
+
+if TYPE_CHECKING:
+    from memcli.retrieval.evaluation import Report
+    from memcli.service.memory import Memory
+
+MODES = ("lexical", "semantic", "hybrid")
+MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
+
+
+@click.command(name="eval")
+@click.argument(
+    "queries_file",
+    metavar="[FILE]",
+    required=False,
+    type=click.Path(dir_okay=False, path_type=Path),
+)
+@click.option(
+    "--mode",
+    "modes",
+    multiple=True,
+    type=click.Choice(MODES),
+    help="Measure only these modes (repeatable). [default: lexical, and semantic and hybrid "
+    "when a model is available]",
+)
+@click.option(
+    "--model",
+    metavar="NAME_OR_DIR",
+    help="The semantic model to measure with (default: the store's [semantic] model).",
+)
+@click.option("--by-style", is_flag=True, help="Also show recall@10 for each style of query.")
+@json_option
+@store_options
+def eval_command(
+    queries_file: Path | None,
+    modes: tuple[str, ...],
+    model: str | None,
+    by_style: bool,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """Measure how well search and recall find the right memories.
+
+    Without FILE, runs the labelled suite of mem's repository (eval/: its
+    queries over its memories and thousands of distractors, in a new store in
+    a temporary folder). With FILE, runs your queries on your store: one JSON
+    object a line, {"query": "...", "relevant": ["<id or key>", ...]}, with an
+    empty list for a prompt nothing should answer.
+
+    Prints recall@5, recall@10, MRR@10 and nDCG@10 for each mode beside plain
+    bm25 (every word OR'ed, no boosts) measured in the same run, then how the
+    recall gate did: the share of prompts it helped and how many off-topic
+    prompts it answered.
+
+    \b
+    Example:
+        mem eval
+        mem eval my-queries.jsonl --by-style
+    """
+    from memcli.retrieval.evaluation import bundled_suite
+
+    if queries_file is not None:
+        report = _run(open_existing(store_dir, project), queries_file, modes, model)
+    else:
+        suite = bundled_suite()
+        if suite is None:
+            raise click.UsageError(
+                "no queries file given, and mem's eval/ suite is not here "
+                "(it comes with a checkout of mem's repository): pass FILE"
+            )
+        report = _run_suite(suite, modes, model)
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        _print_report(report, by_style)
+
+
+def _run(memory: Memory, queries_file: Path, modes: tuple[str, ...], model: str | None) -> Report:
+    from memcli.core import config
+    from memcli.retrieval.evaluation import evaluate, read_queries
+    from memcli.retrieval.search import Searcher
+
+    settings = config.load(memory.store.root)
+    if model is not None:
+        settings["semantic"]["model"] = model
+
+    def resolve(reference: str) -> str:
+        return memory.read(lambda index: index.resolve(reference)).id
+
+    queries = read_queries(queries_file, resolve)
+    chosen = list(modes)
+    if not chosen:
+        chosen = ["lexical"]
+        line = Searcher(memory, settings).semantic_line()
+        if not line.startswith("lexical only"):
+            chosen += ["semantic", "hybrid"]
+        else:
+            notice(f"{line}; measuring lexical search only")
+    return evaluate(memory, queries, chosen, settings)
+
+
+def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:
+    from memcli.core.timeutil import now
+    from memcli.retrieval.evaluation import build_suite_store
+    from memcli.service.memory import Memory
+    from memcli.store.location import StoreLocation
+
+    with tempfile.TemporaryDirectory(prefix="mem-eval-") as folder:
+        root = Path(folder) / "store"
+        notice(f"building the eval store from {suite}")
+        build_suite_store(suite, root, now())
+        memory = Memory(StoreLocation(root, "--store"), notify=notice)
+        memory.refresh_index()
+        return _run(memory, suite / "queries.jsonl", modes, model)
+
+
+def _print_report(report: Report, by_style: bool) -> None:
+    data = report.to_json()
+    click.echo(
+        f"{data['queries']} labelled queries and {data['offtopic']} off-topic prompts "
+        f"over {data['memories']:,} memories; {data['semantic']}"
+    )
+    click.echo("")
+    click.echo(f"{'mode':<10}" + "".join(f"{m:>11}" for m in MEASURES))
+    baseline = data["modes"]["bm25"]
+    for mode, values in data["modes"].items():
+        click.echo(f"{mode:<10}" + "".join(f"{values[m]:>11.3f}" for m in MEASURES))
+    for mode, values in data["modes"].items():
+        if mode != "bm25" and baseline["recall@10"]:
+            change = values["recall@10"] / baseline["recall@10"] - 1
+            click.echo(f"{mode} recall@10 vs bm25: {change:+.1%}")
+    if by_style:
+        click.echo("")
+        styles = sorted({s for per in data["by_style"].values() for s in per})
+        click.echo(f"{'recall@10':<10}" + "".join(f"{s[:11]:>12}" for s in styles))
+        for mode, per in data["by_style"].items():
+            cells = [per.get(s, {}).get("recall@10") for s in styles]
+            click.echo(
+                f"{mode:<10}"
+                + "".join(f"{c:>12.3f}" if c is not None else f"{'-':>12}" for c in cells)
+            )
+    for mode, gate in data["recall"].items():
+        click.echo(
+            f"recall ({mode}): helped {gate['hit_rate']:.1%} of labelled prompts, "
+            f"answered {gate['answered']} with {gate['precision']:.1%} of its memories right; "
+            f"answered {gate['offtopic_answered']} of {gate['offtopic']} off-topic prompts"
+        )

@@ -1,0 +1,287 @@
+"""``mem eval``: how well search and recall find the memories people marked as right.
+
+A queries file has one JSON object a line: ``{"query": "...", "relevant": [ids
+or keys], "style": "..."}``; ``relevant`` empty marks an off-topic prompt, which
+recall should answer with nothing. The suite in the repository's ``eval/`` adds
+``memories.jsonl`` (the labelled memories, ``key`` their label) and
+``distractors.jsonl``; ``build_suite_store`` writes them into a new store, aged
+as their ``age_days`` say, in one commit.
+
+Every mode is measured in the same run beside plain bm25 (every word OR'ed, no
+stop words, no boosts): recall@5, recall@10, MRR@10 and nDCG@10 over the labelled
+queries, and for recall its hit rate and what it answers to off-topic prompts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memcli.core.errors import InvalidInput, MemError
+from memcli.core.ids import new_ulid
+from memcli.core.schema import KEY_RE, OBSERVATION_TYPES
+from memcli.core.timeutil import format_timestamp, now
+from memcli.retrieval.metrics import ndcg_at, recall_at, reciprocal_rank
+from memcli.service.memory import Memory
+
+MAX_QUERIES_FILE_BYTES = 16 << 20
+MAX_QUERY_CHARS = 2000
+MAX_QUERIES = 20_000
+DEPTH = 10
+BASELINE = "bm25"
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    relevant: tuple[str, ...]
+    """Memory ids (keys and prefixes are resolved when the file is read)."""
+    style: str
+
+
+@dataclass
+class Scores:
+    """The sums of each measure over the labelled queries (``mean`` divides)."""
+
+    queries: int = 0
+    recall5: float = 0.0
+    recall10: float = 0.0
+    mrr10: float = 0.0
+    ndcg10: float = 0.0
+
+    def add(self, ranked: list[str], relevant: tuple[str, ...]) -> None:
+        self.queries += 1
+        self.recall5 += recall_at(ranked, relevant, 5)
+        self.recall10 += recall_at(ranked, relevant, 10)
+        self.mrr10 += reciprocal_rank(ranked, relevant, 10)
+        self.ndcg10 += ndcg_at(ranked, relevant, 10)
+
+    def mean(self) -> dict[str, float]:
+        n = max(self.queries, 1)
+        return {
+            "recall@5": self.recall5 / n,
+            "recall@10": self.recall10 / n,
+            "mrr@10": self.mrr10 / n,
+            "ndcg@10": self.ndcg10 / n,
+        }
+
+
+@dataclass
+class RecallScores:
+    """How the recall gate did: labelled prompts it helped, off-topic ones it answered."""
+
+    labelled: int = 0
+    hit: int = 0
+    """Labelled prompts for which recall gave (or session start already showed) a right memory."""
+    answered: int = 0
+    given: int = 0
+    right: int = 0
+    offtopic: int = 0
+    offtopic_answered: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hit_rate": self.hit / max(self.labelled, 1),
+            "answered": self.answered,
+            "precision": self.right / max(self.given, 1),
+            "offtopic": self.offtopic,
+            "offtopic_answered": self.offtopic_answered,
+        }
+
+
+@dataclass
+class Report:
+    memories: int
+    queries: list[Query]
+    scores: dict[str, Scores] = field(default_factory=dict)
+    by_style: dict[str, dict[str, Scores]] = field(default_factory=dict)
+    recall: dict[str, RecallScores] = field(default_factory=dict)
+    semantic: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "memories": self.memories,
+            "queries": sum(1 for q in self.queries if q.relevant),
+            "offtopic": sum(1 for q in self.queries if not q.relevant),
+            "semantic": self.semantic,
+            "modes": {mode: scores.mean() for mode, scores in self.scores.items()},
+            "by_style": {
+                mode: {style: s.mean() | {"queries": s.queries} for style, s in styles.items()}
+                for mode, styles in self.by_style.items()
+            },
+            "recall": {mode: scores.to_json() for mode, scores in self.recall.items()},
+        }
+
+
+# ------------------------------------------------------------------ reading
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each line of a JSON-lines file as an object, with its line number; bad lines are errors."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
+    if size > MAX_QUERIES_FILE_BYTES:
+        raise InvalidInput(f"{path} is larger than {MAX_QUERIES_FILE_BYTES >> 20} MB")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{path} cannot be read as UTF-8 text ({exc})") from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            raise InvalidInput(f"{path}:{number}: not valid JSON ({exc})") from None
+        if not isinstance(value, dict):
+            raise InvalidInput(f"{path}:{number}: each line must be a JSON object")
+        yield number, value
+
+
+def read_queries(path: Path, resolve: Callable[[str], str]) -> list[Query]:
+    """The queries of ``path``, their ``relevant`` references resolved to memory ids."""
+    queries = []
+    for number, value in read_jsonl(path):
+        text, relevant, style = value.get("query"), value.get("relevant", []), value.get("style")
+        where = f"{path}:{number}"
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_QUERY_CHARS:
+            raise InvalidInput(
+                f"{where}: query must be a non-empty string of at most 2000 characters"
+            )
+        if not isinstance(relevant, list) or not all(isinstance(r, str) for r in relevant):
+            raise InvalidInput(f"{where}: relevant must be a list of memory ids or keys")
+        if style is not None and not isinstance(style, str):
+            raise InvalidInput(f"{where}: style must be a string")
+        ids = []
+        for reference in relevant:
+            try:
+                ids.append(resolve(reference))
+            except MemError as exc:
+                raise InvalidInput(f"{where}: {exc}") from None
+        default = "labelled" if ids else "offtopic"
+        queries.append(Query(text, tuple(dict.fromkeys(ids)), style or default))
+        if len(queries) > MAX_QUERIES:
+            raise InvalidInput(f"{path} has more than {MAX_QUERIES} queries")
+    if not queries:
+        raise InvalidInput(f"{path} holds no queries")
+    return queries
+
+
+# ---------------------------------------------------------------- the suite
+
+
+def build_suite_store(suite: Path, root: Path, moment: dt.datetime) -> int:
+    """A new store at ``root`` with the suite's memories and distractors; their count."""
+    from memcli.store.files import Store
+
+    store = Store(root)
+    store.create()
+    store.git.run(["config", "gc.auto", "0"])
+    paths = []
+    for name in ("memories.jsonl", "distractors.jsonl"):
+        for number, value in read_jsonl(suite / name):
+            record = _suite_observation(value, moment, f"{suite / name}:{number}")
+            path = store.new_path(record)
+            store.write_file(path, record.to_markdown().encode("utf-8"))
+            paths.append(path)
+    with store.write_lock():
+        store.commit(paths, [], f"eval suite: {len(paths)} memories")
+    return len(paths)
+
+
+def _suite_observation(value: dict[str, Any], moment: dt.datetime, where: str) -> Any:
+    from memcli.core.model import Observation
+
+    try:
+        age = float(value.get("age_days", 1.0))
+        created = moment - dt.timedelta(days=age)
+        kind = value.get("type", "discovery")
+        if kind not in OBSERVATION_TYPES:
+            raise ValueError(f"type {kind!r} is not one of {', '.join(OBSERVATION_TYPES)}")
+        key = value.get("key")
+        if key is not None and not (isinstance(key, str) and KEY_RE.fullmatch(key)):
+            raise ValueError(f"key {key!r} is not a valid key")
+        return Observation(
+            id=new_ulid(int(created.timestamp() * 1000)),
+            type=kind,
+            title=str(value["title"]),
+            created=format_timestamp(created),
+            narrative=str(value.get("narrative", "")),
+            key=key,
+            concepts=[str(c) for c in value.get("concepts", [])],
+            files=[str(f) for f in value.get("files", [])],
+            facts=[str(f) for f in value.get("facts", [])],
+            importance=value.get("importance"),
+        )
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        raise InvalidInput(f"{where}: not a memory of the suite ({exc})") from None
+
+
+# ------------------------------------------------------------------ running
+
+
+def evaluate(
+    memory: Memory, queries: list[Query], modes: list[str], settings: dict[str, dict[str, Any]]
+) -> Report:
+    """Every mode (and plain bm25) over ``queries``, in one run, at one moment."""
+    from memcli.retrieval.recall import Recall
+    from memcli.retrieval.search import Searcher
+
+    moment = now()
+    searcher = Searcher(memory, settings)
+    report = Report(memory.read(lambda index: index.count()), queries)
+    report.semantic = searcher.semantic_line()
+    labelled = [q for q in queries if q.relevant]
+    for mode in [BASELINE, *modes]:
+        scores, styles = Scores(), dict[str, Scores]()
+        for query in labelled:
+            if mode == BASELINE:
+                ranked = [e.id for e in searcher.plain_bm25(query.text, limit=DEPTH)]
+            else:
+                outcome = searcher.search(query.text, limit=DEPTH, mode=mode, moment=moment)
+                ranked = [e.id for e in outcome.entries]
+            scores.add(ranked, query.relevant)
+            styles.setdefault(query.style, Scores()).add(ranked, query.relevant)
+        report.scores[mode] = scores
+        report.by_style[mode] = styles
+    shown = _shown_at_session_start(memory, settings, moment)
+    for mode in modes:
+        gate = RecallScores()
+        for query in queries:
+            given = Recall.gather(
+                memory, query.text, moment=moment, mode=mode, settings=settings
+            ).hits
+            ids = {hit["id"] for hit in given}
+            if not query.relevant:
+                gate.offtopic += 1
+                gate.offtopic_answered += bool(ids)
+                continue
+            gate.labelled += 1
+            gate.answered += bool(ids)
+            gate.given += len(ids)
+            gate.right += len(ids & set(query.relevant))
+            gate.hit += bool((ids | shown) & set(query.relevant))
+        report.recall[mode] = gate
+    return report
+
+
+def _shown_at_session_start(
+    memory: Memory, settings: dict[str, Any], moment: dt.datetime
+) -> set[str]:
+    from memcli.retrieval.context import shown_in_full
+
+    return memory.read(lambda index: shown_in_full(index, settings["context"], moment))
+
+
+def bundled_suite() -> Path | None:
+    """The repository's ``eval/`` folder, when mem runs from a checkout that has it."""
+    override = os.environ.get("MEM_EVAL_SUITE")
+    candidate = Path(override) if override else Path(__file__).resolve().parents[2] / "eval"
+    return candidate if (candidate / "queries.jsonl").is_file() else None

@@ -1,0 +1,97 @@
+"""One ranking for search and recall: fused ranks, then recency, importance and type (pure).
+
+Each candidate has a place in up to two rankings: bm25 over the content words
+(boosted by how many distinct words it matches) and, when a model is on, the
+semantic one. Reciprocal-rank fusion adds ``weight / (k + rank)`` over the lists
+it appears in; the result is then scaled by
+
+* recency: ``1 + recency * 2 ** (-age / half_life)``, where preferences,
+  decisions and patterns use the slow half-life (they stay true for longer);
+* importance: ``1 + importance * (value - 0.5)``, 0.5 when a memory has none.
+
+All weights are in ``[ranking]`` of mem.toml; ``Parts`` keeps every factor for
+``mem search --explain``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from memcli.core.config import window_seconds
+
+SLOW_TYPES = frozenset({"preference", "decision", "pattern"})
+NEUTRAL_IMPORTANCE = 0.5
+
+
+@dataclass(frozen=True)
+class Weights:
+    rrf_k: int
+    semantic: float
+    coverage: float
+    recency: float
+    half_life: float
+    """Seconds."""
+    slow_half_life: float
+    importance: float
+
+    @classmethod
+    def from_settings(cls, ranking: dict[str, Any]) -> Weights:
+        return cls(
+            rrf_k=int(ranking["rrf_k"]),
+            semantic=float(ranking["semantic_weight"]),
+            coverage=float(ranking["coverage"]),
+            recency=float(ranking["recency"]),
+            half_life=float(window_seconds(ranking["half_life"])),
+            slow_half_life=float(window_seconds(ranking["slow_half_life"])),
+            importance=float(ranking["importance"]),
+        )
+
+
+class Parts(NamedTuple):
+    """Why a memory is where it is: each input of its score and each factor."""
+
+    bm25: float | None = None
+    """bm25 of the OR query (higher is better); None when full text did not find it."""
+    matched: int = 0
+    """How many of the query's distinct terms it contains."""
+    lexical: float | None = None
+    """bm25 with the coverage boost."""
+    lexical_rank: int | None = None
+    similarity: float | None = None
+    """Cosine similarity with the query; None when semantic ranking is off or missed it."""
+    semantic_rank: int | None = None
+    fused: float = 0.0
+    recency: float = 1.0
+    importance: float = 1.0
+    score: float = 0.0
+
+
+def coverage_boosted(bm25: float, matched: int, terms: int, coverage: float) -> float:
+    """bm25 raised for each further distinct term matched: more of the query beats repeats."""
+    if terms <= 1:
+        return bm25
+    return bm25 * (1.0 + coverage * (matched - 1) / (terms - 1))
+
+
+def recency_factor(age_seconds: float, memory_type: str, weights: Weights) -> float:
+    half_life = weights.slow_half_life if memory_type in SLOW_TYPES else weights.half_life
+    if weights.recency == 0 or half_life <= 0:
+        return 1.0
+    return 1.0 + weights.recency * math.pow(2.0, -max(age_seconds, 0.0) / half_life)
+
+
+def importance_factor(importance: float | None, weights: Weights) -> float:
+    value = NEUTRAL_IMPORTANCE if importance is None else importance
+    return 1.0 + weights.importance * (value - NEUTRAL_IMPORTANCE)
+
+
+def fused(lexical_rank: int | None, semantic_rank: int | None, weights: Weights) -> float:
+    """Reciprocal-rank fusion; ranks start at 1."""
+    total = 0.0
+    if lexical_rank is not None:
+        total += 1.0 / (weights.rrf_k + lexical_rank)
+    if semantic_rank is not None:
+        total += weights.semantic / (weights.rrf_k + semantic_rank)
+    return total

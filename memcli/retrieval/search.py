@@ -1,0 +1,241 @@
+"""Search as people and agents use it: a sentence in, the right memories out, explained.
+
+``Searcher.search`` plans the query (``retrieval.query``), takes the best
+candidates of each ranking (bm25 over the content words; the semantic one when a
+model is on), and orders them by ``retrieval.ranking``. When full text and
+semantics find nothing, a substring match answers. ``plain_bm25`` is the
+baseline ``mem eval`` prints beside it: every word OR'ed, ranked by bm25 alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from memcli.core import config
+from memcli.core.timeutil import now, parse_timestamp
+from memcli.index import NO_FILTERS, Entry, Filters, Index
+from memcli.index.fts import fts_match, parse_terms
+from memcli.index.schema import RANK_FTS
+from memcli.retrieval.query import QueryPlan, plan_query
+from memcli.retrieval.ranking import (
+    Parts,
+    Weights,
+    coverage_boosted,
+    fused,
+    importance_factor,
+    recency_factor,
+)
+from memcli.retrieval.stopwords import stop_words
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from memcli.service.memory import Memory
+
+MODES = ("lexical", "semantic", "hybrid")
+CANDIDATES = 100
+"""How many of each ranking's best are fused: enough that the boosts can reorder them."""
+
+
+class Hit(NamedTuple):
+    entry: Entry
+    parts: Parts
+
+
+class Outcome(NamedTuple):
+    hits: list[Hit]
+    strategy: str
+    """``ranked`` (fused rankings), ``all`` (``--all``), ``raw``, ``substring`` or ``none``."""
+    plan: QueryPlan
+    mode: str
+    """The mode used: ``lexical`` when semantic ranking was asked for but is not available."""
+    semantic: str
+    """One line on semantic ranking: the model in use, or why there is none."""
+    match: str | None
+    """The FTS5 MATCH expression run (for ``--explain``)."""
+
+    @property
+    def entries(self) -> list[Entry]:
+        return [hit.entry for hit in self.hits]
+
+
+class Searcher:
+    """Searches one store with its settings; ``mode``: lexical, semantic or hybrid."""
+
+    def __init__(self, memory: Memory, settings: dict[str, dict[str, Any]] | None = None) -> None:
+        self.memory = memory
+        self.settings = settings if settings is not None else config.load(memory.store.root)
+        self.weights = Weights.from_settings(self.settings["ranking"])
+        self.stop_words = stop_words(self.settings["search"])
+        self._semantic: Any = None
+        self._semantic_line: str | None = None
+
+    def plan(self, text: str, *, strict: bool = False) -> QueryPlan:
+        return plan_query(text, self.stop_words, strict=strict)
+
+    def semantic_line(self) -> str:
+        """Whether semantic ranking is available, in one line (``mem doctor``, ``--explain``)."""
+        if self._semantic_line is None:
+            self._semantic_line = self._semantic_status()
+        return self._semantic_line
+
+    def _semantic_status(self) -> str:
+        if not self.settings["semantic"]["model"]:
+            return "lexical only: no [semantic] model in mem.toml"
+        try:
+            from memcli.semantic import semantic_status  # type: ignore[import-untyped,unused-ignore]
+        except ImportError:
+            return "lexical only: semantic retrieval is not part of this mem"
+        status = semantic_status(self.memory.store.root, self.settings)
+        return str(status.reason)
+
+    def _semantic_search(self, index: Index) -> Any:
+        """The semantic searcher for ``index``, or None when there is no model to use."""
+        if not self.settings["semantic"]["model"]:
+            return None
+        try:
+            from memcli.semantic import SemanticSearch  # type: ignore[import-untyped,unused-ignore]
+        except ImportError:
+            return None
+        if self._semantic is None:
+            self._semantic = SemanticSearch.open(index, self.memory.store.root, self.settings)
+            if self._semantic is None:
+                self._semantic = False
+        return self._semantic or None
+
+    def search(
+        self,
+        text: str,
+        filters: Filters = NO_FILTERS,
+        *,
+        limit: int = 10,
+        mode: str | None = None,
+        strict: bool = False,
+        raw: bool = False,
+        moment: dt.datetime | None = None,
+        exclude: frozenset[str] = frozenset(),
+    ) -> Outcome:
+        """The best ``limit`` memories for ``text``; ``exclude``: ids never returned."""
+        wanted = mode or self.settings["search"]["mode"]
+        plan = self.plan(text, strict=strict)
+        at = moment or now()
+        if raw:
+            return self.memory.read(lambda index: self._raw(index, text, filters, limit, plan))
+
+        def run(index: Index) -> Outcome:
+            semantic = None if strict or wanted == "lexical" else self._semantic_search(index)
+            used = wanted if semantic is not None else "lexical"
+            hits = self._rank(index, text, plan, filters, limit, used, semantic, at, exclude)
+            match = plan.match() if used != "semantic" else None
+            if hits:
+                strategy = "all" if strict else "ranked"
+                return Outcome(hits, strategy, plan, used, self.semantic_line(), match)
+            found = index.substring(text, filters, limit=limit + len(exclude))
+            found = [e for e in found if e.id not in exclude][:limit]
+            strategy = "substring" if found else "none"
+            return Outcome(
+                [Hit(e, Parts()) for e in found], strategy, plan, used, self.semantic_line(), match
+            )
+
+        return self.memory.read(run)
+
+    def _raw(
+        self, index: Index, text: str, filters: Filters, limit: int, plan: QueryPlan
+    ) -> Outcome:
+        entries = index.search(text, filters, limit=limit, raw=True).entries
+        hits = [Hit(e, Parts(bm25=e.score, score=e.score or 0.0)) for e in entries]
+        return Outcome(hits, "raw", plan, "lexical", self.semantic_line(), text)
+
+    def _rank(
+        self,
+        index: Index,
+        text: str,
+        plan: QueryPlan,
+        filters: Filters,
+        limit: int,
+        mode: str,
+        semantic: Any,
+        moment: dt.datetime,
+        exclude: frozenset[str],
+    ) -> list[Hit]:
+        weights = self.weights
+        window = max(CANDIDATES, limit) + len(exclude)
+        entries: dict[str, Entry] = {}
+        lexical_rank: dict[str, int] = {}
+        bm25: dict[str, float] = {}
+        matched: dict[str, int] = {}
+        lexical: dict[str, float] = {}
+        match = plan.match()
+        if mode != "semantic" and match is not None:
+            found = [e for e in index.ranked(match, filters, limit=window) if e.id not in exclude]
+            terms = len(plan.terms)
+            if plan.strict or terms == 1:
+                matched = dict.fromkeys((e.id for e in found), terms)
+            else:
+                matched = index.matched_terms([e.id for e in found], plan.terms)
+            for entry in found:
+                entries[entry.id] = entry
+                bm25[entry.id] = entry.score or 0.0
+                lexical[entry.id] = coverage_boosted(
+                    bm25[entry.id], matched[entry.id], terms, weights.coverage
+                )
+            order = sorted(found, key=lambda e: -lexical[e.id])  # stable: newest first on ties
+            lexical_rank = {e.id: n for n, e in enumerate(order, 1)}
+        similarity: dict[str, float] = {}
+        semantic_rank: dict[str, int] = {}
+        if semantic is not None and mode != "lexical":
+            nearest = [(i, s) for i, s in semantic.nearest(text, window) if i not in exclude]
+            missing = [i for i, _ in nearest if i not in entries]
+            passing = {e.id: e for e in index.with_ids(missing, filters)} if missing else {}
+            rank = 0
+            for identity, value in nearest:
+                if identity not in entries and identity not in passing:
+                    continue  # filtered out
+                entries.setdefault(identity, passing.get(identity))  # type: ignore[arg-type]
+                rank += 1
+                similarity[identity] = value
+                semantic_rank[identity] = rank
+        hits = []
+        for identity, entry in entries.items():
+            parts = self._parts(
+                entry,
+                moment,
+                bm25=bm25.get(identity),
+                matched=matched.get(identity, 0),
+                lexical=lexical.get(identity),
+                lexical_rank=lexical_rank.get(identity),
+                similarity=similarity.get(identity),
+                semantic_rank=semantic_rank.get(identity),
+            )
+            hits.append(Hit(entry, parts))
+        # Newest first among equal scores: the second sort is stable.
+        hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
+        hits.sort(key=lambda h: -h.parts.score)
+        return [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
+
+    def _parts(self, entry: Entry, moment: dt.datetime, **found: Any) -> Parts:
+        weights = self.weights
+        base = fused(found["lexical_rank"], found["semantic_rank"], weights)
+        age = (moment - parse_timestamp(entry.created)).total_seconds()
+        recency = recency_factor(age, entry.type, weights)
+        importance = importance_factor(entry.importance, weights)
+        return Parts(
+            **found,
+            fused=base,
+            recency=recency,
+            importance=importance,
+            score=base * recency * importance,
+        )
+
+    def plain_bm25(self, text: str, *, limit: int = 10) -> list[Entry]:
+        """Every word of ``text`` OR'ed, ranked by bm25 alone: the baseline of ``mem eval``."""
+        match = fts_match(parse_terms(text), any_term=True)
+        if match is None:
+            return []
+        return self.memory.read(lambda index: index.ranked(match, limit=limit))
+
+
+def explain_sql(match: str | None) -> str:
+    """The full-text statement a search ran, with its MATCH expression."""
+    statement = " ".join(RANK_FTS.split())
+    return f"{statement}  -- :match = {match!r}" if match else "(no full-text query)"

@@ -1,0 +1,212 @@
+"""Search reads whole prompts, one ranking orders every hit, and --explain shows why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memcli.retrieval.query import plan_query
+from memcli.retrieval.stopwords import ENGLISH
+
+from .conftest import mem, mem_json
+
+
+def save(text: str, title: str, *args: str, when: str = "2026-11-01T00:00:00Z") -> str:
+    import os
+
+    os.environ["MEM_NOW"] = when
+    try:
+        return mem("save", text, "--title", title, *args).stdout.strip()
+    finally:
+        del os.environ["MEM_NOW"]
+
+
+def titles(*args: str) -> list[str]:
+    return [hit["title"] for hit in mem_json("search", *args)]
+
+
+@pytest.fixture
+def uploads(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    save(
+        "Uploads to S3 fail after one minute: the presigned URL expires after 60 seconds.",
+        "Upload failures come from the presigned URL expiry",
+    )
+    save("Upload upload upload: the upload page shows a spinner.", "Upload spinner")
+    save("Feature flags are read from Unleash, never from env vars.", "Flags live in Unleash")
+    monkeypatch.setenv("MEM_NOW", "2026-11-02T00:00:00Z")
+    return store
+
+
+def test_a_whole_question_finds_the_memory_that_answers_it(uploads: Path) -> None:
+    # Before, every word had to match first ("why", "does", "keep" are in no memory).
+    found = titles("why does the upload keep failing after a minute?")
+    assert found[0] == "Upload failures come from the presigned URL expiry"
+
+
+def test_matching_more_distinct_words_beats_repeating_one(uploads: Path) -> None:
+    found = titles("upload failures minute")
+    assert found[:2] == ["Upload failures come from the presigned URL expiry", "Upload spinner"]
+
+
+def test_a_query_of_stop_words_still_answers(store: Path) -> None:
+    save("To be or not to be, that is the question.", "Hamlet")
+    assert titles("to be or not to be") == ["Hamlet"]
+
+
+def test_all_wants_every_word(uploads: Path) -> None:
+    assert titles("upload spinner minute", "--all") == []
+    assert titles("upload spinner", "--all") == ["Upload spinner"]
+    result = mem("search", "upload spinner minute", "--all", expect=0)
+    assert "no memory matches" in result.stderr
+
+
+def test_phrases_and_prefixes_keep_their_meaning(uploads: Path) -> None:
+    assert titles('"presigned URL"') == ["Upload failures come from the presigned URL expiry"]
+    assert titles("Unle*") == ["Flags live in Unleash"]
+
+
+def test_recency_orders_equal_matches(store: Path) -> None:
+    save("The cache is warmed at deploy.", "Cache warming, old", when="2025-01-01T00:00:00Z")
+    save("The cache is warmed at deploy.", "Cache warming, new", when="2026-10-30T00:00:00Z")
+    assert titles("how is the cache warmed?") == ["Cache warming, new", "Cache warming, old"]
+
+
+def test_importance_orders_equal_matches(store: Path) -> None:
+    save("Retries back off.", "Retries, minor", "--importance", "0.1")
+    save("Retries back off.", "Retries, major", "--importance", "0.9")
+    assert titles("do retries back off?") == ["Retries, major", "Retries, minor"]
+
+
+def test_decisions_age_slower_than_discoveries(store: Path) -> None:
+    for kind in ("discovery", "decision"):
+        save("Logs go to Loki.", f"Logs, a {kind}", "--type", kind, when="2026-01-01T00:00:00Z")
+    assert titles("where do logs go?") == ["Logs, a decision", "Logs, a discovery"]
+
+
+def test_explain_shows_terms_stop_words_sql_and_each_part(uploads: Path) -> None:
+    out = mem("search", "why does the upload keep failing?", "--explain").stdout
+    assert 'query terms: "upload", "keep", "failing" (any)' in out
+    assert "stop words dropped: why, does, the" in out
+    assert "sql: SELECT rowid, bm25(memories_fts" in out and "MATCH" in out
+    assert "mode: lexical; lexical only: no [semantic] model in mem.toml" in out
+    assert "bm25 #1 (" in out and "2/3 terms" in out and "x recency" in out
+    data = mem_json("search", "upload failing", "--explain")
+    first = data["hits"][0]
+    assert first["title"].startswith("Upload failures")
+    parts = first["explain"]
+    assert parts["lexical_rank"] == 1 and parts["matched"] == 2
+    assert parts["score"] == pytest.approx(parts["fused"] * parts["recency"] * parts["importance"])
+
+
+def test_semantic_mode_without_a_model_is_lexical_with_a_notice(uploads: Path) -> None:
+    result = mem("search", "upload failing", "--mode", "semantic")
+    assert "searching by full text" in result.stderr
+    assert result.stdout.splitlines()[0].endswith(
+        "Upload failures come from the presigned URL expiry"
+    )
+
+
+def test_stop_words_come_from_mem_toml(uploads: Path) -> None:
+    (uploads / "mem.toml").write_text('[search]\nextra_stop_words = ["upload"]\n')
+    assert titles("upload flags") == ["Flags live in Unleash"]
+    (uploads / "mem.toml").write_text('[search]\nstop_words = "none"\n')
+    assert "the" in mem_json("search", "the upload", "--explain")["terms"][0]
+
+
+def test_raw_and_all_together_is_a_usage_error(uploads: Path) -> None:
+    result = mem("search", "upload", "--raw", "--all", expect=2)
+    assert "--raw and --all cannot be used together" in result.output
+
+
+@given(st.text(max_size=200))
+def test_any_text_plans_to_a_query_that_cannot_fail(text: str) -> None:
+    plan = plan_query(text, ENGLISH)
+    match = plan.match()
+    assert match is None or match.count('"') % 2 == 0
+    assert all(term.text.strip() for term in plan.terms)
+    assert len({(t.text.lower(), t.prefix, t.phrase) for t in plan.terms}) == len(plan.terms)
+
+
+def test_only_plain_words_are_stop_words() -> None:
+    plan = plan_query('"the who" the* the why upload', ENGLISH)
+    assert [t.to_fts() for t in plan.terms] == ['"the who"', '"the"*', '"upload"']
+    assert plan.dropped == ["the", "why"]
+    assert [t.text for t in plan_query("src/upload/client.py", ENGLISH).terms] == [
+        "src",
+        "upload",
+        "client",
+        "py",
+    ]
+
+
+# ---------------------------------------------------------------- recall
+
+
+def recall(prompt: str, *args: str) -> list[str]:
+    report = json.loads(mem("recall", prompt, "--format", "json", *args).stdout)
+    return [m["title"] for m in report["memories"]]
+
+
+@pytest.fixture
+def aged(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    save(
+        "Uploads to S3 fail after one minute: the presigned URL expires after 60 seconds.",
+        "Upload failures come from the presigned URL expiry",
+        when="2026-10-01T00:00:00Z",
+    )
+    save(
+        "The deploy script retries the migration twice before failing.",
+        "Deploy retries migrations",
+        when="2026-10-30T12:00:00Z",
+    )
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    return store
+
+
+def test_recall_needs_a_cue(aged: Path) -> None:
+    assert recall("upload failures minute") == []  # no question, file, time word; short
+    assert recall("upload failures after a minute?") == [
+        "Upload failures come from the presigned URL expiry"
+    ]
+    assert recall("the upload failures that happen after about one minute are back again") == [
+        "Upload failures come from the presigned URL expiry"
+    ]
+
+
+def test_time_words_narrow_recall_to_their_window(aged: Path) -> None:
+    assert recall("what did we find about failing deploy retries yesterday") == [
+        "Deploy retries migrations"
+    ]
+    # The upload memory is a month old: "yesterday" leaves it out.
+    assert recall("what did we find about failing upload minute yesterday") == []
+
+
+def test_recall_never_gives_a_session_the_same_memory_twice(aged: Path) -> None:
+    prompt = "why do upload failures happen after a minute?"
+    assert recall(prompt, "--session", "s-1") == [
+        "Upload failures come from the presigned URL expiry"
+    ]
+    assert recall(prompt, "--session", "s-1") == []
+    assert recall(prompt, "--session", "s-2") != []
+    assert recall(prompt) != []  # without a session nothing is remembered
+
+
+def test_the_prompt_hook_remembers_the_session(aged: Path) -> None:
+    payload = {
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "abc",
+        "cwd": str(aged),
+        "prompt": "why do upload failures happen after a minute?",
+    }
+    first = mem("hook", "claude", "UserPromptSubmit", input=json.dumps(payload)).stdout
+    assert "presigned URL" in first
+    second = mem("hook", "claude", "UserPromptSubmit", input=json.dumps(payload)).stdout
+    assert "presigned URL" not in second
+
+
+def test_recall_gate_rejects_a_single_shared_word(aged: Path) -> None:
+    assert recall("can you write a poem about a minute of silence?") == []
