@@ -33,13 +33,16 @@ from memcli.index.schema import (
     FILTER_CONDITIONS,
     ID_AFTER,
     ID_BEFORE,
-    MATCHING_IDS,
+    LAST_ROWID,
+    MATCHES_UP_TO,
     PATH_BY_ID,
     RANK_FTS,
     RECENT,
     SEARCH_FTS,
     SEARCH_LIKE,
+    SEARCHED_TEXTS,
     TEXTS,
+    TOKENIZER,
 )
 
 MIN_PREFIX_CHARS = 4
@@ -231,13 +234,17 @@ class Queries:
         """
         params = {**filters.params(), "limit": limit, "match": match}
         clause = filters.clause()
-        window = max(RANK_WINDOW, limit * 20)
+        # Filters may drop many of the best matches: rank more of them to choose from.
+        window = max(RANK_WINDOW, limit * (20 if clause else 2))
         ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window}))
         if not ranked:
             return []
         full = len(ranked) == window
-        if full and ranked[-1][1] == ranked[min(limit, len(ranked)) - 1][1]:
+        last = ranked[min(limit, len(ranked)) - 1][1]
+        if full and ranked[-1][1] == last:
             return self._entries(SEARCH_FTS.format(filters=clause), params)
+        if not clause:  # only the best ``limit`` and their equals can be answers
+            ranked = [row for row in ranked if row[1] <= last]
         score = {rowid: value for rowid, value in ranked}
         cursor = self.db.execute(
             ENTRIES_BY_ROWID.format(filters=clause), {**params, "rowids": json.dumps(list(score))}
@@ -258,15 +265,44 @@ class Queries:
 
     @translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:
-        """For each id, how many of the terms its memory contains (stemmed, like search)."""
+        """For each id, how many of the terms its memory contains (stemmed, like search).
+
+        The memories' text is split by the index's own tokenizer, here, rather
+        than asking the full-text index once a term: that would read the whole
+        list of memories holding each word, costly for a common one.
+        """
+        tokenize = self._tokenizer()
+        wanted = [(_tokens(tokenize, term.text, query=True), term.prefix) for term in terms]
         counts = dict.fromkeys(ids, 0)
-        encoded = json.dumps(ids)
-        for term in terms:
-            for (identity,) in self.db.execute(
-                MATCHING_IDS, {"match": term.to_fts(), "ids": encoded}
-            ):
-                counts[identity] += 1
+        for identity, *fields in self.db.execute(SEARCHED_TEXTS, (json.dumps(ids),)):
+            tokens = _tokens(tokenize, "\n".join(str(f) for f in fields), query=False)
+            present = set(tokens)
+            counts[identity] = sum(
+                1
+                for pattern, prefix in wanted
+                if pattern and _holds(tokens, present, pattern, prefix)
+            )
         return counts
+
+    def _tokenizer(self) -> Any:
+        tokenizer = getattr(self, "_fts_tokenizer", None)
+        if tokenizer is None:
+            tokenizer = self.db.fts5_tokenizer(TOKENIZER[0], TOKENIZER[1])
+            self._fts_tokenizer = tokenizer
+        return tokenizer
+
+    @translating_errors
+    def store_size(self) -> int:
+        """About how many memories the index holds (the largest row number: no count is run)."""
+        return int(next(iter(self.db.execute(LAST_ROWID)))[0])
+
+    @translating_errors
+    def term_counts(self, terms: list[Term], cap: int) -> list[int]:
+        """How many memories hold each term, counted only up to ``cap`` (cheap for any word)."""
+        return [
+            int(next(iter(self.db.execute(MATCHES_UP_TO, {"match": t.to_fts(), "limit": cap})))[0])
+            for t in terms
+        ]
 
     @translating_errors
     def texts(self, ids: list[str]) -> dict[str, str]:
@@ -357,6 +393,27 @@ class Queries:
     @translating_errors
     def digests(self) -> dict[str, str]:
         return {path: digest for path, digest in self.db.execute(ALL_DIGESTS)}
+
+
+def _tokens(tokenize: Any, text: str, *, query: bool) -> list[str]:
+    """The tokens of ``text`` as the full-text index stores them (stemmed, folded)."""
+    reason = apsw.FTS5_TOKENIZE_QUERY if query else apsw.FTS5_TOKENIZE_DOCUMENT
+    return [token[2] for token in tokenize(text.encode("utf-8", "replace"), reason, None)]
+
+
+def _holds(tokens: list[str], present: set[str], pattern: list[str], prefix: bool) -> bool:
+    """Whether ``tokens`` hold ``pattern`` in a row (its last token as a prefix, if asked)."""
+    if len(pattern) == 1 and not prefix:
+        return pattern[0] in present
+    last = len(pattern) - 1
+    for start in range(len(tokens) - last):
+        if all(tokens[start + n] == pattern[n] for n in range(last)) and (
+            tokens[start + last].startswith(pattern[last])
+            if prefix
+            else tokens[start + last] == pattern[last]
+        ):
+            return True
+    return False
 
 
 def _common_prefix(a: str, b: str) -> int:

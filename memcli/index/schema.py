@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 4
 """4: created and updated always have four-digit years and name days that exist."""
+# How memories_fts splits text into tokens: (tokenizer, its arguments).
+TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
 # bm25 weights, in the column order of memories_fts.
 WEIGHTS = {"title": 10.0, "facts": 5.0, "concepts": 3.0, "files": 3.0, "narrative": 1.0}
 
@@ -189,10 +191,15 @@ WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
 ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
 ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
 TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
-MATCHING_IDS = """
-SELECT m.id FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-WHERE memories_fts MATCH :match AND m.id IN (SELECT value FROM json_each(:ids))
+SEARCHED_TEXTS = """
+SELECT id, title, facts, concepts, files, narrative FROM memories
+WHERE id IN (SELECT value FROM json_each(?))
 """
+# Whether a term is in more than :limit memories, without counting them all.
+MATCHES_UP_TO = """
+SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH :match LIMIT :limit)
+"""
+LAST_ROWID = "SELECT coalesce(max(rowid), 0) FROM memories"
 COUNT = "SELECT count(*) FROM memories"
 ALL_DIGESTS = "SELECT path, digest FROM memories"
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from memcli.core import config
 from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import NO_FILTERS, Entry, Filters, Index
-from memcli.index.fts import fts_match, parse_terms
+from memcli.index.fts import Term, fts_match, parse_terms
 from memcli.index.schema import RANK_FTS
 from memcli.retrieval.query import QueryPlan, plan_query
 from memcli.retrieval.ranking import (
@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 MODES = ("lexical", "semantic", "hybrid")
 CANDIDATES = 100
 """How many of each ranking's best are fused: enough that the boosts can reorder them."""
+COMMON_SHARE = 0.1
+COMMON_MINIMUM = 20_000
+"""In a store of this many memories or more, words over ``COMMON_SHARE`` of them do not pick
+candidates (when the query has rarer words); they still count for coverage."""
 
 
 class Hit(NamedTuple):
@@ -53,6 +57,8 @@ class Outcome(NamedTuple):
     """One line on semantic ranking: the model in use, or why there is none."""
     match: str | None
     """The FTS5 MATCH expression run (for ``--explain``)."""
+    common: tuple[str, ...] = ()
+    """Words too common to pick candidates by (``COMMON_SHARE``)."""
 
     @property
     def entries(self) -> list[Entry]:
@@ -125,16 +131,23 @@ class Searcher:
         def run(index: Index) -> Outcome:
             semantic = None if strict or wanted == "lexical" else self._semantic_search(index)
             used = wanted if semantic is not None else "lexical"
-            hits = self._rank(index, text, plan, filters, limit, used, semantic, at, exclude)
-            match = plan.match() if used != "semantic" else None
+            hits, match, common = self._rank(
+                index, text, plan, filters, limit, used, semantic, at, exclude
+            )
             if hits:
                 strategy = "all" if strict else "ranked"
-                return Outcome(hits, strategy, plan, used, self.semantic_line(), match)
+                return Outcome(hits, strategy, plan, used, self.semantic_line(), match, common)
             found = index.substring(text, filters, limit=limit + len(exclude))
             found = [e for e in found if e.id not in exclude][:limit]
             strategy = "substring" if found else "none"
             return Outcome(
-                [Hit(e, Parts()) for e in found], strategy, plan, used, self.semantic_line(), match
+                [Hit(e, Parts()) for e in found],
+                strategy,
+                plan,
+                used,
+                self.semantic_line(),
+                match,
+                common,
             )
 
         return self.memory.read(run)
@@ -157,7 +170,8 @@ class Searcher:
         semantic: Any,
         moment: dt.datetime,
         exclude: frozenset[str],
-    ) -> list[Hit]:
+    ) -> tuple[list[Hit], str | None, tuple[str, ...]]:
+        """The best hits, the MATCH expression that found the candidates, the common words."""
         weights = self.weights
         window = max(CANDIDATES, limit) + len(exclude)
         entries: dict[str, Entry] = {}
@@ -165,9 +179,19 @@ class Searcher:
         bm25: dict[str, float] = {}
         matched: dict[str, int] = {}
         lexical: dict[str, float] = {}
-        match = plan.match()
-        if mode != "semantic" and match is not None:
+        match: str | None = None
+        common: list[Term] = []
+        if mode != "semantic":
+            match, common = self._candidate_match(index, plan, window)
+        if match is not None:
             found = [e for e in index.ranked(match, filters, limit=window) if e.id not in exclude]
+            if common and len(found) < limit and len(plan.terms) > 1:
+                # Too few memories hold every (common) word: any of them, after all.
+                match = plan.match()
+                assert match is not None
+                found = [
+                    e for e in index.ranked(match, filters, limit=window) if e.id not in exclude
+                ]
             terms = len(plan.terms)
             if plan.strict or terms == 1:
                 matched = dict.fromkeys((e.id for e in found), terms)
@@ -211,7 +235,38 @@ class Searcher:
         # Newest first among equal scores: the second sort is stable.
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
-        return [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
+        best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
+        return best, match, tuple(term.text for term in common)
+
+    @staticmethod
+    def _candidate_match(
+        index: Index, plan: QueryPlan, window: int
+    ) -> tuple[str | None, list[Term]]:
+        """The MATCH expression that picks candidates, and the words too common to pick by.
+
+        bm25 scores every memory an OR query matches, so a word most memories
+        hold makes a query slow while adding almost nothing to its ranking. In a
+        large store such words pick no candidates when rarer ones exist (they
+        still count for coverage); when every word is that common, the memories
+        holding all of them are the candidates (``_rank`` falls back to any of
+        them when those are too few).
+        """
+        match = plan.match()
+        if match is None or plan.strict or len(plan.terms) < 2:
+            return match, []
+        size = index.store_size()
+        if size < COMMON_MINIMUM:
+            return match, []
+        cap = int(size * COMMON_SHARE) + 1
+        counts = index.term_counts(plan.terms, cap)
+        present = [t for t, n in zip(plan.terms, counts, strict=True) if n > 0]
+        rare = [t for t, n in zip(plan.terms, counts, strict=True) if 0 < n < cap]
+        common = [t for t in present if t not in rare]
+        if not common:
+            return match, []
+        if rare:
+            return fts_match(rare, any_term=True), common
+        return fts_match(present), common
 
     def _parts(self, entry: Entry, moment: dt.datetime, **found: Any) -> Parts:
         weights = self.weights

@@ -114,6 +114,11 @@ def _echo_explained(outcome: Outcome, short_ids: dict[str, str]) -> None:
     click.echo(f"query terms: {terms}" + (" (all required)" if plan.strict else " (any)"))
     if plan.dropped:
         click.echo(f"stop words dropped: {', '.join(plan.dropped)}")
+    if outcome.common:
+        click.echo(
+            f"too common to pick candidates by (in over a tenth of the memories; "
+            f"still counted): {', '.join(outcome.common)}"
+        )
     click.echo(f"mode: {outcome.mode}; {outcome.semantic}")
     click.echo(f"strategy: {outcome.strategy}")
     click.echo(f"sql: {explain_sql(outcome.match)}")
@@ -147,6 +152,7 @@ def _explained_json(outcome: Outcome, short_ids: dict[str, str]) -> dict[str, An
     return {
         "terms": [term.to_fts() for term in outcome.plan.terms],
         "dropped": outcome.plan.dropped,
+        "common": list(outcome.common),
         "strict": outcome.plan.strict,
         "mode": outcome.mode,
         "semantic": outcome.semantic,
