@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import chain
 from typing import NamedTuple
 
 MEMORY_MD = "MEMORY.md"
@@ -29,6 +30,7 @@ HEADING_SEPARATOR = " > "
 EXCERPT_CHARS = 300
 
 _HEADING_RE = re.compile(r" {0,3}(#{1,6})(?:[ \t](.*))?$")
+_MARKS = ("#", "`", "~")
 _FENCE_RE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)$")
 
 
@@ -69,15 +71,17 @@ def heading_of(line: str) -> tuple[int, str] | None:
 
 def chunk_markdown(text: str, name: str) -> list[Chunk]:
     """The sections of a markdown text; ``name`` titles text that comes before any heading."""
-    sections = list(_sections([line.removesuffix("\r") for line in text.split("\n")]))
-    first_heading = next((heading for heading, _, _, before in sections if not before), "")
+    sections = _sections([line.removesuffix("\r") for line in text.split("\n")])
+    preamble = next(sections)
+    following = next(sections, None)  # the first heading titles the preamble
+    first_heading = following[0] if following is not None else ""
     chunks: list[Chunk] = []
-    for heading, start, lines, is_preamble in sections:
-        title = (first_heading or name) if is_preamble else (heading or name)
-        for line, part in _parts(start, lines):
+    for heading, start, lines in chain([preamble], [following] if following else [], sections):
+        title = (first_heading or name) if start == 0 else (heading or name)
+        for line, part in _parts(max(start, 1), lines):
             chunks.append(Chunk(title, line, part))
             if len(chunks) == MAX_CHUNKS:
-                return chunks
+                return chunks  # the sections after are never cut
     return chunks
 
 
@@ -93,12 +97,18 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return cut.rstrip(" ,;:.") + "…"
 
 
-def _sections(lines: list[str]) -> Iterator[tuple[str, int, list[tuple[int, str]], bool]]:
-    """``(heading path, heading line, [(line number, text)], is the preamble)`` each."""
+def _sections(lines: list[str]) -> Iterator[tuple[str, int, list[tuple[int, str]]]]:
+    """``(heading path, heading line, [(line number, text)])`` each.
+
+    The text before the first heading comes first, always, as line 0, then the
+    first heading's section, always (it titles the text before it); later
+    sections with no line under them are not yielded.
+    """
     path: list[tuple[int, str]] = []
-    heading, start, preamble = "", 1, True
+    start = 0
     body_lines: list[tuple[int, str]] = []
     fence: str | None = None
+    sections = 0
     for number, line in enumerate(lines, 1):
         if fence is not None:
             stripped = line.strip()
@@ -106,21 +116,32 @@ def _sections(lines: list[str]) -> Iterator[tuple[str, int, list[tuple[int, str]
                 fence = None
             body_lines.append((number, line))
             continue
-        opening = _FENCE_RE.match(line)
-        if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
-            fence = opening.group(1)
+        mark = line[:4].lstrip(" ")[:1]
+        if mark not in _MARKS:
+            body_lines.append((number, line))  # the common case: no heading, no fence
+            continue
+        if mark != "#":
+            opening = _FENCE_RE.match(line)
+            if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+                fence = opening.group(1)
             body_lines.append((number, line))
             continue
         found = heading_of(line)
         if found is None:
             body_lines.append((number, line))
             continue
-        yield heading, start, body_lines, preamble
-        level, title = found
-        path = [(lvl, text) for lvl, text in path if lvl < level] + [(level, title)]
-        heading = HEADING_SEPARATOR.join(text for _, text in path if text)
-        start, body_lines, preamble = number, [], False
-    yield heading, start, body_lines, preamble
+        if body_lines or sections < 2:
+            yield _joined_path(path), start, body_lines
+            sections += 1
+        level = found[0]
+        path = [item for item in path if item[0] < level]
+        path.append(found)
+        start, body_lines = number, []
+    yield _joined_path(path), start, body_lines
+
+
+def _joined_path(path: list[tuple[int, str]]) -> str:
+    return HEADING_SEPARATOR.join(text for _, text in path if text)
 
 
 def _parts(start: int, lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
