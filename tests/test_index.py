@@ -18,10 +18,13 @@ from memcli.index.schema import SCHEMA_VERSION
 
 
 class ListSource:
-    """An in-memory stand-in for the store: the index only needs these four calls."""
+    """An in-memory stand-in for the store: the index only needs these six calls."""
 
-    def __init__(self, observations: list[Observation]) -> None:
+    def __init__(
+        self, observations: list[Observation], notes: dict[str, str] | None = None
+    ) -> None:
         self.files = {f"observations/2026/11/{o.id}.md": o for o in observations}
+        self.notes = notes or {}
 
     def head(self) -> str:
         return "c" * 40
@@ -32,8 +35,14 @@ class ListSource:
     def load(self, path: str) -> tuple[Observation, str]:
         return self.files[path], path
 
-    def changes(self, old: str, new: str) -> list[Any]:
+    def changes(self, old: str, new: str, *, notes: bool = False) -> list[Any]:
         return []
+
+    def note_paths(self) -> Iterator[str]:
+        return iter(sorted(self.notes))
+
+    def read_note(self, path: str) -> bytes:
+        return self.notes[path].encode()
 
 
 def obs(

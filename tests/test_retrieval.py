@@ -210,3 +210,44 @@ def test_the_prompt_hook_remembers_the_session(aged: Path) -> None:
 
 def test_recall_gate_rejects_a_single_shared_word(aged: Path) -> None:
     assert recall("can you write a poem about a minute of silence?") == []
+
+
+# ----------------------------------------------------------- curated notes
+
+
+@pytest.fixture
+def noted(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from .conftest import git
+
+    save("The release train leaves on Tuesdays.", "Release day")
+    (store / "notes").mkdir()
+    (store / "notes" / "deploy.md").write_text(
+        "# Deploy\n\nWe deploy with ArgoCD.\n\n## Rollback\n\n"
+        "To roll back a bad release, revert the image tag in the gitops repo.\n"
+    )
+    git(store, "add", "notes")
+    git(store, "commit", "-q", "-m", "notes")
+    monkeypatch.setenv("MEM_NOW", "2026-11-03T00:00:00Z")
+    return store
+
+
+def test_search_shows_a_section_of_the_notes_below_the_memories(noted: Path) -> None:
+    lines = mem("search", "how do I roll back a bad release?").stdout.splitlines()
+    assert lines[0].endswith("Release day")
+    assert lines[-1].startswith("note     notes/deploy.md:5  Deploy > Rollback — To roll back")
+    notes = [hit for hit in mem_json("search", "roll back release") if hit["kind"] == "note"]
+    assert [(n["path"], n["line"], n["heading"]) for n in notes] == [
+        ("notes/deploy.md", 5, "Deploy > Rollback")
+    ]
+    assert not [h for h in mem_json("search", "roll back", "--type", "gotcha")]
+
+
+def test_recall_brings_a_section_of_the_notes_once_a_session(noted: Path) -> None:
+    prompt = "how do I roll back a bad image release?"
+    first = json.loads(mem("recall", prompt, "--format", "json", "--session", "s").stdout)
+    assert [(n["path"], n["heading"]) for n in first["notes"]] == [
+        ("notes/deploy.md", "Deploy > Rollback")
+    ]
+    assert "revert the image tag" in mem("recall", prompt).stdout
+    again = json.loads(mem("recall", prompt, "--format", "json", "--session", "s").stdout)
+    assert again["notes"] == []

@@ -35,6 +35,12 @@ context and recall templates receive:
 
 Retrieval adds to an entry what it shows of the memory: ``facts`` (clipped),
 ``text`` (a summary's body), ``excerpt`` and ``matched`` (recall).
+
+**Note** (``note_dict``): a section of the curated notes (MEMORY.md, notes/) that
+a search found:
+
+    kind "note", path (of its file), heading ("Deploy > Rollback"), line (where
+    the section starts, 1-based), excerpt (its text on one line, clipped), score
 """
 
 from __future__ import annotations
@@ -47,6 +53,20 @@ if TYPE_CHECKING:  # kept out of the import: `mem search --json` needs neither
     from typing import Protocol
 
     from memcli.core.model import Record
+
+    class NoteSection(Protocol):
+        """What a section of the notes has (``index.notes.NoteHit``)."""
+
+        @property
+        def path(self) -> str: ...
+        @property
+        def heading(self) -> str: ...
+        @property
+        def line(self) -> int: ...
+        @property
+        def text(self) -> str: ...
+        @property
+        def score(self) -> float: ...
 
     class IndexedMemory(Protocol):
         """What an entry of the index has (``index.Entry``); core does not import the index."""
@@ -144,4 +164,18 @@ def entry_dict(entry: IndexedMemory, short_id: str | None = None) -> dict[str, A
         "path": entry.path,
         "concepts": entry.concepts,
         "files": entry.files,
+    }
+
+
+def note_dict(hit: NoteSection) -> dict[str, Any]:
+    """The note shape of a section of the curated notes (see the module docstring)."""
+    from memcli.core.chunks import excerpt
+
+    return {
+        "kind": "note",
+        "path": hit.path,
+        "heading": hit.heading,
+        "line": hit.line,
+        "excerpt": excerpt(hit.text),
+        "score": hit.score,
     }

@@ -2,12 +2,14 @@
 
 ``schema`` holds the tables and every SQL statement; ``db`` the ``Index`` (the
 connection); ``refresh`` brings it up to date from git, reading files through
-``loading``; ``queries`` answers searches and listings; ``fts`` turns what
+``loading``; ``queries`` answers searches and listings; ``notes`` indexes and
+searches the curated notes (MEMORY.md, notes/) by section; ``fts`` turns what
 people type into FTS5 queries. Callers import from here.
 """
 
 from memcli.index.db import Index
 from memcli.index.loading import IndexSource, Progress
+from memcli.index.notes import NoteHit
 from memcli.index.queries import NO_FILTERS, Entry, Filters, SearchResult
 from memcli.index.refresh import RefreshReport
 
@@ -17,6 +19,7 @@ __all__ = [
     "Filters",
     "Index",
     "IndexSource",
+    "NoteHit",
     "Progress",
     "RefreshReport",
     "SearchResult",

@@ -3,7 +3,8 @@
 The index is derived from the memory files only, and disposable: a schema
 version mismatch drops and rebuilds it, and so does corruption (the caller
 decides, on ``IndexCorrupt``). What it does is mixed in: following the store
-(``refresh.Refreshing``) and answering questions (``queries.Queries``).
+(``refresh.Refreshing``) and answering questions (``queries.Queries``, and
+``notes.NoteQueries`` for the curated notes).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import apsw
 
 from memcli.index.errors import translating_errors
 from memcli.index.loading import Progress
+from memcli.index.notes import NoteQueries
 from memcli.index.queries import Queries
 from memcli.index.refresh import Refreshing
 from memcli.index.schema import DROP_ALL, GET_META, SCHEMA, SCHEMA_VERSION
@@ -23,7 +25,7 @@ from memcli.index.schema import DROP_ALL, GET_META, SCHEMA, SCHEMA_VERSION
 BUSY_TIMEOUT_MS = 20_000
 
 
-class Index(Refreshing, Queries):
+class Index(Refreshing, Queries, NoteQueries):
     """One index database. ``path`` may be ``":memory:"``."""
 
     @translating_errors

@@ -14,6 +14,7 @@ from typing import Any
 
 import apsw
 
+from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.index.errors import translating_errors
@@ -25,6 +26,7 @@ from memcli.index.loading import (
     loaded_batches,
     printable,
 )
+from memcli.index.notes import add_note, remove_note
 from memcli.index.schema import (
     BULK_MEMORY,
     DELETE_FTS,
@@ -96,7 +98,9 @@ class Refreshing:
                 self._apply_known(known[1], source, warn, report)
             else:
                 try:
-                    changes = source.changes(current, head) if current and head else None
+                    changes = (
+                        source.changes(current, head, notes=True) if current and head else None
+                    )
                 except StoreError:
                     changes = None  # that commit is gone (history rewritten): rebuild
                 if changes is None:
@@ -134,6 +138,8 @@ class Refreshing:
             self.db.executemany(INSERT_FTS, texts)
             report.added += len(memories)
             crash_point("rebuild-inserting")
+        for path in source.note_paths():
+            add_note(self.db, source, path, warn, report)
         self.db.execute(SCHEMA_INDEXES)
 
     def _apply_changes(
@@ -141,6 +147,11 @@ class Refreshing:
     ) -> None:
         # Deletions first: a renamed file is a deletion and an addition of one id.
         for change in sorted(changes, key=lambda c: c.status != "D"):
+            if is_note_path(change.path):
+                remove_note(self.db, change.path)
+                if change.status != "D":
+                    add_note(self.db, source, change.path, warn, report)
+                continue
             self._remove(change.path, report)
             if change.status != "D":
                 self._add(change.path, self._load(source, change.path, warn, report), warn, report)

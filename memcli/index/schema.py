@@ -19,12 +19,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 4
-"""4: created and updated always have four-digit years and name days that exist."""
+SCHEMA_VERSION = 5
+"""5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
+
+4: created and updated always have four-digit years and name days that exist."""
 # How memories_fts splits text into tokens: (tokenizer, its arguments).
 TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
 # bm25 weights, in the column order of memories_fts.
 WEIGHTS = {"title": 10.0, "facts": 5.0, "concepts": 3.0, "files": 3.0, "narrative": 1.0}
+# bm25 weights, in the column order of notes_fts.
+NOTE_WEIGHTS = {"heading": 5.0, "text": 1.0}
 
 # ------------------------------------------------------------------ tables
 
@@ -58,6 +62,19 @@ CREATE VIRTUAL TABLE memories_fts USING fts5(
     content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
 );
+CREATE TABLE notes(
+    rowid INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    heading TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    digest TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE notes_fts USING fts5(
+    heading, text,
+    content='', contentless_delete=1,
+    tokenize='porter unicode61 remove_diacritics 2'
+);
 """
 # Built after a bulk load: one sort at the end beats keeping them ordered row by row.
 SCHEMA_INDEXES = """
@@ -66,9 +83,12 @@ CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
 CREATE INDEX memories_by_kind ON memories(kind, created, id);
 CREATE INDEX tags_by_value ON tags(kind, value);
 CREATE INDEX tags_by_memory ON tags(memory);
+CREATE INDEX notes_by_path ON notes(path);
 """
 SCHEMA = SCHEMA_TABLES + SCHEMA_INDEXES
 DROP_ALL = """
+DROP TABLE IF EXISTS notes_fts;
+DROP TABLE IF EXISTS notes;
 DROP TABLE IF EXISTS memories_fts;
 DROP TABLE IF EXISTS tags;
 DROP TABLE IF EXISTS memories;
@@ -94,6 +114,12 @@ PATH_BY_ID = "SELECT path FROM memories WHERE id = ?"
 DELETE_FTS = "DELETE FROM memories_fts WHERE rowid = ?"
 DELETE_TAGS = "DELETE FROM tags WHERE memory = ?"
 DELETE_MEMORY = "DELETE FROM memories WHERE rowid = ?"
+
+INSERT_NOTE = "INSERT INTO notes(path, heading, line, text, digest) VALUES (?, ?, ?, ?, ?)"
+INSERT_NOTE_FTS = "INSERT INTO notes_fts(rowid, heading, text) VALUES (?, ?, ?)"
+NOTE_ROWIDS_BY_PATH = "SELECT rowid FROM notes WHERE path = ?"
+DELETE_NOTE_FTS = "DELETE FROM notes_fts WHERE rowid = ?"
+DELETE_NOTE = "DELETE FROM notes WHERE rowid = ?"
 
 # ------------------------------------------------------------------- reads
 
@@ -202,6 +228,20 @@ SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH :match
 LAST_ROWID = "SELECT coalesce(max(rowid), 0) FROM memories"
 COUNT = "SELECT count(*) FROM memories"
 ALL_DIGESTS = "SELECT path, digest FROM memories"
+NOTE_BM25 = "bm25(notes_fts, {})".format(", ".join(str(w) for w in NOTE_WEIGHTS.values()))
+SEARCH_NOTES = f"""
+SELECT n.path, n.heading, n.line, n.text, -{NOTE_BM25} AS score
+FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
+WHERE notes_fts MATCH :match
+ORDER BY {NOTE_BM25}, n.path, n.line
+LIMIT :limit
+"""
+MATCHING_NOTES = """
+SELECT n.path, n.line FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
+WHERE notes_fts MATCH :match AND n.path IN (SELECT value FROM json_each(:paths))
+"""
+NOTE_COUNT = "SELECT count(*) FROM notes"
+NOTE_DIGESTS = "SELECT DISTINCT path, digest FROM notes"
 
 # -------------------------------------------------------------------- rows
 

@@ -37,6 +37,7 @@ from memcli.retrieval.search import Hit, Searcher
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
+NOTES = 1
 ACKNOWLEDGEMENTS = frozenset(
     {
         "yes",
@@ -140,6 +141,43 @@ def strong(hits: list[Hit], terms: int, settings: dict[str, Any]) -> list[Hit]:
     return [h for h in hits if h.entry.id in chosen][: settings["limit"]]
 
 
+def _note_key(note: dict[str, Any]) -> str:
+    """How a section of the notes is remembered among the ids a session was given."""
+    return f"note:{note['path']}:{note['line']}"
+
+
+def _strong_notes(
+    searcher: Searcher,
+    prompt: str,
+    terms: int,
+    settings: dict[str, Any],
+    context: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """The sections of the notes that share enough words with the prompt and score near the best.
+
+    Never a section of MEMORY.md that session start already shows.
+    """
+    from memcli.core.serialize import note_dict
+    from memcli.retrieval.context import MEMORY_MD
+
+    shown_lines = context["memory_md_lines"]
+    found = searcher.notes(
+        prompt,
+        limit=NOTES,
+        skip=lambda hit: hit.path == MEMORY_MD and hit.line <= shown_lines,
+    )
+    need = min(settings["min_matched_terms"], terms)
+    passing = [(hit, matched) for hit, matched in found if matched >= need]
+    if not passing:
+        return []
+    best = max(hit.score for hit, _ in passing)
+    return [
+        note_dict(hit) | {"matched": matched}
+        for hit, matched in passing
+        if hit.score >= settings["relative_score"] * best
+    ]
+
+
 @dataclass
 class Recall:
     """The strong matches for one prompt (``gather``), fitted to a budget when rendered.
@@ -156,6 +194,8 @@ class Recall:
     cues: list[str] = field(default_factory=list)
     session: str | None = None
     hits: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    """Sections of the curated notes (at most ``NOTES``) that pass the same word gate."""
     omitted: int = 0
 
     @classmethod
@@ -211,9 +251,13 @@ class Recall:
             moment=moment,
             exclude=frozenset(shown) | given,
         )
-        if outcome.strategy not in ("ranked", "all"):
-            return recall
-        chosen = strong(outcome.hits, len(plan.terms), own)
+        recall.notes = [
+            note
+            for note in _strong_notes(searcher, prompt, len(plan.terms), own, settings["context"])
+            if _note_key(note) not in given
+        ]
+        ranked = outcome.strategy in ("ranked", "all")
+        chosen = strong(outcome.hits, len(plan.terms), own) if ranked else []
         ids = [hit.entry.id for hit in chosen]
         short_ids = memory.read(lambda index: index.short_ids(ids))
         texts = memory.read(lambda index: index.texts(ids))
@@ -226,12 +270,12 @@ class Recall:
             }
             for hit in chosen
         ]
-        if session and remember and recall.hits:
-            injected.note(memory.store, session, ids)
+        if session and remember and (recall.hits or recall.notes):
+            injected.note(memory.store, session, ids + [_note_key(n) for n in recall.notes])
         return recall
 
     def render(self) -> str:
-        if not self.hits:
+        if not self.hits and not self.notes:
             return ""
         from memcli.retrieval.render import Renderer
 
@@ -249,6 +293,7 @@ class Recall:
                 "prompt_context.md.j2",
                 prompt=clip(self.prompt, 200),
                 memories=self.hits,
+                notes=self.notes,
                 omitted=self.omitted,
             ),
             [drop_weakest],
@@ -263,5 +308,6 @@ class Recall:
             "trivial": self.trivial,
             "cues": self.cues,
             "memories": [{k: v for k, v in hit.items() if k != "excerpt"} for hit in self.hits],
+            "notes": self.notes,
             "omitted": self.omitted,
         }

@@ -514,7 +514,21 @@ def sample_variables(name: str) -> dict[str, Any]:
             "budget": 8000,
         }
     if name == "prompt_context.md.j2":
-        return {"prompt": "why does search fail?", "memories": [memory], "omitted": 1}
+        note = {
+            "kind": "note",
+            "path": "notes/search.md",
+            "heading": "Search > Hyphens",
+            "line": 12,
+            "excerpt": "Quote every term before MATCH.",
+            "score": 1.0,
+            "matched": 2,
+        }
+        return {
+            "prompt": "why does search fail?",
+            "memories": [memory],
+            "notes": [note],
+            "omitted": 1,
+        }
     if name == "compaction.md.j2":
         return {"summary": _sample_summary(), "text": ""}
     return {"memory": memory, "path": "observations/2026/11/sample.md"}

@@ -9,12 +9,14 @@ baseline ``mem eval`` prints beside it: every word OR'ed, ranked by bm25 alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.core import config
 from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import NO_FILTERS, Entry, Filters, Index
 from memcli.index.fts import Term, fts_match, parse_terms
+from memcli.index.notes import NoteHit
 from memcli.index.schema import RANK_FTS
 from memcli.retrieval.query import QueryPlan, plan_query
 from memcli.retrieval.ranking import (
@@ -281,6 +283,35 @@ class Searcher:
             importance=importance,
             score=base * recency * importance,
         )
+
+    def notes(
+        self, text: str, *, limit: int = 3, skip: Callable[[NoteHit], bool] | None = None
+    ) -> list[tuple[NoteHit, int]]:
+        """The best sections of the curated notes for ``text``, with how many terms each has.
+
+        Ranked by bm25 with the same coverage boost as memories; ``skip``: sections
+        never returned (those session start shows, for recall).
+        """
+        plan = self.plan(text)
+        match = plan.match()
+        if match is None:
+            return []
+
+        def run(index: Index) -> list[tuple[NoteHit, int]]:
+            found = [
+                h for h in index.search_notes(match, limit=limit * 5 + 10) if not (skip and skip(h))
+            ]
+            if not found:
+                return []
+            matched = index.note_terms(found, [term.to_fts() for term in plan.terms])
+            terms, coverage = len(plan.terms), self.weights.coverage
+            scored = sorted(
+                zip(found, matched, strict=True),
+                key=lambda pair: -coverage_boosted(pair[0].score, pair[1], terms, coverage),
+            )
+            return scored[:limit]
+
+        return self.memory.read(run)
 
     def plain_bm25(self, text: str, *, limit: int = 10) -> list[Entry]:
         """Every word of ``text`` OR'ed, ranked by bm25 alone: the baseline of ``mem eval``."""

@@ -23,6 +23,7 @@ KNOWN_TOP_LEVEL = {
     CACHE_DIR,
     *MEMORY_DIRS,
     "MEMORY.md",
+    "notes",  # curated notes, searched by section
     "mem.toml",
     "purged.txt",  # ids mem forget --purge removed, so every clone removes them too
     "templates",

@@ -15,7 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from memcli.core.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
+from memcli.core.errors import (
+    IndexCorrupt,
+    IndexUnavailable,
+    InvalidInput,
+    InvalidMemoryFile,
+    StoreError,
+)
 from memcli.index import Entry, Index, Progress, RefreshReport
 from memcli.store.files import Store, digest
 from memcli.store.location import StoreLocation
@@ -233,6 +239,7 @@ class Memory:
         Asked without writing anything, so that a hook can decide in milliseconds
         whether it has the time: a missing or outdated index counts every file.
         """
+        from memcli.core.chunks import MEMORY_MD, NOTES_DIR
         from memcli.index.db import indexed_commit_of
         from memcli.store.files import MEMORY_DIRS
 
@@ -242,16 +249,18 @@ class Memory:
             return 0
         if indexed:
             try:
-                return len(self.store.changes(indexed, head))
+                return len(self.store.changes(indexed, head, notes=True))
             except StoreError:
                 pass  # that commit is gone: everything is read again
-        listed = self.store.git.run(["ls-files", "-z", "--", *MEMORY_DIRS]).stdout
+        listed = self.store.git.run(
+            ["ls-files", "-z", "--", *MEMORY_DIRS, MEMORY_MD, NOTES_DIR]
+        ).stdout
         return listed.count(b"\0")
 
     def check(self) -> Drift:
-        """Compare the index with the memory files in the work tree."""
+        """Compare the index with the memory and notes files in the work tree."""
         self.refresh_index(temporary_ok=False)
-        indexed = self.read(lambda index: index.digests())
+        indexed = self.read(lambda index: {**index.digests(), **index.note_digests()})
         drift = Drift()
         on_disk: dict[str, str] = {}
         for path in self.store.memory_paths():
@@ -262,11 +271,25 @@ class Memory:
                 drift.invalid.append(str(exc))
                 continue
             on_disk[path] = digest(data)
+        self._check_notes(on_disk, drift)
         drift.checked = len(on_disk)
         drift.missing = sorted(set(on_disk) - set(indexed))
         drift.extra = sorted(set(indexed) - set(on_disk))
         drift.stale = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
         return drift
+
+    def _check_notes(self, on_disk: dict[str, str], drift: Drift) -> None:
+        """The notes files the index should hold: those that have a section to search."""
+        from memcli.index.notes import has_sections, note_digest
+
+        for path in self.store.note_paths():
+            try:
+                data = self.store.read_note(path)
+            except (InvalidMemoryFile, InvalidInput) as exc:
+                drift.invalid.append(str(exc))
+                continue
+            if has_sections(data, path):
+                on_disk[path] = note_digest(data)
 
     def rebuild_index_file(self) -> None:
         """A new index file, not just new tables: freed pages of the old one keep old text."""
@@ -276,8 +299,6 @@ class Memory:
 
     def check_key_free(self, record: Record) -> None:
         """Refuse a key another memory already has: a key names one memory."""
-        from memcli.core.errors import InvalidInput
-
         key = record.key
         if not key:
             return

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.core import journal
+from memcli.core.chunks import MAX_NOTE_BYTES, MEMORY_MD, NOTES_DIR, is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
@@ -162,6 +163,41 @@ class Store:
     def read_bytes(self, path: str) -> bytes:
         """A memory file's bytes; never through a symbolic link (one open, no stat)."""
         self._check_inside(path)
+        data = self._read_plain(path, MAX_MEMORY_FILE_BYTES + 1, "memory files")
+        if len(data) > MAX_MEMORY_FILE_BYTES:
+            raise InvalidMemoryFile(path, too_large())
+        return data
+
+    def note_paths(self) -> Iterator[str]:
+        """MEMORY.md and every notes/**/*.md in the work tree, sorted (links too: reading
+        one is refused with a reason)."""
+        if os.path.lexists(self.root / MEMORY_MD):
+            yield MEMORY_MD
+        base = self.root / NOTES_DIR
+        if not base.is_dir() or base.is_symlink():
+            return
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            rel_dir = Path(dirpath).relative_to(self.root).as_posix()
+            for name in sorted(filenames):
+                if is_note_path(f"{rel_dir}/{name}"):
+                    yield f"{rel_dir}/{name}"
+
+    def read_note(self, path: str) -> bytes:
+        """A notes file's first ``MAX_NOTE_BYTES`` bytes and one more (to tell it was cut).
+
+        Like a memory file: inside the store and never through a symbolic link.
+        """
+        if not is_note_path(path):
+            raise InvalidInput(f"{shown_path(path)!r} is not a notes file path")
+        problem = name_problem(path)
+        if problem:
+            raise InvalidMemoryFile(shown_path(path), problem)
+        self._check_folder(path)
+        return self._read_plain(path, MAX_NOTE_BYTES + 1, "notes files")
+
+    def _read_plain(self, path: str, limit: int, what: str) -> bytes:
+        """Up to ``limit`` bytes of a plain file of the store (one open, no stat)."""
         full = f"{self.root}/{path}"
         try:
             fd = os.open(full, os.O_RDONLY | _NO_FOLLOW)
@@ -170,17 +206,14 @@ class Store:
         except OSError as exc:
             if exc.errno == errno.ELOOP or os.path.islink(full):
                 raise InvalidMemoryFile(
-                    path, "is a symbolic link; memory files must be plain files"
+                    path, f"is a symbolic link; {what} must be plain files"
                 ) from None
             raise InvalidMemoryFile(path, f"cannot be read ({exc.strerror})") from None
         with os.fdopen(fd, "rb") as handle:
             try:
-                data = handle.read(MAX_MEMORY_FILE_BYTES + 1)
+                return handle.read(limit)
             except IsADirectoryError:
                 raise InvalidMemoryFile(path, "is a directory") from None
-        if len(data) > MAX_MEMORY_FILE_BYTES:
-            raise InvalidMemoryFile(path, too_large())
-        return data
 
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
@@ -227,8 +260,12 @@ class Store:
         out = self.git.run(["--literal-pathspecs", "ls-files", "--unmerged", "-z", "--", path])
         return bool(out.stdout)
 
-    def changes(self, old: str, new: str) -> list[Change]:
-        """Memory files added, modified or deleted between two commits (renames split)."""
+    def changes(self, old: str, new: str, *, notes: bool = False) -> list[Change]:
+        """Memory files added, modified or deleted between two commits (renames split).
+
+        ``notes``: MEMORY.md and notes files too, in the same diff (the index reads both).
+        """
+        folders = (*MEMORY_DIRS, MEMORY_MD, NOTES_DIR) if notes else MEMORY_DIRS
         out = self.git.run(
             [
                 "diff",
@@ -239,13 +276,13 @@ class Store:
                 old,
                 new,
                 "--",
-                *MEMORY_DIRS,
+                *folders,
             ]
         ).stdout.decode("utf-8", "surrogateescape")
         fields = out.split("\0")
         changes = []
         for status, path in zip(fields[0::2], fields[1::2], strict=False):
-            if not is_memory_path(path):
+            if not (is_memory_path(path) or (notes and is_note_path(path))):
                 continue
             changes.append(Change(status[:1], path))
         return changes
@@ -261,6 +298,10 @@ class Store:
         problem = name_problem(path)
         if problem:
             raise InvalidMemoryFile(shown_path(path), problem)
+        self._check_folder(path)
+
+    def _check_folder(self, path: str) -> None:
+        """The file's folder lies inside the store (no link leads out of it)."""
         folder = path.rpartition("/")[0]
         if folder not in self._inside:
             try:

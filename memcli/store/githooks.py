@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from memcli.core.chunks import is_note_path
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
 from memcli.store.files import (
@@ -223,7 +224,10 @@ def staged_problems(
             problems.append(f"{path}: {too_large()}")
             continue
         if not is_memory_path(path):
-            if path.startswith(MEMORY_DIRS) or _looks_like_memory(data):
+            # notes files are free markdown: even one that looks like a memory is a note
+            if path.startswith(MEMORY_DIRS) or (
+                _looks_like_memory(data) and not is_note_path(path)
+            ):
                 problems.append(
                     f"{path}: memory files belong under observations/YYYY/MM/ "
                     "or summaries/YYYY/MM/ and end in .md"

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from memcli.core.timeutil import age
-from memcli.index import Entry
+from memcli.index import Entry, NoteHit
 from memcli.service.memory import Memory
 
 
@@ -40,3 +40,15 @@ def print_entries(memory: Memory, entries: list[Entry], *, as_json: bool, anchor
         for document in documents:
             document["anchor"] = document["id"] == anchor
     echo_json(documents)
+
+
+def note_lines(hits: list[NoteHit], width: int = 80) -> list[str]:
+    """``MEMORY.md:12  Deploy > Rollback — first words of the section…``, one a section."""
+    from memcli.core.chunks import excerpt
+
+    lines = []
+    for hit in hits:
+        head = f"{hit.path}:{hit.line}  {hit.heading}"
+        room = max(width - len(head) - 3, 20)
+        lines.append(f"{head} — {excerpt(hit.text, room)}")
+    return lines

@@ -12,7 +12,7 @@ from memcli.core.errors import ProblemsReported
 @click.option(
     "--check",
     is_flag=True,
-    help="Verify that the index matches the memory files; exit 1 when it does not.",
+    help="Verify that the index matches the memory and notes files; exit 1 when it does not.",
 )
 @json_option
 @store_options
@@ -57,7 +57,7 @@ def reindex(
                 for path in paths:
                     click.echo(f"{label}: {path}")
             if drift.clean:
-                click.echo(f"The index matches the {drift.checked} memory files.")
+                click.echo(f"The index matches the {drift.checked} memory and notes files.")
             else:
                 click.echo(
                     f"The index differs from the files: {len(drift.missing)} not indexed, "

@@ -11,12 +11,15 @@ from memcli.adapters.cli.options import (
     open_memory,
     store_options,
 )
-from memcli.adapters.cli.output import echo_entries, echo_json, print_entries
-from memcli.index import Filters
+from memcli.adapters.cli.output import echo_entries, echo_json, note_lines
+from memcli.core.serialize import note_dict
+from memcli.index import NO_FILTERS, Filters
 
 if TYPE_CHECKING:
     from memcli.retrieval.search import Hit, Outcome
 
+NOTES = 3
+"""Sections of the curated notes shown below the memories, at most."""
 _STRATEGY_NOTICES = {
     "substring": "no word matched; showing memories containing the text",
 }
@@ -72,7 +75,9 @@ def search(
     dropped, the other words are matched whole (with stemming), any of them,
     and memories matching more of them rank higher. "an exact phrase" and
     prefix* work; --all wants every word. When no word matches, a substring
-    search answers. --explain prints each hit's score and why.
+    search answers. --explain prints each hit's score and why. The best
+    sections of MEMORY.md and notes/**/*.md follow, as "note  FILE:LINE
+    Heading — text" (not with filters; in --json as kind "note").
 
     \b
     Example:
@@ -91,19 +96,27 @@ def search(
     outcome = searcher.search(query, filters, limit=limit, mode=mode, strict=strict, raw=raw)
     if mode in ("semantic", "hybrid") and outcome.mode != mode:
         notice(f"{outcome.semantic}; searching by full text")
-    if not outcome.hits:
+    # Curated notes have no type, time or tags: a filtered search is about memories only.
+    notes = [] if raw or strict or filters != NO_FILTERS else searcher.notes(query, limit=NOTES)
+    if not outcome.hits and not notes:
         shown = query if len(query) <= 80 else f"{query[:77]}..."
         notice(f"no memory matches {shown!r}")
     elif outcome.strategy in _STRATEGY_NOTICES:
         notice(_STRATEGY_NOTICES[outcome.strategy])
-    if not explain:
-        print_entries(memory, outcome.entries, as_json=as_json)
-        return
     short_ids = memory.read(lambda index: index.short_ids([e.id for e in outcome.entries]))
     if as_json:
-        echo_json(_explained_json(outcome, short_ids))
+        sections = [note_dict(hit) | {"matched": matched} for hit, matched in notes]
+        if explain:
+            echo_json(_explained_json(outcome, short_ids) | {"notes": sections})
+        else:
+            echo_json([entry.to_json(short_ids[entry.id]) for entry in outcome.entries] + sections)
         return
-    _echo_explained(outcome, short_ids)
+    if explain:
+        _echo_explained(outcome, short_ids)
+    else:
+        echo_entries(outcome.entries, short_ids)
+    for line in note_lines([hit for hit, _ in notes]):
+        click.echo(f"note     {line}")
 
 
 def _echo_explained(outcome: Outcome, short_ids: dict[str, str]) -> None:
