@@ -74,7 +74,11 @@ SUITE_DISTRACTORS = [
 ]
 SUITE_QUERIES = [
     {"query": "why do uploads fail after a minute?", "relevant": ["t-upload"], "style": "question"},
-    {"query": "where do feature flags come from?", "relevant": ["t-flags"], "style": "question"},
+    {
+        "query": "where do feature flags live and get read?",
+        "relevant": ["t-flags"],
+        "style": "question",
+    },
     {"query": "write a haiku about autumn", "relevant": [], "style": "offtopic"},
 ]
 

@@ -13,8 +13,8 @@ memory_md_lines = 200  # lines of MEMORY.md used
 budget = 8000
 limit = 3              # at most this many memories for one prompt
 min_prompt_chars = 15  # shorter prompts are trivial and get nothing
-min_matched_terms = 2  # a hit must share this many words with the prompt
-relative_score = 0.5   # ...and score at least this fraction of the best hit
+min_matched_terms = 3  # a hit must share this many words with the prompt (all if fewer)
+relative_score = 0.7   # ...and score at least this fraction of the best hit
 min_similarity = 0.5   # or be this similar in meaning (with a semantic model)
 long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones need a
                        # question mark, a file name or a time word ("yesterday")
@@ -27,11 +27,11 @@ mode = "hybrid"        # lexical, semantic or hybrid (semantic needs a model)
 [ranking]
 rrf_k = 60                       # reciprocal-rank fusion constant
 semantic_weight = 1.0            # weight of the semantic ranking beside bm25's (0 to 10)
-coverage = 0.5                   # boost for matching more distinct query words (0 to 10)
-recency = 0.1                    # weight of the recency decay (0 to 10)
+coverage = 2.0                   # boost for matching more distinct query words (0 to 10)
+recency = 0.02                   # weight of the recency decay (0 to 10)
 half_life = "30d"                # discoveries, gotchas, frictions, context age this fast
 slow_half_life = "365d"          # preferences, decisions and patterns age this fast
-importance = 0.1                 # weight of importance (0 to 10)
+importance = 0.05                # weight of importance (0 to 10)
 
 [semantic]
 model = ""             # a model name on the hub or a local directory; empty: lexical only
@@ -63,8 +63,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "budget": 8000,
         "limit": 3,
         "min_prompt_chars": 15,
-        "min_matched_terms": 2,
-        "relative_score": 0.5,
+        "min_matched_terms": 3,
+        "relative_score": 0.7,
         "min_similarity": 0.5,
         "long_prompt_words": 10,
     },
@@ -76,11 +76,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "ranking": {
         "rrf_k": 60,
         "semantic_weight": 1.0,
-        "coverage": 0.5,
-        "recency": 0.1,
+        "coverage": 2.0,
+        "recency": 0.02,
         "half_life": "30d",
         "slow_half_life": "365d",
-        "importance": 0.1,
+        "importance": 0.05,
     },
     "semantic": {
         "model": "",
