@@ -31,7 +31,7 @@ coverage = 2.0                   # boost for matching more distinct query words 
 recency = 0.02                   # weight of the recency decay (0 to 10)
 half_life = "30d"                # discoveries, gotchas, frictions, context age this fast
 slow_half_life = "365d"          # preferences, decisions and patterns age this fast
-importance = 0.05                # weight of importance (0 to 10)
+importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
 model = ""             # a model name on the hub or a local directory; empty: lexical only
@@ -80,7 +80,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "recency": 0.02,
         "half_life": "30d",
         "slow_half_life": "365d",
-        "importance": 0.05,
+        "importance": 0.02,
     },
     "semantic": {
         "model": "",
