@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import NamedTuple
 
+from memcli.core.text import clip
+
 MEMORY_MD = "MEMORY.md"
 NOTES_DIR = "notes"
 MAX_NOTE_BYTES = 1 << 20
@@ -87,14 +89,7 @@ def chunk_markdown(text: str, name: str) -> list[Chunk]:
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     """A section's text on one line: at most ``limit`` characters, cut after a whole word."""
-    flat = " ".join(text[: limit * 4].split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.") + "…"
+    return clip(" ".join(text[: limit * 4].split()), limit)
 
 
 def _sections(lines: list[str]) -> Iterator[tuple[str, int, list[tuple[int, str]]]]:

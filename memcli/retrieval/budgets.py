@@ -4,22 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from memcli.core.text import clip
+
+__all__ = ["clip", "clip_lines", "cut_to_budget", "fit"]
+
 MAX_FACT_CHARS = 300
 MAX_SUMMARY_CHARS = 1500
 MAX_EXCERPT_CHARS = 600
 """How much of one fact, one summary's body and one recalled memory's text is shown."""
 CUT_MARK = "\n[…cut to fit the context budget]"
-
-
-def clip(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut after a whole word, marked with an ellipsis."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip(" ,;:.") + "…"
 
 
 def clip_lines(text: str, limit: int) -> str:
