@@ -15,7 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from memcli.core.errors import IndexCorrupt, IndexUnavailable, InvalidMemoryFile, StoreError
+from memcli.core.errors import (
+    IndexCorrupt,
+    IndexUnavailable,
+    InvalidMemoryFile,
+    MemError,
+    StoreError,
+)
 from memcli.index import Entry, Index, Progress, RefreshReport
 from memcli.store.files import Store, digest
 from memcli.store.location import StoreLocation
@@ -39,10 +45,16 @@ class Drift:
         self.extra: list[str] = []
         self.stale: list[str] = []
         self.invalid: list[str] = []
+        self.vectors_missing: list[str] = []
+        """Memories without a vector of the semantic model (when one is in use)."""
+        self.vectors_stale: list[str] = []
+        """Memories whose vector is of an older version of their file."""
 
     @property
     def clean(self) -> bool:
-        return not (self.missing or self.extra or self.stale)
+        return not (
+            self.missing or self.extra or self.stale or self.vectors_missing or self.vectors_stale
+        )
 
 
 class Memory:
@@ -60,6 +72,10 @@ class Memory:
         """Why the index file could not serve this command (a temporary index did)."""
         self.index_deferred = False
         """Writes leave the index alone (a hook with no time to rebuild it); reads catch up."""
+        self.embedding_progress: Progress | None = None
+        """Called with (done, total) while memories are embedded for semantic search."""
+        self.semantic_problem: str | None = None
+        """Why the vectors could not be kept in step in this command (search is lexical)."""
 
     @property
     def writer(self) -> Writer:
@@ -166,7 +182,51 @@ class Memory:
         known: tuple[str | None, Known] | None = None,
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
-        return index.refresh(self.store, self.notify, full=full, known=known)
+        report = index.refresh(self.store, self.notify, full=full, known=known)
+        self._follow_semantic(index, changed=report is not None)
+        return report
+
+    def semantic_model(self) -> str:
+        """The ``[semantic] model`` of mem.toml ('' for none, or for a mem.toml that is invalid)."""
+        from memcli.core.config import CONFIG_FILE
+
+        if not (self.store.root / CONFIG_FILE).exists():
+            return ""  # no settings file: no model, and no TOML parser imported
+        from memcli.core import config
+
+        try:
+            return str(config.load(self.store.root)["semantic"]["model"])
+        except MemError:
+            return ""  # the command that reads settings says what is wrong
+
+    def _follow_semantic(self, index: Index, *, changed: bool) -> None:
+        """The vectors in step with the index, when mem.toml names a model (else nothing).
+
+        A model that cannot be used makes this command lexical, with a notice;
+        it never fails the command.
+        """
+        if index.path == ":memory:" or self.index_deferred or self.semantic_problem:
+            return
+        name = self.semantic_model()
+        if not name:
+            return
+        try:
+            from memcli.semantic.sync import follow
+
+            follow(
+                index,
+                name,
+                self.store.root,
+                changed=changed,
+                notify=self.notify,
+                progress=self.embedding_progress,
+            )
+        except (IndexCorrupt, IndexUnavailable):
+            raise
+        except Exception as exc:  # the model, numpy, tokenizers: none may fail a read
+            text = str(exc).strip().splitlines()
+            self.semantic_problem = text[0] if text else type(exc).__name__
+            self.notify(f"semantic search is off: {self.semantic_problem}")
 
     def apply_commit(self, index: Index, parent: str | None, known: Known) -> None:
         """Tell the index about a commit just made on ``parent``: what it wrote and removed.
@@ -266,6 +326,11 @@ class Memory:
         drift.missing = sorted(set(on_disk) - set(indexed))
         drift.extra = sorted(set(indexed) - set(on_disk))
         drift.stale = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
+        if self.semantic_model() and not self.semantic_problem:
+            from memcli.index import vectors
+
+            missing, stale = self.read(lambda index: vectors.drift(index.db))
+            drift.vectors_missing, drift.vectors_stale = missing, stale
         return drift
 
     def rebuild_index_file(self) -> None:

@@ -1,0 +1,266 @@
+"""Keeping memories' vectors in step with the index, after each refresh.
+
+Cheap when nothing changed: the index commit and the model files' stamp are
+compared with what ``semantic_meta`` recorded, and that is all. Otherwise the
+memories whose file changed are looked at; a text embedded before (same digest)
+reuses its vector; the rest are embedded, a few in pure Python, many with numpy
+and the ``tokenizers`` library in batches (each its own transaction, with
+progress), and vectors no memory uses any more are dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memcli.index import vectors
+from memcli.semantic.model import (
+    MAX_TOKENIZER_BYTES,
+    ModelError,
+    ModelInfo,
+    StaticEmbedder,
+    download,
+    locate,
+    read_model,
+    stamp,
+)
+from memcli.semantic.wordpiece import Unsupported, WordPiece, WordPieceSpec, spec_of
+
+if TYPE_CHECKING:
+    from memcli.index import Index, Progress
+    from memcli.semantic.batch import BatchEmbedder
+
+EMBED_TEXT_CHARS = 2000
+"""Of title, facts and narrative, the first this many characters are embedded."""
+PURE_PYTHON_MAX = 64
+"""Fewer texts than this are embedded without importing numpy and tokenizers."""
+BATCH = 2048
+
+
+@dataclass
+class SyncReport:
+    embedded: int = 0
+    reused: int = 0
+    removed: int = 0
+
+
+def embedded_text(title: str, facts: str, narrative: str) -> str:
+    """What a memory's vector is of: title, facts (a JSON list), narrative; capped."""
+    try:
+        fact_list = json.loads(facts) if facts else []
+    except ValueError:
+        fact_list = []
+    parts = [title, *(str(f) for f in fact_list if f), narrative]
+    return "\n".join(p for p in parts if p)[:EMBED_TEXT_CHARS]
+
+
+def text_digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def int8_bytes(vector: Sequence[float]) -> bytes:
+    """The vector scaled so that its largest value is 127, as bytes (cosine is unchanged)."""
+    top = max((abs(x) for x in vector), default=0.0)
+    scale = 127.0 / top if top else 0.0
+    return struct.pack(f"{len(vector)}b", *(max(-127, min(127, round(x * scale))) for x in vector))
+
+
+def sign_code(vector: Sequence[float]) -> bytes:
+    """One bit a dimension, set where the value is positive (little-endian in each byte)."""
+    out = bytearray((len(vector) + 7) // 8)
+    for i, x in enumerate(vector):
+        if x > 0:
+            out[i >> 3] |= 1 << (i & 7)
+    return bytes(out)
+
+
+def model_directory(name: str, store_root: Path, notify: Callable[[str], None]) -> Path:
+    directory = locate(name, store_root)
+    if directory is None:
+        notify(f"downloading the semantic model {name}")
+        directory = download(name)
+    return directory
+
+
+def follow(
+    index: Index,
+    name: str,
+    store_root: Path,
+    *,
+    changed: bool,
+    notify: Callable[[str], None],
+    progress: Progress | None = None,
+) -> SyncReport | None:
+    """Bring the vectors in step with the index; None when they already were.
+
+    ``changed``: the refresh before this one changed the index (so the commit
+    alone does not tell).
+    """
+    db = index.db
+    meta = vectors.read_meta(db)
+    commit = index.indexed_commit() or ""
+    directory = model_directory(name, store_root, notify)
+    current = stamp(directory)
+    if (
+        meta is not None
+        and not changed
+        and meta.get("commit") == commit
+        and meta.get("stamp") == current
+        and meta.get("name") == name
+    ):
+        return None
+    if meta is None or meta.get("stamp") != current or meta.get("name") != name:
+        meta = _take_model(index, name, directory, current)
+    info = ModelInfo.from_json(vectors.meta_json(meta, "info"))
+    report = SyncReport()
+    todo = vectors.to_embed(db)
+    gone = vectors.gone(db)
+    fresh: list[tuple[str, str, bytes, str]] = []
+    reused: list[tuple[str, str, bytes, bytes | None, bytes | None]] = []
+    seen: set[bytes] = set()
+    for ident, source, title, facts, narrative in todo:
+        text = embedded_text(title, facts, narrative)
+        digest = text_digest(text)
+        if digest in seen or vectors.vector_of_digest(db, digest) is not None:
+            reused.append((ident, source, digest, None, None))
+        else:
+            seen.add(digest)
+            fresh.append((ident, source, digest, text))
+    with index._write():
+        vectors.remove(db, gone)
+    if fresh:
+        notify(f"embedding {len(fresh):,} memories with {name}")
+        _embed(index, name, info, meta, directory, fresh, progress)
+    with index._write():
+        vectors.store(db, reused)
+        if gone or todo:
+            vectors.prune(db)
+        vectors.set_meta(db, {"commit": commit})
+    report.embedded, report.reused, report.removed = len(fresh), len(reused), len(gone)
+    return report
+
+
+def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[str, str]:
+    """Read the model (its files changed, or it is new here); another model: clear the vectors."""
+    info, tokenizer = read_model(directory)
+    try:
+        spec: WordPieceSpec | None = spec_of(tokenizer)
+    except Unsupported:
+        spec = None
+    db = index.db
+    with index._write():
+        vectors.ensure_tables(db)
+        old = vectors.read_meta(db) or {}
+        if old.get("identity") != info.identity:
+            db.execute(vectors.CLEAR_VECTORS)
+            vocab = tokenizer["model"]["vocab"] if spec is not None else {}
+            vectors.replace_vocab(db, {str(k): int(v) for k, v in vocab.items()})
+        values = {
+            "name": name,
+            "identity": info.identity,
+            "stamp": current,
+            "info": json.dumps(info.to_json()),
+            "spec": json.dumps(spec.to_json()) if spec is not None else "",
+            "commit": "",
+        }
+        vectors.set_meta(db, values)
+        meta = vectors.read_meta(db)
+    assert meta is not None
+    return meta
+
+
+def query_embedder(index: Index, name: str, meta: dict[str, str]) -> StaticEmbedder:
+    """The pure-Python embedder, its vocabulary read from the index (WordPiece) or the library."""
+    info = ModelInfo.from_json(vectors.meta_json(meta, "info"))
+    if meta.get("spec"):
+        spec = WordPieceSpec.from_json(json.loads(meta["spec"]))
+        wordpiece = WordPiece(spec, vectors.vocab_lookup(index.db))
+        return StaticEmbedder(name, info, wordpiece.encode, wordpiece.unk_id)
+    return _library_embedder(name, info)
+
+
+def _library_embedder(name: str, info: ModelInfo) -> StaticEmbedder:
+    try:
+        from memcli.semantic.batch import library_tokenizer, unk_id_of
+    except ImportError:
+        raise ModelError("this model's tokenizer needs memcli[semantic] (tokenizers)") from None
+    path = info.directory / "tokenizer.json"
+    try:
+        text = path.read_bytes()[: MAX_TOKENIZER_BYTES + 1].decode("utf-8")
+        parsed = json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read {path}: {exc}") from None
+    tokenizer = library_tokenizer(text)
+    unk = unk_id_of(tokenizer, parsed)
+
+    def tokenize(text: str) -> list[int]:
+        return list(tokenizer.encode(text, add_special_tokens=False).ids)
+
+    return StaticEmbedder(name, info, tokenize, unk)
+
+
+def _embed(
+    index: Index,
+    name: str,
+    info: ModelInfo,
+    meta: dict[str, str],
+    directory: Path,
+    fresh: list[tuple[str, str, bytes, str]],
+    progress: Progress | None,
+) -> None:
+    db = index.db
+    if len(fresh) < PURE_PYTHON_MAX and meta.get("spec"):
+        embedder = query_embedder(index, name, meta)
+        try:
+            rows = [
+                (ident, source, digest, int8_bytes(v), sign_code(v))
+                for (ident, source, digest, text) in fresh
+                for v in [embedder.embed_one(text)]
+            ]
+        finally:
+            embedder.close()
+        with index._write():
+            vectors.store(db, rows)
+        return
+    batch = _batch_embedder(name, info, directory)
+    import numpy as np
+
+    done = 0
+    for start in range(0, len(fresh), BATCH):
+        chunk = fresh[start : start + BATCH]
+        matrix = batch.embed_array([text for *_, text in chunk])
+        top = np.abs(matrix).max(axis=1, keepdims=True)
+        top[top == 0] = 1.0
+        quantized = np.clip(np.rint(matrix * (127.0 / top)), -127, 127).astype(np.int8)
+        codes = np.packbits(matrix > 0, axis=1, bitorder="little")
+        rows = [
+            (ident, source, digest, quantized[i].tobytes(), codes[i].tobytes())
+            for i, (ident, source, digest, _) in enumerate(chunk)
+        ]
+        with index._write():
+            vectors.store(db, rows)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, len(fresh))
+
+
+def _batch_embedder(name: str, info: ModelInfo, directory: Path) -> BatchEmbedder:
+    try:
+        from memcli.semantic.batch import BatchEmbedder, library_tokenizer, unk_id_of
+    except ImportError:
+        raise ModelError(
+            "embedding many memories needs memcli[semantic] (numpy, tokenizers)"
+        ) from None
+    path = directory / "tokenizer.json"
+    try:
+        text = path.read_bytes()[: MAX_TOKENIZER_BYTES + 1].decode("utf-8")
+        parsed = json.loads(text)
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"cannot read {path}: {exc}") from None
+    tokenizer = library_tokenizer(text)
+    return BatchEmbedder(name, info, tokenizer, unk_id_of(tokenizer, parsed))
