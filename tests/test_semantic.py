@@ -443,3 +443,32 @@ def test_a_semantic_query_imports_neither_numpy_nor_tokenizers(
         [sys.executable, "-c", SEARCH_IMPORTS, str(store)], capture_output=True, text=True
     )
     assert result.stdout.splitlines() == ["True", "[]"], result.stderr
+
+
+def test_many_memories_are_embedded_in_batches_around_their_center(
+    store: Path, model_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memcli.semantic import sync
+
+    monkeypatch.setattr(sync, "PURE_PYTHON_MAX", 0)  # numpy and tokenizers even for three
+    for text in ("Feature toggle for dark mode", "Postgres query cache", "Nothing known zzz"):
+        mem("save", text)
+    use_model(store, str(model_dir))
+    assert embeddings_notices(mem("reindex")) == [f"mem: embedding 3 memories with {model_dir}"]
+    titles = ids_by_title(store)
+    index, search = open_search(store)
+    try:
+        assert search.center is not None and len(search.center) == DIM
+        assert [i for i, _ in search.nearest("switch flag", 3)][0] == titles[
+            "Feature toggle for dark mode"
+        ]
+        # The codes the batch stored are the codes pure Python makes of the same vectors.
+        for rowid, vec in vector_tables.all_vectors(index.db):
+            values = list(struct.unpack(f"{DIM}b", vec))
+            (code,) = index.db.execute(
+                "SELECT code FROM semantic_codes WHERE rowid = ?", (rowid,)
+            ).fetchone()
+            norm = sum(v * v for v in values) ** 0.5 or 1.0
+            assert sync.sign_code([v / norm for v in values], search.center) == code
+    finally:
+        index.close()

@@ -14,7 +14,10 @@ only ``schema.DROP_ALL``'s tables) keeps them.
 * ``semantic_vocab``: the model's WordPiece vocabulary, so a query is tokenized
   by reading only its own words;
 * ``semantic_meta``: version, model name and identity, the model files' stamp,
-  and ``commit``, the index commit the vectors follow: equal, nothing to do.
+  ``center`` (the mean of the vectors, subtracted before taking sign bits: the
+  vectors of one store share a large common part, and bits of what is left tell
+  them apart far better), and ``commit``, the index commit the vectors follow:
+  equal, nothing to do.
 """
 
 from __future__ import annotations
@@ -55,9 +58,11 @@ SET_META = "INSERT OR REPLACE INTO semantic_meta(name, value) VALUES (?, ?)"
 # Memories whose file changed since their vector was made, or that have none: the
 # lexical columns of the embedded text come along (read only for these rows).
 TO_EMBED = """
-SELECT m.id, m.digest, m.title, m.facts, m.narrative
-FROM memories m LEFT JOIN semantic_docs d ON d.id = m.id
+SELECT m.id, m.digest FROM memories m LEFT JOIN semantic_docs d ON d.id = m.id
 WHERE d.source IS NOT m.digest
+"""
+TEXTS = """
+SELECT id, title, facts, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))
 """
 GONE = (
     "SELECT d.id FROM semantic_docs d WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = d.id)"
@@ -73,17 +78,23 @@ DELETE FROM semantic_codes WHERE rowid NOT IN (SELECT rowid FROM semantic_vector
 """
 INSERT_VOCAB = "INSERT OR REPLACE INTO semantic_vocab(token, id) VALUES (?, ?)"
 VOCAB_ID = "SELECT id FROM semantic_vocab WHERE token = ?"
-# The nearest codes by Hamming distance (a plain scan: faster than vec0 here), then
-# their vectors and memories, for an exact cosine on the few hundred found.
+# The nearest codes by Hamming distance (a plain scan: faster than vec0 here), then the
+# best of those by cosine (the query as int8 too), then their memories: the caller
+# computes the exact cosine of the few returned.
 NEAREST = """
 WITH near AS (
-    SELECT rowid, vec_distance_hamming(vec_bit(code), vec_bit(:code)) AS distance
-    FROM semantic_codes ORDER BY distance LIMIT :window
+    SELECT rowid FROM semantic_codes
+    ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(:code)) LIMIT :window
+), best AS (
+    SELECT near.rowid AS rowid, vec_distance_cosine(vec_int8(v.vec), vec_int8(:vec)) AS distance
+    FROM near JOIN semantic_vectors v ON v.rowid = near.rowid
+    ORDER BY distance IS NULL, distance LIMIT :limit
 )
-SELECT d.id, v.vec FROM near
-JOIN semantic_docs d ON d.vector = near.rowid
-JOIN semantic_vectors v ON v.rowid = near.rowid
+SELECT d.id, v.vec FROM best
+JOIN semantic_docs d ON d.vector = best.rowid
+JOIN semantic_vectors v ON v.rowid = best.rowid
 """
+ALL_VECTORS = "SELECT rowid, vec FROM semantic_vectors"
 VECTORS_OF = """
 SELECT d.id, v.vec FROM semantic_docs d JOIN semantic_vectors v ON v.rowid = d.vector
 WHERE d.id IN (SELECT value FROM json_each(:ids))
@@ -142,8 +153,17 @@ def vocab_lookup(db: apsw.Connection) -> Callable[[str], int | None]:
     return lookup
 
 
-def to_embed(db: apsw.Connection) -> list[tuple[str, str, str, str, str]]:
-    return [(str(a), str(b), str(c), str(d), str(e)) for a, b, c, d, e in db.execute(TO_EMBED)]
+def to_embed(db: apsw.Connection) -> list[tuple[str, str]]:
+    """(memory id, file digest) of memories without a vector of their current file."""
+    return [(str(ident), str(source)) for ident, source in db.execute(TO_EMBED)]
+
+
+def texts(db: apsw.Connection, ids: list[str]) -> dict[str, tuple[str, str, str]]:
+    """Title, facts (JSON) and narrative of these memories."""
+    return {
+        str(ident): (str(title), str(facts), str(narrative))
+        for ident, title, facts, narrative in db.execute(TEXTS, (json.dumps(ids),))
+    }
 
 
 def gone(db: apsw.Connection) -> list[str]:
@@ -178,9 +198,21 @@ def prune(db: apsw.Connection) -> None:
     db.execute(PRUNE)
 
 
-def nearest(db: apsw.Connection, code: bytes, window: int) -> Iterator[tuple[str, bytes]]:
-    for ident, vec in db.execute(NEAREST, {"code": code, "window": window}):
-        yield str(ident), bytes(vec)
+def nearest(
+    db: apsw.Connection, code: bytes, vec: bytes, window: int, limit: int
+) -> Iterator[tuple[str, bytes]]:
+    arguments = {"code": code, "vec": vec, "window": window, "limit": limit}
+    for ident, found in db.execute(NEAREST, arguments):
+        yield str(ident), bytes(found)
+
+
+def all_vectors(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:
+    for rowid, vec in db.execute(ALL_VECTORS):
+        yield int(rowid), bytes(vec)
+
+
+def replace_codes(db: apsw.Connection, codes: Iterable[tuple[int, bytes]]) -> None:
+    db.executemany(INSERT_CODE, codes)
 
 
 def vectors_of(db: apsw.Connection, ids: list[str]) -> Iterator[tuple[str, bytes]]:

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from memcli.index import vectors
 from memcli.semantic.model import ModelError, StaticEmbedder, locate, stamp
-from memcli.semantic.sync import query_embedder, sign_code
+from memcli.semantic.sync import center_of, int8_bytes, query_embedder, sign_code
 
 if TYPE_CHECKING:
     from memcli.index import Index
 
-CANDIDATES = 300
-"""Codes kept from the Hamming scan for the exact cosine (at least; more for a large limit)."""
+CANDIDATES = 1000
+"""Codes kept from the Hamming scan for the cosine (at least; more for a large limit)."""
 
 
 def vec_extension() -> str | None:
@@ -64,9 +64,12 @@ def load_extension(index: Index) -> bool:
 class SemanticSearch:
     """Cosine similarity of a query with the memories' vectors in one index."""
 
-    def __init__(self, index: Index, embedder: StaticEmbedder) -> None:
+    def __init__(
+        self, index: Index, embedder: StaticEmbedder, center: list[float] | None = None
+    ) -> None:
         self.index = index
         self.embedder = embedder
+        self.center = center
         self._last: tuple[str, list[float]] | None = None
 
     @classmethod
@@ -86,7 +89,7 @@ class SemanticSearch:
                 return None
             if not load_extension(index):
                 return None
-            return cls(index, query_embedder(index, name, meta))
+            return cls(index, query_embedder(index, name, meta), center_of(meta))
         except ModelError:
             return None
 
@@ -103,7 +106,9 @@ class SemanticSearch:
         if not any(vector):
             return []
         window = max(CANDIDATES, 4 * limit)
-        found = vectors.nearest(self.index.db, sign_code(vector), window)
+        code = sign_code(vector, self.center)
+        # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
+        found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
         scored = [(ident, cosine(vector, vec)) for ident, vec in found]
         scored.sort(key=lambda pair: (-pair[1], pair[0]))
         return scored[:limit]

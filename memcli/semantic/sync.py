@@ -32,6 +32,9 @@ from memcli.semantic.model import (
 from memcli.semantic.wordpiece import Unsupported, WordPiece, WordPieceSpec, spec_of
 
 if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
     from memcli.index import Index, Progress
     from memcli.semantic.batch import BatchEmbedder
 
@@ -47,6 +50,7 @@ class SyncReport:
     embedded: int = 0
     reused: int = 0
     removed: int = 0
+    """Memories whose vector went with them."""
 
 
 def embedded_text(title: str, facts: str, narrative: str) -> str:
@@ -70,13 +74,19 @@ def int8_bytes(vector: Sequence[float]) -> bytes:
     return struct.pack(f"{len(vector)}b", *(max(-127, min(127, round(x * scale))) for x in vector))
 
 
-def sign_code(vector: Sequence[float]) -> bytes:
-    """One bit a dimension, set where the value is positive (little-endian in each byte)."""
+def sign_code(vector: Sequence[float], center: Sequence[float] | None = None) -> bytes:
+    """One bit a dimension, set where the value is above the center's (little-endian bytes)."""
     out = bytearray((len(vector) + 7) // 8)
-    for i, x in enumerate(vector):
-        if x > 0:
+    middle = center if center else [0.0] * len(vector)
+    for i, (x, c) in enumerate(zip(vector, middle, strict=True)):
+        if x > c:
             out[i >> 3] |= 1 << (i & 7)
     return bytes(out)
+
+
+def center_of(meta: dict[str, str]) -> list[float] | None:
+    raw = meta.get("center")
+    return [float(x) for x in json.loads(raw)] if raw else None
 
 
 def model_directory(name: str, store_root: Path, notify: Callable[[str], None]) -> Path:
@@ -117,20 +127,24 @@ def follow(
     if meta is None or meta.get("stamp") != current or meta.get("name") != name:
         meta = _take_model(index, name, directory, current)
     info = ModelInfo.from_json(vectors.meta_json(meta, "info"))
-    report = SyncReport()
     todo = vectors.to_embed(db)
     gone = vectors.gone(db)
-    fresh: list[tuple[str, str, bytes, str]] = []
+    # First the digests (texts read a chunk at a time, not kept), then the embedding.
     reused: list[tuple[str, str, bytes, bytes | None, bytes | None]] = []
+    fresh: list[tuple[str, str, bytes]] = []
     seen: set[bytes] = set()
-    for ident, source, title, facts, narrative in todo:
-        text = embedded_text(title, facts, narrative)
-        digest = text_digest(text)
-        if digest in seen or vectors.vector_of_digest(db, digest) is not None:
-            reused.append((ident, source, digest, None, None))
-        else:
-            seen.add(digest)
-            fresh.append((ident, source, digest, text))
+    for start in range(0, len(todo), BATCH):
+        chunk = todo[start : start + BATCH]
+        found = vectors.texts(db, [ident for ident, _ in chunk])
+        for ident, source in chunk:
+            if ident not in found:
+                continue  # removed meanwhile
+            digest = text_digest(embedded_text(*found[ident]))
+            if digest in seen or vectors.vector_of_digest(db, digest) is not None:
+                reused.append((ident, source, digest, None, None))
+            else:
+                seen.add(digest)
+                fresh.append((ident, source, digest))
     with index._write():
         vectors.remove(db, gone)
     if fresh:
@@ -141,8 +155,7 @@ def follow(
         if gone or todo:
             vectors.prune(db)
         vectors.set_meta(db, {"commit": commit})
-    report.embedded, report.reused, report.removed = len(fresh), len(reused), len(gone)
-    return report
+    return SyncReport(embedded=len(fresh), reused=len(reused), removed=len(gone))
 
 
 def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[str, str]:
@@ -210,43 +223,75 @@ def _embed(
     info: ModelInfo,
     meta: dict[str, str],
     directory: Path,
-    fresh: list[tuple[str, str, bytes, str]],
+    fresh: list[tuple[str, str, bytes]],
     progress: Progress | None,
 ) -> None:
+    """Embed and store, a batch at a time, each batch its own transaction."""
     db = index.db
-    if len(fresh) < PURE_PYTHON_MAX and meta.get("spec"):
-        embedder = query_embedder(index, name, meta)
-        try:
+    center = center_of(meta)
+    pure = len(fresh) < PURE_PYTHON_MAX and bool(meta.get("spec"))
+    embedder = query_embedder(index, name, meta) if pure else None
+    batch = None if pure else _batch_embedder(name, info, directory)
+    done = 0
+    try:
+        for start in range(0, len(fresh), BATCH):
+            chunk = fresh[start : start + BATCH]
+            found = vectors.texts(db, [ident for ident, _, _ in chunk])
+            chunk = [row for row in chunk if row[0] in found]
+            texts = [embedded_text(*found[ident]) for ident, _, _ in chunk]
+            if embedder is not None:
+                encoded = [(int8_bytes(v), sign_code(v, center)) for v in embedder.embed(texts)]
+            else:
+                assert batch is not None
+                encoded = _encoded(batch.embed_array(texts), center)
             rows = [
-                (ident, source, digest, int8_bytes(v), sign_code(v))
-                for (ident, source, digest, text) in fresh
-                for v in [embedder.embed_one(text)]
+                (ident, source, digest, vec, code)
+                for (ident, source, digest), (vec, code) in zip(chunk, encoded, strict=True)
             ]
-        finally:
+            with index._write():
+                vectors.store(db, rows)
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(fresh))
+    finally:
+        if embedder is not None:
             embedder.close()
-        with index._write():
-            vectors.store(db, rows)
-        return
-    batch = _batch_embedder(name, info, directory)
+    if batch is not None:
+        _recenter(index)
+
+
+def _encoded(matrix: NDArray[np.float32], center: list[float] | None) -> list[tuple[bytes, bytes]]:
+    """int8 vectors and sign-bit codes of a batch, as ``int8_bytes`` and ``sign_code``."""
     import numpy as np
 
-    done = 0
-    for start in range(0, len(fresh), BATCH):
-        chunk = fresh[start : start + BATCH]
-        matrix = batch.embed_array([text for *_, text in chunk])
-        top = np.abs(matrix).max(axis=1, keepdims=True)
-        top[top == 0] = 1.0
-        quantized = np.clip(np.rint(matrix * (127.0 / top)), -127, 127).astype(np.int8)
-        codes = np.packbits(matrix > 0, axis=1, bitorder="little")
-        rows = [
-            (ident, source, digest, quantized[i].tobytes(), codes[i].tobytes())
-            for i, (ident, source, digest, _) in enumerate(chunk)
-        ]
-        with index._write():
-            vectors.store(db, rows)
-        done += len(chunk)
-        if progress is not None:
-            progress(done, len(fresh))
+    top = np.abs(matrix).max(axis=1, keepdims=True)
+    top[top == 0] = 1.0
+    quantized = np.clip(np.rint(matrix * (127.0 / top)), -127, 127).astype(np.int8)
+    middle = np.array(center, dtype=np.float32) if center else np.zeros(matrix.shape[1])
+    codes = np.packbits(matrix > middle, axis=1, bitorder="little")
+    return [(quantized[i].tobytes(), codes[i].tobytes()) for i in range(len(matrix))]
+
+
+def _recenter(index: Index) -> None:
+    """After many new vectors: the center is their mean again, and every code follows it."""
+    import numpy as np
+
+    db = index.db
+    with index._write():
+        rows = list(vectors.all_vectors(db))
+        if not rows:
+            return
+        raw = np.frombuffer(b"".join(vec for _, vec in rows), dtype=np.int8)
+        matrix = raw.reshape(len(rows), -1).astype(np.float32)
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        matrix = matrix / norms
+        center = matrix.mean(axis=0)
+        codes = np.packbits(matrix > center, axis=1, bitorder="little")
+        vectors.replace_codes(
+            db, ((rowid, codes[i].tobytes()) for i, (rowid, _) in enumerate(rows))
+        )
+        vectors.set_meta(db, {"center": json.dumps([round(float(x), 6) for x in center])})
 
 
 def _batch_embedder(name: str, info: ModelInfo, directory: Path) -> BatchEmbedder:
