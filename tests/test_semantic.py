@@ -472,3 +472,21 @@ def test_many_memories_are_embedded_in_batches_around_their_center(
             assert sync.sign_code([v / norm for v in values], search.center) == code
     finally:
         index.close()
+
+
+def test_a_hook_leaves_many_memories_waiting_for_the_next_command(
+    store: Path, model_dir: Path
+) -> None:
+    from memcli.service.memory import Memory
+    from memcli.store.location import locate
+
+    mem("save", "Feature toggle for dark mode")
+    mem("save", "Use pytest fixtures")
+    use_model(store, str(model_dir))
+    notices: list[str] = []
+    memory = Memory(locate(None, None, Path.cwd()), notices.append)
+    memory.embed_limit = 1
+    memory.refresh_index()
+    assert memory.vectors_waiting == 2
+    assert notices == ["2 memories wait for their vectors (`mem reindex` embeds them)"]
+    assert embeddings_notices(mem("reindex")) == [f"mem: embedding 2 memories with {model_dir}"]

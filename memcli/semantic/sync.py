@@ -51,6 +51,8 @@ class SyncReport:
     reused: int = 0
     removed: int = 0
     """Memories whose vector went with them."""
+    waiting: int = 0
+    """Memories left without a vector: more than the limit were to be embedded."""
 
 
 def embedded_text(title: str, facts: str, narrative: str) -> str:
@@ -105,11 +107,13 @@ def follow(
     changed: bool,
     notify: Callable[[str], None],
     progress: Progress | None = None,
+    limit: int | None = None,
 ) -> SyncReport | None:
     """Bring the vectors in step with the index; None when they already were.
 
     ``changed``: the refresh before this one changed the index (so the commit
-    alone does not tell).
+    alone does not tell). More than ``limit`` memories to embed (a hook has no
+    time for it) are left waiting, with a notice, for the next command.
     """
     db = index.db
     meta = vectors.read_meta(db)
@@ -147,14 +151,20 @@ def follow(
                 fresh.append((ident, source, digest))
     with index._write():
         vectors.remove(db, gone)
-    if fresh:
+    waiting = limit is not None and len(fresh) > limit
+    if waiting:
+        notify(f"{len(fresh):,} memories wait for their vectors (`mem reindex` embeds them)")
+    elif fresh:
         notify(f"embedding {len(fresh):,} memories with {name}")
         _embed(index, name, info, meta, directory, fresh, progress)
     with index._write():
         vectors.store(db, reused)
         if gone or todo:
             vectors.prune(db)
-        vectors.set_meta(db, {"commit": commit})
+        if not waiting:
+            vectors.set_meta(db, {"commit": commit})
+    if waiting:
+        return SyncReport(reused=len(reused), removed=len(gone), waiting=len(fresh))
     return SyncReport(embedded=len(fresh), reused=len(reused), removed=len(gone))
 
 

@@ -76,6 +76,10 @@ class Memory:
         """Called with (done, total) while memories are embedded for semantic search."""
         self.semantic_problem: str | None = None
         """Why the vectors could not be kept in step in this command (search is lexical)."""
+        self.embed_limit: int | None = None
+        """At most this many memories are embedded by a refresh (a hook's); None: all."""
+        self.vectors_waiting = 0
+        """Memories the last refresh left without a vector, over ``embed_limit``."""
 
     @property
     def writer(self) -> Writer:
@@ -213,14 +217,17 @@ class Memory:
         try:
             from memcli.semantic.sync import follow
 
-            follow(
+            report = follow(
                 index,
                 name,
                 self.store.root,
                 changed=changed,
                 notify=self.notify,
                 progress=self.embedding_progress,
+                limit=self.embed_limit,
             )
+            if report is not None:
+                self.vectors_waiting = report.waiting
         except (IndexCorrupt, IndexUnavailable):
             raise
         except Exception as exc:  # the model, numpy, tokenizers: none may fail a read
