@@ -129,6 +129,8 @@ def main() -> None:
     settings = store / "mem.toml"
     index = store / ".cache" / "index.db"
     settings.unlink(missing_ok=True)
+    for suffix in ("", "-wal", "-shm"):  # vectors outlive a lexical rebuild: start afresh
+        Path(f"{index}{suffix}").unlink(missing_ok=True)
     lines = [f"### {args.count:,} memories, model {args.model}", ""]
 
     began = time.perf_counter()

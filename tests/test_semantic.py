@@ -29,7 +29,7 @@ from memcli.core import config
 from memcli.index import Index
 from memcli.index import vectors as vector_tables
 from memcli.semantic import SemanticSearch, semantic_status
-from memcli.semantic.batch import BatchEmbedder, library_tokenizer, unk_id_of
+from memcli.semantic.batch import BatchEmbedder, library_encoder, library_tokenizer, unk_id_of
 from memcli.semantic.model import ModelError, StaticEmbedder, read_model
 from memcli.semantic.wordpiece import WordPiece, spec_of
 
@@ -182,7 +182,7 @@ def _embedders(folder: Path) -> tuple[StaticEmbedder, BatchEmbedder]:
     library = library_tokenizer((folder / "tokenizer.json").read_text())
     return (
         StaticEmbedder("tiny", info, pure.encode, pure.unk_id),
-        BatchEmbedder("tiny", info, library, unk_id_of(library, parsed)),
+        BatchEmbedder("tiny", info, library_encoder(library), unk_id_of(library, parsed)),
     )
 
 

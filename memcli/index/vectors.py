@@ -64,6 +64,12 @@ WHERE d.source IS NOT m.digest
 TEXTS = """
 SELECT id, title, facts, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))
 """
+# The same for the memories one update touched: (id, file digest or NULL when removed,
+# the digest its vector is of, that vector).
+TOUCHED = """
+SELECT j.value, m.digest, d.source, d.vector FROM json_each(?) j
+LEFT JOIN memories m ON m.id = j.value LEFT JOIN semantic_docs d ON d.id = j.value
+"""
 GONE = (
     "SELECT d.id FROM semantic_docs d WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = d.id)"
 )
@@ -72,6 +78,12 @@ VECTOR_BY_DIGEST = "SELECT rowid FROM semantic_vectors WHERE digest = ?"
 INSERT_VECTOR = "INSERT INTO semantic_vectors(digest, vec) VALUES (?, ?)"
 INSERT_CODE = "INSERT OR REPLACE INTO semantic_codes(rowid, code) VALUES (?, ?)"
 SET_DOC = "INSERT OR REPLACE INTO semantic_docs(id, source, vector) VALUES (?, ?, ?)"
+PRUNE_ONE = """
+DELETE FROM semantic_vectors
+WHERE rowid = :vector AND NOT EXISTS (SELECT 1 FROM semantic_docs WHERE vector = :vector);
+DELETE FROM semantic_codes
+WHERE rowid = :vector AND NOT EXISTS (SELECT 1 FROM semantic_vectors WHERE rowid = :vector);
+"""
 PRUNE = """
 DELETE FROM semantic_vectors WHERE rowid NOT IN (SELECT vector FROM semantic_docs);
 DELETE FROM semantic_codes WHERE rowid NOT IN (SELECT rowid FROM semantic_vectors);
@@ -166,6 +178,22 @@ def texts(db: apsw.Connection, ids: list[str]) -> dict[str, tuple[str, str, str]
     }
 
 
+def touched(
+    db: apsw.Connection, ids: list[str]
+) -> tuple[list[tuple[str, str]], list[str], list[int]]:
+    """Of these memories: those to embed, those gone, and the vectors they had."""
+    todo, gone, old = [], [], []
+    for ident, digest, source, vector in db.execute(TOUCHED, (json.dumps(ids),)):
+        if vector is not None:
+            old.append(int(vector))
+        if digest is None:
+            if source is not None:
+                gone.append(str(ident))
+        elif digest != source:
+            todo.append((str(ident), str(digest)))
+    return todo, gone, old
+
+
 def gone(db: apsw.Connection) -> list[str]:
     return [str(ident) for (ident,) in db.execute(GONE)]
 
@@ -194,8 +222,13 @@ def remove(db: apsw.Connection, ids: Iterable[str]) -> None:
     db.executemany(DELETE_DOC, ((ident,) for ident in ids))
 
 
-def prune(db: apsw.Connection) -> None:
-    db.execute(PRUNE)
+def prune(db: apsw.Connection, old: list[int] | None = None) -> None:
+    """Drop vectors no memory uses: these (after an update), or any (a scan)."""
+    if old is None:
+        db.execute(PRUNE)
+        return
+    for vector in old:
+        db.execute(PRUNE_ONE, {"vector": vector})
 
 
 def nearest(

@@ -11,9 +11,10 @@ progress), and vectors no memory uses any more are dropped.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -108,12 +109,15 @@ def follow(
     notify: Callable[[str], None],
     progress: Progress | None = None,
     limit: int | None = None,
+    update: tuple[str, set[str]] | None = None,
 ) -> SyncReport | None:
     """Bring the vectors in step with the index; None when they already were.
 
     ``changed``: the refresh before this one changed the index (so the commit
     alone does not tell). More than ``limit`` memories to embed (a hook has no
     time for it) are left waiting, with a notice, for the next command.
+    ``update``: the refresh updated the index from this commit, touching these
+    memory ids; when the vectors followed that commit, only those are looked at.
     """
     db = index.db
     meta = vectors.read_meta(db)
@@ -128,11 +132,15 @@ def follow(
         and meta.get("name") == name
     ):
         return None
-    if meta is None or meta.get("stamp") != current or meta.get("name") != name:
+    known = meta is not None and meta.get("stamp") == current and meta.get("name") == name
+    if meta is None or not known:
         meta = _take_model(index, name, directory, current)
     info = ModelInfo.from_json(vectors.meta_json(meta, "info"))
-    todo = vectors.to_embed(db)
-    gone = vectors.gone(db)
+    old: list[int] | None = None
+    if known and update is not None and meta.get("commit") == update[0]:
+        todo, gone, old = vectors.touched(db, sorted(update[1]))
+    else:  # every memory compared with its vector (two scans: ~0.2 s at 100k)
+        todo, gone = vectors.to_embed(db), vectors.gone(db)
     # First the digests (texts read a chunk at a time, not kept), then the embedding.
     reused: list[tuple[str, str, bytes, bytes | None, bytes | None]] = []
     fresh: list[tuple[str, str, bytes]] = []
@@ -160,7 +168,7 @@ def follow(
     with index._write():
         vectors.store(db, reused)
         if gone or todo:
-            vectors.prune(db)
+            vectors.prune(db, old)
         if not waiting:
             vectors.set_meta(db, {"commit": commit})
     if waiting:
@@ -241,7 +249,7 @@ def _embed(
     center = center_of(meta)
     pure = len(fresh) < PURE_PYTHON_MAX and bool(meta.get("spec"))
     embedder = query_embedder(index, name, meta) if pure else None
-    batch = None if pure else _batch_embedder(name, info, directory)
+    batch = None if pure else _batch_embedder(index, name, info, meta, directory)
     done = 0
     try:
         for start in range(0, len(fresh), BATCH):
@@ -283,34 +291,59 @@ def _encoded(matrix: NDArray[np.float32], center: list[float] | None) -> list[tu
 
 
 def _recenter(index: Index) -> None:
-    """After many new vectors: the center is their mean again, and every code follows it."""
+    """After many new vectors: the center is their mean again, and every code follows it.
+
+    Read a chunk at a time, twice (the mean, then the codes): bounded memory.
+    """
     import numpy as np
 
     db = index.db
+
+    def chunks() -> Iterator[tuple[list[int], NDArray[np.float32]]]:
+        rows = vectors.all_vectors(db)
+        while chunk := list(itertools.islice(rows, BATCH * 4)):
+            raw = np.frombuffer(b"".join(vec for _, vec in chunk), dtype=np.int8)
+            matrix = raw.reshape(len(chunk), -1).astype(np.float32)
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            yield [rowid for rowid, _ in chunk], matrix / norms
+
     with index._write():
-        rows = list(vectors.all_vectors(db))
-        if not rows:
+        total, count = None, 0
+        for _, matrix in chunks():
+            total = matrix.sum(axis=0) if total is None else total + matrix.sum(axis=0)
+            count += len(matrix)
+        if total is None:
             return
-        raw = np.frombuffer(b"".join(vec for _, vec in rows), dtype=np.int8)
-        matrix = raw.reshape(len(rows), -1).astype(np.float32)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        matrix = matrix / norms
-        center = matrix.mean(axis=0)
-        codes = np.packbits(matrix > center, axis=1, bitorder="little")
-        vectors.replace_codes(
-            db, ((rowid, codes[i].tobytes()) for i, (rowid, _) in enumerate(rows))
-        )
-        vectors.set_meta(db, {"center": json.dumps([round(float(x), 6) for x in center])})
+        kept = [round(float(x), 6) for x in total / count]
+        center = np.array(kept, dtype=np.float32)
+        for rowids, matrix in chunks():
+            codes = np.packbits(matrix > center, axis=1, bitorder="little")
+            vectors.replace_codes(db, zip(rowids, (row.tobytes() for row in codes), strict=True))
+        vectors.set_meta(db, {"center": json.dumps(kept)})
 
 
-def _batch_embedder(name: str, info: ModelInfo, directory: Path) -> BatchEmbedder:
+def _batch_embedder(
+    index: Index, name: str, info: ModelInfo, meta: dict[str, str], directory: Path
+) -> BatchEmbedder:
     try:
-        from memcli.semantic.batch import BatchEmbedder, library_tokenizer, unk_id_of
+        from memcli.semantic.batch import (
+            BatchEmbedder,
+            library_encoder,
+            library_tokenizer,
+            unk_id_of,
+        )
     except ImportError:
-        raise ModelError(
-            "embedding many memories needs memcli[semantic] (numpy, tokenizers)"
-        ) from None
+        raise ModelError("embedding many memories needs memcli[semantic] (numpy)") from None
+    if meta.get("spec"):  # WordPiece in Python, its vocabulary in memory for the many look-ups
+        spec = WordPieceSpec.from_json(json.loads(meta["spec"]))
+        vocab = dict(index.db.execute("SELECT token, id FROM semantic_vocab"))
+        wordpiece = WordPiece(spec, vocab.get)
+
+        def encode(texts: Sequence[str]) -> list[list[int]]:
+            return [wordpiece.encode(text) for text in texts]
+
+        return BatchEmbedder(name, info, encode, wordpiece.unk_id)
     path = directory / "tokenizer.json"
     try:
         text = path.read_bytes()[: MAX_TOKENIZER_BYTES + 1].decode("utf-8")
@@ -318,4 +351,4 @@ def _batch_embedder(name: str, info: ModelInfo, directory: Path) -> BatchEmbedde
     except (OSError, ValueError) as exc:
         raise ModelError(f"cannot read {path}: {exc}") from None
     tokenizer = library_tokenizer(text)
-    return BatchEmbedder(name, info, tokenizer, unk_id_of(tokenizer, parsed))
+    return BatchEmbedder(name, info, library_encoder(tokenizer), unk_id_of(tokenizer, parsed))

@@ -17,6 +17,7 @@ table in the index (read only for the words of a query).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -363,8 +364,13 @@ class WordPiece:
         return ids
 
 
+_ASCII_WORDS = re.compile(r"[^\t\n\x0b\x0c\r !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]")
+
+
 def pre_tokenize(text: str) -> list[str]:
     """Words: split at white space (dropped) and at punctuation (kept, one a word)."""
+    if text.isascii():
+        return _ASCII_WORDS.findall(text)
     words: list[str] = []
     current: list[str] = []
     for c in text:

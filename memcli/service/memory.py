@@ -187,7 +187,7 @@ class Memory:
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
         report = index.refresh(self.store, self.notify, full=full, known=known)
-        self._follow_semantic(index, changed=report is not None)
+        self._follow_semantic(index, report)
         return report
 
     def semantic_model(self) -> str:
@@ -203,7 +203,7 @@ class Memory:
         except MemError:
             return ""  # the command that reads settings says what is wrong
 
-    def _follow_semantic(self, index: Index, *, changed: bool) -> None:
+    def _follow_semantic(self, index: Index, report: RefreshReport | None) -> None:
         """The vectors in step with the index, when mem.toml names a model (else nothing).
 
         A model that cannot be used makes this command lexical, with a notice;
@@ -217,17 +217,18 @@ class Memory:
         try:
             from memcli.semantic.sync import follow
 
-            report = follow(
+            followed = follow(
                 index,
                 name,
                 self.store.root,
-                changed=changed,
+                changed=report is not None,
                 notify=self.notify,
                 progress=self.embedding_progress,
                 limit=self.embed_limit,
+                update=(report.base, report.ids) if report and report.base is not None else None,
             )
-            if report is not None:
-                self.vectors_waiting = report.waiting
+            if followed is not None:
+                self.vectors_waiting = followed.waiting
         except (IndexCorrupt, IndexUnavailable):
             raise
         except Exception as exc:  # the model, numpy, tokenizers: none may fail a read
