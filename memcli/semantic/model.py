@@ -15,15 +15,13 @@ size), and anything wrong is a ``ModelError`` saying what, in one line.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import mmap
 import os
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from memcli.core.errors import MemError
 
@@ -52,8 +50,7 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
-@dataclass(frozen=True)
-class Tensor:
+class Tensor(NamedTuple):
     dtype: str
     shape: tuple[int, ...]
     start: int
@@ -61,8 +58,7 @@ class Tensor:
     end: int
 
 
-@dataclass(frozen=True)
-class ModelInfo:
+class ModelInfo(NamedTuple):
     """What mem keeps of a model: enough to embed without reading its tokenizer again."""
 
     directory: Path
@@ -78,7 +74,7 @@ class ModelInfo:
     median_token_chars: int
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = dict(self.__dict__)
+        data: dict[str, Any] = self._asdict()
         data["directory"] = str(self.directory)
         for name in ("embeddings", "weights", "mapping"):
             tensor = data[name]
@@ -301,6 +297,8 @@ def read_model(directory: Path) -> tuple[ModelInfo, dict[str, Any]]:
         max_length is None or (isinstance(max_length, int) and max_length > 0)
     ):
         raise ModelError(f"{directory / 'config.json'}: normalize or max_length is malformed")
+    import hashlib
+
     digest = hashlib.sha256()
     for part in (config_bytes, tokenizer_bytes, header):
         digest.update(hashlib.sha256(part).digest())
@@ -322,6 +320,8 @@ def read_model(directory: Path) -> tuple[ModelInfo, dict[str, Any]]:
 
 def _file_digest(path: Path) -> bytes:
     """Of the whole file: the same header may hold other vectors."""
+    import hashlib
+
     try:
         with path.open("rb") as handle:
             return hashlib.file_digest(handle, "sha256").digest()

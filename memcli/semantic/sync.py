@@ -10,14 +10,12 @@ progress), and vectors no memory uses any more are dropped.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import struct
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.index import vectors
 from memcli.semantic.model import (
@@ -30,7 +28,6 @@ from memcli.semantic.model import (
     read_model,
     stamp,
 )
-from memcli.semantic.wordpiece import Unsupported, WordPiece, WordPieceSpec, spec_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,6 +35,7 @@ if TYPE_CHECKING:
 
     from memcli.index import Index, Progress
     from memcli.semantic.batch import BatchEmbedder
+    from memcli.semantic.wordpiece import WordPieceSpec
 
 EMBED_TEXT_CHARS = 2000
 """Of title, facts and narrative, the first this many characters are embedded."""
@@ -46,8 +44,7 @@ PURE_PYTHON_MAX = 64
 BATCH = 2048
 
 
-@dataclass
-class SyncReport:
+class SyncReport(NamedTuple):
     embedded: int = 0
     reused: int = 0
     removed: int = 0
@@ -67,6 +64,8 @@ def embedded_text(title: str, facts: str, narrative: str) -> str:
 
 
 def text_digest(text: str) -> bytes:
+    import hashlib
+
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
@@ -178,6 +177,8 @@ def follow(
 
 def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[str, str]:
     """Read the model (its files changed, or it is new here); another model: clear the vectors."""
+    from memcli.semantic.wordpiece import Unsupported, spec_of
+
     info, tokenizer = read_model(directory)
     try:
         spec: WordPieceSpec | None = spec_of(tokenizer)
@@ -207,6 +208,8 @@ def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[
 
 def query_embedder(index: Index, name: str, meta: dict[str, str]) -> StaticEmbedder:
     """The pure-Python embedder, its vocabulary read from the index (WordPiece) or the library."""
+    from memcli.semantic.wordpiece import WordPiece, WordPieceSpec
+
     info = ModelInfo.from_json(vectors.meta_json(meta, "info"))
     if meta.get("spec"):
         spec = WordPieceSpec.from_json(json.loads(meta["spec"]))
@@ -335,6 +338,8 @@ def _batch_embedder(
         )
     except ImportError:
         raise ModelError("embedding many memories needs memcli[semantic] (numpy)") from None
+    from memcli.semantic.wordpiece import WordPiece, WordPieceSpec
+
     if meta.get("spec"):  # WordPiece in Python, its vocabulary in memory for the many look-ups
         spec = WordPieceSpec.from_json(json.loads(meta["spec"]))
         vocab = dict(index.db.execute("SELECT token, id FROM semantic_vocab"))

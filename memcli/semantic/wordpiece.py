@@ -20,8 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 Lookup = Callable[[str], "int | None"]
 
@@ -182,15 +181,13 @@ class Unsupported(Exception):
     """The tokenizer is not BERT WordPiece: the ``tokenizers`` library must do it."""
 
 
-@dataclass(frozen=True)
-class AddedToken:
+class AddedToken(NamedTuple):
     content: str
     id: int
     normalized: bool
 
 
-@dataclass(frozen=True)
-class WordPieceSpec:
+class WordPieceSpec(NamedTuple):
     """What a WordPiece ``tokenizer.json`` says, apart from its vocabulary (JSON-able)."""
 
     clean_text: bool = True
@@ -201,10 +198,10 @@ class WordPieceSpec:
     prefix: str = "##"
     max_input_chars_per_word: int = 100
     max_token_chars: int = 100
-    added: tuple[AddedToken, ...] = field(default_factory=tuple)
+    added: tuple[AddedToken, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        data = dict(self.__dict__)
+        data = self._asdict()
         data["added"] = [[a.content, a.id, a.normalized] for a in self.added]
         return data
 
