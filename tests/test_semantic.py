@@ -20,7 +20,7 @@ from typing import Any
 import apsw
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from safetensors.numpy import save_file
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
@@ -248,6 +248,41 @@ def _break(kind: str) -> Callable[[Path], None]:
         outside_the_file=outside_the_file,
         unknown_dtype=unknown_dtype,
     )[kind]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    header=st.one_of(
+        st.binary(max_size=64),
+        JSON.map(lambda value: json.dumps(value).encode()),
+        st.dictionaries(
+            st.sampled_from(["embeddings", "weights", "mapping"]),
+            st.fixed_dictionaries(
+                {"dtype": st.sampled_from(["F32", "F16", "I8", "I64", "X"]), "shape": JSON},
+                optional={"data_offsets": JSON},
+            ),
+        ).map(lambda value: json.dumps(value).encode()),
+    ),
+    data=st.binary(max_size=64),
+)
+def test_any_safetensors_file_is_read_or_refused_in_one_line(
+    model_dir: Path, header: bytes, data: bytes
+) -> None:
+    path = model_dir / "model.safetensors"  # rewritten whole by each example
+    path.write_bytes(struct.pack("<Q", len(header)) + header + data)
+    try:
+        read_model(model_dir)
+    except ModelError as exc:
+        assert "\n" not in str(exc)
 
 
 BREAKS = [
