@@ -11,7 +11,10 @@ from .conftest import git, mem, mem_json
 
 def test_a_healthy_store(store: Path) -> None:
     mem("save", "All is well")
-    assert mem("doctor").stdout.strip() == "The store is healthy."
+    assert mem("doctor").stdout.splitlines() == [
+        "lexical only: no [semantic] model in mem.toml",
+        "The store is healthy.",
+    ]
 
 
 def test_problems_are_found_and_safe_ones_fixed(store: Path) -> None:

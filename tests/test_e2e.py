@@ -44,6 +44,7 @@ import sys
 from memcli.adapters.cli.main import cli
 {call}
 heavy = ("git", "jinja2", "frontmatter", "yaml", "memcli.core.model", "subprocess")
+heavy += ("memcli.semantic", "numpy", "tokenizers", "tomllib")
 heavy = sorted(m for m in heavy if m in sys.modules)
 print("HEAVY:" + ",".join(heavy))
 prefix = "memcli.adapters.cli.commands."

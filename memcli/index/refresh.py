@@ -54,6 +54,10 @@ class RefreshReport:
         self.added = 0
         self.removed = 0
         self.skipped: list[str] = []
+        self.base: str | None = None
+        """The commit the index reflected before, when it was updated rather than rebuilt."""
+        self.ids: set[str] = set()
+        """Ids of the memories an update added or removed (what follows the index reads it)."""
 
 
 class Refreshing:
@@ -92,6 +96,7 @@ class Refreshing:
             if not full and current == head:
                 return None
             report = RefreshReport()
+            report.base = current
             if full or current is None:
                 self._rebuild(source, warn, report)
             elif known is not None and (known[0] or "") == current:
@@ -114,6 +119,7 @@ class Refreshing:
     def _rebuild(self, source: IndexSource, warn: Warn, report: RefreshReport) -> None:
         """Every memory file again, into fresh tables; secondary indexes built at the end."""
         report.rebuilt = True
+        report.base = None
         self.db.execute(DROP_ALL)
         self.db.execute(SCHEMA_TABLES)
         first_path: dict[str, str] = {}
@@ -194,11 +200,13 @@ class Refreshing:
             self.db.executemany(INSERT_TAG, tags)
         self.db.execute(INSERT_FTS, text)
         report.added += 1
+        report.ids.add(record.id)
 
     def _remove(self, path: str, report: RefreshReport) -> None:
         if printable(path) != path:
             return  # a name that is not UTF-8: never indexed (loading it is refused)
-        for (rowid,) in list(self.db.execute(ROWID_BY_PATH, (path,))):
+        for rowid, identity in list(self.db.execute(ROWID_BY_PATH, (path,))):
+            report.ids.add(identity)
             self.db.execute(DELETE_FTS, (rowid,))
             self.db.execute(DELETE_TAGS, (rowid,))
             self.db.execute(DELETE_MEMORY, (rowid,))

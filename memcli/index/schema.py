@@ -109,7 +109,7 @@ INSERT_FTS = """
 INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
 VALUES (?, ?, ?, ?, ?, ?)
 """
-ROWID_BY_PATH = "SELECT rowid FROM memories WHERE path = ?"
+ROWID_BY_PATH = "SELECT rowid, id FROM memories WHERE path = ?"
 PATH_BY_ID = "SELECT path FROM memories WHERE id = ?"
 DELETE_FTS = "DELETE FROM memories_fts WHERE rowid = ?"
 DELETE_TAGS = "DELETE FROM tags WHERE memory = ?"

@@ -70,6 +70,9 @@ class Outcome(NamedTuple):
 class Searcher:
     """Searches one store with its settings; ``mode``: lexical, semantic or hybrid."""
 
+    semantic_candidates = CANDIDATES
+    """How many of the semantic ranking's best are fused."""
+
     def __init__(self, memory: Memory, settings: dict[str, dict[str, Any]] | None = None) -> None:
         self.memory = memory
         self.settings = settings if settings is not None else config.load(memory.store.root)
@@ -91,7 +94,7 @@ class Searcher:
         if not self.settings["semantic"]["model"]:
             return "lexical only: no [semantic] model in mem.toml"
         try:
-            from memcli.semantic import semantic_status  # type: ignore[import-untyped,unused-ignore]
+            from memcli.semantic import semantic_status
         except ImportError:
             return "lexical only: semantic retrieval is not part of this mem"
         status = semantic_status(self.memory.store.root, self.settings)
@@ -102,7 +105,7 @@ class Searcher:
         if not self.settings["semantic"]["model"]:
             return None
         try:
-            from memcli.semantic import SemanticSearch  # type: ignore[import-untyped,unused-ignore]
+            from memcli.semantic import SemanticSearch
         except ImportError:
             return None
         if self._semantic is None:
@@ -210,7 +213,8 @@ class Searcher:
         similarity: dict[str, float] = {}
         semantic_rank: dict[str, int] = {}
         if semantic is not None and mode != "lexical":
-            nearest = [(i, s) for i, s in semantic.nearest(text, window) if i not in exclude]
+            wanted = self.semantic_candidates + len(exclude)
+            nearest = [(i, s) for i, s in semantic.nearest(text, wanted) if i not in exclude]
             missing = [i for i, _ in nearest if i not in entries]
             passing = {e.id: e for e in index.with_ids(missing, filters)} if missing else {}
             rank = 0

@@ -36,6 +36,8 @@ KNOWN_TOP_LEVEL = {
 class Checkup:
     problems: list[str] = field(default_factory=list)
     fixed: list[str] = field(default_factory=list)
+    semantic: str = ""
+    """One line: semantic search and its model, or why search is lexical only."""
 
 
 def examine(memory: Memory, *, fix: bool) -> Checkup:
@@ -83,8 +85,11 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
         drift = memory.check()
     except IndexUnavailable as exc:
         checkup.problems.append(str(exc))
+        _semantic(memory, checkup)
         return checkup
+    _semantic(memory, checkup)
     stale = len(drift.missing) + len(drift.extra) + len(drift.stale)
+    stale += len(drift.vectors_missing) + len(drift.vectors_stale)
     if stale and fix:
         memory.reindex(full=True)
         checkup.fixed.append(f"rebuilt the index ({stale} entries differed from the files)")
@@ -93,6 +98,23 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
         )
     return checkup
+
+
+def _semantic(memory: Memory, checkup: Checkup) -> None:
+    """The semantic status line; a model named in mem.toml that cannot be used is a problem."""
+    from memcli.core import config
+    from memcli.core.errors import MemError
+    from memcli.semantic import semantic_status
+
+    try:
+        settings = config.load(memory.store.root)
+    except MemError as exc:
+        checkup.problems.append(str(exc))
+        return
+    status = semantic_status(memory.store.root, settings)
+    checkup.semantic = status.reason
+    if status.model and not status.enabled:
+        checkup.problems.append(status.reason)
 
 
 def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:

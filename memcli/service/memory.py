@@ -20,6 +20,7 @@ from memcli.core.errors import (
     IndexUnavailable,
     InvalidInput,
     InvalidMemoryFile,
+    MemError,
     StoreError,
 )
 from memcli.index import Entry, Index, Progress, RefreshReport
@@ -45,10 +46,16 @@ class Drift:
         self.extra: list[str] = []
         self.stale: list[str] = []
         self.invalid: list[str] = []
+        self.vectors_missing: list[str] = []
+        """Memories without a vector of the semantic model (when one is in use)."""
+        self.vectors_stale: list[str] = []
+        """Memories whose vector is of an older version of their file."""
 
     @property
     def clean(self) -> bool:
-        return not (self.missing or self.extra or self.stale)
+        return not (
+            self.missing or self.extra or self.stale or self.vectors_missing or self.vectors_stale
+        )
 
 
 class Memory:
@@ -66,6 +73,14 @@ class Memory:
         """Why the index file could not serve this command (a temporary index did)."""
         self.index_deferred = False
         """Writes leave the index alone (a hook with no time to rebuild it); reads catch up."""
+        self.embedding_progress: Progress | None = None
+        """Called with (done, total) while memories are embedded for semantic search."""
+        self.semantic_problem: str | None = None
+        """Why the vectors could not be kept in step in this command (search is lexical)."""
+        self.embed_limit: int | None = None
+        """At most this many memories are embedded by a refresh (a hook's); None: all."""
+        self.vectors_waiting = 0
+        """Memories the last refresh left without a vector, over ``embed_limit``."""
 
     @property
     def writer(self) -> Writer:
@@ -172,7 +187,55 @@ class Memory:
         known: tuple[str | None, Known] | None = None,
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
-        return index.refresh(self.store, self.notify, full=full, known=known)
+        report = index.refresh(self.store, self.notify, full=full, known=known)
+        self._follow_semantic(index, report)
+        return report
+
+    def semantic_model(self) -> str:
+        """The ``[semantic] model`` of mem.toml ('' for none, or for a mem.toml that is invalid)."""
+        from memcli.core.config import CONFIG_FILE
+
+        if not (self.store.root / CONFIG_FILE).exists():
+            return ""  # no settings file: no model, and no TOML parser imported
+        from memcli.core import config
+
+        try:
+            return str(config.load(self.store.root)["semantic"]["model"])
+        except MemError:
+            return ""  # the command that reads settings says what is wrong
+
+    def _follow_semantic(self, index: Index, report: RefreshReport | None) -> None:
+        """The vectors in step with the index, when mem.toml names a model (else nothing).
+
+        A model that cannot be used makes this command lexical, with a notice;
+        it never fails the command.
+        """
+        if index.path == ":memory:" or self.index_deferred or self.semantic_problem:
+            return
+        name = self.semantic_model()
+        if not name:
+            return
+        try:
+            from memcli.semantic.sync import follow
+
+            followed = follow(
+                index,
+                name,
+                self.store.root,
+                changed=report is not None,
+                notify=self.notify,
+                progress=self.embedding_progress,
+                limit=self.embed_limit,
+                update=(report.base, report.ids) if report and report.base is not None else None,
+            )
+            if followed is not None:
+                self.vectors_waiting = followed.waiting
+        except (IndexCorrupt, IndexUnavailable):
+            raise
+        except Exception as exc:  # the model, numpy, tokenizers: none may fail a read
+            text = str(exc).strip().splitlines()
+            self.semantic_problem = text[0] if text else type(exc).__name__
+            self.notify(f"semantic search is off: {self.semantic_problem}")
 
     def apply_commit(self, index: Index, parent: str | None, known: Known) -> None:
         """Tell the index about a commit just made on ``parent``: what it wrote and removed.
@@ -276,6 +339,11 @@ class Memory:
         drift.missing = sorted(set(on_disk) - set(indexed))
         drift.extra = sorted(set(indexed) - set(on_disk))
         drift.stale = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
+        if self.semantic_model() and not self.semantic_problem:
+            from memcli.index import vectors
+
+            missing, stale = self.read(lambda index: vectors.drift(index.db))
+            drift.vectors_missing, drift.vectors_stale = missing, stale
         return drift
 
     def _check_notes(self, on_disk: dict[str, str], drift: Drift) -> None:

@@ -20,6 +20,8 @@ from memcli.service.memory import Memory
 from memcli.store.location import locate
 
 REBUILD_LIMIT = 5000
+HOOK_EMBED_LIMIT = 64
+"""Memories a hook embeds itself, in pure Python; more are left to a detached reindex."""
 """More memory files to index than this (``MEM_HOOK_REBUILD_LIMIT``) take too long for a hook:
 the index is brought up to date by a detached ``mem reindex`` instead."""
 BACKGROUND_PID_FILE = "background-reindex.pid"
@@ -46,6 +48,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         return None  # nothing to block, and SessionEnd has ~1.5 s: no work at all
     cwd = payload.get("cwd")
     memory = Memory(locate(None, None, Path(cwd) if isinstance(cwd, str) else Path.cwd()), notify)
+    memory.embed_limit = HOOK_EMBED_LIMIT  # more would import numpy: a detached reindex does it
     if event == "PostCompact":
         summary = payload.get("compact_summary")
         if isinstance(summary, str) and summary.strip():
@@ -103,6 +106,8 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         )
         recall.budget = min(recall.budget, HOOK_CONTEXT_BUDGET)
         text = recall.render()
+    if memory.vectors_waiting:
+        reindex_in_background(memory)
     if not text:
         return None
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}

@@ -45,8 +45,12 @@ def json_option(f: F) -> F:
 
 
 def open_memory(store_dir: str | None, project: str | None) -> Memory:
-    progress = terminal_progress() if sys.stderr is not None and sys.stderr.isatty() else None
-    return Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    progress = terminal_progress() if terminal else None
+    memory = Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
+    if terminal:
+        memory.embedding_progress = terminal_progress("embedding", "memories")
+    return memory
 
 
 def open_existing(store_dir: str | None, project: str | None) -> Memory:
@@ -56,7 +60,9 @@ def open_existing(store_dir: str | None, project: str | None) -> Memory:
     return memory
 
 
-def terminal_progress() -> Callable[[int, int], None]:
+def terminal_progress(
+    doing: str = "indexing", what: str = "memory files"
+) -> Callable[[int, int], None]:
     """A one-line counter on the terminal, redrawn at most ten times a second."""
     last = 0.0
 
@@ -67,7 +73,7 @@ def terminal_progress() -> Callable[[int, int], None]:
             return
         last = moment
         end = "\n" if done >= total else ""
-        click.echo(f"\rmem: indexing {done:,} of {total:,} memory files{end}", err=True, nl=False)
+        click.echo(f"\rmem: {doing} {done:,} of {total:,} {what}{end}", err=True, nl=False)
 
     return report
 

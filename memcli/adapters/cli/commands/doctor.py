@@ -22,6 +22,8 @@ def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
     from memcli.service.doctor import examine
 
     checkup = examine(open_memory(store_dir, project), fix=fix)
+    if checkup.semantic:
+        click.echo(checkup.semantic)
     for line in checkup.fixed:
         click.echo(f"fixed: {line}")
     for line in checkup.problems:

@@ -70,7 +70,13 @@ def eval_command(
     from memcli.retrieval.evaluation import bundled_suite
 
     if queries_file is not None:
-        report = _run(open_existing(store_dir, project), queries_file, modes, model)
+        memory = open_existing(store_dir, project)
+        if model is not None and model != memory.semantic_model():
+            raise click.UsageError(
+                "--model measures the eval suite; on your store, name the model in mem.toml "
+                "([semantic] model) so that its memories are embedded"
+            )
+        report = _run(memory, queries_file, modes, model)
     else:
         suite = bundled_suite()
         if suite is None:
@@ -119,6 +125,11 @@ def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report
         root = Path(folder) / "store"
         notice(f"building the eval store from {suite}")
         build_suite_store(suite, root, now())
+        if model:
+            import json
+
+            # A JSON string is a TOML basic string.
+            (root / "mem.toml").write_text(f"[semantic]\nmodel = {json.dumps(model)}\n")
         memory = Memory(StoreLocation(root, "--store"), notify=notice)
         memory.refresh_index()
         return _run(memory, suite / "queries.jsonl", modes, model)

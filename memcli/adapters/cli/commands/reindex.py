@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from memcli.adapters.cli.options import json_option, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
+
+if TYPE_CHECKING:
+    from memcli.service.memory import Drift
 
 
 @click.command()
@@ -42,6 +47,8 @@ def reindex(
             "extra": drift.extra,
             "stale": drift.stale,
             "invalid": drift.invalid,
+            "vectors_missing": drift.vectors_missing,
+            "vectors_stale": drift.vectors_stale,
             "ok": drift.clean,
         }
         if as_json:
@@ -53,6 +60,8 @@ def reindex(
                 ("not indexed", drift.missing),
                 ("indexed, no file", drift.extra),
                 ("index out of date", drift.stale),
+                ("no vector", drift.vectors_missing),
+                ("vector out of date", drift.vectors_stale),
             ):
                 for path in paths:
                     click.echo(f"{label}: {path}")
@@ -61,8 +70,9 @@ def reindex(
             else:
                 click.echo(
                     f"The index differs from the files: {len(drift.missing)} not indexed, "
-                    f"{len(drift.extra)} without a file, {len(drift.stale)} out of date; "
-                    "`mem reindex --full` repairs it."
+                    f"{len(drift.extra)} without a file, {len(drift.stale)} out of date"
+                    + _vector_counts(drift)
+                    + "; `mem reindex --full` repairs it."
                 )
         if not drift.clean:
             raise ProblemsReported()
@@ -90,3 +100,12 @@ def reindex(
             f"Updated the index: {report.added} added, {report.removed} removed; "
             f"{count} memories at {commit}."
         )
+
+
+def _vector_counts(drift: Drift) -> str:
+    if not (drift.vectors_missing or drift.vectors_stale):
+        return ""
+    return (
+        f", {len(drift.vectors_missing)} without a vector, "
+        f"{len(drift.vectors_stale)} with an outdated vector"
+    )

@@ -1,0 +1,132 @@
+"""Nearest memories to a query by meaning, for the ranking and the recall gate.
+
+The query is embedded in pure Python (no numpy, no tokenizers for WordPiece
+models); the sign bits of its vector are compared with every memory's by
+sqlite-vec's Hamming distance in one table scan; the few hundred nearest are
+ranked again by the exact cosine with their int8 vectors.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import math
+import struct
+from operator import mul
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memcli.index import vectors
+from memcli.semantic.model import ModelError, StaticEmbedder, locate, stamp
+from memcli.semantic.sync import center_of, int8_bytes, query_embedder, sign_code
+
+if TYPE_CHECKING:
+    from memcli.index import Index
+
+CANDIDATES = 1000
+"""Codes kept from the Hamming scan for the cosine (at least; more for a large limit)."""
+
+
+def vec_extension() -> str | None:
+    """The sqlite-vec loadable extension's path, found without importing the package."""
+    try:
+        spec = importlib.util.find_spec("sqlite_vec")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(list(spec.submodule_search_locations)[0])
+    for suffix in (".so", ".dylib", ".dll"):
+        if (folder / f"vec0{suffix}").is_file():
+            return str(folder / "vec0")
+    return None
+
+
+def load_extension(index: Index) -> bool:
+    """sqlite-vec in the index's connection (once); False when it is not installed."""
+    if getattr(index, "_vec_loaded", False):
+        return True
+    path = vec_extension()
+    if path is None:
+        return False
+    try:
+        index.db.enable_load_extension(True)
+        index.db.load_extension(path)
+    except Exception:  # apsw.ExtensionLoadingError, or a build without loading
+        return False
+    finally:
+        with contextlib.suppress(Exception):
+            index.db.enable_load_extension(False)
+    index._vec_loaded = True  # type: ignore[attr-defined]
+    return True
+
+
+class SemanticSearch:
+    """Cosine similarity of a query with the memories' vectors in one index."""
+
+    def __init__(
+        self, index: Index, embedder: StaticEmbedder, center: list[float] | None = None
+    ) -> None:
+        self.index = index
+        self.embedder = embedder
+        self.center = center
+        self._last: tuple[str, list[float]] | None = None
+
+    @classmethod
+    def open(
+        cls, index: Index, store_root: Path, settings: dict[str, Any]
+    ) -> SemanticSearch | None:
+        """Semantic search over ``index``, or None (lexical only: ``semantic_status`` says why)."""
+        name = str(settings.get("semantic", {}).get("model") or "")
+        if not name:
+            return None
+        meta = vectors.read_meta(index.db)
+        if meta is None or meta.get("name") != name or "info" not in meta:
+            return None
+        try:
+            directory = locate(name, store_root)
+            if directory is None or stamp(directory) != meta.get("stamp"):
+                return None
+            if not load_extension(index):
+                return None
+            return cls(index, query_embedder(index, name, meta), center_of(meta))
+        except ModelError:
+            return None
+
+    def query_vector(self, query: str) -> list[float]:
+        if self._last is None or self._last[0] != query:
+            self._last = (query, self.embedder.embed_one(query))
+        return self._last[1]
+
+    def nearest(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """(memory id, cosine similarity), best first; [] for a query without known words."""
+        if limit <= 0 or not query.strip():
+            return []
+        vector = self.query_vector(query)
+        if not any(vector):
+            return []
+        window = max(CANDIDATES, 4 * limit)
+        code = sign_code(vector, self.center)
+        # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
+        found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
+        scored = [(ident, cosine(vector, vec)) for ident, vec in found]
+        scored.sort(key=lambda pair: (-pair[1], pair[0]))
+        return scored[:limit]
+
+    def similarity(self, query: str, ids: list[str]) -> dict[str, float]:
+        """The exact cosine of the query with each of these memories (those with a vector)."""
+        if not ids or not query.strip():
+            return {}
+        vector = self.query_vector(query)
+        if not any(vector):
+            return {ident: 0.0 for ident, _ in vectors.vectors_of(self.index.db, ids)}
+        return {ident: cosine(vector, vec) for ident, vec in vectors.vectors_of(self.index.db, ids)}
+
+
+def cosine(unit: list[float], int8: bytes) -> float:
+    """Cosine of a unit vector with an int8 vector of the same length."""
+    values: tuple[int, ...] = struct.unpack(f"{len(int8)}b", int8)
+    norm = math.sqrt(sum(map(mul, values, values)))
+    if norm == 0:
+        return 0.0
+    return max(-1.0, min(1.0, float(sum(map(mul, unit, values))) / norm))
