@@ -31,6 +31,7 @@ RANKING_GRID = {
 RECALL_GRID = {
     "min_matched_terms": [2, 3],
     "relative_score": [0.5, 0.7, 0.85],
+    "min_similarity": [0.5, 0.6, 0.7],
 }
 
 
@@ -43,13 +44,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "store"
         build_suite_store(args.suite, root, now())
+        if args.model:  # named in mem.toml, so that refreshing the index embeds the memories
+            (root / "mem.toml").write_text(f'[semantic]\nmodel = "{args.model}"\n')
         memory = Memory(StoreLocation(root, "--store"), notify=lambda _: None)
         memory.refresh_index()
         queries = read_queries(
             args.suite / "queries.jsonl", lambda ref: memory.read(lambda i: i.resolve(ref)).id
         )
         base = config.load(root)
-        base["semantic"]["model"] = args.model
         modes = ["lexical", "hybrid"] if args.model else ["lexical"]
         grid = RECALL_GRID if args.recall else RANKING_GRID
         section = "recall" if args.recall else "ranking"

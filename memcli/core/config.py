@@ -15,7 +15,7 @@ limit = 3              # at most this many memories for one prompt
 min_prompt_chars = 15  # shorter prompts are trivial and get nothing
 min_matched_terms = 3  # a hit must share this many words with the prompt (all if fewer)
 relative_score = 0.7   # ...and score at least this fraction of the best hit
-min_similarity = 0.5   # or be this similar in meaning (with a semantic model)
+min_similarity = 0.7   # or be this similar in meaning (with a semantic model)
 long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones need a
                        # question mark, a file name or a time word ("yesterday")
 
@@ -25,7 +25,7 @@ extra_stop_words = []  # words dropped besides those
 mode = "hybrid"        # lexical, semantic or hybrid (semantic needs a model)
 
 [ranking]
-rrf_k = 60                       # reciprocal-rank fusion constant
+rrf_k = 10                       # reciprocal-rank fusion constant
 semantic_weight = 1.0            # weight of the semantic ranking beside bm25's (0 to 10)
 coverage = 2.0                   # boost for matching more distinct query words (0 to 10)
 recency = 0.02                   # weight of the recency decay (0 to 10)
@@ -65,7 +65,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "min_prompt_chars": 15,
         "min_matched_terms": 3,
         "relative_score": 0.7,
-        "min_similarity": 0.5,
+        "min_similarity": 0.7,
         "long_prompt_words": 10,
     },
     "search": {
@@ -74,7 +74,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "mode": "hybrid",
     },
     "ranking": {
-        "rrf_k": 60,
+        "rrf_k": 10,
         "semantic_weight": 1.0,
         "coverage": 2.0,
         "recency": 0.02,
