@@ -366,7 +366,7 @@ def test_vectors_follow_saves_and_are_reused_by_digest(store: Path, model_dir: P
         assert index.db.execute("SELECT count(*) FROM semantic_vectors").fetchall() == [(2,)]
     finally:
         index.close()
-    assert "matches the 2 memory files" in mem("reindex", "--check").stdout
+    assert "matches the 2 memory and notes files" in mem("reindex", "--check").stdout
 
 
 def test_a_hand_commit_is_embedded_by_the_next_read(store: Path, model_dir: Path) -> None:
@@ -420,7 +420,7 @@ def test_reindex_check_reports_missing_and_stale_vectors(store: Path, model_dir:
     assert f"vector out of date: {paths[1]}" in result.stdout
     assert "1 without a vector, 1 with an outdated vector" in result.stdout
     mem("doctor", "--fix")
-    assert "matches the 2 memory files" in mem("reindex", "--check").stdout
+    assert "matches the 2 memory and notes files" in mem("reindex", "--check").stdout
 
 
 # ------------------------------------------------------------------ finding the model

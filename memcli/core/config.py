@@ -109,13 +109,17 @@ MAX_COUNT = 1_000_000
 
 def load(store_root: Path) -> dict[str, dict[str, Any]]:
     """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
-    import tomllib
-
     settings = {section: dict(values) for section, values in DEFAULTS.items()}
+    for values in settings.values():  # lists are copied too: callers may change settings
+        for name, value in values.items():
+            if isinstance(value, list):
+                values[name] = list(value)
     path = store_root / CONFIG_FILE
     text = _read_settings_file(path)
     if text is None:
-        return settings
+        return settings  # without a settings file, no TOML parser is imported
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
