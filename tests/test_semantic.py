@@ -525,3 +525,72 @@ def test_a_hook_leaves_many_memories_waiting_for_the_next_command(
     assert memory.vectors_waiting == 2
     assert notices == ["2 memories wait for their vectors (`mem reindex` embeds them)"]
     assert embeddings_notices(mem("reindex")) == [f"mem: embedding 2 memories with {model_dir}"]
+
+
+# ------------------------------------------------- fused into search and recall
+
+
+@pytest.fixture
+def three(store: Path, model_dir: Path) -> dict[str, str]:
+    use_model(store, str(model_dir))
+    mem("save", "Feature toggle for dark mode lives in settings")
+    mem("save", "The database connection pool is exhausted under load")
+    mem("save", "Use pytest fixtures for temporary repositories")
+    return ids_by_title(store)
+
+
+def search_titles(*args: str) -> list[str]:
+    import json
+
+    return [hit["title"] for hit in json.loads(mem("search", *args, "--json").stdout)]
+
+
+def test_hybrid_search_finds_a_synonym_that_full_text_cannot(three: dict[str, str]) -> None:
+    toggle = "Feature toggle for dark mode lives in settings"
+    assert search_titles("where is the flag switch?", "--mode", "lexical") == []
+    assert search_titles("where is the flag switch?", "--mode", "semantic")[0] == toggle
+    assert search_titles("where is the flag switch?")[0] == toggle  # hybrid: mem.toml's default
+    # A word match and a meaning match agree: the memory holding both ranks first.
+    assert search_titles("postgres connection", "--mode", "hybrid")[0] == (
+        "The database connection pool is exhausted under load"
+    )
+
+
+def test_explain_shows_both_ranks_and_the_model(three: dict[str, str], model_dir: Path) -> None:
+    out = mem("search", "flag switch for dark mode", "--explain").stdout
+    assert f"mode: hybrid; semantic: {model_dir} ({DIM} dims, 3 vectors)" in out
+    assert "bm25 #1" in out and "semantic #1 (similarity" in out
+    import json
+
+    data = json.loads(mem("search", "flag switch", "--explain", "--json").stdout)
+    parts = data["hits"][0]["explain"]
+    assert parts["lexical_rank"] is None and parts["semantic_rank"] == 1
+    assert parts["fused"] == pytest.approx(1 / (10 + 1))  # rrf_k 10, semantic weight 1
+
+
+def test_semantic_weight_zero_leaves_the_lexical_order(store: Path, three: dict[str, str]) -> None:
+    (store / "mem.toml").write_text(
+        (store / "mem.toml").read_text() + "[ranking]\nsemantic_weight = 0.0\n"
+    )
+    import json
+
+    data = json.loads(mem("search", "flag switch", "--explain", "--json").stdout)
+    assert all(hit["explain"]["fused"] == 0 for hit in data["hits"])
+
+
+def test_recall_answers_by_meaning_above_the_similarity_floor(
+    store: Path, three: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setenv("MEM_NOW", "2099-01-01T00:00:00Z")  # nothing is in the hot tier
+    settings = (store / "mem.toml").read_text()
+    # The tiny model's similarities are small: the floor is set for it (0.514 here).
+    (store / "mem.toml").write_text(settings + "[recall]\nmin_similarity = 0.5\n")
+    prompt = "where do we keep the flag switch?"
+    report = json.loads(mem("recall", prompt, "--format", "json").stdout)
+    assert [m["title"] for m in report["memories"]] == [
+        "Feature toggle for dark mode lives in settings"
+    ]
+    (store / "mem.toml").write_text(settings + "[recall]\nmin_similarity = 0.6\n")
+    assert json.loads(mem("recall", prompt, "--format", "json").stdout)["memories"] == []
