@@ -36,6 +36,9 @@ mem search "foo-bar"
 step mem search index
 mem search index
 
+step mem search "why does searching for foo-bar fail?" --explain
+mem search "why does searching for foo-bar fail?" --explain
+
 step mem search git --type decision --json
 mem search git --type decision --json
 
