@@ -465,7 +465,7 @@ root = Path(sys.argv[1])
 index = Index(root / ".cache" / "index.db")
 search = SemanticSearch.open(index, root, config.load(root))
 print(search.nearest("flag", 1)[0][1] > 0.5)
-print(sorted(m for m in ("numpy", "tokenizers", "sqlite_vec") if m in sys.modules))
+print(sorted(m for m in ("numpy", "tokenizers", "sqlite_vec", "onnxruntime") if m in sys.modules))
 """
 
 

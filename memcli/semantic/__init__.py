@@ -1,4 +1,4 @@
-"""Optional semantic retrieval with a static embedding model (``memcli[semantic]``).
+"""Optional semantic retrieval with an embedding model (``memcli[semantic]``).
 
 ``semantic_status`` says in one line whether search is semantic and why not;
 ``SemanticSearch`` finds the memories nearest to a query by meaning. With no
@@ -6,6 +6,7 @@
 numpy: only bulk embedding (``batch``) needs it.
 
     model.py     the model's files (model2vec format), checked; pure-Python embedding
+    transformer.py  an ONNX sentence encoder (sentence-transformers layout), onnxruntime
     wordpiece.py BERT WordPiece tokenization, as the tokenizers library does it
     batch.py     embedding many texts with numpy and tokenizers
     sync.py      keeping the vectors in step with the index
@@ -33,6 +34,7 @@ class SemanticStatus(NamedTuple):
 
 def semantic_status(store_root: Path, settings: dict[str, Any]) -> SemanticStatus:
     """Whether search is semantic here, in one line; never raises for a bad model."""
+    from memcli.semantic import transformer
     from memcli.semantic.model import ModelError, is_hub_name, locate, offline, read_model
 
     name = str(settings.get("semantic", {}).get("model") or "")
@@ -52,15 +54,24 @@ def semantic_status(store_root: Path, settings: dict[str, Any]) -> SemanticStatu
             return SemanticStatus(
                 False, name, f"lexical only: the model {name} is not downloaded ({why})"
             )
-        info, _ = read_model(directory)
+        if transformer.graph_path(directory) is None:
+            info, _ = read_model(directory)
+            identity, dim = info.identity, info.dim
+        else:
+            if not _importable("onnxruntime"):
+                return SemanticStatus(
+                    False, name, "lexical only: install memcli[semantic] (onnxruntime missing)"
+                )
+            onnx = transformer.read_transformer(directory)
+            identity, dim = onnx.identity, transformer.TransformerEmbedder(name, onnx).dim
     except ModelError as exc:
         return SemanticStatus(False, name, f"lexical only: {exc}")
-    have, total = _vector_counts(store_root, info.identity)
+    have, total = _vector_counts(store_root, identity)
     if have == total:
         counts = f"{have:,} vectors"
     else:
         counts = f"{have:,} of {total:,} memories have vectors; the next search embeds the rest"
-    return SemanticStatus(True, name, f"semantic: {name} ({info.dim} dims, {counts})")
+    return SemanticStatus(True, name, f"semantic: {name} ({dim} dims, {counts})")
 
 
 def _importable(module: str) -> bool:

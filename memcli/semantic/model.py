@@ -50,6 +50,14 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
+class QueryEmbedder(Embedder, Protocol):
+    """An embedder for one query at a time (a static model's or an ONNX model's)."""
+
+    def embed_one(self, text: str) -> list[float]: ...
+
+    def close(self) -> None: ...
+
+
 class Tensor(NamedTuple):
     dtype: str
     shape: tuple[int, ...]
@@ -171,8 +179,19 @@ def download(name: str) -> Path:
 
 
 def stamp(directory: Path) -> str:
-    """The three files' sizes and modification times: cheap to compare on every search."""
+    """The model files' sizes and modification times: cheap to compare on every search."""
+    from memcli.semantic import transformer
+
     parts: list[Any] = [str(directory)]
+    if transformer.graph_path(directory) is not None:
+        for path in transformer.model_files(directory):
+            try:
+                status = path.stat()
+            except OSError:
+                parts.append(None)  # an optional file, absent
+                continue
+            parts.append([str(path.relative_to(directory)), status.st_size, status.st_mtime_ns])
+        return json.dumps(parts)
     for file in MODEL_FILES:
         try:
             status = (directory / file).stat()

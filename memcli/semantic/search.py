@@ -1,9 +1,10 @@
 """Nearest memories to a query by meaning, for the ranking and the recall gate.
 
 The query is embedded in pure Python (no numpy, no tokenizers for WordPiece
-models); the sign bits of its vector are compared with every memory's by
-sqlite-vec's Hamming distance in one table scan; the few hundred nearest are
-ranked again by the exact cosine with their int8 vectors.
+models), or by an ONNX model's own embedder; the sign bits of its vector are
+compared with every memory's by sqlite-vec's Hamming distance in one table scan;
+the few hundred nearest are ranked again by the exact cosine with their int8
+vectors.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memcli.index import vectors
-from memcli.semantic.model import ModelError, StaticEmbedder, locate, stamp
+from memcli.semantic.model import ModelError, QueryEmbedder, locate, stamp
 from memcli.semantic.sync import center_of, int8_bytes, query_embedder, sign_code
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class SemanticSearch:
     """Cosine similarity of a query with the memories' vectors in one index."""
 
     def __init__(
-        self, index: Index, embedder: StaticEmbedder, center: list[float] | None = None
+        self, index: Index, embedder: QueryEmbedder, center: list[float] | None = None
     ) -> None:
         self.index = index
         self.embedder = embedder

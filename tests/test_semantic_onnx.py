@@ -1,0 +1,218 @@
+"""Semantic retrieval with an ONNX sentence encoder: a tiny graph made here with ``onnx``.
+
+The graph looks up each token's row of the test vocabulary's vectors (those of
+tests/test_semantic.py: synonyms share an axis) and gives them as
+``last_hidden_state``; mem averages them over the attention mask, so a text's
+vector is the mean of its tokens' rows, [CLS] and [SEP] included.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+
+from memcli.core import config
+from memcli.index import vectors as vector_tables
+from memcli.semantic import semantic_status
+from memcli.semantic.model import ModelError
+from memcli.semantic.transformer import TransformerEmbedder, read_transformer
+
+from .conftest import mem
+from .test_semantic import (
+    AXES,
+    DIM,
+    FILLER,
+    embeddings_notices,
+    ids_by_title,
+    open_search,
+    use_model,
+)
+
+SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"]
+VOCAB = [*SPECIAL, *FILLER, *(word for words in AXES.values() for word in words)]
+
+
+def _vectors(sign: float = 1.0) -> np.ndarray:
+    rng = np.random.default_rng(11)
+    matrix = rng.normal(0, 0.05, size=(len(VOCAB), DIM)).astype(np.float32)
+    for axis, words in AXES.items():
+        for word in words:
+            matrix[VOCAB.index(word), axis] += 1.0
+    for word in FILLER:
+        matrix[VOCAB.index(word), 7] += 0.2
+    return sign * matrix
+
+
+def write_graph(path: Path, matrix: np.ndarray, *, type_ids: bool = True) -> None:
+    """input_ids -> Gather(rows) * attention_mask -> last_hidden_state [batch, tokens, dim]."""
+    inputs = [
+        helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
+        helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"]),
+    ]
+    if type_ids:
+        inputs.append(
+            helper.make_tensor_value_info("token_type_ids", TensorProto.INT64, ["batch", "seq"])
+        )
+    nodes = [
+        helper.make_node("Gather", ["rows", "input_ids"], ["gathered"]),
+        helper.make_node("Cast", ["attention_mask"], ["mask"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["mask", "axis"], ["mask3"]),
+        helper.make_node("Mul", ["gathered", "mask3"], ["last_hidden_state"]),
+    ]
+    output = helper.make_tensor_value_info(
+        "last_hidden_state", TensorProto.FLOAT, ["batch", "seq", matrix.shape[1]]
+    )
+    initializers = [
+        numpy_helper.from_array(matrix, "rows"),
+        numpy_helper.from_array(np.array([2], dtype=np.int64), "axis"),
+    ]
+    graph = helper.make_graph(nodes, "tiny", inputs, [output], initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(path))
+
+
+def write_onnx_model(folder: Path, *, pooling: bool = True, nested: bool = False) -> Path:
+    """A sentence-transformers folder: model.onnx, tokenizer.json, modules.json, 1_Pooling."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tokenizer = Tokenizer(
+        models.WordPiece({token: i for i, token in enumerate(VOCAB)}, unk_token="[UNK]")
+    )
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", 2), ("[SEP]", 3)]
+    )
+    tokenizer.add_special_tokens(SPECIAL)
+    (folder / "tokenizer.json").write_text(tokenizer.to_str())
+    write_graph(folder / ("onnx/model.onnx" if nested else "model.onnx"), _vectors())
+    modules = [
+        {"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.Transformer"},
+        {
+            "idx": 1,
+            "name": "1",
+            "path": "1_Pooling",
+            "type": "sentence_transformers.models.Pooling",
+        },
+        {
+            "idx": 2,
+            "name": "2",
+            "path": "2_Normalize",
+            "type": "sentence_transformers.models.Normalize",
+        },
+    ]
+    (folder / "modules.json").write_text(json.dumps(modules))
+    if pooling:
+        (folder / "1_Pooling").mkdir(exist_ok=True)
+        (folder / "1_Pooling" / "config.json").write_text(
+            json.dumps({"word_embedding_dimension": DIM, "pooling_mode_mean_tokens": True})
+        )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def _onnx_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_onnx_model(tmp_path_factory.mktemp("onnx") / "tiny-onnx")
+
+
+@pytest.fixture
+def onnx_dir(_onnx_template: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(_onnx_template, tmp_path / "tiny-onnx"))
+
+
+def _expected(folder: Path, texts: list[str]) -> np.ndarray:
+    """The mean of the rows of each text's tokens (special ones included), unit length."""
+    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    matrix = _vectors()
+    rows = [matrix[tokenizer.encode(text).ids].mean(axis=0) for text in texts]
+    out = np.array(rows, dtype=np.float32)
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+TEXTS = ["", "Feature toggle", "the database connection pool is exhausted under load", "日 é !"]
+
+
+@pytest.mark.parametrize("layout", ["flat", "nested", "no pooling config"])
+def test_the_vector_is_the_mean_of_the_token_rows(tmp_path: Path, layout: str) -> None:
+    folder = write_onnx_model(
+        tmp_path / "m", pooling=layout != "no pooling config", nested=layout == "nested"
+    )
+    info = read_transformer(folder)
+    assert info.model_path == ("onnx/model.onnx" if layout == "nested" else "model.onnx")
+    embedder = TransformerEmbedder("tiny", info)
+    assert embedder.dim == DIM
+    batch = embedder.embed_array(TEXTS)  # of several lengths, padded together
+    np.testing.assert_allclose(batch, _expected(folder, TEXTS), atol=1e-5)
+    one = np.array([embedder.embed_one(text) for text in TEXTS])
+    np.testing.assert_allclose(one, batch, atol=1e-5)
+    long = embedder.token_ids(["flag " * 1000])[0]
+    assert len(long) == 256 and long[0] == 2 and long[-1] == 3
+
+
+def test_an_onnx_model_is_chosen_and_its_vectors_reused(store: Path, onnx_dir: Path) -> None:
+    mem("save", "Feature toggle for dark mode lives in settings")
+    mem("save", "The database connection pool is exhausted under load")
+    use_model(store, str(onnx_dir))
+    assert embeddings_notices(mem("list")) == [f"mem: embedding 2 memories with {onnx_dir}"]
+    saved = mem("save", "Use pytest fixtures for temporary repositories")
+    assert embeddings_notices(saved) == [f"mem: embedding 1 memories with {onnx_dir}"]
+    # Same text, new file: the vector is reused by its digest.
+    assert embeddings_notices(mem("edit", saved.stdout.strip(), "--set", "concepts=x")) == []
+    assert embeddings_notices(mem("list")) == []
+    titles = ids_by_title(store)
+    index, search = open_search(store)
+    try:
+        assert vector_tables.read_meta(index.db)["backend"] == "onnx"  # type: ignore[index]
+        best = search.nearest("flag switch", 2)
+        assert best[0][0] == titles["Feature toggle for dark mode lives in settings"]
+        assert best[0][1] > 0.5 > best[1][1]
+        assert (
+            search.nearest("postgres query", 1)[0][0]
+            == titles["The database connection pool is exhausted under load"]
+        )
+    finally:
+        index.close()
+    status = semantic_status(store, config.load(store))
+    assert status == (True, str(onnx_dir), f"semantic: {onnx_dir} ({DIM} dims, 3 vectors)")
+    assert "Feature toggle" in mem("search", "switch").stdout
+
+
+def test_changed_model_files_embed_everything_again(store: Path, onnx_dir: Path) -> None:
+    use_model(store, str(onnx_dir))
+    mem("save", "Feature toggle for dark mode")
+    mem("save", "Use pytest fixtures")
+    before = read_transformer(onnx_dir).identity
+    write_graph(onnx_dir / "model.onnx", _vectors(-1.0))
+    assert read_transformer(onnx_dir).identity != before
+    assert embeddings_notices(mem("list")) == [f"mem: embedding 2 memories with {onnx_dir}"]
+
+
+@pytest.mark.parametrize("kind", ["garbage graph", "empty graph", "max pooling"])
+def test_a_broken_onnx_model_is_one_line(store: Path, onnx_dir: Path, kind: str) -> None:
+    if kind == "garbage graph":
+        (onnx_dir / "model.onnx").write_bytes(b"not a graph \x00\xff" * 10)
+    elif kind == "empty graph":
+        (onnx_dir / "model.onnx").write_bytes(b"")
+    else:
+        (onnx_dir / "1_Pooling" / "config.json").write_text(
+            json.dumps({"word_embedding_dimension": DIM, "pooling_mode_max_tokens": True})
+        )
+    status = semantic_status(onnx_dir, {"semantic": {"model": str(onnx_dir)}})
+    assert not status.enabled and status.reason.startswith("lexical only: ")
+    assert "\n" not in status.reason
+    mem("save", "Feature toggle for dark mode")
+    use_model(store, str(onnx_dir))
+    found = mem("search", "toggle")
+    assert "Feature toggle" in found.stdout
+    assert "semantic search is off: " in found.stderr and "Traceback" not in found.stderr
+    with pytest.raises(ModelError):
+        TransformerEmbedder("tiny", read_transformer(onnx_dir))
