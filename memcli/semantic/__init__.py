@@ -63,7 +63,7 @@ def semantic_status(store_root: Path, settings: dict[str, Any]) -> SemanticStatu
                     False, name, "lexical only: install memcli[semantic] (onnxruntime missing)"
                 )
             onnx = transformer.read_transformer(directory)
-            identity, dim = onnx.identity, transformer.TransformerEmbedder(name, onnx).dim
+            identity, dim = onnx.identity, transformer.embedder_for(name, onnx).dim
     except ModelError as exc:
         return SemanticStatus(False, name, f"lexical only: {exc}")
     have, total = _vector_counts(store_root, identity)

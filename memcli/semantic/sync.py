@@ -258,9 +258,9 @@ def _library_embedder(name: str, info: ModelInfo) -> StaticEmbedder:
 
 
 def _transformer_embedder(name: str, meta: dict[str, str]) -> TransformerEmbedder:
-    from memcli.semantic.transformer import TransformerEmbedder, TransformerInfo
+    from memcli.semantic.transformer import TransformerInfo, embedder_for
 
-    return TransformerEmbedder(name, TransformerInfo.from_json(vectors.meta_json(meta, "info")))
+    return embedder_for(name, TransformerInfo.from_json(vectors.meta_json(meta, "info")))
 
 
 def _embed(

@@ -276,6 +276,23 @@ class TransformerEmbedder:
         pass
 
 
+_loaded: dict[tuple[str, TransformerInfo], TransformerEmbedder] = {}
+
+
+def embedder_for(name: str, info: TransformerInfo) -> TransformerEmbedder:
+    """The embedder of this model, loaded once a process (a session takes ~0.5 s to load).
+
+    Only the last model is kept; ``info`` holds the files' digest, so a changed
+    model is loaded again.
+    """
+    key = (name, info)
+    if key not in _loaded:
+        embedder = TransformerEmbedder(name, info)
+        _loaded.clear()
+        _loaded[key] = embedder
+    return _loaded[key]
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
