@@ -11,10 +11,13 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import onnx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from onnx import TensorProto, helper, numpy_helper
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
 
@@ -216,3 +219,36 @@ def test_a_broken_onnx_model_is_one_line(store: Path, onnx_dir: Path, kind: str)
     assert "semantic search is off: " in found.stderr and "Traceback" not in found.stderr
     with pytest.raises(ModelError):
         TransformerEmbedder("tiny", read_transformer(onnx_dir))
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5000) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=30), inner),
+    max_leaves=12,
+)
+KEYS = st.sampled_from(
+    ["type", "word_embedding_dimension", "pooling_mode_mean_tokens", "pooling_mode_cls_token"]
+    + ["max_seq_length", "path"]
+)
+SMALL_FILES = ["1_Pooling/config.json", "modules.json", "sentence_bert_config.json"]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    file=st.sampled_from(SMALL_FILES),
+    value=JSON | st.dictionaries(KEYS, JSON) | st.lists(st.dictionaries(KEYS, JSON)),
+    raw=st.none() | st.binary(max_size=40),
+)
+def test_any_small_file_is_read_or_refused_in_one_line(
+    _onnx_template: Path, tmp_path_factory: pytest.TempPathFactory, file: str, value: Any, raw: Any
+) -> None:
+    folder = Path(shutil.copytree(_onnx_template, tmp_path_factory.mktemp("f") / "m"))
+    (folder / file).write_bytes(raw if raw is not None else json.dumps(value).encode())
+    try:
+        info = read_transformer(folder)
+    except ModelError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 500
+    else:
+        assert 0 <= info.dim and 1 <= info.max_tokens <= 256

@@ -157,9 +157,10 @@ def _check_modules(path: Path, value: Any) -> None:
         raise ModelError(f"{path} is not a JSON list")
     known = ("Transformer", "Pooling", "Normalize")
     for module in value:
-        kind = str(module.get("type", "")) if isinstance(module, dict) else ""
-        if not kind.endswith(known):
-            raise ModelError(f"{path}: mem cannot compute the module {kind or module!r}")
+        kind = module.get("type") if isinstance(module, dict) else None
+        if not (isinstance(kind, str) and kind.endswith(known)):
+            shown = kind[:100] if isinstance(kind, str) else type(kind).__name__
+            raise ModelError(f"{path}: mem cannot compute the module {shown!r}")
 
 
 class TransformerEmbedder:
