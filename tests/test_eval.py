@@ -137,3 +137,19 @@ def test_a_bad_queries_file_is_one_clear_error(
     queries.write_text(content)
     result = mem("eval", str(queries), expect=1)
     assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "nested"])
+def test_a_queries_file_is_bounded(store: Path, tmp_path: Path, kind: str) -> None:
+    import os
+
+    if kind == "device":
+        path = Path("/dev/zero")
+    elif kind == "fifo":
+        path = tmp_path / "fifo"
+        os.mkfifo(path)  # reading it would wait for ever
+    else:
+        path = tmp_path / "nested.jsonl"
+        path.write_text('{"query": "x", "relevant": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    result = mem("eval", str(path), expect=1)
+    assert result.output.startswith("Error:") and "Traceback" not in result.output

@@ -177,12 +177,21 @@ def test_recall_needs_a_cue(aged: Path) -> None:
     ]
 
 
-def test_time_words_narrow_recall_to_their_window(aged: Path) -> None:
-    assert recall("what did we find about failing deploy retries yesterday") == [
+def test_time_words_narrow_recall_to_their_window(
+    aged: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save(
+        "The deploy script retries the migration once before failing.",
+        "Deploy retries migrations, the old way",
+        when="2026-09-01T00:00:00Z",
+    )
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    both = recall("what did we find about failing deploy migration retries?")
+    assert set(both) == {"Deploy retries migrations", "Deploy retries migrations, the old way"}
+    # "yesterday" keeps what was noted then, while that answers the prompt.
+    assert recall("what did we find about failing deploy migration retries yesterday") == [
         "Deploy retries migrations"
     ]
-    # The upload memory is a month old: "yesterday" leaves it out.
-    assert recall("what did we find about failing upload minute yesterday") == []
 
 
 def test_recall_never_gives_a_session_the_same_memory_twice(aged: Path) -> None:
@@ -251,3 +260,91 @@ def test_recall_brings_a_section_of_the_notes_once_a_session(noted: Path) -> Non
     assert "revert the image tag" in mem("recall", prompt).stdout
     again = json.loads(mem("recall", prompt, "--format", "json", "--session", "s").stdout)
     assert again["notes"] == []
+
+
+# ------------------------------------------------------ hostile input, limits
+
+
+def test_a_linked_sessions_folder_is_never_followed(aged: Path, tmp_path: Path) -> None:
+    import os
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    for n in range(205):
+        (victim / f"important-{n}.json").write_text("{}")
+        os.utime(victim / f"important-{n}.json", (0, 0))
+    (aged / ".cache").mkdir(exist_ok=True)
+    (aged / ".cache" / "recall-sessions").symlink_to(victim)
+    prompt = "why do upload failures happen after a minute?"
+    assert recall(prompt, "--session", "s-1") != []
+    assert sorted(p.name for p in victim.iterdir()) == sorted(
+        f"important-{n}.json" for n in range(205)
+    )
+
+
+def test_a_long_prompt_is_searched_for_the_question_at_its_end(aged: Path) -> None:
+    context = " ".join(f"context{n}" for n in range(80))
+    prompt = f"{context}. Now the upload failures are back after a minute, why?"
+    terms = mem_json("search", prompt, "--explain")["terms"]
+    assert '"upload"' in terms and '"minute"' in terms and len(terms) == 64
+    assert recall(prompt) == ["Upload failures come from the presigned URL expiry"]
+
+
+@pytest.mark.parametrize("query", ["é" * 25_001, "upload \udcff\udcfe"], ids=["huge", "not-utf8"])
+def test_a_query_nothing_matches_is_no_error(aged: Path, query: str) -> None:
+    result = mem("search", query)
+    assert "no memory matches" in result.stderr or result.stdout
+    assert mem("recall", f"why {query}?").exit_code == 0
+
+
+def test_time_words_do_not_hide_an_older_answer(aged: Path) -> None:
+    # "today" says when the problem happens; the memory that explains it is a month old.
+    assert recall("why do upload failures after a minute happen again today?") == [
+        "Upload failures come from the presigned URL expiry"
+    ]
+
+
+def test_a_large_importance_weight_never_turns_the_ranking_over(store: Path) -> None:
+    save("Redis cache eviction uses allkeys-lru.", "Redis cache eviction", "--importance", "0")
+    save("Nothing much about redis.", "Misc", "--importance", "0")
+    (store / "mem.toml").write_text("[ranking]\nimportance = 10\n")
+    hits = mem_json("search", "redis cache eviction", "--explain")["hits"]
+    assert hits[0]["title"] == "Redis cache eviction"
+    assert all(hit["explain"]["score"] > 0 for hit in hits)
+
+
+def test_the_session_memory_keeps_the_newest_within_its_bounds(store: Path) -> None:
+    from memcli.retrieval import injected
+    from memcli.store.files import Store
+
+    memory_store = Store(store)
+    long_ids = [f"note:notes/{'é' * 40}/{n}.md:{n}" for n in range(3000)]
+    for start in range(0, 3000, 500):
+        injected.note(memory_store, "s", long_ids[start : start + 500])
+    kept = injected.given(memory_store, "s")
+    assert kept and kept[-1] == long_ids[-1] and kept == long_ids[-len(kept) :]
+
+
+def test_note_text_cannot_drive_the_terminal(store: Path) -> None:
+    from .conftest import git
+
+    (store / "notes").mkdir()
+    (store / "notes" / "esc.md").write_text("# Zebra \x1b]0;pwned\x07\n\nzebra \x1b[31mred\x00\n")
+    git(store, "add", "notes")
+    git(store, "commit", "-q", "-m", "notes")
+    out = mem("search", "zebra").stdout
+    assert "zebra" in out.lower() and not any(c in out for c in "\x1b\x07\x00")
+
+
+def test_raw_explain_says_what_ran(uploads: Path) -> None:
+    out = mem("search", "upload", "--raw", "--explain").stdout
+    assert "query (FTS5, as typed): upload" in out and "substring match" not in out
+    result = mem("search", "upload", "--all", "--mode", "semantic", expect=2)
+    assert "--all matches words" in result.output
+
+
+def test_e_g_is_not_a_file_name() -> None:
+    from memcli.retrieval.recall import cues
+
+    assert "file" not in cues("what is the right way to fix it, e.g. the retry", 10)
+    assert "file" in cues("what do we know about client.py", 10)

@@ -594,3 +594,10 @@ def test_recall_answers_by_meaning_above_the_similarity_floor(
     ]
     (store / "mem.toml").write_text(settings + "[recall]\nmin_similarity = 0.6\n")
     assert json.loads(mem("recall", prompt, "--format", "json").stdout)["memories"] == []
+
+
+def test_a_memory_far_in_meaning_is_no_semantic_match(three: dict[str, str]) -> None:
+    found = search_titles("dark theme", "--mode", "semantic")
+    assert "The database connection pool is exhausted under load" not in found
+    assert found[0] == "Feature toggle for dark mode lives in settings"
+    assert search_titles("theme", "--type", "gotcha") == []

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from itertools import chain
 from typing import NamedTuple
 
-from memcli.core.text import clip
+from memcli.core.text import one_line
 
 MEMORY_MD = "MEMORY.md"
 NOTES_DIR = "notes"
@@ -89,7 +89,7 @@ def chunk_markdown(text: str, name: str) -> list[Chunk]:
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     """A section's text on one line: at most ``limit`` characters, cut after a whole word."""
-    return clip(" ".join(text[: limit * 4].split()), limit)
+    return one_line(text, limit)
 
 
 def _sections(lines: list[str]) -> Iterator[tuple[str, int, list[tuple[int, str]]]]:

@@ -23,6 +23,7 @@ long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones
 stop_words = "english" # "english", "none", or a list of words dropped from a query
 extra_stop_words = []  # words dropped besides those
 mode = "hybrid"        # lexical, semantic or hybrid (semantic needs a model)
+min_similarity = 0.1   # a memory less similar than this is no semantic match
 
 [ranking]
 rrf_k = 10                       # reciprocal-rank fusion constant
@@ -72,6 +73,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "stop_words": "english",
         "extra_stop_words": [],
         "mode": "hybrid",
+        "min_similarity": 0.1,
     },
     "ranking": {
         "rrf_k": 10,

@@ -170,11 +170,12 @@ def entry_dict(entry: IndexedMemory, short_id: str | None = None) -> dict[str, A
 def note_dict(hit: NoteSection) -> dict[str, Any]:
     """The note shape of a section of the curated notes (see the module docstring)."""
     from memcli.core.chunks import excerpt
+    from memcli.core.text import one_line
 
     return {
         "kind": "note",
         "path": hit.path,
-        "heading": hit.heading,
+        "heading": one_line(hit.heading, 1000),
         "line": hit.line,
         "excerpt": excerpt(hit.text),
         "score": hit.score,

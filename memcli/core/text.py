@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+# C0 and C1 control characters and DEL: a terminal would act on them (colours, titles,
+# the clipboard), and a NUL ends strings in C.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+
 
 def clip(text: str, limit: int) -> str:
     """At most ``limit`` characters, cut after a whole word, marked with an ellipsis."""
@@ -12,3 +18,8 @@ def clip(text: str, limit: int) -> str:
     if space > limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,;:.") + "…"
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` as one printable line of at most ``limit`` characters."""
+    return clip(" ".join(_CONTROL_RE.sub(" ", text[: limit * 4]).split()), limit)

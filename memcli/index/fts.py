@@ -27,8 +27,8 @@ class Term(NamedTuple):
         return quoted + "*" if self.prefix else quoted
 
 
-def parse_terms(query: str) -> list[Term]:
-    """The searchable terms of a query; words with no letter or digit are dropped."""
+def parse_terms(query: str, limit: int = MAX_TERMS) -> list[Term]:
+    """The first ``limit`` searchable terms of a query (words with no letter or digit dropped)."""
     terms: list[Term] = []
     for match in _TOKEN_RE.finditer(_CONTROL_RE.sub(" ", query)):
         phrase, word = match.group(1), match.group(2)
@@ -41,7 +41,7 @@ def parse_terms(query: str) -> list[Term]:
             is_phrase = False
         if _WORD_CHAR_RE.search(text):
             terms.append(Term(text, prefix, is_phrase))
-        if len(terms) == MAX_TERMS:
+        if len(terms) == limit:
             break
     return terms
 

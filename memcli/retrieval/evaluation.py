@@ -123,15 +123,21 @@ class Report:
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each line of a JSON-lines file as an object, with its line number; bad lines are errors."""
+    import stat
+
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
-    if size > MAX_QUERIES_FILE_BYTES:
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise InvalidInput(f"{path} is not a plain file")
+        data = handle.read(MAX_QUERIES_FILE_BYTES + 1)
+    if len(data) > MAX_QUERIES_FILE_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_QUERIES_FILE_BYTES >> 20} MB")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise InvalidInput(f"{path} cannot be read as UTF-8 text ({exc})") from None
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
@@ -140,6 +146,8 @@ def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             value = json.loads(line)
         except ValueError as exc:
             raise InvalidInput(f"{path}:{number}: not valid JSON ({exc})") from None
+        except RecursionError:
+            raise InvalidInput(f"{path}:{number}: not valid JSON (nested too deeply)") from None
         if not isinstance(value, dict):
             raise InvalidInput(f"{path}:{number}: each line must be a JSON object")
         yield number, value

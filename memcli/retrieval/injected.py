@@ -1,8 +1,11 @@
 """What recall has already given each agent session, so no prompt repeats it.
 
 One small JSON file per session in the store's cache folder (derived data, like
-the index): the ids given so far. Bounded: at most ``MAX_IDS`` ids a session,
-and the oldest session files are removed past ``MAX_SESSIONS``.
+the index): the ids given so far, oldest first. Bounded: at most ``MAX_IDS`` ids
+and ``MAX_FILE_BYTES`` a session (the oldest go first), and the least recently
+written session files are removed past ``MAX_SESSIONS``. The folder must be a
+real folder of the store: a link in its place is never followed (nothing is
+remembered then, and nothing outside the store is read, written or removed).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 from memcli.store.files import Store
@@ -18,47 +22,76 @@ from memcli.store.files import Store
 FOLDER = "recall-sessions"
 MAX_IDS = 2000
 MAX_SESSIONS = 200
-MAX_FILE_BYTES = 64 * 1024
+MAX_FILE_BYTES = 256 * 1024
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def _path(store: Store, session: str) -> Path:
-    name = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return store.cache_dir / FOLDER / f"{name}.json"
-
-
-def given(store: Store, session: str) -> frozenset[str]:
-    """The ids recall gave this session so far (none when the file is missing or unreadable)."""
-    path = _path(store, session)
+def _folder(store: Store) -> Path | None:
+    """The sessions folder, if it is missing or a real folder; None for anything else."""
+    path = store.cache_dir / FOLDER
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return path
+    except OSError:
+        return None
+    return path if stat.S_ISDIR(mode) else None
+
+
+def _path(folder: Path, session: str) -> Path:
+    name = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return folder / f"{name}.json"
+
+
+def given(store: Store, session: str) -> list[str]:
+    """The ids recall gave this session so far, oldest first (none when unreadable)."""
+    folder = _folder(store)
+    if folder is None:
+        return []
+    try:
+        fd = os.open(_path(folder, session), os.O_RDONLY | _NOFOLLOW)
         with os.fdopen(fd, "rb") as handle:
-            data = json.loads(handle.read(MAX_FILE_BYTES))
-    except (OSError, ValueError):
-        return frozenset()
+            data = json.loads(handle.read(MAX_FILE_BYTES + 1))
+    except (OSError, ValueError, RecursionError):
+        return []
     ids = data.get("ids") if isinstance(data, dict) else None
     if not isinstance(ids, list):
-        return frozenset()
-    return frozenset(i for i in ids if isinstance(i, str))
+        return []
+    return [i for i in ids if isinstance(i, str)]
 
 
 def note(store: Store, session: str, ids: list[str]) -> None:
     """Add ``ids`` to what this session was given; a cache that cannot be written is skipped."""
-    path = _path(store, session)
-    kept = [*sorted(given(store, session)), *ids][-MAX_IDS:]
+    folder = _folder(store)
+    if folder is None:
+        return
+    kept = [*given(store, session), *ids][-MAX_IDS:]
+    encoded = json.dumps({"ids": kept}).encode("utf-8")
+    while len(encoded) > MAX_FILE_BYTES and kept:
+        kept = kept[len(kept) // 4 + 1 :]  # the oldest quarter goes
+        encoded = json.dumps({"ids": kept}).encode("utf-8")
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = _path(folder, session)
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(json.dumps({"ids": kept}), encoding="utf-8")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(encoded)
         os.replace(temporary, path)
-        _prune(path.parent)
+        _prune(folder)
 
 
 def _prune(folder: Path) -> None:
     """Remove the least recently written session files beyond ``MAX_SESSIONS``."""
-    files = list(folder.glob("*.json"))
+    if not stat.S_ISDIR(folder.lstat().st_mode):
+        return
+    files = []
+    for entry in os.scandir(folder):
+        if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+            files.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
     if len(files) <= MAX_SESSIONS:
         return
-    files.sort(key=lambda f: f.stat().st_mtime)
-    for stale in files[: len(files) - MAX_SESSIONS]:
+    files.sort()
+    for _, stale in files[: len(files) - MAX_SESSIONS]:
         with contextlib.suppress(OSError):
-            stale.unlink()
+            os.unlink(stale)

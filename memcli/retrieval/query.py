@@ -39,13 +39,21 @@ def normalized(word: str) -> str:
     return word.lower().strip(_EDGE_PUNCTUATION)
 
 
+MAX_PLANNED_CHARS = 20_000
+"""Of a longer prompt, the end is read: that is where people put the question."""
+
+
 def plan_query(text: str, stop_words: frozenset[str], *, strict: bool = False) -> QueryPlan:
-    """The terms of ``text`` worth searching; all of them if every one is a stop word."""
+    """The terms of ``text`` worth searching; all of them if every one is a stop word.
+
+    At most ``MAX_TERMS`` terms, the last ones when a long prompt has more: after a
+    paragraph of context, the question comes at the end.
+    """
     kept: list[Term] = []
     dropped: list[str] = []
     seen: set[tuple[str, bool, bool]] = set()
     every: list[Term] = []
-    for term in _words(parse_terms(text)):
+    for term in _words(parse_terms(text[-MAX_PLANNED_CHARS:], limit=MAX_PLANNED_CHARS)):
         word = normalized(term.text) if not term.phrase else " ".join(term.text.lower().split())
         identity = (word, term.prefix, term.phrase)
         if not word or identity in seen:
@@ -58,8 +66,8 @@ def plan_query(text: str, stop_words: frozenset[str], *, strict: bool = False) -
         else:
             kept.append(cleaned)
     if not kept:
-        return QueryPlan(every, [], strict)
-    return QueryPlan(kept, dropped, strict)
+        return QueryPlan(every[-MAX_TERMS:], [], strict)
+    return QueryPlan(kept[-MAX_TERMS:], dropped[-MAX_TERMS:], strict)
 
 
 def _words(terms: list[Term]) -> list[Term]:
@@ -75,4 +83,4 @@ def _words(terms: list[Term]) -> list[Term]:
             continue
         parts = _WORD_RE.findall(term.text)
         words += [Term(part) for part in parts] if parts else [term]
-    return words[:MAX_TERMS]
+    return words

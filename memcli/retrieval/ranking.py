@@ -7,7 +7,8 @@ it appears in; the result is then scaled by
 
 * recency: ``1 + recency * 2 ** (-age / half_life)``, where preferences,
   decisions and patterns use the slow half-life (they stay true for longer);
-* importance: ``1 + importance * (value - 0.5)``, 0.5 when a memory has none.
+* importance: ``exp(importance * (value - 0.5))``, 0.5 when a memory has none
+  (about ``1 + importance * (value - 0.5)`` for small weights, never below 0).
 
 All weights are in ``[ranking]`` of mem.toml; ``Parts`` keeps every factor for
 ``mem search --explain``.
@@ -84,7 +85,7 @@ def recency_factor(age_seconds: float, memory_type: str, weights: Weights) -> fl
 
 def importance_factor(importance: float | None, weights: Weights) -> float:
     value = NEUTRAL_IMPORTANCE if importance is None else importance
-    return 1.0 + weights.importance * (value - NEUTRAL_IMPORTANCE)
+    return math.exp(weights.importance * (value - NEUTRAL_IMPORTANCE))
 
 
 def fused(lexical_rank: int | None, semantic_rank: int | None, weights: Weights) -> float:

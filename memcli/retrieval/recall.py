@@ -83,7 +83,7 @@ ACKNOWLEDGEMENTS = frozenset(
         "ship it",
     }
 )
-_FILE_RE = re.compile(r"[\w.-]*[/\\][\w./\\-]+|\b[\w-]+\.[a-z][a-z0-9]{0,5}\b", re.IGNORECASE)
+_FILE_RE = re.compile(r"[\w.-]*[/\\][\w./\\-]+|\b[\w-]{2,}\.[a-z][a-z0-9]{0,5}\b", re.IGNORECASE)
 _WORD_COUNT_RE = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 # A time word and how far back it reaches, in days (a day more than it says: "yesterday"
 # at 00:30 still means most of the day before).
@@ -241,16 +241,23 @@ class Recall:
         plan = searcher.plan(prompt)
         if not plan.terms:
             return recall
-        given = injected.given(memory.store, session) if session else frozenset()
+        given = frozenset(injected.given(memory.store, session)) if session else frozenset()
         shown = memory.read(lambda index: shown_in_full(index, settings["context"], moment))
+        exclude = frozenset(shown) | given
         outcome = searcher.search(
             prompt,
             Filters(since=since),
             limit=CANDIDATES,
             mode=mode,
             moment=moment,
-            exclude=frozenset(shown) | given,
+            exclude=exclude,
+            fallback=False,
         )
+        if since and not strong(outcome.hits, len(plan.terms), own):
+            # A time word may say when a problem happens, not when it was noted.
+            outcome = searcher.search(
+                prompt, limit=CANDIDATES, mode=mode, moment=moment, exclude=exclude, fallback=False
+            )
         recall.notes = [
             note
             for note in _strong_notes(searcher, prompt, len(plan.terms), own, settings["context"])

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from memcli.service.memory import Memory
 
 MODES = ("lexical", "semantic", "hybrid")
+MAX_SUBSTRING_BYTES = 1000
 CANDIDATES = 100
 """How many of each ranking's best are fused: enough that the boosts can reorder them."""
 COMMON_SHARE = 0.1
@@ -125,8 +126,15 @@ class Searcher:
         raw: bool = False,
         moment: dt.datetime | None = None,
         exclude: frozenset[str] = frozenset(),
+        fallback: bool = True,
     ) -> Outcome:
-        """The best ``limit`` memories for ``text``; ``exclude``: ids never returned."""
+        """The best ``limit`` memories for ``text``; ``exclude``: ids never returned.
+
+        ``fallback``: when nothing is ranked, a substring match answers (not for
+        recall, which never shows one).
+        """
+        # Text the terminal could not decode arrives as lone surrogates: SQLite takes UTF-8.
+        text = text.encode("utf-8", "replace").decode("utf-8")
         wanted = mode or self.settings["search"]["mode"]
         plan = self.plan(text, strict=strict)
         at = moment or now()
@@ -142,7 +150,9 @@ class Searcher:
             if hits:
                 strategy = "all" if strict else "ranked"
                 return Outcome(hits, strategy, plan, used, self.semantic_line(), match, common)
-            found = index.substring(text, filters, limit=limit + len(exclude))
+            # SQLite refuses a LIKE pattern over 50,000 bytes; a text that long is no substring.
+            usable = fallback and len(text.encode("utf-8")) <= MAX_SUBSTRING_BYTES
+            found = index.substring(text, filters, limit=limit + len(exclude)) if usable else []
             found = [e for e in found if e.id not in exclude][:limit]
             strategy = "substring" if found else "none"
             return Outcome(
@@ -161,7 +171,10 @@ class Searcher:
         self, index: Index, text: str, filters: Filters, limit: int, plan: QueryPlan
     ) -> Outcome:
         entries = index.search(text, filters, limit=limit, raw=True).entries
-        hits = [Hit(e, Parts(bm25=e.score, score=e.score or 0.0)) for e in entries]
+        hits = [
+            Hit(e, Parts(bm25=e.score, lexical=e.score, lexical_rank=n, score=e.score or 0.0))
+            for n, e in enumerate(entries, 1)
+        ]
         return Outcome(hits, "raw", plan, "lexical", self.semantic_line(), text)
 
     def _rank(
@@ -218,7 +231,10 @@ class Searcher:
             missing = [i for i, _ in nearest if i not in entries]
             passing = {e.id: e for e in index.with_ids(missing, filters)} if missing else {}
             rank = 0
+            floor = self.settings["search"]["min_similarity"]
             for identity, value in nearest:
+                if value < floor:
+                    break  # best first: the rest are as far from the query
                 if identity not in entries and identity not in passing:
                     continue  # filtered out
                 entries.setdefault(identity, passing.get(identity))  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from memcli.core.text import one_line
 from memcli.core.timeutil import age
 from memcli.index import Entry, NoteHit
 from memcli.service.memory import Memory
@@ -42,13 +43,16 @@ def print_entries(memory: Memory, entries: list[Entry], *, as_json: bool, anchor
     echo_json(documents)
 
 
+HEADING_CHARS = 120
+
+
 def note_lines(hits: list[NoteHit], width: int = 80) -> list[str]:
     """``MEMORY.md:12  Deploy > Rollback — first words of the section…``, one a section."""
     from memcli.core.chunks import excerpt
 
     lines = []
     for hit in hits:
-        head = f"{hit.path}:{hit.line}  {hit.heading}"
+        head = f"{one_line(hit.path, 200)}:{hit.line}  {one_line(hit.heading, HEADING_CHARS)}"
         room = max(width - len(head) - 3, 20)
         lines.append(f"{head} — {excerpt(hit.text, room)}")
     return lines

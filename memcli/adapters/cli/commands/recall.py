@@ -31,10 +31,11 @@ def recall(
 ) -> None:
     """Print the memories worth showing an agent for one prompt, if any.
 
-    Trivial prompts ("ok", "continue", anything under 15 characters) get
-    nothing, and so do prompts without a cue (a question mark, a file name, a
-    time word such as "yesterday", or ten words or more). Otherwise at most 3
-    strong matches, ranked like mem search, among the memories the
+    Trivial prompts ("ok", "continue", anything under 15 characters by
+    default) get nothing, and so do prompts without a cue (a question mark, a
+    file name, a time word such as "yesterday", or ten words or more). Otherwise
+    at most 3 strong matches (by default; [recall] in mem.toml sets these),
+    ranked like mem search, among the memories the
     session-start context does not show in full and, with --session, that the
     session was not given before, within the budget.
 

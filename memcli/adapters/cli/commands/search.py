@@ -39,7 +39,7 @@ _STRATEGY_NOTICES = {
     "--all",
     "strict",
     is_flag=True,
-    help="Only memories with every word of the query (stop words too).",
+    help="Only memories with every word of the query (stop words are still dropped).",
 )
 @click.option(
     "--mode",
@@ -89,6 +89,8 @@ def search(
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     if raw and strict:
         raise click.UsageError("--raw and --all cannot be used together")
+    if strict and mode == "semantic":
+        raise click.UsageError("--all matches words, and --mode semantic matches meaning only")
     from memcli.retrieval.search import Searcher
 
     memory = open_memory(store_dir, project)
@@ -124,8 +126,11 @@ def _echo_explained(outcome: Outcome, short_ids: dict[str, str]) -> None:
 
     plan = outcome.plan
     terms = ", ".join(term.to_fts() for term in plan.terms) or "(none)"
-    click.echo(f"query terms: {terms}" + (" (all required)" if plan.strict else " (any)"))
-    if plan.dropped:
+    if outcome.strategy == "raw":
+        click.echo(f"query (FTS5, as typed): {outcome.match}")
+    else:
+        click.echo(f"query terms: {terms}" + (" (all required)" if plan.strict else " (any)"))
+    if plan.dropped and outcome.strategy != "raw":
         click.echo(f"stop words dropped: {', '.join(plan.dropped)}")
     if outcome.common:
         click.echo(
