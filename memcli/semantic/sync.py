@@ -15,7 +15,7 @@ import json
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.index import vectors
 from memcli.semantic.model import (
@@ -237,17 +237,22 @@ def query_embedder(index: Index, name: str, meta: dict[str, str]) -> QueryEmbedd
     return _library_embedder(name, info)
 
 
+def _read_tokenizer(path: Path) -> tuple[str, Any]:
+    """A model's tokenizer.json, as text and parsed; at most ``MAX_TOKENIZER_BYTES`` are read."""
+    try:
+        with path.open("rb") as handle:
+            text = handle.read(MAX_TOKENIZER_BYTES + 1).decode("utf-8")
+        return text, json.loads(text)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise ModelError(f"cannot read {path}: {exc}") from None
+
+
 def _library_embedder(name: str, info: ModelInfo) -> StaticEmbedder:
     try:
         from memcli.semantic.batch import library_tokenizer, unk_id_of
     except ImportError:
         raise ModelError("this model's tokenizer needs memcli[semantic] (tokenizers)") from None
-    path = info.directory / "tokenizer.json"
-    try:
-        text = path.read_bytes()[: MAX_TOKENIZER_BYTES + 1].decode("utf-8")
-        parsed = json.loads(text)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot read {path}: {exc}") from None
+    text, parsed = _read_tokenizer(info.directory / "tokenizer.json")
     tokenizer = library_tokenizer(text)
     unk = unk_id_of(tokenizer, parsed)
 
@@ -380,11 +385,6 @@ def _batch_embedder(
             return [wordpiece.encode(text) for text in texts]
 
         return BatchEmbedder(name, info, encode, wordpiece.unk_id)
-    path = directory / "tokenizer.json"
-    try:
-        text = path.read_bytes()[: MAX_TOKENIZER_BYTES + 1].decode("utf-8")
-        parsed = json.loads(text)
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"cannot read {path}: {exc}") from None
+    text, parsed = _read_tokenizer(directory / "tokenizer.json")
     tokenizer = library_tokenizer(text)
     return BatchEmbedder(name, info, library_encoder(tokenizer), unk_id_of(tokenizer, parsed))
