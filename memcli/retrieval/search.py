@@ -57,7 +57,8 @@ class Outcome(NamedTuple):
     mode: str
     """The mode used: ``lexical`` when semantic ranking was asked for but is not available."""
     semantic: str
-    """One line on semantic ranking: the model in use, or why there is none."""
+    """Why semantic ranking was not used though asked for ('' otherwise: the status of a
+    model costs a look at its files and vectors, which a search need not pay)."""
     match: str | None
     """The FTS5 MATCH expression run (for ``--explain``)."""
     common: tuple[str, ...] = ()
@@ -144,12 +145,13 @@ class Searcher:
         def run(index: Index) -> Outcome:
             semantic = None if strict or wanted == "lexical" else self._semantic_search(index)
             used = wanted if semantic is not None else "lexical"
+            line = self.semantic_line() if used != wanted else ""
             hits, match, common = self._rank(
                 index, text, plan, filters, limit, used, semantic, at, exclude
             )
             if hits:
                 strategy = "all" if strict else "ranked"
-                return Outcome(hits, strategy, plan, used, self.semantic_line(), match, common)
+                return Outcome(hits, strategy, plan, used, line, match, common)
             # SQLite refuses a LIKE pattern over 50,000 bytes; a text that long is no substring.
             usable = fallback and len(text.encode("utf-8")) <= MAX_SUBSTRING_BYTES
             found = index.substring(text, filters, limit=limit + len(exclude)) if usable else []
@@ -160,7 +162,7 @@ class Searcher:
                 strategy,
                 plan,
                 used,
-                self.semantic_line(),
+                line,
                 match,
                 common,
             )
@@ -175,7 +177,7 @@ class Searcher:
             Hit(e, Parts(bm25=e.score, lexical=e.score, lexical_rank=n, score=e.score or 0.0))
             for n, e in enumerate(entries, 1)
         ]
-        return Outcome(hits, "raw", plan, "lexical", self.semantic_line(), text)
+        return Outcome(hits, "raw", plan, "lexical", "", text)
 
     def _rank(
         self,

@@ -109,19 +109,20 @@ def search(
     if as_json:
         sections = [note_dict(hit) | {"matched": matched} for hit, matched in notes]
         if explain:
-            echo_json(_explained_json(outcome, short_ids) | {"notes": sections})
+            explained = _explained_json(outcome, short_ids, searcher.semantic_line())
+            echo_json(explained | {"notes": sections})
         else:
             echo_json([entry.to_json(short_ids[entry.id]) for entry in outcome.entries] + sections)
         return
     if explain:
-        _echo_explained(outcome, short_ids)
+        _echo_explained(outcome, short_ids, searcher.semantic_line())
     else:
         echo_entries(outcome.entries, short_ids)
     for line in note_lines([hit for hit, _ in notes]):
         click.echo(f"note     {line}")
 
 
-def _echo_explained(outcome: Outcome, short_ids: dict[str, str]) -> None:
+def _echo_explained(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> None:
     from memcli.retrieval.search import explain_sql
 
     plan = outcome.plan
@@ -137,7 +138,7 @@ def _echo_explained(outcome: Outcome, short_ids: dict[str, str]) -> None:
             f"too common to pick candidates by (in over a tenth of the memories; "
             f"still counted): {', '.join(outcome.common)}"
         )
-    click.echo(f"mode: {outcome.mode}; {outcome.semantic}")
+    click.echo(f"mode: {outcome.mode}; {semantic}")
     click.echo(f"strategy: {outcome.strategy}")
     click.echo(f"sql: {explain_sql(outcome.match)}")
     for hit in outcome.hits:
@@ -164,7 +165,7 @@ def _parts_line(hit: Hit, terms: int) -> str:
     return " · ".join(pieces) + f" = {parts.score:.5f}"
 
 
-def _explained_json(outcome: Outcome, short_ids: dict[str, str]) -> dict[str, Any]:
+def _explained_json(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> dict[str, Any]:
     from memcli.retrieval.search import explain_sql
 
     return {
@@ -173,7 +174,7 @@ def _explained_json(outcome: Outcome, short_ids: dict[str, str]) -> dict[str, An
         "common": list(outcome.common),
         "strict": outcome.plan.strict,
         "mode": outcome.mode,
-        "semantic": outcome.semantic,
+        "semantic": semantic,
         "strategy": outcome.strategy,
         "sql": explain_sql(outcome.match),
         "hits": [
