@@ -46,6 +46,7 @@ from memcli.index.schema import (
 )
 
 MIN_PREFIX_CHARS = 4
+MAX_SUBSTRING_BYTES = 1000
 
 RANK_WINDOW = 200
 
@@ -180,7 +181,6 @@ class Queries:
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
     ) -> SearchResult:
         """Full text first (all words, then any word), then a substring match."""
-        params = {**filters.params(), "limit": limit}
         if raw:
             try:
                 return SearchResult(self._ranked(text, filters, limit), "raw")
@@ -198,9 +198,7 @@ class Queries:
             entries = self._ranked(match, filters, limit)
             if entries:
                 return SearchResult(entries, strategy)
-        pattern = like_pattern(" ".join(text.split()))
-        like = SEARCH_LIKE.format(filters=filters.clause())
-        return SearchResult(self._entries(like, {**params, "pattern": pattern}), "substring")
+        return SearchResult(self.substring(text, filters, limit=limit), "substring")
 
     @translating_errors
     def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
@@ -211,7 +209,13 @@ class Queries:
     def substring(
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10
     ) -> list[Entry]:
-        """Memories containing ``text`` (spaces collapsed) anywhere, newest first."""
+        """Memories containing ``text`` (spaces collapsed) anywhere, newest first.
+
+        None for a text over ``MAX_SUBSTRING_BYTES``: SQLite refuses a LIKE pattern
+        over 50,000 bytes, and a text that long is no one's substring search.
+        """
+        if len(text.encode("utf-8", "replace")) > MAX_SUBSTRING_BYTES:
+            return []
         params = {
             **filters.params(),
             "limit": limit,

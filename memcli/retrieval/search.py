@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from memcli.service.memory import Memory
 
 MODES = ("lexical", "semantic", "hybrid")
-MAX_SUBSTRING_BYTES = 1000
 CANDIDATES = 100
 """How many of each ranking's best are fused: enough that the boosts can reorder them."""
 COMMON_SHARE = 0.1
@@ -152,9 +151,7 @@ class Searcher:
             if hits:
                 strategy = "all" if strict else "ranked"
                 return Outcome(hits, strategy, plan, used, line, match, common)
-            # SQLite refuses a LIKE pattern over 50,000 bytes; a text that long is no substring.
-            usable = fallback and len(text.encode("utf-8")) <= MAX_SUBSTRING_BYTES
-            found = index.substring(text, filters, limit=limit + len(exclude)) if usable else []
+            found = index.substring(text, filters, limit=limit + len(exclude)) if fallback else []
             found = [e for e in found if e.id not in exclude][:limit]
             strategy = "substring" if found else "none"
             return Outcome(
