@@ -290,10 +290,10 @@ def test_a_long_prompt_is_searched_for_the_question_at_its_end(aged: Path) -> No
     assert recall(prompt) == ["Upload failures come from the presigned URL expiry"]
 
 
-@pytest.mark.parametrize("query", ["é" * 25_001, "upload \udcff\udcfe"], ids=["huge", "not-utf8"])
+@pytest.mark.parametrize("query", ["é" * 25_001, "zzqq \udcff\udcfe"], ids=["huge", "not-utf8"])
 def test_a_query_nothing_matches_is_no_error(aged: Path, query: str) -> None:
     result = mem("search", query)
-    assert "no memory matches" in result.stderr or result.stdout
+    assert "no memory matches" in result.stderr and result.stdout == ""
     assert mem("recall", f"why {query}?").exit_code == 0
 
 
