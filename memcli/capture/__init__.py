@@ -1,0 +1,1 @@
+"""Readers of other tools' files: agent transcripts, session summaries, importers."""

@@ -1,0 +1,128 @@
+"""One transcript message, the line-parser protocol, and reading a whole file.
+
+Every agent's transcript is JSONL: a parser takes one line (bytes) at a time and
+returns the messages it holds, never raising; what it cannot use it counts in
+``skips`` by reason. ``state()`` is what a later run needs to resume in the middle
+of a file (after the last line read) with ``parser_for(agent, state)``.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, Protocol
+
+MAX_TOOL_RESULT_CHARS = 4000
+MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is skipped as "line too long", never parsed
+AGENTS = ("claude", "codex")
+_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptMessage:
+    """One indexed message of an agent session."""
+
+    agent: str  # "claude" | "codex"
+    session: str  # the session id (never empty: such a record is skipped)
+    time: str | None  # "YYYY-MM-DDTHH:MM:SSZ" (UTC), None when the record has none
+    role: str  # "user" | "assistant" | "tool" (a tool result) | "summary" (a compaction summary)
+    text: str  # the message's text; a tool call's input, shortly; a result cut to the cap
+    tools: tuple[str, ...] = ()  # names of the tools this message calls (or whose result it is)
+    files: tuple[str, ...] = ()  # file paths a tool call touched, as written in its input
+    commands: tuple[str, ...] = ()  # shell commands run (Bash's command; Codex argv joined)
+    failed: bool = False  # a tool result that reports an error or a non-zero exit
+    edited: tuple[str, ...] = ()  # the subset of `files` the call wrote
+    uuid: str | None = None
+    parent: str | None = None  # Claude's parentUuid: several children of one = a rewound branch
+    sidechain: bool = False  # a subagent's message
+
+
+class LineParser(Protocol):
+    """Parses one agent's JSONL transcript a line at a time."""
+
+    agent: str
+    skips: collections.Counter[str]  # reason -> count
+
+    def feed(self, line: bytes) -> list[TranscriptMessage]:
+        """The messages of one JSONL line; never raises."""
+        ...
+
+    def state(self) -> dict[str, Any]:
+        """JSON-serializable; ``parser_for(agent, state)`` resumes after the last line fed."""
+        ...
+
+
+def parser_for(agent: str, state: dict[str, Any] | None = None) -> LineParser:
+    """A new parser for ``agent`` ("claude" or "codex"), resumed from ``state`` if given."""
+    if agent == "claude":
+        from memcli.capture.transcripts.claude import ClaudeParser
+
+        return ClaudeParser(state)
+    if agent == "codex":
+        from memcli.capture.transcripts.codex import CodexParser
+
+        return CodexParser(state)
+    raise ValueError(f"unknown transcript agent {agent!r} (known: {', '.join(AGENTS)})")
+
+
+def read_messages(
+    path: Path, agent: str, *, max_bytes: int | None = None
+) -> Iterator[TranscriptMessage]:
+    """Every message of one transcript file, streamed line by line (bounded memory).
+
+    ``max_bytes`` stops after that many bytes of whole lines.
+    """
+    parser = parser_for(agent)
+    with path.open("rb") as handle:
+        for line, _end in iter_lines(handle, max_bytes=max_bytes):
+            yield from parser.feed(line)
+
+
+def iter_lines(
+    handle: BinaryIO, *, max_bytes: int | None = None, partial: bool = True
+) -> Iterator[tuple[bytes, int]]:
+    """Each line of a binary file from its current position, with the offset after it.
+
+    The line comes without its newline. A line longer than ``MAX_LINE_BYTES`` comes
+    as its first ``MAX_LINE_BYTES + 1`` bytes (a parser skips it as too long), so
+    memory stays bounded whatever the file holds. ``partial=False`` leaves out a
+    last line with no newline (a writer may still be appending to it): resuming at
+    the last offset yielded then reads it whole later. ``max_bytes`` stops before
+    the first line that would end past that many bytes from the start position.
+    """
+    offset = handle.tell()
+    start = offset
+    pending = bytearray()
+    overlong = False
+    while True:
+        chunk = handle.read(_CHUNK)
+        if not chunk:
+            break
+        begin = 0
+        while True:
+            newline = chunk.find(b"\n", begin)
+            if newline < 0:
+                if not overlong:
+                    pending += chunk[begin:]
+                    if len(pending) > MAX_LINE_BYTES:
+                        del pending[MAX_LINE_BYTES + 1 :]
+                        overlong = True
+                break
+            if not overlong:
+                pending += chunk[begin:newline]
+                if len(pending) > MAX_LINE_BYTES:
+                    del pending[MAX_LINE_BYTES + 1 :]
+            end = offset + newline + 1
+            if max_bytes is not None and end - start > max_bytes:
+                return
+            yield bytes(pending), end
+            pending.clear()
+            overlong = False
+            begin = newline + 1
+        offset += len(chunk)
+    if partial and (pending or overlong):
+        if max_bytes is not None and offset - start > max_bytes:
+            return
+        yield bytes(pending), offset
