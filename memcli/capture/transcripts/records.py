@@ -194,7 +194,7 @@ class BaseParser:
         if len(line) > MAX_LINE_BYTES:
             self.skips["line too long"] += 1
             return []
-        if not line.strip():
+        if not line or line.isspace():  # isspace stops at the first other byte: no copy
             self.skips["blank line"] += 1
             return []
         try:
