@@ -1,0 +1,1 @@
+"""Readers of other tools' files: transcripts, session summaries, importers and exporters."""
