@@ -258,6 +258,23 @@ class Writer:
             self._pack_loose_objects()
         return ImportCommit(commit, written, taken)
 
+    def add_notes(self, text: str, message: str) -> str | None:
+        """Create the curated MEMORY.md in its own commit; None when the store has one."""
+        from memcli.core.chunks import MEMORY_MD
+
+        self.memory.ensure_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            target = self.store.root / MEMORY_MD
+            if os.path.lexists(target):
+                return None
+            target.write_text(text, encoding="utf-8")
+            try:
+                return self.store.commit([MEMORY_MD], [], message)
+            except BaseException:
+                target.unlink(missing_ok=True)
+                raise
+
     def _pack_loose_objects(self) -> None:
         """Loose objects into one pack (``repack -d``), so no ``gc --auto`` waits for them."""
         git = self.store.git
