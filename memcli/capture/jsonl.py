@@ -124,11 +124,12 @@ def record_from_line(text: str) -> tuple[Record, str | None]:
         raise InvalidInput("narrative must be text")
     if kind == "summary":
         data.pop("type", None)
+    _check_types(data)
     fields: list[tuple[str, str]] = []
     try:
         for key, value in [*data.items(), *extra.items()]:
-            if value is None or value == []:
-                continue
+            if key in data and key not in extra and (value is None or value == []):
+                continue  # a known field left empty is not written (an extra is kept)
             if key in dates and isinstance(value, str) and key in extra:
                 value = _date(value)
             fields.append((str(key), codec.emit_scalar(value)))
@@ -144,6 +145,24 @@ def record_from_line(text: str) -> tuple[Record, str | None]:
     except InvalidMemoryFile as exc:
         raise InvalidInput(exc.problem) from None
     return record, path if isinstance(path, str) else None
+
+
+def _check_types(data: dict[str, Any]) -> None:
+    """JSON's types as a memory's fields want them (YAML would quietly read 5 as a title)."""
+    for key, value in data.items():
+        if value is None:
+            continue
+        if key in _LIST_KEYS:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise InvalidInput(f"{key} must be a list of strings")
+        elif key == "importance":
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise InvalidInput("importance must be a number from 0 to 1")
+        elif key in _LINE_KEYS and not isinstance(value, str):
+            raise InvalidInput(f"{key} must be a string, not {type(value).__name__}")
+
+
+_LIST_KEYS = frozenset({"concepts", "files", "facts"})
 
 
 def _date(value: str) -> dt.date:
