@@ -1,1 +1,1 @@
-"""Readers of other tools' files: agent transcripts, session summaries, importers."""
+"""Readers of other tools' files: transcripts, session summaries, importers and exporters."""
