@@ -230,14 +230,17 @@ class MemStore:
             )
             return memory.entry_dicts(entries, anchor=found.id)
 
-    def list(self, *, type: str | None = None, limit: int = 20) -> Records:
-        """The most recent memories, newest first, as compact entries."""
+    def list(self, *, type: str | None = None, limit: int = 20, keys: bool = False) -> Records:
+        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only."""
         from memcli.index import Filters
 
         types = _types(type)
         count = _bounded(limit, "limit", LIST_LIMIT)
+        keyed = bool(keys)
         with self._use() as memory:
-            entries = memory.read(lambda index: index.recent(Filters(types=types), limit=count))
+            entries = memory.read(
+                lambda index: index.recent(Filters(types=types), limit=count, keyed=keyed)
+            )
             return memory.entry_dicts(entries)
 
     def context(self, *, budget: int | None = None) -> str:
