@@ -18,7 +18,8 @@ The commands call these same methods (``mem show``, ``forget``, ``save``,
 A :class:`MemStore` may be shared by the threads of one process (an MCP or HTTP
 server): one lock serializes its calls, since the index connection must not be
 used by two threads at once, and writes also take the store's file lock, which
-orders them with other processes.
+orders them with other processes. It may live long: each call first brings the
+index up to date with what other processes committed meanwhile.
 """
 
 from __future__ import annotations
@@ -303,6 +304,11 @@ class _Using:
         if self.store._closed:
             self.store._lock.release()
             raise StoreError(f"the store at {self.store.location.root} is closed")
+        try:
+            self.store.memory.catch_up()
+        except BaseException:
+            self.store._lock.release()
+            raise
         return self.store.memory
 
     def __exit__(self, *exc: object) -> None:

@@ -184,3 +184,11 @@ def test_importing_the_api_loads_nothing_heavy() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_a_long_lived_store_sees_commits_made_elsewhere(store: MemStore) -> None:
+    store.save("Deploys go out on Tuesdays")
+    assert len(store.search("deploys")) == 1
+    mem("save", "Deploys pause in December", "--store", str(store.location.root))
+    assert len(store.search("deploys")) == 2
+    assert len(store.list()) == 2
