@@ -51,6 +51,8 @@ def test_a_host_session(tmp_path: Path) -> None:
 
         assert (await plugin.forget("team-a", "fact-1"))["removed"] is True
         assert (await plugin.forget("team-a", "fact-1"))["removed"] is False
+        assert (await plugin.forget("team-a", saved[2]["id"][:6]))["removed"] is False
+        assert (await plugin.forget("team-a", saved[2]["id"]))["removed"] is False
         assert len(await plugin.list_keys("team-a")) == 4
         await plugin.close()
         with pytest.raises(StoreError, match="await init"):

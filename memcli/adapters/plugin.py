@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli.core.errors import InvalidInput, NotFound, StoreError
+from memcli.core.errors import Ambiguous, InvalidInput, NotFound, StoreError
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -160,7 +160,7 @@ class MemoryPlugin:
                 if found.get("key") != name:  # an id prefix, not this key
                     raise NotFound(name)
                 forgotten = store.forget(found["id"])
-            except NotFound:
+            except (NotFound, Ambiguous):  # no such key (an id prefix is not one)
                 return {"key": name, "removed": False}
             return {"key": name, "removed": True, "commit": forgotten[0]["commit"]}
 
