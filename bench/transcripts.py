@@ -49,11 +49,29 @@ _WORDS = (
     "should could must also only just more most other some any each every all no new old"
 ).split()
 _FILES = [f"src/{a}/{b}.py" for a in ("api", "core", "db", "ui", "jobs") for b in _WORDS[:40]]
+
+
+def _vocabulary(size: int = 30_000, seed: int = 3) -> tuple[list[str], list[float]]:
+    """The common words, then made-up ones, with Zipf frequencies (as prose and logs have)."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    made_up = {"".join(rng.choices(letters, k=rng.randrange(3, 11))) for _ in range(size)}
+    words = list(dict.fromkeys([*_WORDS, *sorted(made_up)]))
+    rng.shuffle(words)
+    total = 0.0
+    cumulative = []
+    for rank in range(1, len(words) + 1):
+        total += 1.0 / rank
+        cumulative.append(total)
+    return words, cumulative
+
+
+_VOCABULARY, _CUMULATIVE = _vocabulary()
 _TOOLS = ("Bash", "Read", "Edit", "Grep", "Write", "Glob")
 
 
 def _text(rng: random.Random, words: int) -> str:
-    chosen = rng.choices(_WORDS, k=words)
+    chosen = rng.choices(_VOCABULARY, cum_weights=_CUMULATIVE, k=words)
     # identifiers, numbers and paths: the unique tokens real transcripts are full of
     for _ in range(words // 25):
         chosen[rng.randrange(words)] = rng.choice(
@@ -130,7 +148,7 @@ class _Session:
                     },
                     requestId=f"req_{rng.getrandbits(64):016x}",
                 )
-                output = _text(rng, rng.randrange(60, 1200))
+                output = _text(rng, rng.randrange(40, 900))
                 yield self._record(
                     "user",
                     {
@@ -169,7 +187,8 @@ def generate(folder: Path, messages: int, sessions: int, *, seed: int = 7) -> li
 
 def append(path: Path, count: int, seed: int = 11) -> None:
     """``count`` more lines at the end of a session file (its session id kept)."""
-    first = json.loads(path.open().readline())
+    with path.open() as handle:
+        first = json.loads(handle.readline())
     rng = random.Random(seed)
     session = _Session(rng, 0, first["cwd"])
     session.id = first["sessionId"]

@@ -6,17 +6,20 @@ a schema version mismatch or a corrupt file is dropped and built again by the ne
 
 ``files`` remembers, per transcript file, where the last sync stopped (the cursor of
 ``capture.transcripts.tail``), the parser's state and what it skipped; ``messages``
-holds each message once; ``messages_fts`` is an *external-content* FTS5 table over
-``messages`` (text, files, tools) keyed by the message's integer rowid, so the text
-is stored once and the full-text index adds only its inverted lists. ``detail=column``
-keeps which column a term is in but not its positions: about half the size of a
-full index, and bm25 needs no more. Phrases ("…") are matched as all of their words
-(the phrase check is done on the stored text), since a column-detail index cannot.
+holds each message once, its text zlib-compressed (transcripts are mostly tool output
+and prose, which shrinks three to four times); ``messages_fts`` is a *contentless*
+FTS5 table over (text, files, tools) keyed by the message's integer rowid, with
+``contentless_delete`` so that a file parsed again can replace its rows.
+``detail=column`` keeps which column a term is in but not its positions: a little
+over half the size of a full index, and bm25 needs no more. The cost: no phrase or
+NEAR queries, so a phrase typed in quotes is matched as all of its words.
+Together the file stays under 1.5 times the text it indexes (bench/transcripts.py).
 """
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -60,7 +63,8 @@ CREATE TABLE messages(
     seq INTEGER NOT NULL,
     time TEXT,
     role TEXT NOT NULL,
-    text TEXT NOT NULL,
+    text BLOB NOT NULL,
+    chars INTEGER NOT NULL,
     files TEXT NOT NULL,
     tools TEXT NOT NULL,
     commands TEXT NOT NULL,
@@ -73,7 +77,7 @@ CREATE UNIQUE INDEX messages_session_seq ON messages(session, seq);
 CREATE INDEX messages_file ON messages(file);
 CREATE VIRTUAL TABLE messages_fts USING fts5(
     text, files, tools,
-    content='messages', content_rowid='rowid', detail=column,
+    content='', contentless_delete=1, detail=column,
     tokenize='porter unicode61 remove_diacritics 2'
 );
 """
@@ -96,22 +100,21 @@ VALUES (:path, :agent, :session, :matched, :cwd, :size, :mtime_ns, :inode, :devi
 NEXT_SEQ = "SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session = ?"
 NEXT_ROWID = "SELECT coalesce(max(rowid), 0) + 1 FROM messages"
 INSERT_MESSAGE = """
-INSERT INTO messages(rowid, file, agent, session, seq, time, role, text, files, tools, commands,
-    failed, uuid, parent, sidechain)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO messages(rowid, file, agent, session, seq, time, role, text, chars, files, tools,
+    commands, failed, uuid, parent, sidechain)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 INSERT_FTS = "INSERT INTO messages_fts(rowid, text, files, tools) VALUES (?, ?, ?, ?)"
-DELETE_FILE_FTS = """
-INSERT INTO messages_fts(messages_fts, rowid, text, files, tools)
-SELECT 'delete', rowid, text, files, tools FROM messages WHERE file = ?
-"""
+DELETE_FILE_FTS = (
+    "DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE file = ?)"
+)
 DELETE_FILE_MESSAGES = "DELETE FROM messages WHERE file = ?"
 DELETE_FILE = "DELETE FROM files WHERE path = ?"
 COUNTS = """
 SELECT (SELECT count(*) FROM files WHERE matched),
        (SELECT count(DISTINCT session) FROM messages),
        (SELECT count(*) FROM messages),
-       (SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM messages)
+       (SELECT coalesce(sum(chars), 0) FROM messages)
 """
 REWOUND = """
 SELECT count(*) FROM (
@@ -120,14 +123,16 @@ SELECT count(*) FROM (
 )
 """
 SKIPS = "SELECT skips FROM files WHERE skips != '{}'"
+# Ranked on rowids and scores alone; the few rows shown are read afterwards.
 SEARCH = """
-SELECT m.rowid, m.session, m.seq, m.time, m.role, m.text, m.tools, m.files,
-       bm25(messages_fts, {weights}) AS score
-FROM messages_fts JOIN messages AS m ON m.rowid = messages_fts.rowid
+SELECT messages_fts.rowid, bm25(messages_fts, {weights}) AS score
+FROM messages_fts{join}
 WHERE messages_fts MATCH ?{where}
 ORDER BY score
 LIMIT ?
 """
+SEARCH_JOIN = " JOIN messages AS m ON m.rowid = messages_fts.rowid"
+MESSAGE = "SELECT rowid, session, seq, time, role, text, tools, files FROM messages WHERE rowid = ?"
 SESSIONS_LIKE = "SELECT DISTINCT session FROM messages WHERE session >= ? AND session < ? LIMIT 2"
 SESSION_EXISTS = "SELECT 1 FROM messages WHERE session = ? LIMIT 1"
 AROUND = """
@@ -191,6 +196,24 @@ def join_list(values: Sequence[str]) -> str:
 
 def split_list(value: str) -> tuple[str, ...]:
     return tuple(value.split("\n")) if value else ()
+
+
+def pack(text: str) -> bytes:
+    """A message's text as stored: UTF-8, zlib at its fastest level."""
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+
+
+def unpack(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data
+    return zlib.decompress(data).decode("utf-8", "replace")
+
+
+def _stored(row: Sequence[Any], score: float = 0.0) -> StoredMessage:
+    rowid, session, seq, time, role, text, tools, files = row
+    return StoredMessage(
+        rowid, session, seq, time, role, unpack(text), split_list(tools), split_list(files), score
+    )
 
 
 class TranscriptIndex:
@@ -306,6 +329,7 @@ class TranscriptIndex:
                 (seq,) = next(cursor.execute(NEXT_SEQ, (message.session,)))
             seqs[message.session] = seq + 1
             files, tools = join_list(message.files), join_list(message.tools)
+            encoded = message.text.encode("utf-8", "surrogatepass")
             cursor.execute(
                 INSERT_MESSAGE,
                 (
@@ -316,7 +340,8 @@ class TranscriptIndex:
                     seq,
                     message.time,
                     message.role,
-                    message.text,
+                    zlib.compress(encoded, 1),
+                    len(encoded),
                     files,
                     tools,
                     join_list(message.commands),
@@ -365,17 +390,17 @@ class TranscriptIndex:
 
     def search(
         self, match: str, where: str, params: Sequence[Any], limit: int
-    ) -> list[StoredMessage]:
+    ) -> list[tuple[int, float]]:
+        """(rowid, bm25) of the best matches, best first; ``where`` filters on ``m``."""
         weights = ", ".join(str(w) for w in WEIGHTS.values())
-        sql = SEARCH.format(weights=weights, where=where)
-        return [
-            StoredMessage(
-                rowid, session, seq, time, role, text, split_list(tools), split_list(files), score
-            )
-            for rowid, session, seq, time, role, text, tools, files, score in self.db.execute(
-                sql, (match, *params, limit)
-            )
-        ]
+        join = SEARCH_JOIN if where else ""
+        sql = SEARCH.format(weights=weights, join=join, where=where)
+        return [(rowid, score) for rowid, score in self.db.execute(sql, (match, *params, limit))]
+
+    def message(self, rowid: int, score: float = 0.0) -> StoredMessage | None:
+        for row in self.db.execute(MESSAGE, (rowid,)):
+            return _stored(row, score)
+        return None
 
     def resolve_session(self, prefix: str) -> list[str]:
         """Sessions whose id is ``prefix`` or starts with it (at most two: enough to say so)."""
@@ -390,9 +415,4 @@ class TranscriptIndex:
         return 0
 
     def around(self, session: str, first: int, last: int) -> list[StoredMessage]:
-        return [
-            StoredMessage(r, s, q, t, role, text, split_list(tools), split_list(files))
-            for r, s, q, t, role, text, tools, files in self.db.execute(
-                AROUND, (session, first, last)
-            )
-        ]
+        return [_stored(row) for row in self.db.execute(AROUND, (session, first, last))]

@@ -417,33 +417,27 @@ def search(
     index = open_index(db_path)
     try:
         where, params = _where(index, filters)
-        rows = index.search(" ".join(terms), where, params, CANDIDATES)
-        if len(terms) > 1 and len(rows) < CANDIDATES:
-            seen = {row.rowid for row in rows}
+        ranked = index.search(" ".join(terms), where, params, CANDIDATES)
+        if len(terms) > 1 and len(ranked) < CANDIDATES:
+            seen = {rowid for rowid, _ in ranked}
             more = index.search(" OR ".join(terms), where, params, CANDIDATES)
-            rows += [row for row in more if row.rowid not in seen]
+            ranked += [(rowid, score) for rowid, score in more if rowid not in seen]
+        words = [term.text for term in plan.terms]
+        hits: list[TranscriptHit] = []
+        shown: dict[str, int] = {}
+        for rowid, score in ranked:
+            row = index.message(rowid, score)
+            if row is None or shown.get(row.session, 0) >= per_session:
+                continue
+            shown[row.session] = shown.get(row.session, 0) + 1
+            text = snippet(row.text, words)
+            hits.append(
+                TranscriptHit(row.session, row.seq, row.time, row.role, text, row.tools, -score)
+            )
+            if len(hits) == limit:
+                break
     finally:
         index.close()
-    words = [term.text for term in plan.terms]
-    hits: list[TranscriptHit] = []
-    shown: dict[str, int] = {}
-    for row in rows:
-        if shown.get(row.session, 0) >= per_session:
-            continue
-        shown[row.session] = shown.get(row.session, 0) + 1
-        hits.append(
-            TranscriptHit(
-                row.session,
-                row.seq,
-                row.time,
-                row.role,
-                snippet(row.text, words),
-                row.tools,
-                -row.score,
-            )
-        )
-        if len(hits) == limit:
-            break
     return hits, words
 
 
