@@ -284,3 +284,19 @@ def test_the_benchmark_generator_writes_sessions_mem_indexes(project: Path, stor
     append(paths[0], 50)
     assert mem_json("transcripts", "sync")["messages_added"] == 50
     assert mem_json("transcripts", "search", "index query")
+
+
+def test_search_with_transcripts_adds_marked_hits_below_the_memories(
+    project: Path, store: Path
+) -> None:
+    mem("save", "The upload client retries three times", "--type", "gotcha")
+    absent = mem("search", "upload", "--transcripts")
+    assert "no transcripts are indexed yet" in absent.stderr
+    write(session_file(project), conversation())
+    mem("transcripts", "sync")
+    lines = mem("search", "upload", "--transcripts").stdout.splitlines()
+    assert "retries three times" in lines[0]
+    assert lines[1].startswith(f"transcript  {SESSION[:8]}:")
+    found = mem_json("search", "upload", "--transcripts")
+    assert found[0]["kind"] != "transcript" and found[-1]["kind"] == "transcript"
+    assert all(hit["kind"] != "transcript" for hit in mem_json("search", "upload"))
