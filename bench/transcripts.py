@@ -70,7 +70,7 @@ _VOCABULARY, _CUMULATIVE = _vocabulary()
 _TOOLS = ("Bash", "Read", "Edit", "Grep", "Write", "Glob")
 
 
-def _text(rng: random.Random, words: int) -> str:
+def _line(rng: random.Random, words: int = 14) -> str:
     chosen = rng.choices(_VOCABULARY, cum_weights=_CUMULATIVE, k=words)
     # identifiers, numbers and paths: the unique tokens real transcripts are full of
     for _ in range(words // 25):
@@ -82,7 +82,19 @@ def _text(rng: random.Random, words: int) -> str:
                 f"0x{rng.randrange(16**8):08x}",
             )
         )
-    lines = [" ".join(chosen[i : i + 14]) for i in range(0, words, 14)]
+    return " ".join(chosen)
+
+
+_POOL_RNG = random.Random(5)
+_POOL = [_line(_POOL_RNG) for _ in range(20_000)]
+"""Lines of 14 words texts are made of: drawing every word anew would make generating
+350,000 messages take many minutes."""
+
+
+def _text(rng: random.Random, words: int) -> str:
+    """About ``words`` words: lines from the pool, and one line of fresh words."""
+    lines = [rng.choice(_POOL) for _ in range(max(0, words // 14 - 1))]
+    lines.append(_line(rng))
     return "\n".join(lines)
 
 

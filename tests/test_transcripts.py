@@ -108,9 +108,8 @@ def test_sync_search_show_and_status(project: Path, store: Path) -> None:
     hits = mem_json("transcripts", "search", "socket timeout")
     assert {hit["session"] for hit in hits} == {SESSION, OTHER}
     assert hits[0]["role"] == "assistant" and "socket timeout" in hits[0]["snippet"]
-    assert set(hits[0]) == {"kind", "session", "seq", "ref", "time", "role", "tools", "snippet"} | {
-        "score"
-    }
+    keys = {"kind", "session", "seq", "ref", "time", "role", "tools", "snippet", "score"}
+    assert set(hits[0]) == keys | {"matched"}
     # thinking is not indexed; a tool call's command and its tool name are
     assert mem_json("transcripts", "search", "zebras") == []
     assert mem_json("transcripts", "search", "pytest", "--tool", "Bash", "--session", SESSION[:6])
@@ -300,3 +299,29 @@ def test_search_with_transcripts_adds_marked_hits_below_the_memories(
     found = mem_json("search", "upload", "--transcripts")
     assert found[0]["kind"] != "transcript" and found[-1]["kind"] == "transcript"
     assert all(hit["kind"] != "transcript" for hit in mem_json("search", "upload"))
+
+
+def test_recall_adds_a_strong_transcript_hit_only_when_no_memory_answers(
+    project: Path, store: Path
+) -> None:
+    write(session_file(project), conversation())
+    write(session_file(project, OTHER), [record("user", 1, "lunch menu", session=OTHER)])
+    mem("transcripts", "sync")
+    prompt = "why is the socket timeout of the upload client so short?"
+    found = json.loads(mem("recall", prompt, "--format", "json").stdout)
+    (hit,) = found["transcripts"]
+    assert hit["session"] == SESSION and hit["matched"] >= 2
+    text = mem("recall", prompt).stdout
+    assert f"### Session {SESSION[:8]}:" in text and "mem transcripts show" in text
+    # the session's own messages are not recalled to it, nor weak matches to anyone
+    assert mem("recall", prompt, "--session", SESSION).stdout == ""
+    assert mem("recall", "why is the lunch menu of the canteen so short?").stdout == ""
+    # a note (or a memory) that answers leaves the transcripts out
+    (store / "notes").mkdir()
+    (store / "notes" / "upload.md").write_text(
+        "# Upload client\n\nThe socket timeout of the upload client is 60 s, too short.\n"
+    )
+    git(store, "add", "notes")
+    git(store, "commit", "-qm", "notes")
+    answered = json.loads(mem("recall", prompt, "--format", "json").stdout)
+    assert answered["notes"] and answered["transcripts"] == []

@@ -10,10 +10,10 @@ holds each message once, its text zlib-compressed (transcripts are mostly tool o
 and prose, which shrinks three to four times); ``messages_fts`` is a *contentless*
 FTS5 table over (text, files, tools) keyed by the message's integer rowid, with
 ``contentless_delete`` so that a file parsed again can replace its rows.
-``detail=column`` keeps which column a term is in but not its positions: a little
-over half the size of a full index, and bm25 needs no more. The cost: no phrase or
-NEAR queries, so a phrase typed in quotes is matched as all of its words.
-Together the file stays under 1.5 times the text it indexes (bench/transcripts.py).
+The full-text index keeps positions (``detail=full``): a column-detail index would
+be about 15% smaller, but without the text beside it FTS5's bm25 scores every match
+0 there, and phrases would not work. Together the file stays under 1.5 times the
+text it indexes (bench/transcripts.py).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ CREATE UNIQUE INDEX messages_session_seq ON messages(session, seq);
 CREATE INDEX messages_file ON messages(file);
 CREATE VIRTUAL TABLE messages_fts USING fts5(
     text, files, tools,
-    content='', contentless_delete=1, detail=column,
+    content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
 );
 """

@@ -355,6 +355,8 @@ class TranscriptHit:
     snippet: str
     tools: tuple[str, ...]
     score: float
+    matched: int = 0
+    """How many of the query's terms the message holds (in its text, paths or tool names)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -367,6 +369,7 @@ class TranscriptHit:
             "tools": list(self.tools),
             "snippet": self.snippet,
             "score": round(self.score, 4),
+            "matched": self.matched,
         }
 
 
@@ -381,17 +384,6 @@ class SearchFilters:
 
 
 _TOKEN_RE = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def _fts_term(text: str, prefix: bool) -> str | None:
-    """One typed term for a column-detail index: its words, all required, no phrase."""
-    words = _TOKEN_RE.findall(text)
-    if not words:
-        return None
-    quoted = ['"' + word + '"' for word in words]
-    if prefix:
-        quoted[-1] += "*"
-    return quoted[0] if len(quoted) == 1 else "(" + " ".join(quoted) + ")"
 
 
 def search(
@@ -411,7 +403,7 @@ def search(
     from memcli.retrieval.stopwords import ENGLISH
 
     plan = plan_query(query, ENGLISH)
-    terms = [t for t in (_fts_term(term.text, term.prefix) for term in plan.terms) if t]
+    terms = [term.to_fts() for term in plan.terms]
     if not terms:
         return [], []
     index = open_index(db_path)
@@ -423,6 +415,7 @@ def search(
             more = index.search(" OR ".join(terms), where, params, CANDIDATES)
             ranked += [(rowid, score) for rowid, score in more if rowid not in seen]
         words = [term.text for term in plan.terms]
+        patterns = [_words_pattern([word]) for word in words]
         hits: list[TranscriptHit] = []
         shown: dict[str, int] = {}
         for rowid, score in ranked:
@@ -431,8 +424,12 @@ def search(
                 continue
             shown[row.session] = shown.get(row.session, 0) + 1
             text = snippet(row.text, words)
+            haystack = " ".join([row.text[:_SCAN_CHARS], *row.files, *row.tools])
+            matched = sum(1 for pattern in patterns if pattern and pattern.search(haystack))
             hits.append(
-                TranscriptHit(row.session, row.seq, row.time, row.role, text, row.tools, -score)
+                TranscriptHit(
+                    row.session, row.seq, row.time, row.role, text, row.tools, -score, matched
+                )
             )
             if len(hits) == limit:
                 break
