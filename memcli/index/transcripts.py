@@ -90,7 +90,9 @@ DROP TABLE IF EXISTS meta;
 
 GET_META = "SELECT value FROM meta WHERE name = ?"
 SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
-GET_FILES = "SELECT path, agent, session, matched, cwd, size, mtime_ns, inode, device, consumed, last_start, last_digest, state, skips, messages FROM files"  # noqa: E501
+# What a sync compares with each file's stat: the parser's state is read only for a file that grew.
+GET_FILES = "SELECT path, agent, session, matched, cwd, size, mtime_ns, inode, device, consumed, last_start, last_digest, messages FROM files"  # noqa: E501
+GET_FILE_STATE = "SELECT state, skips FROM files WHERE path = ?"
 PUT_FILE = """
 INSERT OR REPLACE INTO files(path, agent, session, matched, cwd, size, mtime_ns, inode, device,
     consumed, last_start, last_digest, state, skips, messages)
@@ -162,6 +164,7 @@ class FileRow:
     """Where the last consumed line starts (its digest checks the file was only appended)."""
     last_digest: str | None
     state: dict[str, Any] | None
+    """The parser's state (``files()`` leaves it None: see ``file_state``)."""
     skips: dict[str, int]
     messages: int
 
@@ -285,7 +288,7 @@ class TranscriptIndex:
         rows: dict[str, FileRow] = {}
         for row in self.db.execute(GET_FILES):
             (path, agent, session, matched, cwd, size, mtime_ns, inode, device) = row[:9]
-            consumed, last_start, last_digest, state, skips, messages = row[9:]
+            consumed, last_start, last_digest, messages = row[9:]
             rows[path] = FileRow(
                 path,
                 agent,
@@ -299,11 +302,17 @@ class TranscriptIndex:
                 consumed,
                 last_start,
                 last_digest,
-                json.loads(state) if state else None,
-                json.loads(skips),
+                None,
+                {},
                 messages,
             )
         return rows
+
+    def file_state(self, path: str) -> tuple[dict[str, Any] | None, dict[str, int]]:
+        """The parser's state after the file's last consumed line, and what it skipped."""
+        for state, skips in self.db.execute(GET_FILE_STATE, (path,)):
+            return (json.loads(state) if state else None), json.loads(skips)
+        return None, {}
 
     def put_file(self, row: FileRow) -> None:
         self.db.execute(PUT_FILE, row.params())

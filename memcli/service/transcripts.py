@@ -204,7 +204,8 @@ def _sync_file(
         if row is not None:
             report.files_restarted += 1
     else:
-        state, skips, total = row.state, dict(row.skips), row.messages
+        state, skips = index.file_state(row.path)
+        total = row.messages
     _read_file(index, path, agent, info, cursor, state, skips, total, cwd_seen, row, report)
 
 
