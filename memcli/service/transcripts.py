@@ -199,8 +199,11 @@ def _sync_file(
     decision = plan(path, cursor, info)
     if decision == "same":
         return
+    state: dict[str, Any] | None = None
+    skips: dict[str, int] = {}
+    total = 0
     if decision == "restart" or row is None:
-        cursor, state, skips, total = Cursor(), None, {}, 0
+        cursor = Cursor()
         if row is not None:
             report.files_restarted += 1
     else:
