@@ -1,191 +1,310 @@
-"""How fast the transcript parsers read: generated Claude Code and Codex files.
+"""Benchmark of the transcript index: first sync, an append, searches, size.
 
-    python bench/transcripts.py --messages 350000
+Generates Claude Code session files (user prompts, long assistant texts, tool
+calls and results of some KB, each line with Claude Code's metadata) into a
+temporary folder, then measures, each as its own ``mem`` process where the
+whole process counts:
 
-Writes one session file per agent with about ``--messages`` lines shaped as the
-agents write them (usage and metadata fields, thinking, tool calls, KB-sized tool
-results), then times ``read_messages`` over each in CPU time (the figure that holds on a
-shared machine; wall time beside it): lines/s and MB/s.
+- the first ``mem transcripts sync`` (seconds, peak RSS of the child);
+- a sync with nothing new, and one after a session gained 200 messages;
+- a search in process, and a whole ``mem transcripts search`` process;
+- the index's size against the text it indexes.
+
+    python bench/transcripts.py                      # ~350,000 messages, ~2,000 files
+    python bench/transcripts.py --messages 20000 --sessions 100
+
+Not a test: the figures depend on the machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from memcli.capture.transcripts.records import parser_for, read_messages
+from memcli.capture.transcripts.locate import claude_project_dir
 
-WORDS = (
-    "the deploy build cache index query parser token session commit branch merge test "
-    "fixture error retry timeout config path module import function class return value"
+_WORDS = (
+    "index query upload retry timeout session cache token parser migration schema commit "
+    "branch worker queue thread lock deadlock socket buffer stream encode decode render "
+    "template config setting option default value error failure exception warning trace "
+    "stack frame module package import function method class object field column row table "
+    "database sqlite postgres request response header payload client server endpoint route "
+    "handler middleware test fixture assert mock coverage benchmark latency throughput memory "
+    "allocation garbage collector pointer reference iterator generator async await future "
+    "promise callback event signal process child pipe file path folder directory symlink "
+    "permission user group owner the a of to and in is that for it with as on this be are "
+    "was by at from or an not but have has we you they which when if then so can will would "
+    "should could must also only just more most other some any each every all no new old"
 ).split()
+_FILES = [f"src/{a}/{b}.py" for a in ("api", "core", "db", "ui", "jobs") for b in _WORDS[:40]]
 
 
-def words(rng: random.Random, count: int) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(count))
-
-
-def stamp(n: int) -> str:
-    return f"2026-03-01T{n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.{n % 1000:03d}Z"
-
-
-def output(rng: random.Random) -> str:
-    lines = rng.randint(20, 120)
-    return "\n".join(f"{n:6}→{words(rng, rng.randint(4, 10))}" for n in range(lines))
-
-
-def claude_lines(count: int, seed: int = 1) -> Iterator[dict[str, Any]]:
+def _vocabulary(size: int = 30_000, seed: int = 3) -> tuple[list[str], list[float]]:
+    """The common words, then made-up ones, with Zipf frequencies (as prose and logs have)."""
     rng = random.Random(seed)
-    parent = None
-    for n in range(count):
-        uuid = f"00000000-0000-4000-8000-{n:012d}"
-        base = {
-            "parentUuid": parent,
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    made_up = {"".join(rng.choices(letters, k=rng.randrange(3, 11))) for _ in range(size)}
+    words = list(dict.fromkeys([*_WORDS, *sorted(made_up)]))
+    rng.shuffle(words)
+    total = 0.0
+    cumulative = []
+    for rank in range(1, len(words) + 1):
+        total += 1.0 / rank
+        cumulative.append(total)
+    return words, cumulative
+
+
+_VOCABULARY, _CUMULATIVE = _vocabulary()
+_TOOLS = ("Bash", "Read", "Edit", "Grep", "Write", "Glob")
+
+
+def _line(rng: random.Random, words: int = 14) -> str:
+    chosen = rng.choices(_VOCABULARY, cum_weights=_CUMULATIVE, k=words)
+    # identifiers, numbers and paths: the unique tokens real transcripts are full of
+    for _ in range(words // 25):
+        chosen[rng.randrange(words)] = rng.choice(
+            (
+                f"err_{rng.randrange(10**6)}",
+                str(rng.randrange(10**9)),
+                rng.choice(_FILES),
+                f"0x{rng.randrange(16**8):08x}",
+            )
+        )
+    return " ".join(chosen)
+
+
+_POOL_RNG = random.Random(5)
+_POOL = [_line(_POOL_RNG) for _ in range(20_000)]
+"""Lines of 14 words texts are made of: drawing every word anew would make generating
+350,000 messages take many minutes."""
+
+
+def _text(rng: random.Random, words: int) -> str:
+    """About ``words`` words: lines from the pool, and one line of fresh words."""
+    lines = [rng.choice(_POOL) for _ in range(max(0, words // 14 - 1))]
+    lines.append(_line(rng))
+    return "\n".join(lines)
+
+
+class _Session:
+    def __init__(self, rng: random.Random, index: int, cwd: str) -> None:
+        self.rng = rng
+        self.id = str(uuid.UUID(int=rng.getrandbits(128)))
+        self.cwd = cwd
+        self.parent: str | None = None
+        self.clock = 1_760_000_000 + index * 3600
+
+    def _record(self, kind: str, message: dict[str, object], **extra: object) -> str:
+        self.clock += self.rng.randrange(1, 30)
+        identity = str(uuid.UUID(int=self.rng.getrandbits(128)))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(self.clock))
+        record = {
+            "parentUuid": self.parent,
             "isSidechain": False,
             "userType": "external",
-            "cwd": "/home/u/project",
-            "sessionId": "6f1c2d3e-0000-4000-8000-000000000001",
+            "cwd": self.cwd,
+            "sessionId": self.id,
             "version": "2.0.14",
             "gitBranch": "main",
-            "uuid": uuid,
-            "timestamp": stamp(n),
+            "type": kind,
+            "message": message,
+            "uuid": identity,
+            "timestamp": stamp,
+            **extra,
         }
-        step = n % 4
-        if step == 0:
-            record = {
-                **base,
-                "type": "user",
-                "message": {"role": "user", "content": words(rng, 40)},
-            }
-        elif step == 1:
-            content = [
-                {"type": "thinking", "thinking": words(rng, 150), "signature": "x" * 200},
-                {"type": "text", "text": words(rng, 60)},
-            ]
-            record = {**base, "type": "assistant", "requestId": "req_1", "message": _api(content)}
-        elif step == 2:
-            tool = rng.choice(["Read", "Bash", "Edit", "Grep"])
-            inputs = {
-                "Read": {"file_path": f"/home/u/project/src/m{n % 50}.py"},
-                "Bash": {"command": f"pytest -q tests/test_{n % 30}.py", "description": "Run"},
-                "Edit": {
-                    "file_path": "/home/u/project/a.py",
-                    "old_string": words(rng, 30),
-                    "new_string": words(rng, 30),
+        self.parent = identity
+        return json.dumps(record)
+
+    def messages(self) -> Iterator[str]:
+        """Lines of an endless conversation: a prompt, then answers and tool round trips."""
+        rng = self.rng
+        while True:
+            yield self._record(
+                "user", {"role": "user", "content": _text(rng, rng.randrange(10, 120))}
+            )
+            for _ in range(rng.randrange(2, 8)):
+                tool = rng.choice(_TOOLS)
+                call_id = f"toolu_{rng.getrandbits(64):016x}"
+                target = rng.choice(_FILES)
+                tool_input = (
+                    {"command": f"pytest -q tests/test_{rng.choice(_WORDS)}.py"}
+                    if tool == "Bash"
+                    else {"file_path": f"{self.cwd}/{target}"}
+                )
+                content = [
+                    {"type": "text", "text": _text(rng, rng.randrange(20, 250))},
+                    {"type": "tool_use", "id": call_id, "name": tool, "input": tool_input},
+                ]
+                yield self._record(
+                    "assistant",
+                    {
+                        "id": f"msg_{rng.getrandbits(64):016x}",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": "claude-sonnet-4-5",
+                        "content": content,
+                        "stop_reason": "tool_use",
+                        "usage": {"input_tokens": 1200, "output_tokens": 300},
+                    },
+                    requestId=f"req_{rng.getrandbits(64):016x}",
+                )
+                output = _text(rng, rng.randrange(40, 900))
+                yield self._record(
+                    "user",
+                    {
+                        "role": "user",
+                        "content": [
+                            {"tool_use_id": call_id, "type": "tool_result", "content": output}
+                        ],
+                    },
+                    toolUseResult={"stdout": output, "stderr": "", "interrupted": False},
+                )
+            yield self._record(
+                "assistant",
+                {
+                    "role": "assistant",
+                    "content": [{"type": "text", "text": _text(rng, rng.randrange(40, 500))}],
                 },
-                "Grep": {"pattern": rng.choice(WORDS), "path": "src"},
-            }[tool]
-            content = [{"type": "tool_use", "id": f"toolu_{n}", "name": tool, "input": inputs}]
-            record = {**base, "type": "assistant", "requestId": "req_1", "message": _api(content)}
-        else:
-            result = output(rng)
-            content = [{"type": "tool_result", "tool_use_id": f"toolu_{n - 1}", "content": result}]
-            record = {
-                **base,
-                "type": "user",
-                "message": {"role": "user", "content": content},
-                "toolUseResult": {"stdout": result, "stderr": "", "interrupted": False},
-            }
-        parent = uuid
-        yield record
-
-
-def _api(content: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "id": "msg_01",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-sonnet-4-5",
-        "content": content,
-        "stop_reason": None,
-        "usage": {"input_tokens": 4, "cache_read_input_tokens": 21000, "output_tokens": 300},
-    }
-
-
-def codex_lines(count: int, seed: int = 2) -> Iterator[dict[str, Any]]:
-    rng = random.Random(seed)
-    yield {
-        "timestamp": "2026-03-01T00:00:00.000Z",
-        "type": "session_meta",
-        "payload": {"id": "019a2d7a-41c4-78b1", "cwd": "/home/u/project", "cli_version": "0.46.0"},
-    }
-    for n in range(count - 1):
-        step = n % 5
-        if step == 0:
-            payload = {
-                "type": "message",
-                "role": "user",
-                "content": [{"type": "input_text", "text": words(rng, 40)}],
-            }
-        elif step == 1:
-            payload = {
-                "type": "reasoning",
-                "summary": [{"type": "summary_text", "text": words(rng, 60)}],
-                "encrypted_content": "x" * 800,
-            }
-        elif step == 2:
-            args = {"command": ["bash", "-lc", f"rg -n {rng.choice(WORDS)} src"]}
-            payload = {
-                "type": "function_call",
-                "name": "shell",
-                "arguments": json.dumps(args),
-                "call_id": f"call_{n}",
-            }
-        elif step == 3:
-            text = json.dumps({"output": output(rng), "metadata": {"exit_code": n % 7 == 0}})
-            payload = {"type": "function_call_output", "call_id": f"call_{n - 1}", "output": text}
-        else:
-            payload = {
-                "type": "message",
-                "role": "assistant",
-                "content": [{"type": "output_text", "text": words(rng, 60)}],
-            }
-        yield {"timestamp": stamp(n), "type": "response_item", "payload": payload}
-
-
-def measure(path: Path, agent: str) -> dict[str, float]:
-    size = path.stat().st_size
-    with path.open("rb") as handle:
-        lines = sum(1 for _ in handle)
-    start, cpu = time.perf_counter(), time.process_time()
-    messages = sum(1 for _ in read_messages(path, agent))
-    wall, seconds = time.perf_counter() - start, time.process_time() - cpu
-    return {
-        "lines": lines,
-        "messages": messages,
-        "MB": size / 1e6,
-        "seconds": seconds,
-        "wall": wall,
-        "lines/s": lines / seconds,
-        "MB/s": size / 1e6 / seconds,
-    }
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--messages", type=int, default=350_000)
-    args = parser.parse_args()
-    assert parser_for("claude") and parser_for("codex")
-    with tempfile.TemporaryDirectory() as tmp:
-        for agent, lines in (("claude", claude_lines), ("codex", codex_lines)):
-            path = Path(tmp) / f"{agent}.jsonl"
-            with path.open("w") as out:
-                for record in lines(args.messages):
-                    out.write(json.dumps(record) + "\n")
-            figures = measure(path, agent)
-            print(
-                f"{agent:6}  {figures['lines']:>8.0f} lines  {figures['messages']:>8.0f} messages  "
-                f"{figures['MB']:7.1f} MB  {figures['seconds']:6.2f} s CPU "
-                f"({figures['wall']:.2f} s wall)  "
-                f"{figures['lines/s']:>9,.0f} lines/s  {figures['MB/s']:6.1f} MB/s"
             )
 
 
+def generate(folder: Path, messages: int, sessions: int, *, seed: int = 7) -> list[Path]:
+    """``sessions`` Claude Code session files holding about ``messages`` messages in all."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths: list[Path] = []
+    for number in range(sessions):
+        session = _Session(rng, number, "/home/dev/project")
+        size = max(1, int(rng.expovariate(1.0) * messages / sessions))
+        path = folder / f"{session.id}.jsonl"
+        lines = session.messages()
+        with path.open("w") as handle:
+            for _ in range(size):
+                handle.write(next(lines) + "\n")
+        paths.append(path)
+    return paths
+
+
+def append(path: Path, count: int, seed: int = 11) -> None:
+    """``count`` more lines at the end of a session file (its session id kept)."""
+    with path.open() as handle:
+        first = json.loads(handle.readline())
+    rng = random.Random(seed)
+    session = _Session(rng, 0, first["cwd"])
+    session.id = first["sessionId"]
+    lines = session.messages()
+    with path.open("a") as handle:
+        for _ in range(count):
+            handle.write(next(lines) + "\n")
+
+
+def _run(args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Seconds, the child's peak RSS in MB, and its stdout."""
+    code = (
+        "import resource, subprocess, sys, json, time\n"
+        "t = time.perf_counter()\n"
+        "r = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "t = time.perf_counter() - t\n"
+        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "print(json.dumps([t, rss, r.returncode, r.stdout, r.stderr]))\n"
+    )
+    mem = str(Path(sys.executable).parent / "mem")
+    out = subprocess.run(
+        [sys.executable, "-c", code, mem, *args], capture_output=True, text=True, env=env
+    )
+    seconds, rss, code_, stdout, stderr = json.loads(out.stdout)
+    if code_ != 0:
+        raise SystemExit(f"mem {' '.join(args)} failed: {stderr}")
+    return seconds, rss, stdout
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=350_000)
+    parser.add_argument("--sessions", type=int, default=2_000)
+    parser.add_argument("--keep", action="store_true", help="Keep the temporary folder.")
+    options = parser.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="mem-transcripts-bench-"))
+    try:
+        _bench(root, options.messages, options.sessions)
+    finally:
+        if options.keep:
+            print(f"kept {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def _bench(root: Path, messages: int, sessions: int) -> None:
+    project = root / "project"
+    project.mkdir()
+    env = {
+        **os.environ,
+        "CLAUDE_CONFIG_DIR": str(root / "claude"),
+        "CODEX_HOME": str(root / "codex"),
+        "MEM_STORE": str(root / "store"),
+        "MEM_HOME": str(root / "mem-home"),
+    }
+    os.environ.update(env)
+    folder = claude_project_dir(project)
+    started = time.perf_counter()
+    paths = generate(folder, messages, sessions)
+    jsonl = sum(path.stat().st_size for path in paths)
+    print(
+        f"generated {len(paths):,} files, {jsonl / 1e6:.0f} MB of JSONL "
+        f"in {time.perf_counter() - started:.1f} s"
+    )
+    sync = ["transcripts", "sync", "--project-dir", str(project), "--json"]
+    seconds, rss, out = _run(sync, env)
+    report = json.loads(out)
+    print(
+        f"first sync: {seconds:.1f} s, peak RSS {rss:.0f} MB, {report['messages_added']:,} messages"
+    )
+    status = json.loads(_run(["transcripts", "status", "--json"], env)[2])
+    ratio = status["size_bytes"] / max(1, status["text_bytes"])
+    print(
+        f"index: {status['size_bytes'] / 1e6:.0f} MB for {status['text_bytes'] / 1e6:.0f} MB "
+        f"of text ({ratio:.2f}x); skipped {status['skipped']}"
+    )
+    idle = [_run(sync, env)[0] for _ in range(3)]
+    print(f"sync with nothing new: {statistics.median(idle) * 1000:.0f} ms (process)")
+    append(max(paths, key=lambda p: p.stat().st_size), 200)
+    seconds, _, out = _run(sync, env)
+    added = json.loads(out)["messages_added"]
+    print(f"sync after 200 appended lines: {seconds * 1000:.0f} ms (process, {added} messages)")
+    queries = ["upload timeout", "deadlock in the worker queue", "err_1234*", "src/db/index.py"]
+    from memcli.service.transcripts import search, transcripts_path
+    from memcli.store.files import Store
+
+    db_path = transcripts_path(Store(root / "store"))
+    for query in queries:
+        search(db_path, query)  # warm
+        runs = []
+        for _ in range(5):
+            tick = time.perf_counter()
+            search(db_path, query)
+            runs.append(time.perf_counter() - tick)
+        whole = statistics.median(
+            [_run(["transcripts", "search", query], env)[0] for _ in range(3)]
+        )
+        print(
+            f"search {query!r}: {statistics.median(runs) * 1000:.1f} ms in process, "
+            f"{whole * 1000:.0f} ms as a process"
+        )
+    print(f"mem itself (mem --version): {_run(['--version'], env)[0] * 1000:.0f} ms")
+
+
 if __name__ == "__main__":
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     main()

@@ -59,8 +59,13 @@ print("COMMANDS:" + ",".join(sorted(m[len(prefix):] for m in sys.modules if m.st
         "cli.main(['--help'], standalone_mode=False)",
         "cli.main(['search', 'plumbing', '--store', sys.argv[1]], standalone_mode=False)",
         "cli.main(['list', '--store', sys.argv[1]], standalone_mode=False)",
+        # a sync (of no files) first makes the index the search reads
+        "cli.main(['transcripts', 'sync', '--path', sys.argv[1], '--store', sys.argv[1]],"
+        " standalone_mode=False); "
+        "cli.main(['transcripts', 'search', 'plumbing', '--store', sys.argv[1]],"
+        " standalone_mode=False)",
     ],
-    ids=["import", "help", "search", "list"],
+    ids=["import", "help", "search", "list", "transcripts-search"],
 )
 def test_start_up_does_not_import_heavy_modules(tmp_path: Path, call: str) -> None:
     store = tmp_path / "store"

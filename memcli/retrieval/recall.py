@@ -38,6 +38,8 @@ from memcli.service.memory import Memory
 
 CANDIDATES = 25
 NOTES = 1
+TRANSCRIPT_HITS = 2
+"""Transcript messages recalled at most, and only when no memory or note answers."""
 ACKNOWLEDGEMENTS = frozenset(
     {
         "yes",
@@ -178,6 +180,38 @@ def _strong_notes(
     ]
 
 
+def _transcript_key(hit: dict[str, Any]) -> str:
+    return f"transcript:{hit['ref']}"
+
+
+def _strong_transcripts(
+    memory: Memory, prompt: str, terms: int, settings: dict[str, Any], session: str | None
+) -> list[dict[str, Any]]:
+    """Messages of the indexed transcripts (never this session's) passing the memories' gates.
+
+    The absolute gate (enough distinct words of the prompt) and the relative one
+    (a score near the best passing one); ``TRANSCRIPT_HITS`` at most.
+    """
+    from memcli.core.errors import MemError
+    from memcli.service import transcripts
+
+    path = transcripts.transcripts_path(memory.store)
+    if not terms or not path.exists():
+        return []
+    try:
+        found, _ = transcripts.search(path, prompt, limit=10)
+    except MemError:
+        return []
+    need = min(settings["min_matched_terms"], terms)
+    passing = [hit for hit in found if hit.session != session and hit.matched >= need]
+    if not passing:
+        return []
+    best = max(hit.score for hit in passing)
+    return [hit.to_json() for hit in passing if hit.score >= settings["relative_score"] * best][
+        :TRANSCRIPT_HITS
+    ]
+
+
 @dataclass
 class Recall:
     """The strong matches for one prompt (``gather``), fitted to a budget when rendered.
@@ -196,6 +230,8 @@ class Recall:
     hits: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Sections of the curated notes (at most ``NOTES``) that pass the same word gate."""
+    transcripts: list[dict[str, Any]] = field(default_factory=list)
+    """Messages of other sessions' transcripts passing the same gates, when nothing else does."""
     omitted: int = 0
 
     @classmethod
@@ -277,12 +313,20 @@ class Recall:
             }
             for hit in chosen
         ]
-        if session and remember and (recall.hits or recall.notes):
-            injected.note(memory.store, session, ids + [_note_key(n) for n in recall.notes])
+        if not recall.hits and not recall.notes:
+            recall.transcripts = [
+                hit
+                for hit in _strong_transcripts(memory, prompt, len(plan.terms), own, session)
+                if _transcript_key(hit) not in given
+            ]
+        if session and remember and (recall.hits or recall.notes or recall.transcripts):
+            keys = [_note_key(n) for n in recall.notes]
+            keys += [_transcript_key(t) for t in recall.transcripts]
+            injected.note(memory.store, session, ids + keys)
         return recall
 
     def render(self) -> str:
-        if not self.hits and not self.notes:
+        if not self.hits and not self.notes and not self.transcripts:
             return ""
         from memcli.retrieval.render import Renderer
 
@@ -301,6 +345,7 @@ class Recall:
                 prompt=clip(self.prompt, 200),
                 memories=self.hits,
                 notes=self.notes,
+                transcripts=self.transcripts,
                 omitted=self.omitted,
             ),
             [drop_weakest],
@@ -316,5 +361,6 @@ class Recall:
             "cues": self.cues,
             "memories": [{k: v for k, v in hit.items() if k != "excerpt"} for hit in self.hits],
             "notes": self.notes,
+            "transcripts": self.transcripts,
             "omitted": self.omitted,
         }

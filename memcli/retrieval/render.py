@@ -527,6 +527,20 @@ def sample_variables(name: str) -> dict[str, Any]:
             "prompt": "why does search fail?",
             "memories": [memory],
             "notes": [note],
+            "transcripts": [
+                {
+                    "kind": "transcript",
+                    "session": "6f1c2d3e-0000-4000-8000-000000000001",
+                    "seq": 42,
+                    "ref": "6f1c2d3e-0000-4000-8000-000000000001:42",
+                    "time": "2026-11-20T14:03:00Z",
+                    "role": "assistant",
+                    "tools": [],
+                    "snippet": "…the socket timeout is 60 s…",
+                    "score": 3.2,
+                    "matched": 2,
+                }
+            ],
             "omitted": 1,
         }
     if name == "compaction.md.j2":

@@ -41,6 +41,7 @@ LAZY_COMMANDS = {
     "summarize": "compact:compact",
     "sync": "sync:sync_command",
     "timeline": "timeline:timeline",
+    "transcripts": "transcripts:transcripts",
     "uninstall": "install:uninstall",
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""

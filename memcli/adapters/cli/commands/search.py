@@ -17,9 +17,13 @@ from memcli.index import NO_FILTERS, Filters
 
 if TYPE_CHECKING:
     from memcli.retrieval.search import Hit, Outcome
+    from memcli.service.memory import Memory
+    from memcli.service.transcripts import TranscriptHit
 
 NOTES = 3
 """Sections of the curated notes shown below the memories, at most."""
+TRANSCRIPT_HITS = 5
+"""Transcript messages shown below the memories with --transcripts, at most."""
 _STRATEGY_NOTICES = {
     "substring": "no word matched; showing memories containing the text",
 }
@@ -55,6 +59,12 @@ _STRATEGY_NOTICES = {
 @click.option(
     "--explain", is_flag=True, help="Show how each hit was scored, the terms and the SQL."
 )
+@click.option(
+    "--transcripts",
+    "with_transcripts",
+    is_flag=True,
+    help="Also the best messages of the indexed session transcripts, below the memories.",
+)
 @json_option
 @store_options
 def search(
@@ -65,6 +75,7 @@ def search(
     mode: str | None,
     raw: bool,
     explain: bool,
+    with_transcripts: bool,
     as_json: bool,
     store_dir: str | None,
     project: str | None,
@@ -77,7 +88,9 @@ def search(
     prefix* work; --all wants every word. When no word matches, a substring
     search answers. --explain prints each hit's score and why. The best
     sections of MEMORY.md and notes/**/*.md follow, as "note  FILE:LINE
-    Heading — text" (not with filters; in --json as kind "note").
+    Heading — text" (not with filters; in --json as kind "note"). With
+    --transcripts, messages of `mem transcripts sync`'s index come last, as
+    "transcript  SESSION:N  time  role  snippet" (in --json as kind "transcript").
 
     \b
     Example:
@@ -106,8 +119,10 @@ def search(
     elif outcome.strategy in _STRATEGY_NOTICES:
         notice(_STRATEGY_NOTICES[outcome.strategy])
     short_ids = memory.read(lambda index: index.short_ids([e.id for e in outcome.entries]))
+    messages = _transcript_hits(memory, query, filters) if with_transcripts else []
     if as_json:
         sections = [note_dict(hit) | {"matched": matched} for hit, matched in notes]
+        sections += [hit.to_json() for hit in messages]
         if explain:
             explained = _explained_json(outcome, short_ids, searcher.semantic_line())
             echo_json(explained | {"notes": sections})
@@ -120,6 +135,24 @@ def search(
         echo_entries(outcome.entries, short_ids)
     for line in note_lines([hit for hit, _ in notes]):
         click.echo(f"note     {line}")
+    if messages:
+        from memcli.adapters.cli.commands.transcripts import hit_line
+
+        for hit in messages:
+            line = hit_line(hit.session, hit.seq, hit.time, hit.role, hit.snippet)
+            click.echo(f"transcript  {line}")
+
+
+def _transcript_hits(memory: Memory, query: str, filters: Filters) -> list[TranscriptHit]:
+    from memcli.service import transcripts
+
+    path = transcripts.transcripts_path(memory.store)
+    if not path.exists():
+        notice("no transcripts are indexed yet; run `mem transcripts sync`")
+        return []
+    chosen = transcripts.SearchFilters(since=filters.since, until=filters.until)
+    hits, _ = transcripts.search(path, query, chosen, limit=TRANSCRIPT_HITS)
+    return hits
 
 
 def _echo_explained(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> None:
