@@ -14,6 +14,7 @@ from memcli.core.errors import MemError, ProblemsReported
 
 COMMANDS = "memcli.adapters.cli.commands"
 LAZY_COMMANDS = {
+    "capture": "capture:capture",
     "clone": "sync:clone_command",
     "context": "context:context",
     "diff": "history:diff",
