@@ -9,6 +9,8 @@ of a file (after the last line read) with ``parser_for(agent, state)``.
 from __future__ import annotations
 
 import collections
+import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,3 +128,118 @@ def iter_lines(
         if max_bytes is not None and offset - start > max_bytes:
             return
         yield bytes(pending), offset
+
+
+# ---- what both parsers share ------------------------------------------------------
+
+_FAST_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
+_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
+MAX_REMEMBERED_CALLS = 1000  # tool-call ids kept to name their results (state stays small)
+
+
+def utc_time(value: object) -> str | None:
+    """A record's timestamp as ``YYYY-MM-DDTHH:MM:SSZ`` (UTC), or None if it is none."""
+    if not isinstance(value, str) or len(value) > 64:
+        return None
+    if _FAST_TIME.fullmatch(value):
+        return value[:19] + "Z"
+    try:
+        from memcli.core.timeutil import format_timestamp, parse_timestamp
+
+        return format_timestamp(parse_timestamp(value))
+    except (ValueError, OverflowError):
+        return None
+
+
+def clean(text: str) -> str:
+    """Text safe to store: lone surrogates (valid in JSON, not in UTF-8) replaced."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def without_reminders(text: str) -> str:
+    """Text with the ``<system-reminder>`` blocks an agent injects taken out."""
+    if "<system-reminder>" not in text:
+        return text
+    return _REMINDER.sub("", text).strip()
+
+
+def cut(text: str, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
+    """At most ``limit`` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def strings(value: object) -> tuple[str, ...]:
+    """The non-empty strings of a JSON list (anything else gives none)."""
+    if not isinstance(value, list):
+        return ()
+    return tuple(item for item in value if isinstance(item, str) and item)
+
+
+class BaseParser:
+    """Line handling both agents share: size, UTF-8, JSON, an object; then ``record``."""
+
+    agent = ""
+
+    def __init__(self) -> None:
+        self.skips: collections.Counter[str] = collections.Counter()
+        self._calls: dict[str, str] = {}
+
+    def feed(self, line: bytes) -> list[TranscriptMessage]:
+        if len(line) > MAX_LINE_BYTES:
+            self.skips["line too long"] += 1
+            return []
+        if not line.strip():
+            self.skips["blank line"] += 1
+            return []
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            self.skips["not UTF-8"] += 1
+            return []
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            self.skips["JSON nested too deeply"] += 1
+            return []
+        except ValueError:
+            self.skips["not JSON"] += 1
+            return []
+        if not isinstance(data, dict):
+            self.skips["not a JSON object"] += 1
+            return []
+        try:
+            return self.record(data)
+        except Exception as exc:  # a record shaped in a way no check foresaw: skip it
+            self.skips[f"unreadable record ({type(exc).__name__})"] += 1
+            return []
+
+    def record(self, data: dict[str, Any]) -> list[TranscriptMessage]:
+        raise NotImplementedError
+
+    def remember_call(self, call_id: object, name: str) -> None:
+        """Keep a tool call's name so its result can carry it (the newest calls only)."""
+        if isinstance(call_id, str) and call_id:
+            self._calls[call_id] = name
+            if len(self._calls) > MAX_REMEMBERED_CALLS:
+                del self._calls[next(iter(self._calls))]
+
+    def call_name(self, call_id: object) -> str | None:
+        return self._calls.get(call_id) if isinstance(call_id, str) else None
+
+    def base_state(self) -> dict[str, Any]:
+        return {"calls": [[key, value] for key, value in self._calls.items()]}
+
+    def restore_calls(self, state: dict[str, Any] | None) -> None:
+        calls = state.get("calls") if isinstance(state, dict) else None
+        if isinstance(calls, list):
+            for pair in calls[-MAX_REMEMBERED_CALLS:]:
+                if isinstance(pair, list) and len(pair) == 2:
+                    key, value = pair
+                    if isinstance(key, str) and isinstance(value, str):
+                        self._calls[key] = value
