@@ -106,9 +106,9 @@ def capture_session_end(
         return CaptureResult("nothing")
     if memory.store.exists() and _already_captured(memory, session):
         return CaptureResult("already")
-    facts = SessionFacts.gather(
-        None, read_messages(transcript, agent, max_bytes=MAX_TRANSCRIPT_BYTES)
-    )
+    # Every message of the file: it is this session's (a resumed one repeats earlier ones).
+    messages = read_messages(transcript, agent, max_bytes=MAX_TRANSCRIPT_BYTES)
+    facts = SessionFacts.gather(None, messages, str(cwd) if cwd else None)
     if facts.request is None:
         return CaptureResult("nothing")
     memory.ensure_store()
@@ -160,15 +160,19 @@ def _summarized(memory: Memory, facts: object) -> tuple[str, str | None]:
 
 
 def _already_captured(memory: Memory, session: str) -> bool:
-    """A committed summary of ``session`` with ``source: session-end`` exists."""
+    """A committed summary of ``session`` with ``source: session-end`` exists.
+
+    ``git grep`` finds the few files naming the session; their frontmatter decides.
+    """
     from memcli.core import codec
+    from memcli.core.errors import InvalidMemoryFile
+    from memcli.core.model import Summary
 
     done = memory.store.git.run(
         [
             "grep",
             "-l",
             "-F",
-            "-x",
             "--all-match",
             "-e",
             f"source: {SOURCE}",
@@ -179,7 +183,18 @@ def _already_captured(memory: Memory, session: str) -> bool:
         ],
         check=False,
     )
-    return done.returncode == 0 and bool(done.stdout.strip())
+    for path in done.stdout.decode("utf-8", "replace").splitlines()[:100]:
+        try:
+            record = memory.store.load(path)[0]
+        except (InvalidMemoryFile, OSError):
+            continue
+        if (
+            isinstance(record, Summary)
+            and record.session == session
+            and record.extra.get("source") == SOURCE
+        ):
+            return True
+    return False
 
 
 def detached_capture_argv(agent: str, session: str, transcript: str, cwd: str | None) -> list[str]:

@@ -32,6 +32,8 @@ MAX_COMMAND_CHARS = 200
 MAX_TRACKED_CALLS = 256
 """Tool calls remembered to match a failed result to its command (the latest ones)."""
 SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell", "BashOutput"})
+SEARCH_TOOLS = frozenset({"Grep", "Glob", "LS"})
+"""Their paths are folders searched, not files read."""
 
 _META_PREFIXES = (
     "<command-name>",
@@ -112,6 +114,8 @@ class SessionFacts:
 
     session: str | None
     """Only this session's messages are taken in; None: every message given."""
+    root: str | None = None
+    """Paths under this folder (the session's working directory) are shown relative to it."""
     request: str | None = None
     edited: _OrderedSet = field(default_factory=lambda: _OrderedSet(MAX_FILES))
     read: _OrderedSet = field(default_factory=lambda: _OrderedSet(MAX_FILES))
@@ -126,8 +130,13 @@ class SessionFacts:
     _last_command: str | None = None
 
     @classmethod
-    def gather(cls, session: str | None, messages: Iterable[TranscriptMessage]) -> SessionFacts:
-        facts = cls(session)
+    def gather(
+        cls,
+        session: str | None,
+        messages: Iterable[TranscriptMessage],
+        root: str | None = None,
+    ) -> SessionFacts:
+        facts = cls(session, root.rstrip("/") + "/" if root else None)
         for message in messages:
             facts.add(message)
         return facts
@@ -153,11 +162,13 @@ class SessionFacts:
 
     def _add_call(self, message: TranscriptMessage) -> None:
         edited = set(message.edited)
-        for path in message.files:
-            if path in edited:
+        searched = bool(message.tools) and set(message.tools) <= SEARCH_TOOLS
+        for given in message.files:
+            path = self._relative(given)
+            if given in edited:
                 self.edited.add(path)
                 self.read.discard(path)
-            elif path not in self.edited.items:
+            elif not searched and path not in self.edited.items:
                 self.read.add(path)
         commands = tuple(cut(" ".join(c.split()), MAX_COMMAND_CHARS) for c in message.commands)
         for command in commands:
@@ -175,6 +186,12 @@ class SessionFacts:
             self._calls[message.uuid] = commands
             while len(self._calls) > MAX_TRACKED_CALLS:
                 self._calls.popitem(last=False)
+
+    def _relative(self, path: str) -> str:
+        path = " ".join(path.split())
+        if self.root and path.startswith(self.root) and len(path) > len(self.root):
+            return path[len(self.root) :]
+        return path
 
     def _add_failure(self, message: TranscriptMessage) -> None:
         self.failures += 1
