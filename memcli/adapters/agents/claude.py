@@ -99,7 +99,11 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         from memcli.retrieval.context import SessionContext
 
         with_index = behind <= rebuild_limit()
-        context = SessionContext.gather(memory, with_index=with_index)
+        context = SessionContext.gather(
+            memory,
+            with_index=with_index,
+            project=Path(cwd) if isinstance(cwd, str) and "\x00" not in cwd else None,
+        )
         if not with_index and not context.memory_md_lines:
             return None
         context.budget = min(context.budget, HOOK_CONTEXT_BUDGET)
@@ -137,11 +141,9 @@ def start_session_end(payload: dict[str, Any], notify: Callable[[str], None]) ->
     transcript = payload.get("transcript_path")
     cwd = payload.get("cwd")
     if not isinstance(session, str) or not session.strip():
-        notify("no session id in the SessionEnd input; no summary is captured")
-        return False
-    if not isinstance(transcript, str) or not transcript or "\x00" in transcript:
-        notify("no transcript path in the SessionEnd input; no summary is captured")
-        return False
+        return False  # nothing to name the summary by: quietly nothing
+    if not isinstance(transcript, str) or "\x00" in transcript or not os.path.isfile(transcript):
+        return False  # no transcript (or not yet written): nothing to summarize
     where = cwd if isinstance(cwd, str) and cwd and "\x00" not in cwd else None
     argv = detached_capture_argv("claude", _kept_session(session, notify), transcript, where)
     return start_detached(argv, Path(where) if where else None)

@@ -36,6 +36,7 @@ LAZY_COMMANDS = {
     "save": "save:save",
     "search": "search:search",
     "show": "show:show",
+    "stale": "stale:stale",
     "compact": "compact:compact",
     "summarize": "compact:compact",
     "sync": "sync:sync_command",
