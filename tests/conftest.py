@@ -48,6 +48,8 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "GIT_DIR",
         "GIT_WORK_TREE",
         "GIT_INDEX_FILE",
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
     ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
