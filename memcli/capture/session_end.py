@@ -59,6 +59,11 @@ def transcripts_sync(source: str, *, wait: float | None = None) -> bool:
     Detached when ``wait`` is None (hooks), else run and waited for up to ``wait``
     seconds (the capture process). Its failure never stops anything else.
     """
+    from memcli.capture.transcripts.locate import claude_home, codex_home
+
+    folder = claude_home() / "projects" if source == "claude" else codex_home() / "sessions"
+    if not folder.is_dir():
+        return False  # the agent has written no transcript here: nothing to sync
     argv = ["transcripts", "sync", "--source", source]
     if wait is None:
         return start_detached(argv)
