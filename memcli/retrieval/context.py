@@ -4,8 +4,8 @@ Session start: the curated MEMORY.md, the latest session summaries, the *hot*
 tier (the last day's memories, with their facts) and the *warm* tier (the last
 week's, one line each), then a footer with how many more exist and how to reach
 them. A memory whose files changed in the project's git history since it was
-written is marked (``stale``). Over budget, whole items go first from the least important part: warm,
-then summaries, then MEMORY.md (from its end, by lines), then hot (oldest
+written is marked (``stale``). Over budget, whole items go first from the least
+important part: warm, then summaries, then MEMORY.md (from its end, by lines), then hot (oldest
 first); only then is the text cut, at a line boundary.
 """
 
