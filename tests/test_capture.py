@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ from memcli.capture.session_summary import MAX_COMMANDS, MAX_FILES, SessionFacts
 from memcli.capture.summarize_command import SummarizeFailed, run_summarize_command
 from memcli.capture.transcripts.records import read_messages
 
-from .conftest import git, mem, mem_json, run_mem
+from .conftest import git, mem, mem_executable, mem_json, run_mem
 
 SESSION = "5f0c1d2e-aaaa-bbbb-cccc-0123456789ab"
 
@@ -254,3 +255,18 @@ def test_session_end_hook_captures_in_the_background_once(store: Path, tmp_path:
     run_mem("capture", "session-end", "--session", SESSION, "--transcript", str(t.path))
     time.sleep(0.5)
     assert git(store, "rev-parse", "HEAD") == captured
+
+
+@pytest.mark.e2e
+def test_two_concurrent_captures_of_one_session_commit_once(store: Path, tmp_path: Path) -> None:
+    t = a_session(tmp_path / "s.jsonl")
+    before = int(git(store, "rev-list", "--count", "HEAD"))
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(t.path)]
+    runs = [
+        subprocess.Popen([mem_executable(), *argv], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [run.communicate(timeout=60)[0] for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert int(git(store, "rev-list", "--count", "HEAD")) == before + 1
+    assert sum(bool(out.strip()) for out in outputs) == 1  # one printed the new id

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -131,4 +132,25 @@ def test_resaving_an_unchanged_keyed_memory_at_a_new_commit_changes_nothing(
     assert (
         again["action"] == "unchanged"
         and again["project_commit"] == head == first["project_commit"]
+    )
+
+
+def test_the_post_compact_summary_records_claude_and_the_project_commit(
+    store: Path, tmp_path: Path
+) -> None:
+    project, head = _project(tmp_path)
+    event = {
+        "session_id": "s-compact",
+        "cwd": str(project),
+        "hook_event_name": "PostCompact",
+        "trigger": "auto",
+        "compact_summary": "Moved the cache to plumbing commands",
+    }
+    mem("hook", "claude", "PostCompact", input=json.dumps(event))
+    summary = mem_json("list", "--kind", "summary")[0]
+    shown = mem_json("show", summary["id"])[0]
+    assert (shown["agent"], shown["project_commit"], shown["session"]) == (
+        "claude",
+        head,
+        "s-compact",
     )

@@ -21,12 +21,11 @@ def capture() -> None:
 
 @capture.command("session-end")
 @click.option("--agent", default="claude", show_default=True, help="The agent of the session.")
-@click.option("--session", required=True, help="The session id.")
+@click.option("--session", help="The session id (required).")
 @click.option(
     "--transcript",
-    required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="The session's transcript (JSONL).",
+    help="The session's transcript, JSONL (required).",
 )
 @click.option(
     "--cwd",
@@ -37,8 +36,8 @@ def capture() -> None:
 @store_options
 def session_end(
     agent: str,
-    session: str,
-    transcript: Path,
+    session: str | None,
+    transcript: Path | None,
     cwd: Path | None,
     as_json: bool,
     store_dir: str | None,
@@ -64,6 +63,8 @@ def session_end(
     from memcli.service.memory import Memory
     from memcli.store.location import locate
 
+    if not session or transcript is None:
+        raise click.UsageError(f"Missing option '--{'session' if not session else 'transcript'}'.")
     agent = check_agent(agent) or "claude"
     if agent not in ("claude", "codex"):
         raise InvalidInput(f"no transcript reader for the agent {agent!r} (known: claude, codex)")
