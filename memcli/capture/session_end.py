@@ -1,10 +1,10 @@
 """Capture at session end: one summary per session, written by a detached process.
 
 The agent's SessionEnd hook only starts ``mem capture session-end`` detached
-(``start_detached``) and returns. That process brings the transcript index up
-to date (``transcripts_sync``, best effort), reads the transcript once, and
+(``start_detached``) and returns. That process reads the transcript once and
 commits one summary through the writer (secrets redacted: nobody is there to
-decide), with ``source: session-end`` and the session's provenance.
+decide), with ``source: session-end`` and the session's provenance; then it
+brings the transcript index up to date (``transcripts_sync``, best effort).
 
 Once per session: a capture lock in the store's cache serializes concurrent runs,
 and under it a per-session marker (the fast answer) or a summary of this session

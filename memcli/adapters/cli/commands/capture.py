@@ -45,11 +45,11 @@ def session_end(
 ) -> None:
     """Write one summary of a finished session from its transcript, once.
 
-    What the SessionEnd hook starts in the background: it brings the transcript
-    index up to date (best effort), then extracts the first request, the files
-    read and edited, the commands run, the last answer and the compaction
-    summaries, and commits them as a session summary (likely secrets
-    redacted). Run again for the same session, it changes nothing. A session
+    What the SessionEnd hook starts in the background: it extracts the first
+    request, the files read and edited, the commands run, the last answer and
+    the compaction summaries, and commits them as a session summary (likely
+    secrets redacted); then it brings the transcript index up to date (best
+    effort). Run again for the same session, it changes nothing. A session
     without a real request writes nothing.
 
     \b
@@ -70,12 +70,14 @@ def session_end(
         raise InvalidInput(f"no transcript reader for the agent {agent!r} (known: claude, codex)")
     if not transcript.is_file():
         raise InvalidInput(f"the transcript {transcript} is not a file")
-    transcripts_sync(agent, wait=SYNC_TIMEOUT)  # best effort: its failure stops nothing
     where = cwd if cwd is not None and cwd.is_dir() else Path.cwd()
     memory = Memory(locate(store_dir, project, where), notify=notice)
     result = capture_session_end(
         memory, agent=agent, session=session, transcript=transcript, cwd=cwd
     )
+    # After the summary (the next session wants it soon), and best effort: its
+    # failure stops nothing.
+    transcripts_sync(agent, wait=SYNC_TIMEOUT)
     if as_json:
         echo_json(
             {
