@@ -2,8 +2,10 @@
 
 Every agent's transcript is JSONL: a parser takes one line (bytes) at a time and
 returns the messages it holds, never raising; what it cannot use it counts in
-``skips`` by reason. ``state()`` is what a later run needs to resume in the middle
-of a file (after the last line read) with ``parser_for(agent, state)``.
+``skips`` by reason. A line gives at most one message (a record's text, tool calls
+and tool results together), so a message's ``uuid`` names one line. ``state()`` is
+what a later run needs to resume in the middle of a file (after the last line
+read) with ``parser_for(agent, state)``.
 """
 
 from __future__ import annotations
@@ -194,7 +196,7 @@ class BaseParser:
         if len(line) > MAX_LINE_BYTES:
             self.skips["line too long"] += 1
             return []
-        if not line.strip():
+        if not line or line.isspace():  # isspace stops at the first other byte: no copy
             self.skips["blank line"] += 1
             return []
         try:
