@@ -36,6 +36,12 @@ importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
 model = ""             # a model name on the hub or a local directory; empty: lexical only
+
+[summarize]
+command = ""           # a program that writes a session summary from its facts on stdin
+                       # (split like a shell would, run without one); empty: extractive only
+timeout = 60           # seconds it may take; then it is stopped and the extractive one kept
+max_input_chars = 40000  # at most this much of the prompt and facts is given to it
 """
 
 from __future__ import annotations
@@ -87,6 +93,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "semantic": {
         "model": "",
     },
+    "summarize": {
+        "command": "",
+        "timeout": 60,
+        "max_input_chars": 40_000,
+    },
 }
 WEIGHTS = frozenset(
     {"ranking.semantic_weight", "ranking.coverage", "ranking.recency", "ranking.importance"}
@@ -97,7 +108,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "search.mode": ("lexical", "semantic", "hybrid"),
     "search.stop_words": ("english", "none"),
 }
-FREE_TEXT = frozenset({"semantic.model"})
+FREE_TEXT = frozenset({"semantic.model", "summarize.command"})
 MAX_WORDS = 10_000
 MAX_TEXT_CHARS = 4096
 # At most nine digits: a longer number is out of range anyway (and int() may refuse it).

@@ -11,6 +11,8 @@ from memcli.core.model import Observation
 from memcli.core.schema import DEFAULT_TYPE
 from memcli.core.titles import default_title
 from memcli.core.validate import (
+    check_agent,
+    check_commit,
     check_file_ref,
     check_importance,
     check_key,
@@ -33,6 +35,8 @@ DRAFT_FIELDS = (
     "key",
     "importance",
     "session",
+    "agent",
+    "project_commit",
 )
 
 
@@ -49,6 +53,8 @@ class Draft:
     key: str | None = None
     importance: float | None = None
     session: str | None = None
+    agent: str | None = None
+    project_commit: str | None = None
 
     @classmethod
     def from_json(cls, payload: Any) -> Draft:
@@ -68,7 +74,7 @@ class Draft:
                 f"unknown field{'s' * (len(unknown) > 1)} in the JSON payload: "
                 f"{', '.join(unknown)} (allowed: {', '.join(DRAFT_FIELDS)}, narrative)"
             )
-        for name in ("text", "type", "title", "key", "session"):
+        for name in ("text", "type", "title", "key", "session", "agent", "project_commit"):
             if data.get(name) is not None and not isinstance(data[name], str):
                 raise InvalidInput(f"'{name}' in the JSON payload must be a string")
         for name in ("facts", "concepts", "files"):
@@ -111,6 +117,8 @@ class Draft:
             facts=lists["facts"],
             importance=check_importance(self.importance),
             session=clean_session(strip_private_deep(self.session)),
+            agent=check_agent(self.agent),
+            project_commit=check_commit(self.project_commit),
         )
 
     def update(self, old: Observation, updated: str) -> Observation:
@@ -129,7 +137,13 @@ class Draft:
             ),
             session=clean_session(strip_private_deep(self.session)) or old.session,
         )
-        return new if new == old else new.replace(updated=updated)
+        if new == old:
+            return old  # the same memory: where it was saved from again changes nothing
+        return new.replace(
+            updated=updated,
+            agent=check_agent(self.agent) or old.agent,
+            project_commit=check_commit(self.project_commit) or old.project_commit,
+        )
 
     def _lists(self) -> dict[str, list[str]]:
         return {

@@ -13,9 +13,11 @@ from typing import Any
 
 from memcli.core import codec
 from memcli.core.errors import InvalidInput, InvalidMemoryFile
-from memcli.core.schema import KNOWN_FIELDS, REQUIRED_FIELDS
+from memcli.core.schema import KNOWN_FIELDS, PROVENANCE_FIELDS, REQUIRED_FIELDS
 from memcli.core.validate import (
     as_text,
+    check_agent,
+    check_commit,
     check_file_ref,
     check_identity,
     check_importance,
@@ -47,6 +49,8 @@ class Observation:
     facts: list[str] = field(default_factory=list)
     importance: float | None = None
     session: str | None = None
+    agent: str | None = None
+    project_commit: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Frontmatter keys mem does not know, kept as they are, in file order."""
 
@@ -73,6 +77,7 @@ class Observation:
             fields.append(("importance", codec.emit_scalar(self.importance)))
         if self.session:
             fields.append(("session", codec.emit_scalar(self.session)))
+        fields.extend(_provenance(self))
         for name, value in self.extra.items():
             fields.append((name, codec.emit_scalar(value)))
         return codec.write_document(fields, self.narrative)
@@ -103,6 +108,8 @@ class Observation:
             facts=clean_list(metadata.get("facts"), "facts"),
             importance=check_importance(metadata.get("importance")),
             session=clean_session(metadata.get("session")),
+            agent=check_agent(metadata.get("agent")),
+            project_commit=check_commit(metadata.get("project_commit")),
             narrative=clean_narrative(body),
             extra={k: v for k, v in metadata.items() if k not in KNOWN_FIELDS},
         )
@@ -133,6 +140,8 @@ class Summary:
     learned: str | None = None
     completed: str | None = None
     next_steps: str | None = None
+    agent: str | None = None
+    project_commit: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     kind = "summary"
@@ -179,6 +188,7 @@ class Summary:
             fields.append(("session", codec.emit_scalar(self.session)))
         for name, value in self.sections().items():
             fields.append((name, codec.emit_scalar(value)))
+        fields.extend(_provenance(self))
         for name, value in self.extra.items():
             fields.append((name, codec.emit_scalar(value)))
         return codec.write_document(fields, self.narrative)
@@ -192,13 +202,15 @@ class Summary:
             def section(name: str) -> str | None:
                 return clean_section(metadata.get(name), name)
 
-            known = {"id", "title", "created", "session", *SUMMARY_FIELDS}
+            known = {"id", "title", "created", "session", *PROVENANCE_FIELDS, *SUMMARY_FIELDS}
             return cls(
                 id=identity,
                 title=clean_title(as_text(metadata["title"], "title")),
                 created=created,
                 narrative=clean_narrative(body),
                 session=clean_session(metadata.get("session")),
+                agent=check_agent(metadata.get("agent")),
+                project_commit=check_commit(metadata.get("project_commit")),
                 extra={k: v for k, v in metadata.items() if k not in known},
                 request=section("request"),
                 investigated=section("investigated"),
@@ -229,6 +241,16 @@ def without_private(record: Record) -> Record:
         if stripped != value:
             changes[item.name] = stripped
     return dataclasses.replace(record, **changes) if changes else record
+
+
+def _provenance(record: Observation | Summary) -> list[tuple[str, str]]:
+    """The agent and project commit fields a record has, as frontmatter lines."""
+    fields = []
+    if record.agent:
+        fields.append(("agent", codec.emit_scalar(record.agent)))
+    if record.project_commit:
+        fields.append(("project_commit", codec.quote(record.project_commit)))
+    return fields
 
 
 def _emit_id(identity: str) -> str:

@@ -28,9 +28,15 @@ KNOWN_FIELDS = (
     "facts",
     "importance",
     "session",
+    "agent",
+    "project_commit",
 )
+PROVENANCE_FIELDS = ("agent", "project_commit")
+"""Where a memory came from besides its session: the agent, the project's git commit."""
 REQUIRED_FIELDS = ("id", "type", "title", "created")
 KEY_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+COMMIT_RE = re.compile(r"[0-9a-f]{40}")
+"""A full git commit id (SHA-1), lower case."""
 
 SHORT_ID_CHARS = 8
 """The shortest id prefix mem shows; longer where that would not be unique."""

@@ -19,6 +19,10 @@ Frontmatter keys mem does not know come first, as the file has them; then
     facts       list of strings
     importance  0..1 or null
     session     the agent session it came from, or null
+    agent       the agent that wrote it (claude, codex, ...), or null
+    project_commit
+                the project repository's git commit (40 hex digits) when it was
+                written, or null
     request, investigated, learned, completed, next_steps
                 text or null; summaries only
     narrative   the markdown body
@@ -134,6 +138,8 @@ def record_dict(record: Record) -> dict[str, Any]:
             "facts": list(record.facts),
             "importance": record.importance,
             "session": record.session,
+            "agent": record.agent,
+            "project_commit": record.project_commit,
         }
     )
     if record.kind == "summary":

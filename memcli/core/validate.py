@@ -13,7 +13,7 @@ from typing import Any
 
 from memcli.core.errors import InvalidInput
 from memcli.core.ids import is_ulid
-from memcli.core.schema import KEY_RE, OBSERVATION_TYPES
+from memcli.core.schema import COMMIT_RE, KEY_RE, OBSERVATION_TYPES
 from memcli.core.timeutil import normalize_timestamp
 
 MAX_TITLE_CHARS = 200
@@ -37,6 +37,31 @@ def check_key(value: str) -> str:
             "starting with a letter or digit"
         )
     return value
+
+
+def check_agent(value: Any) -> str | None:
+    """The agent a memory came from (``claude``, ``codex``...): written like a key."""
+    if value in (None, ""):
+        return None
+    agent = as_text(value, "agent").strip()
+    if not KEY_RE.fullmatch(agent):
+        raise InvalidInput(
+            f"invalid agent {agent[:60]!r}: an agent name is 1-100 letters, digits, '.', '_' "
+            "or '-', starting with a letter or digit"
+        )
+    return agent
+
+
+def check_commit(value: Any) -> str | None:
+    """The project's git commit a memory was written at: 40 hexadecimal digits."""
+    if value in (None, ""):
+        return None
+    commit = as_text(value, "project_commit").strip().lower()
+    if not COMMIT_RE.fullmatch(commit):
+        raise InvalidInput(
+            f"invalid project_commit {commit[:60]!r}: a full git commit id is 40 hexadecimal digits"
+        )
+    return commit
 
 
 def check_file_ref(value: str) -> str:

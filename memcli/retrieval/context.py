@@ -3,8 +3,9 @@
 Session start: the curated MEMORY.md, the latest session summaries, the *hot*
 tier (the last day's memories, with their facts) and the *warm* tier (the last
 week's, one line each), then a footer with how many more exist and how to reach
-them. Over budget, whole items go first from the least important part: warm,
-then summaries, then MEMORY.md (from its end, by lines), then hot (oldest
+them. A memory whose files changed in the project's git history since it was
+written is marked (``stale``). Over budget, whole items go first from the least
+important part: warm, then summaries, then MEMORY.md (from its end, by lines), then hot (oldest
 first); only then is the text cut, at a line boundary.
 """
 
@@ -104,6 +105,25 @@ def session_start(memory: Memory, budget: int | None = None) -> tuple[SessionCon
     return session, text
 
 
+def _mark_stale(
+    memory: Memory, entries: list[Entry], shown: list[dict[str, Any]], project: Path | None
+) -> None:
+    """``stale: True`` on the memories shown whose files changed since their commit.
+
+    Costs nothing unless one of them has files and the project is a git work tree;
+    then a few git calls at most, each with a short timeout.
+    """
+    for item in shown:
+        item["stale"] = False
+    if not any(entry.files for entry in entries):
+        return
+    from memcli.service.stale import stale_ids
+
+    stale = stale_ids(memory, entries, project if project is not None else Path.cwd())
+    for item in shown:
+        item["stale"] = item["id"] in stale
+
+
 @dataclass
 class SessionContext:
     """The session-start context of one store: what ``gather`` found, fitted when rendered.
@@ -128,9 +148,18 @@ class SessionContext:
 
     @classmethod
     def gather(
-        cls, memory: Memory, budget: int | None = None, *, with_index: bool = True
+        cls,
+        memory: Memory,
+        budget: int | None = None,
+        *,
+        with_index: bool = True,
+        project: Path | None = None,
     ) -> SessionContext:
-        """Query the tiers and read MEMORY.md; without the index (being rebuilt), MEMORY.md only."""
+        """Query the tiers and read MEMORY.md; without the index (being rebuilt), MEMORY.md only.
+
+        ``project`` (default: the current directory) is the project whose git
+        history marks the memories shown whose files changed since they were written.
+        """
         settings = config.load(memory.store.root)["context"]
         context = cls(memory, settings, budget if budget is not None else settings["budget"])
         if with_index:
@@ -151,6 +180,7 @@ class SessionContext:
                 for e in hot
             ]
             context.warm = [entry_dict(e, short_ids[e.id]) for e in warm]
+            _mark_stale(memory, [*hot, *warm], [*context.hot, *context.warm], project)
             context.summaries = [
                 {
                     **entry_dict(e, short_ids[e.id]),

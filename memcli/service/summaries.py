@@ -1,9 +1,10 @@
 """A session summary made from its sections: cleaned, screened, rendered.
 
-``mem compact`` and the PostCompact hook give sections (request, investigated,
-learned, completed, next steps) and/or free text; the summary's body is that
+``mem compact``, the PostCompact hook and the SessionEnd capture give sections
+(request, investigated, learned, completed, next steps) and/or free text; the summary's body is that
 rendered through ``compaction.md.j2`` (the store's own template when it has
-one that renders).
+one that renders). Provenance (``agent``, ``project_commit``) comes among the
+extra frontmatter keys and is checked and stored as the summary's own fields.
 """
 
 from __future__ import annotations
@@ -58,9 +59,18 @@ class SummaryInput:
         """A new summary (new id, created now), its body rendered by the store at ``root``."""
         from memcli.core.model import Summary, without_private
         from memcli.core.titles import summary_title
-        from memcli.core.validate import clean_narrative, clean_session, strip_private
+        from memcli.core.validate import (
+            check_agent,
+            check_commit,
+            clean_narrative,
+            clean_session,
+            strip_private,
+        )
 
         cleaned = self.sections
+        extra = dict(extra)  # provenance given among the extra keys becomes its own fields
+        agent = check_agent(extra.pop("agent", None))
+        project_commit = check_commit(extra.pop("project_commit", None))
         summary = Summary(
             id=new_ulid(),
             title=summary_title(
@@ -73,7 +83,9 @@ class SummaryInput:
             learned=cleaned["learned"],
             completed=cleaned["completed"],
             next_steps=cleaned["next_steps"],
-            extra=dict(extra),
+            agent=agent,
+            project_commit=project_commit,
+            extra=extra,
         )
         body = _rendered(summary, self.text, root, notify)
         # A template can add text of its own: it is scanned like everything stored.

@@ -13,11 +13,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memcli.core.config import HOOK_ANSWER_LIMIT
-from memcli.service.memory import Memory
-from memcli.store.location import locate
+
+if TYPE_CHECKING:  # imported when used: SessionEnd must answer within ~1.5 s, at once
+    from memcli.service.memory import Memory
 
 REBUILD_LIMIT = 5000
 HOOK_EMBED_LIMIT = 64
@@ -44,8 +45,19 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         )
     if not isinstance(payload, dict):
         raise ValueError("the hook input is not a JSON object")
-    if event in ("PreCompact", "SessionEnd"):
-        return None  # nothing to block, and SessionEnd has ~1.5 s: no work at all
+    if event == "PreCompact":
+        return None  # nothing to block
+    if event == "SessionEnd":
+        # ~1.5 s at most: the summary is written by a detached process, never waited for.
+        start_session_end(payload, notify)
+        return None
+    if event == "SessionStart":
+        from memcli.capture.session_end import transcripts_sync
+
+        transcripts_sync("claude")  # detached, never waited for
+    from memcli.service.memory import Memory
+    from memcli.store.location import locate
+
     cwd = payload.get("cwd")
     memory = Memory(locate(None, None, Path(cwd) if isinstance(cwd, str) else Path.cwd()), notify)
     memory.embed_limit = HOOK_EMBED_LIMIT  # more would import numpy: a detached reindex does it
@@ -61,7 +73,7 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
                 {},
                 text=_kept_summary(summary),
                 session=_kept_session(session, notify) if isinstance(session, str) else None,
-                extra={"source": "compact"},
+                extra=_provenance(memory, cwd, {"source": "compact"}),
                 secrets="redact",  # nobody is there to decide: never refuse, never leak
             )
             if memory.index_deferred:
@@ -87,7 +99,11 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         from memcli.retrieval.context import SessionContext
 
         with_index = behind <= rebuild_limit()
-        context = SessionContext.gather(memory, with_index=with_index)
+        context = SessionContext.gather(
+            memory,
+            with_index=with_index,
+            project=Path(cwd) if isinstance(cwd, str) and "\x00" not in cwd else None,
+        )
         if not with_index and not context.memory_md_lines:
             return None
         context.budget = min(context.budget, HOOK_CONTEXT_BUDGET)
@@ -111,6 +127,38 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
     if not text:
         return None
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def start_session_end(payload: dict[str, Any], notify: Callable[[str], None]) -> bool:
+    """Start the detached capture of the session's summary; False when there is nothing to read.
+
+    Only the hook's own input is looked at here (no store, no index, no transcript):
+    the hook returns within milliseconds whatever the transcript's size.
+    """
+    from memcli.capture.session_end import detached_capture_argv, start_detached
+
+    session = payload.get("session_id")
+    transcript = payload.get("transcript_path")
+    cwd = payload.get("cwd")
+    if not isinstance(session, str) or not session.strip():
+        return False  # nothing to name the summary by: quietly nothing
+    if not isinstance(transcript, str) or "\x00" in transcript or not os.path.isfile(transcript):
+        return False  # no transcript (or not yet written): nothing to summarize
+    where = cwd if isinstance(cwd, str) and cwd and "\x00" not in cwd else None
+    argv = detached_capture_argv("claude", _kept_session(session, notify), transcript, where)
+    return start_detached(argv, Path(where) if where else None)
+
+
+def _provenance(memory: Memory, cwd: object, extra: dict[str, str]) -> dict[str, str]:
+    """``extra`` with the agent (claude) and the project's commit, where it has one."""
+    from memcli.capture.provenance import project_commit
+
+    found = {**extra, "agent": "claude"}
+    directory = Path(cwd) if isinstance(cwd, str) and cwd and "\x00" not in cwd else None
+    commit = project_commit(directory, store_root=memory.store.root) if directory else None
+    if commit:
+        found["project_commit"] = commit
+    return found
 
 
 def _kept_summary(summary: str) -> str:

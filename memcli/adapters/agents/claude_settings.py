@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from memcli.core.errors import MemError
 
-INSTALLED_EVENTS = {"SessionStart": 10, "UserPromptSubmit": 10, "PostCompact": 30}
+INSTALLED_EVENTS = {"SessionStart": 10, "UserPromptSubmit": 10, "PostCompact": 30, "SessionEnd": 5}
 """The events mem answers, with the timeout (seconds) Claude Code gives each."""
 BACKUP_SUFFIX = ".mem-backup"
 _OURS_RE = re.compile(r"(?:^|[\s/\\])(?:mem|memcli)['\"]?\s+hook\s+claude\s")

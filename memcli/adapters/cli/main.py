@@ -14,6 +14,7 @@ from memcli.core.errors import MemError, ProblemsReported
 
 COMMANDS = "memcli.adapters.cli.commands"
 LAZY_COMMANDS = {
+    "capture": "capture:capture",
     "clone": "sync:clone_command",
     "context": "context:context",
     "diff": "history:diff",
@@ -37,6 +38,7 @@ LAZY_COMMANDS = {
     "save": "save:save",
     "search": "search:search",
     "show": "show:show",
+    "stale": "stale:stale",
     "compact": "compact:compact",
     "summarize": "compact:compact",
     "sync": "sync:sync_command",

@@ -30,14 +30,14 @@ def claude(event: str) -> None:
         mem hook claude UserPromptSubmit < hook-input.json
     """
     try:
+        # Not cli.options (it loads the index and the store): SessionEnd must answer at once.
         from memcli.adapters.agents.claude import MAX_HOOK_INPUT_BYTES, claude_answer
-        from memcli.adapters.cli.options import notice
 
         raw = sys.stdin.buffer.read(MAX_HOOK_INPUT_BYTES + 1) if sys.stdin is not None else b""
         if len(raw) > MAX_HOOK_INPUT_BYTES:
             raise ValueError(f"the hook input is over {MAX_HOOK_INPUT_BYTES >> 20} MB")
         payload = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        answer = claude_answer(event, payload, notice)
+        answer = claude_answer(event, payload, _notice)
     except Exception as exc:  # fail open, whatever it was
         if os.environ.get("MEM_DEBUG"):
             raise
@@ -46,3 +46,8 @@ def claude(event: str) -> None:
         return
     if answer is not None:
         click.echo(json.dumps(answer, ensure_ascii=False))
+
+
+def _notice(message: str) -> None:
+    """A one-line notice on stderr (as ``options.notice``, without its imports)."""
+    click.echo(f"mem: {message}", err=True)

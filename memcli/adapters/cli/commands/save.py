@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 @click.option("--key", help="Stable handle: saving with a key that exists updates that memory.")
 @click.option("--importance", type=click.FloatRange(0, 1), help="How much it matters, 0 to 1.")
 @click.option("--session", help="The agent session it came from.")
+@click.option(
+    "--agent",
+    help="The agent that wrote it (claude, codex, ...; default: the one detected, if any).",
+)
 @secrets_options
 @json_option
 @store_options
@@ -48,6 +52,7 @@ def save(
     key: str | None,
     importance: float | None,
     session: str | None,
+    agent: str | None,
     secrets: Policy,
     as_json: bool,
     store_dir: str | None,
@@ -57,8 +62,12 @@ def save(
 
     The text comes from the argument or, without one, from stdin. With --json,
     stdin holds one JSON object instead (text, type, title, facts, concepts,
-    files, key, importance, session), options override its fields, and the
-    stored memory is printed as JSON.
+    files, key, importance, session, agent), options override its fields, and
+    the stored memory is printed as JSON.
+
+    Provenance: the agent (--agent, or Claude Code when run from its shell) and,
+    when the current directory is in a project's git repository, that
+    repository's HEAD are recorded with the memory (`mem stale` uses them).
 
     Text that looks like it holds a secret (a private key, an API key or token,
     a password assignment) is refused before anything reaches git, unless
@@ -71,7 +80,10 @@ def save(
             --fact "quote each term before MATCH" --concept sqlite,fts5
         echo '{"text": "...", "type": "decision"}' | mem save --json
     """
+    from pathlib import Path
+
     from memcli.api import MemStore
+    from memcli.capture.provenance import detected_agent, project_commit
     from memcli.core.draft import Draft
 
     given = Draft(
@@ -84,6 +96,7 @@ def save(
         key=key,
         importance=importance,
         session=session,
+        agent=agent,
     )
     if as_json:
         try:
@@ -95,7 +108,12 @@ def save(
         draft = given.merged(Draft(text=_read_stdin()))
     else:
         draft = given
-    saved = MemStore(open_memory(store_dir, project)).save_draft(draft, secrets=secrets)
+    memory = open_memory(store_dir, project)
+    if not draft.agent:
+        draft.agent = detected_agent()
+    if not draft.project_commit:
+        draft.project_commit = project_commit(Path.cwd(), store_root=memory.store.root)
+    saved = MemStore(memory).save_draft(draft, secrets=secrets)
     if as_json:
         echo_json(saved)
     else:

@@ -1,0 +1,97 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from memcli.adapters.cli.options import json_option, notice, store_options
+from memcli.adapters.cli.output import echo_json
+
+
+@click.group()
+def capture() -> None:
+    """Capture what an agent session did as memories (run by the agent hooks).
+
+    \b
+    Example:
+        mem capture session-end --agent claude --session ID \\
+            --transcript ~/.claude/projects/P/ID.jsonl --cwd "$PWD"
+    """
+
+
+@capture.command("session-end")
+@click.option("--agent", default="claude", show_default=True, help="The agent of the session.")
+@click.option("--session", help="The session id (required).")
+@click.option(
+    "--transcript",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The session's transcript, JSONL (required).",
+)
+@click.option(
+    "--cwd",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The session's working directory: it selects the store and the project commit.",
+)
+@json_option
+@store_options
+def session_end(
+    agent: str,
+    session: str | None,
+    transcript: Path | None,
+    cwd: Path | None,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """Write one summary of a finished session from its transcript, once.
+
+    What the SessionEnd hook starts in the background: it extracts the first
+    request, the files read and edited, the commands run, the last answer and
+    the compaction summaries, and commits them as a session summary (likely
+    secrets redacted); then it brings the transcript index up to date (best
+    effort). Run again for the same session, it changes nothing. A session
+    without a real request writes nothing.
+
+    \b
+    Example:
+        mem capture session-end --agent claude --session 8f2e... \\
+            --transcript ~/.claude/projects/-home-me-app/8f2e....jsonl --cwd ~/app
+    """
+    from memcli.capture.session_end import SYNC_TIMEOUT, capture_session_end, transcripts_sync
+    from memcli.core.errors import InvalidInput
+    from memcli.core.validate import check_agent
+    from memcli.service.memory import Memory
+    from memcli.store.location import locate
+
+    if not session or transcript is None:
+        raise click.UsageError(f"Missing option '--{'session' if not session else 'transcript'}'.")
+    agent = check_agent(agent) or "claude"
+    if agent not in ("claude", "codex"):
+        raise InvalidInput(f"no transcript reader for the agent {agent!r} (known: claude, codex)")
+    if not transcript.is_file():
+        raise InvalidInput(f"the transcript {transcript} is not a file")
+    where = cwd if cwd is not None and cwd.is_dir() else Path.cwd()
+    memory = Memory(locate(store_dir, project, where), notify=notice)
+    result = capture_session_end(
+        memory, agent=agent, session=session, transcript=transcript, cwd=cwd
+    )
+    # After the summary (the next session wants it soon), and best effort: its
+    # failure stops nothing.
+    transcripts_sync(agent, wait=SYNC_TIMEOUT)
+    if as_json:
+        echo_json(
+            {
+                "action": result.action,
+                "id": result.summary_id,
+                "commit": result.commit,
+                "summarize_fallback": result.fallback,
+            }
+        )
+    elif result.action == "saved":
+        click.echo(result.summary_id)
+    else:
+        notice(
+            "this session's summary was captured before"
+            if result.action == "already"
+            else "no request in the transcript: nothing to summarize"
+        )

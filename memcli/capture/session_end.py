@@ -1,0 +1,216 @@
+"""Capture at session end: one summary per session, written by a detached process.
+
+The agent's SessionEnd hook only starts ``mem capture session-end`` detached
+(``start_detached``) and returns. That process reads the transcript once and
+commits one summary through the writer (secrets redacted: nobody is there to
+decide), with ``source: session-end`` and the session's provenance; then it
+brings the transcript index up to date (``transcripts_sync``, best effort).
+
+Once per session: a capture lock in the store's cache serializes concurrent runs,
+and under it a per-session marker (the fast answer) or a summary of this session
+with ``source: session-end`` already committed (the durable one, found with
+``git grep``) means there is nothing to do.
+
+Top-level imports stay light: the hook imports this module within its time limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memcli.service.memory import Memory
+
+SOURCE = "session-end"
+CAPTURE_LOCK = "session-end.lock"
+MARKER_DIR = "session-end"
+SYNC_TIMEOUT = 120.0
+"""Seconds the capture process waits for ``mem transcripts sync`` before going on."""
+MAX_TRANSCRIPT_BYTES = 1 << 30
+"""A transcript is read up to this many bytes (streamed: memory stays bounded)."""
+
+
+def start_detached(argv: list[str], cwd: Path | None = None) -> bool:
+    """Start ``mem ARGV...`` fully detached: its own session, no inherited pipes, never waited."""
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "memcli", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+            cwd=cwd if cwd is not None and cwd.is_dir() else None,
+        )
+    except OSError:
+        return False
+    process.returncode = 0  # never waited for: it outlives the caller on purpose
+    return True
+
+
+def transcripts_sync(source: str, *, wait: float | None = None) -> bool:
+    """``mem transcripts sync --source SOURCE``, best effort; False when it did not succeed.
+
+    Detached when ``wait`` is None (hooks), else run and waited for up to ``wait``
+    seconds (the capture process). Its failure never stops anything else.
+    """
+    from memcli.capture.transcripts.locate import claude_home, codex_home
+
+    folder = claude_home() / "projects" if source == "claude" else codex_home() / "sessions"
+    if not folder.is_dir():
+        return False  # the agent has written no transcript here: nothing to sync
+    argv = ["transcripts", "sync", "--source", source]
+    if wait is None:
+        return start_detached(argv)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "memcli", *argv],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=wait,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+@dataclass
+class CaptureResult:
+    action: str
+    """``saved``, ``already`` (captured before) or ``nothing`` (no real request)."""
+    summary_id: str | None = None
+    commit: str | None = None
+    fallback: str | None = None
+    """Why the ``[summarize] command`` was not used, when it is set and failed."""
+
+
+def capture_session_end(
+    memory: Memory,
+    *,
+    agent: str,
+    session: str,
+    transcript: Path,
+    cwd: Path | None,
+) -> CaptureResult:
+    """Write the session's summary from its transcript, unless done before."""
+    from memcli.capture.provenance import project_commit
+    from memcli.capture.session_summary import SessionFacts
+    from memcli.capture.transcripts.records import read_messages
+    from memcli.core.validate import clean_session
+    from memcli.store.lock import exclusive_lock
+
+    session = clean_session(session) or ""
+    if not session:
+        return CaptureResult("nothing")
+    if memory.store.exists() and _already_captured(memory, session):
+        return CaptureResult("already")
+    # Every message of the file: it is this session's (a resumed one repeats earlier ones).
+    messages = read_messages(transcript, agent, max_bytes=MAX_TRANSCRIPT_BYTES)
+    facts = SessionFacts.gather(None, messages, str(cwd) if cwd else None)
+    if facts.request is None:
+        return CaptureResult("nothing")
+    memory.ensure_store()
+    cache = memory.store.cache_dir
+    marker = cache / MARKER_DIR / hashlib.sha256(f"{agent}\0{session}".encode()).hexdigest()[:32]
+    cache.mkdir(parents=True, exist_ok=True)
+    with exclusive_lock(cache / CAPTURE_LOCK):
+        if marker.exists() or _already_captured(memory, session):
+            return CaptureResult("already")
+        extra = {"source": SOURCE, "agent": agent}
+        commit = project_commit(cwd, store_root=memory.store.root) if cwd else None
+        if commit:
+            extra["project_commit"] = commit
+        sections: dict[str, object] = dict(facts.sections())
+        text, fallback = _summarized(memory, facts)
+        if text:
+            sections = {"request": facts.request}
+            extra["summarized_by"] = "command"
+        elif fallback:
+            extra["summarize_fallback"] = fallback
+        result = memory.writer.summarize(
+            sections, session=session, text=text, extra=extra, secrets="redact"
+        )
+        marker.parent.mkdir(exist_ok=True)
+        marker.write_text(result.record.id + "\n", encoding="ascii")
+        return CaptureResult("saved", result.record.id, result.commit, fallback)
+
+
+def _summarized(memory: Memory, facts: object) -> tuple[str, str | None]:
+    """The ``[summarize] command``'s answer, or "" and why not (None: none is set)."""
+    from memcli.capture.session_summary import SessionFacts
+    from memcli.capture.summarize_command import SummarizeFailed, run_summarize_command
+    from memcli.core import config
+    from memcli.core.errors import MemError
+
+    assert isinstance(facts, SessionFacts)
+    try:
+        settings = config.load(memory.store.root)["summarize"]
+    except MemError as exc:  # a broken mem.toml must not cost the session its summary
+        memory.notify(f"{exc}; the extractive summary is kept")
+        return "", str(exc)
+    command = settings["command"].strip()
+    if not command:
+        return "", None
+    limit = settings["max_input_chars"]
+    try:
+        answer = run_summarize_command(
+            command, facts.as_text(limit), timeout=float(settings["timeout"]), max_input=limit
+        )
+    except SummarizeFailed as exc:
+        memory.notify(f"{exc}; the extractive summary is kept")
+        return "", str(exc)
+    return answer, None
+
+
+def _already_captured(memory: Memory, session: str) -> bool:
+    """A committed summary of ``session`` with ``source: session-end`` exists.
+
+    ``git grep`` finds the few files naming the session; their frontmatter decides.
+    """
+    from memcli.core import codec
+    from memcli.core.errors import InvalidMemoryFile
+    from memcli.core.model import Summary
+
+    done = memory.store.git.run(
+        [
+            "grep",
+            "-l",
+            "-F",
+            "--all-match",
+            "-e",
+            f"source: {SOURCE}",
+            "-e",
+            f"session: {codec.emit_scalar(session)}",
+            "--",
+            "*.md",
+        ],
+        check=False,
+    )
+    for path in done.stdout.decode("utf-8", "replace").splitlines()[:100]:
+        try:
+            record = memory.store.load(path)[0]
+        except (InvalidMemoryFile, OSError):
+            continue
+        if (
+            isinstance(record, Summary)
+            and record.session == session
+            and record.extra.get("source") == SOURCE
+        ):
+            return True
+    return False
+
+
+def detached_capture_argv(agent: str, session: str, transcript: str, cwd: str | None) -> list[str]:
+    """The ``mem`` arguments of the detached capture process."""
+    argv = ["capture", "session-end", "--agent", agent, "--session", session]
+    argv += ["--transcript", transcript]
+    if cwd:
+        argv += ["--cwd", cwd]
+    return argv
