@@ -1,0 +1,1 @@
+"""Readers of other tools' files, session summaries, and importers."""
