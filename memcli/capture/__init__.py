@@ -1,1 +1,1 @@
-"""Readers of other tools' files, session summaries, and importers."""
+"""Readers of other tools' files: transcripts, session summaries, importers and exporters."""

@@ -22,12 +22,14 @@ if TYPE_CHECKING:
 
 SUBJECT_TITLE_CHARS = 60
 """A longer title is cut in the subject line (the list lines keep it whole)."""
-VERBS = ("save", "update", "forget", "summarize", "restore", "edit", "init")
+VERBS = ("save", "update", "forget", "summarize", "restore", "edit", "init", "import")
 """The actions of mem's commits that touch memories."""
 HAND_EDIT = "hand edit"
 INIT_MESSAGE = "init: mem store"
 """The first commit of a new store."""
 MEMORY_ID = "Memory-Id"
+IMPORT_LIST_LINES = 50
+"""An import's commit lists this many of its memories by title (trailers: all)."""
 PURGED_ID = "Purged-Id"
 
 _SUBJECT_RE = re.compile(rf"({'|'.join(VERBS)}): (?:({'|'.join(OBSERVATION_TYPES)}): )?(.*)")
@@ -51,6 +53,24 @@ def commit_message(verb: str, records: list[Record]) -> str:
         subject = f"{verb}: {len(records)} memories"
         body = "".join(f"{list_line(r)}\n" for r in records) + "\n"
     return f"{subject}\n\n{body}{memory_id_trailers(r.id for r in records)}"
+
+
+def import_message(source: str, records: list[Record]) -> str:
+    """``import: <N> memories`` from ``source``: the first list lines, every trailer.
+
+    An import may bring thousands of memories; the message lists at most
+    ``IMPORT_LIST_LINES`` of them (the trailers name every one, for history).
+    """
+    if len(records) == 1:
+        return commit_message("import", records)
+    shown = records[:IMPORT_LIST_LINES]
+    lines = "".join(f"{list_line(r)}\n" for r in shown)
+    if len(records) > len(shown):
+        lines += f"- … and {len(records) - len(shown)} more\n"
+    return (
+        f"import: {len(records)} memories\n\nImported from {source}.\n\n{lines}\n"
+        + memory_id_trailers(r.id for r in records)
+    )
 
 
 def uncommitted_message(count: int, ids: list[str]) -> str:

@@ -19,7 +19,7 @@ from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
 from memcli.service.screening import screen, screened, without_private
-from memcli.store.files import MAX_MEMORY_FILE_BYTES, too_large
+from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
     from memcli.core.draft import Draft
@@ -36,6 +36,18 @@ class SaveResult(NamedTuple):
     action: str
     """``saved`` (new), ``updated`` (same key, changed), ``unchanged``, ``edited``, ``restored``."""
     commit: str | None
+
+
+class ImportCommit(NamedTuple):
+    commit: str | None
+    """None when nothing was left to write."""
+    written: list[Record]
+    taken: list[Record]
+    """Memories whose id (or file) another writer stored meanwhile: left as they are."""
+
+
+PACK_AFTER_FILES = 1000
+"""A commit of this many new files packs git's loose objects at once (see import_records)."""
 
 
 class Writer:
@@ -213,6 +225,42 @@ class Writer:
             commit = self._commit_files({}, [entry.path for entry in chosen], message)
             return chosen, commit
 
+    def import_records(self, rows: list[tuple[str, str, Record]], *, source: str) -> ImportCommit:
+        """Write many new memory files (path, text, record) in ONE commit (``import: …``).
+
+        The rows are checked already (``capture.importing``); under the lock,
+        any whose id or path was stored meanwhile is left out, not overwritten.
+        A large import packs git's loose objects after its commit: otherwise
+        the next porcelain git command in the store starts a long ``gc --auto``.
+        """
+        self.memory.ensure_store()
+        with self.store.write_lock():
+            self.store.check_writable()
+            index = self.memory.index()
+            kept: list[tuple[str, str, Record]] = []
+            taken: list[Record] = []
+            for path, text, record in rows:
+                if index.path_of(record.id) is not None or self.store.resolve(path).exists():
+                    taken.append(record)
+                else:
+                    kept.append((path, text, record))
+            if not kept:
+                return ImportCommit(None, [], taken)
+            written = [record for _, _, record in kept]
+            message = journal.import_message(source, written)
+            files = {path: text.encode("utf-8") for path, text, _ in kept}
+            loaded = {path: (record, digest(files[path])) for path, _, record in kept}
+            commit = self._commit_files(files, [], message, loaded=loaded)
+        if len(kept) >= PACK_AFTER_FILES:
+            self._pack_loose_objects()
+        return ImportCommit(commit, written, taken)
+
+    def _pack_loose_objects(self) -> None:
+        """Loose objects into one pack (``repack -d``), so no ``gc --auto`` waits for them."""
+        git = self.store.git
+        if git.run(["repack", "-d", "-q"], check=False).returncode == 0:
+            git.run(["prune-packed", "-q"], check=False)
+
     def commit_uncommitted(
         self, files: dict[str, bytes], removed: list[str], ids: list[str]
     ) -> str:
@@ -261,11 +309,17 @@ class Writer:
             self.memory.rebuild_index_file()
 
     def _commit_files(
-        self, writes: Mapping[str, str | bytes], removals: list[str], message: str
+        self,
+        writes: Mapping[str, str | bytes],
+        removals: list[str],
+        message: str,
+        *,
+        loaded: Mapping[str, tuple[Record, str]] | None = None,
     ) -> str:
         """Write and delete files, commit them, and tell the index; undo the files on failure.
 
-        Callers hold the write lock.
+        Callers hold the write lock. ``loaded``: each written path's memory and
+        digest when the caller has them (else every file is read back).
         """
         for content in writes.values():
             data = content.encode("utf-8") if isinstance(content, str) else content
@@ -294,7 +348,7 @@ class Writer:
         if index is not None:
             known: Known = {path: None for path in removals}
             for path in writes:
-                known[path] = self.store.load(path)
+                known[path] = loaded[path] if loaded is not None else self.store.load(path)
             self.memory.apply_commit(index, parent, known)
         return commit
 
