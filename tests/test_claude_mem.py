@@ -473,3 +473,75 @@ def test_any_list_column_parses_to_strings_without_raising(text: str) -> None:
 @given(st.lists(st.text(min_size=1).filter(str.strip), max_size=10))
 def test_a_json_list_of_strings_comes_back_whole(items: list[str]) -> None:
     assert parse_list(json.dumps(items)) == (items, True)
+
+
+def _import(store: Path, db: Path, *, dry_run: bool = False) -> Any:
+    import memcli
+    from memcli.capture.importing import run_import
+
+    memory = memcli.Memory(memcli.locate(str(store), None, store.parent), notify=lambda _m: None)
+    return run_import(
+        memory,
+        read_claude_mem(db, "shop"),
+        source="claude-mem",
+        dry_run=dry_run,
+        secrets="refuse",
+        progress=False,
+    )
+
+
+def _commits(store: Path) -> int:
+    import subprocess
+
+    done = subprocess.run(
+        ["git", "-C", str(store), "rev-list", "--count", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(done.stdout)
+
+
+def test_the_whole_import_once_searchable_idempotent_and_revertible(
+    tmp_path: Path, store: Path
+) -> None:
+    import subprocess
+
+    from tests.conftest import mem
+
+    db = closed_db(tmp_path)
+    conn = apsw.Connection(str(db))
+    observation(conn, title="Leaked", narrative="token ghp_" + "a1B2c3D4" * 5)
+    observation(conn, title="No time", created_at="never", created_at_epoch=-1)
+    summary(conn)
+    conn.close()
+    before = _snapshot(db.parent)
+    commits = _commits(store)
+
+    dry = _import(store, db, dry_run=True)
+    assert (dry.imported, dry.failed_count, _commits(store)) == (2, 2, commits)
+
+    report = _import(store, db)
+    assert report.imported == 2 and _commits(store) == commits + 1
+    assert dict(report.skipped) == {"empty in claude-mem": 1}
+    problems = dict(report.failed)
+    assert set(problems) == {"observation 3: Leaked", "observation 4"}
+    assert "secret" in problems["observation 3: Leaked"].lower()
+    assert "created_at" in problems["observation 4"]
+
+    found = mem("search", "rounded", "--json")
+    assert "Cart totals round per line" in found.output
+    texts = [p.read_text() for p in store.glob("observations/**/*.md")]
+    (stored,) = [text for text in texts if "Cart totals" in text]
+    assert "claude_mem_type: discovery" in stored
+    assert 'imported_from: "claude-mem:observations:1"' in stored
+    mem("reindex", "--check")
+
+    again = _import(store, db)
+    assert again.imported == 0 and again.skipped["already imported"] == 2
+    assert _commits(store) == commits + 1
+    assert _snapshot(db.parent) == before
+
+    subprocess.run(["git", "-C", str(store), "revert", "--no-edit", "HEAD"], check=True,
+                   capture_output=True)  # fmt: skip
+    assert "Cart totals" not in mem("search", "rounded").output
