@@ -25,13 +25,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memcli.capture.importing import Incoming
 from memcli.core.errors import InvalidInput, MemError
+from memcli.core.ids import new_ulid
+from memcli.core.model import SUMMARY_FIELDS, Observation, Summary
+from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.text import clip
+from memcli.core.timeutil import format_timestamp, parse_timestamp
+from memcli.core.titles import default_title, summary_title
+from memcli.core.validate import (
+    MAX_SESSION_CHARS,
+    MAX_TITLE_CHARS,
+    check_file_ref,
+    clean_list,
+    clean_narrative,
+    clean_section,
+    clean_session,
+    clean_title,
+    strip_private,
+)
 
 if TYPE_CHECKING:
     import apsw
-
-    from memcli.capture.importing import Incoming
-    from memcli.core.model import Observation, Summary
 
 DEFAULT_DB = Path("~/.claude-mem/claude-mem.db")
 SOURCE = "claude-mem"
@@ -116,7 +131,6 @@ def read_claude_mem(
 
 def map_type(claude_type: str | None, concepts: list[str]) -> str:
     """mem's type for a claude-mem observation type (and its concepts)."""
-    from memcli.core.schema import OBSERVATION_TYPES
 
     name = (claude_type or "").strip().lower()
     if name in ("decision", "discovery") or name in OBSERVATION_TYPES:
@@ -166,7 +180,6 @@ def project_file(path: str, project: str | None) -> str | None:
     occurrence (``/home/a/src/mem/memcli/x.py`` in project ``mem`` is
     ``memcli/x.py``); other absolute paths, and paths leaving the project, are None.
     """
-    from memcli.core.validate import check_file_ref
 
     ref = path.strip().replace("\\", "/")
     if ref.startswith("/") or re.match(r"[A-Za-z]:/", ref):
@@ -309,7 +322,6 @@ def _incoming(
     build: Any,
     project: str | None,
 ) -> Incoming:
-    from memcli.capture.importing import Incoming
 
     source_id = f"{SOURCE}:{table}:{row_id}"
     kind = "observation" if table == "observations" else "summary"
@@ -326,10 +338,6 @@ def _incoming(
 def _observation(
     values: dict[str, str | None], session: str | None, project: str | None
 ) -> Observation | str:
-    from memcli.core.ids import new_ulid
-    from memcli.core.model import Observation
-    from memcli.core.titles import default_title
-    from memcli.core.validate import clean_list, clean_narrative, clean_session
 
     _refuse_oversized(values)
     facts, _ = parse_list(values.get("facts"))
@@ -391,10 +399,6 @@ def _observation(
 def _summary(
     values: dict[str, str | None], session: str | None, project: str | None
 ) -> Summary | str:
-    from memcli.core.ids import new_ulid
-    from memcli.core.model import SUMMARY_FIELDS, Summary
-    from memcli.core.titles import summary_title
-    from memcli.core.validate import clean_narrative, clean_section, clean_session
 
     _refuse_oversized(values)
     sections = {name: clean_section(_text(values.get(name)), name) for name in SUMMARY_FIELDS}
@@ -431,7 +435,6 @@ def _summary(
 
 def _created(values: dict[str, str | None]) -> tuple[int, str]:
     """The row's time in milliseconds and in mem's form, from its epoch or its ISO text."""
-    from memcli.core.timeutil import format_timestamp, parse_timestamp
 
     epoch = (values.get("created_at_epoch") or "").strip()
     if re.fullmatch(r"\d{1,16}", epoch):
@@ -453,8 +456,6 @@ def _created(values: dict[str, str | None]) -> tuple[int, str]:
 
 
 def _title(title: str) -> str:
-    from memcli.core.text import clip
-    from memcli.core.validate import MAX_TITLE_CHARS, clean_title, strip_private
 
     return clean_title(clip(strip_private(title).strip() or title, MAX_TITLE_CHARS))
 
@@ -474,7 +475,6 @@ def _text(value: str | None) -> str:
 
 
 def _clip_session(session: str | None) -> str | None:
-    from memcli.core.validate import MAX_SESSION_CHARS
 
     text = " ".join(_text(session).split())
     return text[:MAX_SESSION_CHARS] or None
