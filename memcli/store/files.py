@@ -341,8 +341,11 @@ class Store:
             )
         return None
 
-    def write_file(self, path: str, content: bytes) -> None:
-        """Write atomically: a temporary file in the same folder, fsync, rename."""
+    def write_file(self, path: str, content: bytes, *, sync: bool = True) -> None:
+        """Write atomically: a temporary file in the same folder, fsync, rename.
+
+        ``sync=False`` leaves the fsync to the caller (one ``os.sync`` for many files).
+        """
         full = self.resolve(path)
         full.parent.mkdir(parents=True, exist_ok=True)
         temp = full.parent / f".{full.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
@@ -350,8 +353,9 @@ class Store:
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(content)
-                handle.flush()
-                os.fsync(handle.fileno())
+                if sync:
+                    handle.flush()
+                    os.fsync(handle.fileno())
             crash_point("temp-written")
             os.replace(temp, full)
         except BaseException:

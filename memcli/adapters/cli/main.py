@@ -20,6 +20,8 @@ LAZY_COMMANDS = {
     "doctor": "doctor:doctor",
     "edit": "edit:edit",
     "eval": "eval:eval_command",
+    "export": "export:export",
+    "import": "imports:import_group",
     "forget": "forget:forget",
     "git-hook": "githooks:git_hook",
     "hook": "hook:hook",

@@ -1,0 +1,230 @@
+"""``mem import``: other tools' memories (and mem's own exports) into the store, one commit."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from memcli.adapters.cli.options import (
+    json_option,
+    open_memory,
+    secrets_options,
+    store_options,
+)
+from memcli.adapters.cli.output import echo_json
+from memcli.core.errors import InvalidInput, ProblemsReported
+
+if TYPE_CHECKING:
+    from memcli.capture.importing import ImportReport, Incoming
+    from memcli.core.secrets import Policy
+    from memcli.service.memory import Memory
+
+
+def import_options(f: click.decorators.FC, *, project: bool = True) -> click.decorators.FC:
+    if project:
+        f = store_options(f)
+    else:  # --project names the source's project there: the store comes from --store
+        f = click.option(
+            "--store", "store_dir", metavar="DIR", help="Use the store in DIR (also MEM_STORE)."
+        )(f)
+    f = json_option(f)
+    f = secrets_options(f)
+    return click.option(
+        "--dry-run", is_flag=True, help="Say what would be imported; change nothing."
+    )(f)
+
+
+@click.group(name="import")
+def import_group() -> None:
+    """Import memories: a mem export, Claude Code's auto memory, claude-mem.
+
+    Every import is one commit (`git revert` undoes it), screened for secrets
+    like `mem save`, and idempotent: rows imported before are skipped. It ends
+    with a count of imported, skipped (with reasons) and failed rows, and exits
+    1 when any row failed (the others are imported).
+
+    \b
+    Example:
+        mem import jsonl memories.jsonl --dry-run
+        mem import claude-memory
+        mem import claude-mem --project myapp
+    """
+
+
+@import_group.command(name="jsonl")
+@click.argument("file", metavar="FILE")
+@import_options
+def import_jsonl(
+    file: str,
+    dry_run: bool,
+    secrets: Policy,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """Import a `mem export` (FILE, or - for stdin), keeping ids and every field.
+
+    A memory whose id is already in the store is skipped, never overwritten.
+
+    \b
+    Example:
+        mem export --store old/ | mem import jsonl -
+        mem import jsonl memories.jsonl --redact
+    """
+    from memcli.capture.jsonl import read_jsonl
+
+    memory = open_memory(store_dir, project)
+    if file == "-":
+        report = _run(memory, read_jsonl(sys.stdin.buffer, "stdin"), "stdin", dry_run, secrets)
+    else:
+        path = Path(file)
+        if not path.exists():
+            raise InvalidInput(f"{file} does not exist")
+        if path.is_dir():
+            raise InvalidInput(f"{file} is a folder; give a JSONL file")
+        try:
+            handle = path.open("rb")
+        except OSError as exc:
+            raise InvalidInput(f"cannot read {file}: {exc.strerror}") from None
+        with handle:
+            report = _run(memory, read_jsonl(handle, file), file, dry_run, secrets)
+    _finish(report, as_json)
+
+
+@import_group.command(name="claude-memory")
+@click.argument("directory", metavar="[DIR]", required=False)
+@import_options
+def import_claude_memory(
+    directory: str | None,
+    dry_run: bool,
+    secrets: Policy,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """Import Claude Code's auto memory (DIR, default: this project's memory folder).
+
+    Each memory file becomes an observation (user and feedback -> preference,
+    project and reference -> context); its MEMORY.md becomes the store's
+    curated MEMORY.md when the store has none, otherwise the difference is shown.
+
+    \b
+    Example:
+        mem import claude-memory --dry-run
+        mem import claude-memory ~/.claude/projects/-home-me-app/memory
+    """
+    from memcli.capture import claude_memory
+
+    folder = (
+        Path(directory) if directory else claude_memory.default_memory_dir(Path.cwd().resolve())
+    )
+    files = claude_memory.memory_files(folder)  # refuses a missing folder before anything
+    memory = open_memory(store_dir, project)
+    try:
+        notes = claude_memory.read_index(folder)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{folder / claude_memory.MEMORY_INDEX} {exc}") from None
+    rows = claude_memory.read_claude_memory(folder) if files else iter(())
+    report = _run(memory, rows, str(folder), dry_run, secrets)
+    if notes is not None:
+        _notes(memory, notes, folder, dry_run)
+    _finish(report, as_json)
+
+
+@import_group.command(name="claude-mem")
+@click.argument("db", metavar="[DB]", required=False)
+@click.option("--project", "source_project", metavar="NAME", help="Only this claude-mem project.")
+@functools.partial(import_options, project=False)
+def import_claude_mem(
+    db: str | None,
+    source_project: str | None,
+    dry_run: bool,
+    secrets: Policy,
+    as_json: bool,
+    store_dir: str | None,
+) -> None:
+    """Import claude-mem's observations and session summaries (its SQLite database).
+
+    --project picks claude-mem's project; the store is the one found from here
+    (or --store).
+
+    \b
+    Example:
+        mem import claude-mem --dry-run
+        mem import claude-mem ~/.claude-mem/claude-mem.db --project myapp
+    """
+    try:
+        from memcli.capture import claude_mem  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        raise InvalidInput("this mem cannot read claude-mem's database yet") from None
+    path = Path(db).expanduser() if db else Path(claude_mem.DEFAULT_DB).expanduser()
+    memory = open_memory(store_dir, None)
+    rows = claude_mem.read_claude_mem(path, source_project)
+    _finish(_run(memory, rows, str(path), dry_run, secrets), as_json)
+
+
+def _run(
+    memory: Memory, rows: Iterable[Incoming], source: str, dry_run: bool, secrets: Policy
+) -> ImportReport:
+    from memcli.capture.importing import run_import
+
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    return run_import(
+        memory, rows, source=source, dry_run=dry_run, secrets=secrets, progress=terminal
+    )
+
+
+def _notes(memory: Memory, text: str, folder: Path, dry_run: bool) -> None:
+    """Claude Code's MEMORY.md as the store's, or the difference when the store has one."""
+    import difflib
+
+    from memcli.core.chunks import MEMORY_MD
+
+    current = memory.store.root / MEMORY_MD
+    if current.is_file():
+        mine = current.read_text(encoding="utf-8", errors="replace")
+        if mine == text:
+            return
+        diff = difflib.unified_diff(
+            mine.splitlines(keepends=True),
+            text.splitlines(keepends=True),
+            fromfile=f"store/{MEMORY_MD}",
+            tofile=str(folder / MEMORY_MD),
+        )
+        click.echo(
+            f"mem: the store has its own {MEMORY_MD}, left as it is; the difference:", err=True
+        )
+        click.echo("".join(diff), err=True, nl=False)
+        return
+    if dry_run:
+        click.echo(f"mem: would copy {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
+        return
+    memory.writer.add_notes(text, f"import: {MEMORY_MD} from {folder}\n")
+    click.echo(f"mem: copied {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
+
+
+def _finish(report: ImportReport, as_json: bool) -> None:
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        would = "would import" if report.dry_run else "imported"
+        click.echo(
+            f"{report.rows} rows: {would} {report.imported}, skipped "
+            f"{sum(report.skipped.values())}, failed {report.failed_count}"
+        )
+        for reason, count in sorted(report.skipped.items()):
+            click.echo(f"  skipped {count}: {reason}")
+        if report.dry_run:
+            for line in report.preview:
+                click.echo(f"  {line}")
+        for label, problem in report.failed:
+            click.echo(f"  failed: {label}: {problem}", err=True)
+        if report.commit:
+            click.echo(f"  commit {report.commit[:10]} (`git revert` it to undo the import)")
+    if report.failed_count:
+        raise ProblemsReported()

@@ -1,0 +1,146 @@
+"""Claude Code's auto memory: ``<claude home>/projects/<project>/memory/``.
+
+One markdown file per memory, with frontmatter (``name``, ``description``,
+``type``: user, feedback, project or reference), beside ``MEMORY.md``, the
+index Claude Code loads at session start. Each file becomes an observation:
+its type mapped to mem's (the original kept as ``claude_type``), its name the
+title, its description the first fact, its body the narrative, its file's
+modification time the created time. A file is identified by its name
+(``claude-memory:<file name>``): importing again skips it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memcli.core.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from memcli.capture.importing import Incoming
+
+MEMORY_INDEX = "MEMORY.md"
+MAX_FILE_BYTES = 1 << 20
+"""A memory file of Claude Code's larger than this is refused (its own are a few KB)."""
+MAX_FILES = 100_000
+TYPE_MAP = {
+    "user": "preference",
+    "feedback": "preference",
+    "project": "context",
+    "reference": "context",
+}
+"""Claude Code's memory types -> mem's; anything else becomes a discovery."""
+
+
+def claude_home() -> Path:
+    """``$CLAUDE_CONFIG_DIR``, else ``~/.claude`` (as Claude Code itself decides)."""
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def default_memory_dir(project: Path) -> Path:
+    """Where Claude Code keeps the auto memory of the project at ``project``.
+
+    Its projects folder names a project by its absolute path with every
+    character that is not a letter or a digit replaced by ``-``.
+    """
+    mangled = re.sub(r"[^A-Za-z0-9]", "-", str(project))
+    return claude_home() / "projects" / mangled / "memory"
+
+
+def memory_files(directory: Path) -> list[Path]:
+    """The memory files of a folder (``*.md`` but ``MEMORY.md``), sorted; refuses a non-folder."""
+    if not directory.exists():
+        raise InvalidInput(f"{directory} does not exist: no auto memory there")
+    if not directory.is_dir():
+        raise InvalidInput(f"{directory} is not a folder: give the auto memory folder")
+    found = sorted(
+        p for p in directory.glob("*.md") if p.name != MEMORY_INDEX and not p.name.startswith(".")
+    )
+    if len(found) > MAX_FILES:
+        raise InvalidInput(f"{directory} holds more than {MAX_FILES} markdown files")
+    return found
+
+
+def read_claude_memory(directory: Path) -> Iterator[Incoming]:
+    """Every memory file of Claude Code's auto memory folder, as rows to import."""
+    from memcli.capture.importing import Incoming
+
+    for path in memory_files(directory):
+        label = path.name
+        try:
+            record = _observation(path)
+        except InvalidInput as exc:
+            yield Incoming(f"claude-memory:{path.name}", label, problem=str(exc))
+            continue
+        yield Incoming(f"claude-memory:{path.name}", label, record=record)
+
+
+def read_index(directory: Path) -> str | None:
+    """The folder's ``MEMORY.md`` as text, or None when it has none."""
+    path = directory / MEMORY_INDEX
+    if not path.is_file():
+        return None
+    return _read_text(path)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InvalidInput(f"cannot be read ({exc.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidInput(f"is larger than {MAX_FILE_BYTES >> 20} MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("is not UTF-8 text") from None
+
+
+def _observation(path: Path) -> Any:
+    from memcli.core import codec
+    from memcli.core.ids import new_ulid
+    from memcli.core.model import Observation
+    from memcli.core.timeutil import format_timestamp
+    from memcli.core.titles import default_title
+
+    text = _read_text(path)
+    try:
+        metadata, body = codec.read_document(text)
+    except ValueError:
+        metadata, body = {}, text
+    name = _text(metadata.get("name"))
+    description = _text(metadata.get("description"))
+    claude_type = _text(metadata.get("type"))
+    title = name or description or default_title(body) or path.stem
+    created = format_timestamp(
+        dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).replace(microsecond=0)
+    )
+    extra: dict[str, Any] = {}
+    if claude_type:
+        extra["claude_type"] = claude_type
+    for key, value in metadata.items():
+        if key not in ("name", "description", "type") and isinstance(value, str | int | float):
+            extra[f"claude_{key}"] = value
+    body = body.strip()
+    if not body and not description:
+        raise InvalidInput("is empty: nothing to import")
+    record = Observation(
+        id=new_ulid(),
+        type=TYPE_MAP.get(claude_type.lower(), "discovery"),
+        title=" ".join(title.split())[:200],
+        created=created,
+        narrative=body,
+        facts=[description] if description and description != title else [],
+        extra=extra,
+    )
+    return record
+
+
+def _text(value: object) -> str:
+    return " ".join(str(value).split()) if value not in (None, "") else ""
