@@ -475,19 +475,12 @@ def test_a_json_list_of_strings_comes_back_whole(items: list[str]) -> None:
     assert parse_list(json.dumps(items)) == (items, True)
 
 
-def _import(store: Path, db: Path, *, dry_run: bool = False) -> Any:
-    import memcli
-    from memcli.capture.importing import run_import
+def _import(db: Path, *args: str, expect: int = 0) -> Any:
+    from tests.conftest import mem
 
-    memory = memcli.Memory(memcli.locate(str(store), None, store.parent), notify=lambda _m: None)
-    return run_import(
-        memory,
-        read_claude_mem(db, "shop"),
-        source="claude-mem",
-        dry_run=dry_run,
-        secrets="refuse",
-        progress=False,
-    )
+    result = mem("import", "claude-mem", str(db), "--project", "shop", "--json", *args,
+                 expect=expect)  # fmt: skip
+    return json.loads(result.stdout)
 
 
 def _commits(store: Path) -> int:
@@ -518,13 +511,13 @@ def test_the_whole_import_once_searchable_idempotent_and_revertible(
     before = _snapshot(db.parent)
     commits = _commits(store)
 
-    dry = _import(store, db, dry_run=True)
-    assert (dry.imported, dry.failed_count, _commits(store)) == (2, 2, commits)
+    dry = _import(db, "--dry-run", expect=1)
+    assert (dry["imported"], dry["failed"], _commits(store)) == (2, 2, commits)
 
-    report = _import(store, db)
-    assert report.imported == 2 and _commits(store) == commits + 1
-    assert dict(report.skipped) == {"empty in claude-mem": 1}
-    problems = dict(report.failed)
+    report = _import(db, expect=1)  # failed rows: exit 1 after the import
+    assert report["imported"] == 2 and _commits(store) == commits + 1
+    assert report["skipped_by_reason"] == {"empty in claude-mem": 1}
+    problems = {item["row"]: item["problem"] for item in report["failures"]}
     assert set(problems) == {"observation 3: Leaked", "observation 4"}
     assert "secret" in problems["observation 3: Leaked"].lower()
     assert "created_at" in problems["observation 4"]
@@ -537,11 +530,24 @@ def test_the_whole_import_once_searchable_idempotent_and_revertible(
     assert 'imported_from: "claude-mem:observations:1"' in stored
     mem("reindex", "--check")
 
-    again = _import(store, db)
-    assert again.imported == 0 and again.skipped["already imported"] == 2
+    again = _import(db, expect=1)
+    assert again["imported"] == 0 and again["skipped_by_reason"]["already imported"] == 2
     assert _commits(store) == commits + 1
     assert _snapshot(db.parent) == before
 
     subprocess.run(["git", "-C", str(store), "revert", "--no-edit", "HEAD"], check=True,
                    capture_output=True)  # fmt: skip
     assert "Cart totals" not in mem("search", "rounded").output
+
+
+def test_the_command_names_a_bad_database_or_project_in_one_line(
+    tmp_path: Path, store: Path
+) -> None:
+    from tests.conftest import mem
+
+    missing = mem("import", "claude-mem", str(tmp_path / "none.db"), expect=1)
+    assert missing.output.count("\n") == 1 and "does not exist" in missing.output
+    db = closed_db(tmp_path)
+    wrong = mem("import", "claude-mem", str(db), "--project", "nope", expect=1)
+    assert "its projects (rows): shop (2), blog (1)" in wrong.output
+    assert wrong.output.count("\n") == 1
