@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -153,10 +154,18 @@ def digest(directory: Path) -> dict[str, str]:
     }
 
 
+CPU: dict[str, float] = {}
+"""CPU seconds (user + system) of each command run, by its first argument."""
+
+
 def run(mem: str, *args: str, env: dict[str, str]) -> tuple[float, str]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([mem, *args], env=env, capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    CPU[args[0]] = CPU.get(args[0], 0.0) + cpu
     if done.returncode != 0:
         sys.exit(f"mem {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
     return elapsed, done.stdout
@@ -187,6 +196,7 @@ def main() -> None:
     env = {**os.environ, "MEM_STORE": str(store), "MEM_HOME": str(args.workdir / "home")}
     run(mem, "init", env=env)
     imported, output = run(mem, "import", "claude-mem", str(db), "--project", PROJECT, env=env)
+    import_cpu = CPU.pop("import")
     commits = subprocess.run(
         ["git", "-C", str(store), "rev-list", "--count", "HEAD"],
         capture_output=True,
@@ -202,7 +212,9 @@ def main() -> None:
     rows = f"{args.observations:,} observations, {args.summaries:,} summaries"
     print(f"| claude-mem database | {rows}, {size_mb:.0f} MB (made in {generated:.1f} s) |")
     print("|---|---|")
-    print(f"| `mem import claude-mem` (whole process) | {imported:.1f} s |")
+    print(
+        f"| `mem import claude-mem` (whole process) | {imported:.1f} s ({import_cpu:.1f} s CPU) |"
+    )
     print(f"| commits in the store (init + import) | {commits} |")
     lines = len(hits.splitlines())
     print(f"| first `mem search` after it | {searched * 1000:.0f} ms ({lines} lines) |")
