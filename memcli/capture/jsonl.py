@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, MemError
+from memcli.core.model import SUMMARY_FIELDS
+from memcli.core.schema import KNOWN_FIELDS
 
 if TYPE_CHECKING:
     from memcli.capture.importing import Incoming
@@ -171,23 +173,5 @@ def _date(value: str) -> dt.date:
     return dt.date.fromisoformat(value)
 
 
-_LINE_KEYS = frozenset(
-    {
-        "id",
-        "type",
-        "title",
-        "created",
-        "updated",
-        "key",
-        "concepts",
-        "files",
-        "facts",
-        "importance",
-        "session",
-        "request",
-        "investigated",
-        "learned",
-        "completed",
-        "next_steps",
-    }
-)
+_LINE_KEYS = frozenset({*KNOWN_FIELDS, *SUMMARY_FIELDS})
+"""The top-level keys of an export line besides kind, extra, dates, path and narrative."""
