@@ -5,6 +5,12 @@ nothing but this module: each name is imported on first use, so the ``mem``
 command, hooks and plugins pay only for what they touch.
 
     >>> import memcli
+    >>> with memcli.open_store(project="my-project", create=True) as store:
+    ...     store.save("Deploys go out on Tuesdays", type="decision", key="deploy-day")
+    ...     store.search("deploy", since="1w")
+
+The lower layers are public too, for what the store API does not cover:
+
     >>> memory = memcli.Memory(memcli.locate(None, "my-project", Path.cwd()), notify=print)
     >>> [memcli.entry_dict(e) for e in memory.read(lambda index: index.search("deploy").entries)]
 """
@@ -34,6 +40,9 @@ _EXPORTS = {
     "InvalidInput": "memcli.core.errors",
     "NotFound": "memcli.core.errors",
     "StoreError": "memcli.core.errors",
+    # The store API (memcli.api): what the commands, MCP and plugins call.
+    "open_store": "memcli.api",
+    "MemStore": "memcli.api",
 }
 __all__ = [
     "__version__",
@@ -54,9 +63,12 @@ __all__ = [
     "InvalidInput",
     "NotFound",
     "StoreError",
+    "open_store",
+    "MemStore",
 ]
 
 if TYPE_CHECKING:
+    from memcli.api import MemStore, open_store
     from memcli.core.draft import Draft
     from memcli.core.errors import InvalidInput, MemError, NotFound, StoreError
     from memcli.core.model import Observation, Record, Summary

@@ -94,6 +94,16 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
     return lines[:limit]
 
 
+def session_start(memory: Memory, budget: int | None = None) -> tuple[SessionContext, str]:
+    """The session-start context of an existing store, rendered; its notes go to ``notify``."""
+    memory.require_store()
+    session = SessionContext.gather(memory, budget)
+    text = session.render()
+    for note in session.notes:
+        memory.notify(note)
+    return session, text
+
+
 @dataclass
 class SessionContext:
     """The session-start context of one store: what ``gather`` found, fitted when rendered.

@@ -11,9 +11,9 @@ and answers reads. Nothing here prints: notices and warnings go to the
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memcli.core.errors import (
     IndexCorrupt,
@@ -21,6 +21,7 @@ from memcli.core.errors import (
     InvalidInput,
     InvalidMemoryFile,
     MemError,
+    NotFound,
     StoreError,
 )
 from memcli.index import Entry, Index, Progress, RefreshReport
@@ -260,6 +261,13 @@ class Memory:
         assert self._index is not None
         return self._index
 
+    def close(self) -> None:
+        """Close the index connection (a later read opens it again)."""
+        if self._index is not None:
+            index, self._index = self._index, None
+            with contextlib.suppress(MemError):
+                index.close()
+
     def _discard_index(self) -> None:
         if self._index is not None:
             self._index.close()
@@ -287,6 +295,35 @@ class Memory:
     def resolve(self, ref: str) -> Entry:
         """A memory by id, unique id prefix, or key."""
         return self.read(lambda index: index.resolve(ref))
+
+    def resolve_all(self, refs: Iterable[str]) -> list[Entry]:
+        """Memories by id, unique id prefix or key, in the order asked.
+
+        ``NotFound`` names every reference that matches nothing (one alone keeps
+        its own message, which says why).
+        """
+        entries: list[Entry] = []
+        missing: list[tuple[str, NotFound]] = []
+        for ref in refs:
+            try:
+                entries.append(self.resolve(ref))
+            except NotFound as exc:
+                missing.append((ref, exc))
+        if len(missing) == 1:
+            raise missing[0][1]
+        if missing:
+            names = ", ".join(repr(ref) for ref, _ in missing)
+            raise NotFound(f"no memory has the id, id prefix or key {names}")
+        return entries
+
+    def entry_dicts(self, entries: list[Entry], *, anchor: str = "") -> list[dict[str, Any]]:
+        """The entry shape of each, with its shortest unique id; ``anchor`` marks one."""
+        short_ids = self.read(lambda index: index.short_ids([e.id for e in entries]))
+        documents = [entry.to_json(short_ids[entry.id]) for entry in entries]
+        if anchor:
+            for document in documents:
+                document["anchor"] = document["id"] == anchor
+        return documents
 
     def load(self, entry: Entry) -> Record:
         observation, _ = self.store.load(entry.path)

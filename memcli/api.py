@@ -1,0 +1,375 @@
+"""The typed Python API: a store opened once, used like the ``mem`` commands.
+
+    >>> import memcli
+    >>> with memcli.open_store(project="my-project", create=True) as store:
+    ...     saved = store.save("Deploys go out on Tuesdays", type="decision", key="deploy-day")
+    ...     hits = store.search("deploy", since="1w")
+    ...     records = store.get([hit["id"] for hit in hits])
+
+Every method checks its arguments as the command line does (types against the
+seven, ``since`` like ``--since 1w``, bounded limits) and raises a
+:class:`~memcli.core.errors.MemError` subclass (``InvalidInput``, ``NotFound``,
+``StoreError``, ...) with a one-line message. Results are the dict shapes of
+``memcli.core.serialize`` (records and entries), as ``--json`` prints them.
+
+The commands call these same methods (``mem show``, ``forget``, ``save``,
+``timeline``, ``list``, ``context``, ``recall``), so there is one code path.
+
+A :class:`MemStore` may be shared by the threads of one process (an MCP or HTTP
+server): one lock serializes its calls, since the index connection must not be
+used by two threads at once, and writes also take the store's file lock, which
+orders them with other processes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal
+
+from memcli.core.errors import InvalidInput, StoreError
+
+if TYPE_CHECKING:
+    from memcli.core.draft import Draft
+    from memcli.index import Filters
+    from memcli.service.memory import Memory
+    from memcli.store.location import StoreLocation
+
+Records = list[dict[str, Any]]
+"""Memories as dicts: records (``record_dict``) or entries (``entry_dict``)."""
+SecretsPolicy = Literal["refuse", "redact", "allow"]
+SECRETS_POLICIES = ("refuse", "redact", "allow")
+SEARCH_LIMIT = (1, 1000)
+LIST_LIMIT = (1, 100_000)
+TIMELINE_SPAN = (0, 1000)
+BUDGET = (200, 1_000_000)
+MAX_IDS = 1000
+"""At most this many ids in one ``get`` or ``forget``."""
+SEARCH_MODES = ("lexical", "semantic", "hybrid")
+
+
+def open_store(
+    path: str | Path | None = None,
+    *,
+    project: str | None = None,
+    cwd: str | Path | None = None,
+    create: bool = False,
+    notify: Callable[[str], None] | None = None,
+) -> MemStore:
+    """The store at ``path``, else ``project``'s central store, else the one ``cwd`` belongs to.
+
+    Found like the command line finds it (``--store``, ``--project``,
+    ``MEM_STORE``, a ``.mem/`` above ``cwd``, the central store of ``cwd``'s git
+    repository). ``create``: make the store when it does not exist yet; without
+    it a missing store is a ``StoreError``. ``notify`` receives mem's notices
+    (an index rebuilt, a store created); by default they go to the ``memcli``
+    logger.
+    """
+    from memcli.service.memory import Memory
+    from memcli.store.location import locate
+
+    where = Path(cwd) if cwd is not None else Path.cwd()
+    location = locate(str(path) if path is not None else None, project, where)
+    memory = Memory(location, notify=notify or _log)
+    if create:
+        memory.ensure_store()
+    else:
+        memory.require_store()
+    return MemStore(memory)
+
+
+def _log(message: str) -> None:
+    import logging
+
+    logging.getLogger("memcli").info(message)
+
+
+class MemStore:
+    """One store: save, search, get, timeline, forget, list, context and recall."""
+
+    location: StoreLocation
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self.location = memory.location
+        self._lock = threading.RLock()
+        self._closed = False
+
+    # --------------------------------------------------------------- writing
+
+    def save(
+        self,
+        text: str,
+        *,
+        type: str | None = None,
+        title: str | None = None,
+        facts: Sequence[str] | None = None,
+        concepts: Sequence[str] | None = None,
+        files: Sequence[str] | None = None,
+        key: str | None = None,
+        importance: float | None = None,
+        session: str | None = None,
+        secrets: SecretsPolicy = "refuse",
+    ) -> dict[str, Any]:
+        """Save a memory and commit it; a ``key`` that exists updates that memory.
+
+        Returns the stored record (``record_dict``) with ``path``, ``action``
+        (saved, updated or unchanged) and ``commit`` (None when unchanged).
+        """
+        from memcli.core.draft import Draft
+        from memcli.core.validate import check_importance, check_type
+
+        draft = Draft(
+            text=_text(text, "text"),
+            type=check_type(_text(type, "type")) if type is not None else None,
+            title=_optional_text(title, "title"),
+            facts=_texts(facts, "facts"),
+            concepts=_texts(concepts, "concepts"),
+            files=_texts(files, "files"),
+            key=_optional_text(key, "key"),
+            importance=check_importance(importance),
+            session=_optional_text(session, "session"),
+        )
+        return self.save_draft(draft, secrets=secrets)
+
+    def save_draft(self, draft: Draft, *, secrets: SecretsPolicy = "refuse") -> dict[str, Any]:
+        """Save what a :class:`~memcli.core.draft.Draft` holds (``mem save`` builds one)."""
+        from memcli.core.serialize import record_dict
+
+        if secrets not in SECRETS_POLICIES:
+            raise InvalidInput(
+                f"unknown secrets policy {secrets!r}: use one of {', '.join(SECRETS_POLICIES)}"
+            )
+        with self._use() as memory:
+            result = memory.writer.save(draft, secrets=secrets)
+        return {
+            **record_dict(result.record),
+            "path": result.path,
+            "action": result.action,
+            "commit": result.commit,
+        }
+
+    def forget(self, ids: str | Sequence[str]) -> Records:
+        """Remove memories (ids, id prefixes or keys) in one commit; history keeps them.
+
+        Nothing is removed unless every one is found (``NotFound`` names those
+        that are not). Returns each forgotten memory's entry, with the ``commit``.
+        """
+        refs = _refs(ids)
+        with self._use() as memory:
+            memory.resolve_all(refs)
+            entries, commit = memory.writer.forget(refs)
+            return [{**entry, "commit": commit} for entry in memory.entry_dicts(entries)]
+
+    # --------------------------------------------------------------- reading
+
+    def search(
+        self,
+        query: str,
+        *,
+        type: str | Sequence[str] | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        concept: str | None = None,
+        file: str | None = None,
+        limit: int = 10,
+        mode: str | None = None,
+    ) -> Records:
+        """The best memories for ``query``, as compact entries (``entry_dict``), best first.
+
+        Ranked like ``mem search`` (stop words dropped, any word, phrases and
+        prefix* honoured, a substring search when no word matches). ``since`` and
+        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date.
+        """
+        from memcli.retrieval.search import Searcher
+
+        text = _text(query, "query")
+        if not text.strip():
+            raise InvalidInput("the query is empty")
+        filters = _filters(type, since, until, concept, file)
+        count = _bounded(limit, "limit", SEARCH_LIMIT)
+        if mode is not None and mode not in SEARCH_MODES:
+            raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(SEARCH_MODES)}")
+        with self._use() as memory:
+            outcome = Searcher(memory).search(text, filters, limit=count, mode=mode)
+            if mode in ("semantic", "hybrid") and outcome.mode != mode:
+                memory.notify(f"{outcome.semantic}; searching by full text")
+            return memory.entry_dicts(outcome.entries)
+
+    def get(self, ids: str | Sequence[str]) -> Records:
+        """Memories in full (``record_dict`` plus ``path``), in the order asked.
+
+        By id, unique id prefix (4+ characters) or key; ``NotFound`` names every
+        one that matches nothing.
+        """
+        from memcli.core.serialize import record_dict
+
+        refs = _refs(ids)
+        with self._use() as memory:
+            entries = memory.resolve_all(refs)
+            return [{**record_dict(memory.load(entry)), "path": entry.path} for entry in entries]
+
+    def timeline(
+        self, anchor: str, *, before: int = 5, after: int = 5, kind: str | None = None
+    ) -> Records:
+        """The anchor memory and what was recorded around it, oldest first.
+
+        Each entry has ``anchor``: true for the anchor. ``kind``: only
+        ``observation`` or ``summary`` around it.
+        """
+        ref = _text(anchor, "anchor")
+        span = (_bounded(before, "before", TIMELINE_SPAN), _bounded(after, "after", TIMELINE_SPAN))
+        if kind not in (None, "observation", "summary"):
+            raise InvalidInput(f"unknown kind {kind!r}: use observation or summary")
+        with self._use() as memory:
+            found = memory.resolve(ref)
+            entries = memory.read(
+                lambda index: index.around(found, before=span[0], after=span[1], kind=kind)
+            )
+            return memory.entry_dicts(entries, anchor=found.id)
+
+    def list(self, *, type: str | None = None, limit: int = 20) -> Records:
+        """The most recent memories, newest first, as compact entries."""
+        from memcli.index import Filters
+
+        types = _types(type)
+        count = _bounded(limit, "limit", LIST_LIMIT)
+        with self._use() as memory:
+            entries = memory.read(lambda index: index.recent(Filters(types=types), limit=count))
+            return memory.entry_dicts(entries)
+
+    def context(self, *, budget: int | None = None) -> str:
+        """The session-start context (``mem context``), within ``budget`` characters."""
+        from memcli.retrieval.context import session_start
+
+        chars = _bounded(budget, "budget", BUDGET) if budget is not None else None
+        with self._use() as memory:
+            return session_start(memory, chars)[1]
+
+    def recall(self, prompt: str, *, session: str | None = None, budget: int | None = None) -> str:
+        """The memories worth showing for one prompt (``mem recall``); "" when none qualifies.
+
+        ``session``: what earlier prompts of that session were given is left out.
+        """
+        from memcli.retrieval.recall import Recall
+
+        text = _text(prompt, "prompt")
+        chars = _bounded(budget, "budget", BUDGET) if budget is not None else None
+        with self._use() as memory:
+            memory.require_store()
+            return Recall.gather(
+                memory, text, chars, session=_optional_text(session, "session")
+            ).render()
+
+    # --------------------------------------------------------------- lifetime
+
+    def close(self) -> None:
+        """Close the index connection; the store cannot be used after."""
+        with self._lock:
+            self._closed = True
+            self.memory.close()
+
+    def __enter__(self) -> MemStore:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<MemStore {str(self.location.root)!r}>"
+
+    def _use(self) -> _Using:
+        return _Using(self)
+
+
+class _Using:
+    """Holds the store's lock for one call; refuses a closed store."""
+
+    def __init__(self, store: MemStore) -> None:
+        self.store = store
+
+    def __enter__(self) -> Memory:
+        self.store._lock.acquire()
+        if self.store._closed:
+            self.store._lock.release()
+            raise StoreError(f"the store at {self.store.location.root} is closed")
+        return self.store.memory
+
+    def __exit__(self, *exc: object) -> None:
+        self.store._lock.release()
+
+
+# ------------------------------------------------------------------- checks
+
+
+def _text(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string, not {_type_name(value)}")
+    return value
+
+
+def _optional_text(value: object, name: str) -> str | None:
+    return None if value is None else _text(value, name)
+
+
+def _texts(value: object, name: str) -> list[str] | None:
+    """A list of strings (one string counts as a list of one); None or [] for none."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput(f"{name} must be a list of strings, not {_type_name(value)}")
+    return list(value) or None
+
+
+def _refs(ids: object) -> list[str]:
+    refs = _texts(ids, "ids")
+    if not refs:
+        raise InvalidInput("no id given: give an id, an id prefix or a key")
+    if len(refs) > MAX_IDS:
+        raise InvalidInput(f"too many ids: at most {MAX_IDS} at once")
+    return refs
+
+
+def _types(value: object) -> tuple[str, ...]:
+    from memcli.core.validate import check_type
+
+    return tuple(check_type(t) for t in _texts(value, "type") or [])
+
+
+def _bounded(value: object, name: str, bounds: tuple[int, int]) -> int:
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be a whole number, not {_type_name(value)}")
+    if not low <= value <= high:
+        raise InvalidInput(f"{name} must be from {low:,} to {high:,}, not {value:,}")
+    return value
+
+
+def _filters(types: object, since: object, until: object, concept: object, file: object) -> Filters:
+    from memcli.core.timeutil import parse_since, parse_until
+    from memcli.index import Filters
+
+    start = _optional_text(since, "since")
+    end = _optional_text(until, "until")
+    concepts = _optional_text(concept, "concept")
+    path = _optional_text(file, "file")
+    return Filters(
+        types=_types(types),
+        since=parse_since(start) if start is not None else None,
+        until=parse_until(end) if end is not None else None,
+        concepts=(concepts,) if concepts else (),
+        files=(path,) if path else (),
+    )
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
