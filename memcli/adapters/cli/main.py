@@ -40,6 +40,7 @@ LAZY_COMMANDS = {
     "sync": "sync:sync_command",
     "timeline": "timeline:timeline",
     "uninstall": "install:uninstall",
+    "mcp": "mcp:mcp",
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 
