@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters
@@ -172,6 +173,28 @@ def test_forget_and_context(client: Client) -> None:
     forgotten = client.ok("forget", ids=saved["id"])
     assert [record["id"] for record in forgotten] == [saved["id"]]
     assert saved["id"] in client.error("get", ids=[saved["id"]])
+
+
+@pytest.mark.e2e
+def test_concurrent_saves_and_searches_each_get_their_answer(server: tuple[Client, Path]) -> None:
+    client, store = server
+    before = int(git(store, "rev-list", "--count", "HEAD"))
+    results: dict[str, CallToolResult] = {}
+
+    async def one(label: str, name: str, arguments: dict[str, Any]) -> None:
+        results[label] = await client.session.call_tool(name, arguments)
+
+    async def together() -> None:
+        async with anyio.create_task_group() as group:
+            for n in range(4):
+                group.start_soon(one, f"save{n}", "save", {"text": f"Concurrent note {n}."})
+                group.start_soon(one, f"search{n}", "search", {"query": "upload"})
+
+    client.portal.call(together)
+    assert not any(result.isError for result in results.values())
+    assert int(git(store, "rev-list", "--count", "HEAD")) == before + 4
+    hits = client.ok("search", query="concurrent note", limit=10)
+    assert len(hits) == 4
 
 
 @pytest.mark.e2e
