@@ -18,7 +18,8 @@ The commands call these same methods (``mem show``, ``forget``, ``save``,
 A :class:`MemStore` may be shared by the threads of one process (an MCP or HTTP
 server): one lock serializes its calls, since the index connection must not be
 used by two threads at once, and writes also take the store's file lock, which
-orders them with other processes.
+orders them with other processes. It may live long: each call first brings the
+index up to date with what other processes committed meanwhile.
 """
 
 from __future__ import annotations
@@ -230,14 +231,17 @@ class MemStore:
             )
             return memory.entry_dicts(entries, anchor=found.id)
 
-    def list(self, *, type: str | None = None, limit: int = 20) -> Records:
-        """The most recent memories, newest first, as compact entries."""
+    def list(self, *, type: str | None = None, limit: int = 20, keys: bool = False) -> Records:
+        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only."""
         from memcli.index import Filters
 
         types = _types(type)
         count = _bounded(limit, "limit", LIST_LIMIT)
+        keyed = bool(keys)
         with self._use() as memory:
-            entries = memory.read(lambda index: index.recent(Filters(types=types), limit=count))
+            entries = memory.read(
+                lambda index: index.recent(Filters(types=types), limit=count, keyed=keyed)
+            )
             return memory.entry_dicts(entries)
 
     def context(self, *, budget: int | None = None) -> str:
@@ -300,6 +304,11 @@ class _Using:
         if self.store._closed:
             self.store._lock.release()
             raise StoreError(f"the store at {self.store.location.root} is closed")
+        try:
+            self.store.memory.catch_up()
+        except BaseException:
+            self.store._lock.release()
+            raise
         return self.store.memory
 
     def __exit__(self, *exc: object) -> None:

@@ -254,6 +254,13 @@ class Memory:
         index.progress = self.progress
         return index
 
+    def catch_up(self) -> None:
+        """Bring an open index up to date with HEAD: a long-lived caller's view of commits
+        made since (another process's save, a pull); a read of the ref files when none was.
+        """
+        if self._index is not None:
+            self.refresh_index()
+
     def index(self) -> Index:
         """The index, open and up to date with HEAD."""
         if self._index is None:

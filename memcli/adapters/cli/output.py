@@ -32,15 +32,11 @@ def echo_entries(entries: list[Entry], short_ids: dict[str, str], *, anchor: str
 
 def print_entries(memory: Memory, entries: list[Entry], *, as_json: bool, anchor: str = "") -> None:
     """The compact index (one line each) or a JSON array, with the shortest unique ids."""
-    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
-    if not as_json:
-        echo_entries(entries, short_ids, anchor=anchor)
+    if as_json:
+        echo_json(memory.entry_dicts(entries, anchor=anchor))
         return
-    documents = [entry.to_json(short_ids[entry.id]) for entry in entries]
-    if anchor:
-        for document in documents:
-            document["anchor"] = document["id"] == anchor
-    echo_json(documents)
+    short_ids = memory.read(lambda index: index.short_ids([e.id for e in entries]))
+    echo_entries(entries, short_ids, anchor=anchor)
 
 
 HEADING_CHARS = 120

@@ -5,7 +5,6 @@ import click
 from memcli.adapters.cli.options import (
     budget_option,
     format_option,
-    notice,
     open_memory,
     store_options,
 )
@@ -47,13 +46,9 @@ def context(
     if check_templates:
         _check_templates(memory)
         return
-    memory.require_store()
-    from memcli.retrieval.context import SessionContext
+    from memcli.retrieval.context import session_start
 
-    session = SessionContext.gather(memory, budget)
-    text = session.render()
-    for note in session.notes:
-        notice(note)
+    session, text = session_start(memory, budget)
     if output_format == "json":
         echo_json(session.to_json(text))
     elif text:

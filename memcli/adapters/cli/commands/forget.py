@@ -37,9 +37,10 @@ def forget(
     """
     memory = open_memory(store_dir, project)
     if not purge:
-        entries, _ = memory.writer.forget(refs)
-        for entry in entries:
-            click.echo(f"forgot {entry.id}  {entry.title}")
+        from memcli.api import MemStore
+
+        for entry in MemStore(memory).forget(refs):
+            click.echo(f"forgot {entry['id']}  {entry['title']}")
         return
     if not yes and sys.stdin is not None and sys.stdin.isatty():
         click.confirm(

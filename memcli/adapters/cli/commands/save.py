@@ -71,8 +71,8 @@ def save(
             --fact "quote each term before MATCH" --concept sqlite,fts5
         echo '{"text": "...", "type": "decision"}' | mem save --json
     """
+    from memcli.api import MemStore
     from memcli.core.draft import Draft
-    from memcli.core.serialize import record_dict
 
     given = Draft(
         text=text or "",
@@ -95,20 +95,13 @@ def save(
         draft = given.merged(Draft(text=_read_stdin()))
     else:
         draft = given
-    result = open_memory(store_dir, project).writer.save(draft, secrets=secrets)
+    saved = MemStore(open_memory(store_dir, project)).save_draft(draft, secrets=secrets)
     if as_json:
-        echo_json(
-            {
-                **record_dict(result.record),
-                "path": result.path,
-                "action": result.action,
-                "commit": result.commit,
-            }
-        )
+        echo_json(saved)
     else:
-        click.echo(result.record.id)
-        if result.action != "saved":
-            click.echo(f"mem: {result.action} the memory with key {draft.key!r}", err=True)
+        click.echo(saved["id"])
+        if saved["action"] != "saved":
+            click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}", err=True)
 
 
 def _read_stdin() -> str:

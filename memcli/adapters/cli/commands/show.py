@@ -20,19 +20,17 @@ def show(refs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
         mem show 01JDX3Z6 fts-hyphen
         mem show 01JDX3Z6 --json
     """
-    memory = open_memory(store_dir, project)
-    entries = [memory.resolve(ref) for ref in refs]
-    records = [(entry, memory.load(entry)) for entry in entries]
-    from memcli.core.serialize import record_dict
+    from memcli.api import MemStore
 
+    memory = open_memory(store_dir, project)
+    records = MemStore(memory).get(refs)
     if as_json:
-        echo_json([{**record_dict(obs), "path": entry.path} for entry, obs in records])
+        echo_json(records)
         return
     from memcli.retrieval.render import Renderer
 
     renderer = Renderer(memory.store.root)
     texts = [
-        renderer.render("show.md.j2", memory=record_dict(obs), path=entry.path)
-        for entry, obs in records
+        renderer.render("show.md.j2", memory=record, path=record["path"]) for record in records
     ]
     click.echo("\n".join(text.rstrip("\n") + "\n" for text in texts), nl=False)
