@@ -252,7 +252,9 @@ def test_the_store_comes_from_the_clients_root(tmp_path: Path) -> None:
     elsewhere.mkdir()
     with ExitStack() as stack:
         client = start_client(stack, [], tmp_path, cwd=elsewhere, roots=[workspace])
-        client.ok("save", text="Found through the client's root.")
+        assert "no memory store" in client.error("search", query="root")  # reading creates none
+        client.ok("save", text="Found through the client's root.")  # a save does
+        assert len(client.ok("search", query="root")) == 1
     assert "Found through the client's root" in git(workspace / ".mem", "log", "-p")
 
 

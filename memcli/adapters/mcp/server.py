@@ -118,6 +118,8 @@ def build(
     # mem checks the arguments itself: its messages name the field and list what is allowed.
     @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
     async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        if name not in TOOLS:  # before opening a store that may not exist
+            return _error(f"no tool {name!r}: use one of {', '.join(TOOLS)}")
         try:
             store = await stores.get(server, create=name == "save")
             text = await anyio.to_thread.run_sync(call, store, name, arguments)
