@@ -120,7 +120,7 @@ class MemStore:
         (saved, updated or unchanged) and ``commit`` (None when unchanged).
         """
         from memcli.core.draft import Draft
-        from memcli.core.validate import check_importance, check_type
+        from memcli.core.validate import check_importance, check_key, check_type
 
         draft = Draft(
             text=_text(text, "text"),
@@ -129,7 +129,7 @@ class MemStore:
             facts=_texts(facts, "facts"),
             concepts=_texts(concepts, "concepts"),
             files=_texts(files, "files"),
-            key=_optional_text(key, "key"),
+            key=check_key(_text(key, "key")) if key is not None else None,
             importance=check_importance(importance),
             session=_optional_text(session, "session"),
         )

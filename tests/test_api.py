@@ -133,6 +133,7 @@ BAD_CALLS: list[tuple[str, Callable[[MemStore], Any], str]] = [
     ("save-empty", lambda s: s.save(""), "nothing to save"),
     ("importance", lambda s: s.save("x", importance=2), "importance must be from 0 to 1"),
     ("key", lambda s: s.save("x", key="../etc"), "invalid key '../etc'"),
+    ("empty-key", lambda s: s.save("x", key=""), "invalid key ''"),
     ("file", lambda s: s.save("x", files=["/etc/passwd"]), "absolute paths are not allowed"),
     ("facts", lambda s: s.save("x", facts=[1]), "facts must be a list of strings"),  # type: ignore[list-item]
     ("secrets", lambda s: s.save("x", secrets="ignore"), "unknown secrets policy"),  # type: ignore[arg-type]

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from memcli import InvalidInput, MemError, StoreError
-from memcli.adapters.plugin import MemoryPlugin
+from memcli.adapters.plugin import FIELDS, MemoryPlugin
+from memcli.core.validate import clean_narrative
 from tests.conftest import git, mem_json
 
 
@@ -175,3 +179,36 @@ def test_metadata_maps_to_fields_and_keeps_the_rest(tmp_path: Path) -> None:
 def test_calls_before_init_are_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="not initialised"):
         run(MemoryPlugin(tmp_path).save("g", "k", "text"))
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\r"))
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def test_content_and_metadata_come_back_as_saved(tmp_path: Path) -> None:
+    """Whatever the content holds (a fence, a JSON block of its own), recall splits it right."""
+    plugin = MemoryPlugin(tmp_path / "groups")
+    run(plugin.init())
+    fence = "```mem-metadata\n"
+    content = st.one_of(
+        TEXT, st.builds("".join, st.lists(st.sampled_from(["a", "\n", fence, '{"x": 1}', "```"])))
+    ).map(lambda text: f"Upload note {text}")
+    extra = st.dictionaries(TEXT.filter(lambda k: k not in FIELDS), JSON, max_size=3)
+
+    @settings(max_examples=15, deadline=None, database=None)
+    @given(content=content, extra=extra)
+    def check(content: str, extra: dict[str, Any]) -> None:
+        assume("<private>" not in content.lower() + json.dumps(extra).lower())
+        run(plugin.save("g", "note", content, None, extra))
+        [found] = [
+            h for h in run(plugin.recall("g", "upload note", limit=50)) if h["key"] == "note"
+        ]
+        assert found["content"] == clean_narrative(content)
+        assert found["metadata"] == extra
+
+    check()
+    run(plugin.close())

@@ -260,10 +260,21 @@ def _split_metadata(metadata: object) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _with_metadata(content: str, extra: dict[str, Any]) -> str:
-    if not extra:
+    """The text to store: the content, then the extra metadata as a JSON block.
+
+    ``<private>`` spans go first, from each part on its own (an unclosed one
+    would otherwise swallow the block); content that could be read as holding
+    such a block gets one, empty, so that recall never takes its text for one.
+    """
+    from memcli.core.validate import strip_private, strip_private_deep
+
+    content = strip_private(content)
+    if not extra and f"\n{METADATA_FENCE}\n" not in f"\n{content}":
         return content
     try:
-        block = json.dumps(extra, ensure_ascii=False, sort_keys=True, allow_nan=False)
+        block = json.dumps(
+            strip_private_deep(extra), ensure_ascii=False, sort_keys=True, allow_nan=False
+        )
     except (TypeError, ValueError) as exc:
         raise InvalidInput(f"metadata must be plain JSON values: {exc}") from None
     if len(block) > MAX_METADATA_CHARS:
@@ -273,7 +284,7 @@ def _with_metadata(content: str, extra: dict[str, Any]) -> str:
 
 def _parts(narrative: str) -> tuple[str, dict[str, Any]]:
     """The content and the extra metadata of a narrative ``_with_metadata`` wrote."""
-    head, fence, tail = narrative.rpartition(f"\n{METADATA_FENCE}\n")
+    head, fence, tail = f"\n{narrative}".rpartition(f"\n{METADATA_FENCE}\n")
     if not fence or not tail.rstrip().endswith("```"):
         return narrative, {}
     try:
@@ -282,7 +293,7 @@ def _parts(narrative: str) -> tuple[str, dict[str, Any]]:
         return narrative, {}
     if not isinstance(extra, dict):
         return narrative, {}
-    return head.rstrip("\n"), extra
+    return head[1:].rstrip("\n"), extra
 
 
 def _recalled(record: dict[str, Any], score: float | None) -> dict[str, Any]:
