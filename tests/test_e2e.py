@@ -45,6 +45,7 @@ from memcli.adapters.cli.main import cli
 {call}
 heavy = ("git", "jinja2", "frontmatter", "yaml", "memcli.core.model", "subprocess")
 heavy += ("memcli.semantic", "numpy", "tokenizers", "tomllib")
+heavy += ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp")
 heavy = sorted(m for m in heavy if m in sys.modules)
 print("HEAVY:" + ",".join(heavy))
 prefix = "memcli.adapters.cli.commands."
@@ -82,6 +83,41 @@ def test_start_up_does_not_import_heavy_modules(tmp_path: Path, call: str) -> No
     # --help imports every command for its help line; a command imports only its own module
     if command != "--help":
         assert result.stdout.splitlines()[-1] == f"COMMANDS:{expected}"
+
+
+HOOK_GUARD = """
+import sys
+from memcli.adapters.cli.main import main
+sys.argv = ["mem", "hook", "claude", sys.argv[1]]
+try:
+    main()
+except SystemExit:
+    pass
+mcp = ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp")
+print("MCP:" + ",".join(sorted(m for m in mcp if m in sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PostCompact"])
+def test_the_hooks_never_import_the_mcp_sdk(tmp_path: Path, event: str) -> None:
+    store = tmp_path / "store"
+    assert run_mem("save", "Git plumbing keeps saves fast", "--store", str(store)).returncode == 0
+    payload = {
+        "session_id": "s1",
+        "hook_event_name": event,
+        "cwd": str(tmp_path),
+        "prompt": "why are the saves with git plumbing fast?",
+        "compact_summary": "We made saves fast with git plumbing.",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", HOOK_GUARD, event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MEM_STORE": str(store)},
+        check=True,
+    )
+    assert result.stderr.splitlines()[-1] == "MCP:", result.stderr
 
 
 def test_no_traceback_reaches_the_terminal(tmp_path: Path) -> None:

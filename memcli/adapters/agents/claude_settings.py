@@ -124,6 +124,18 @@ def _uninstall(path: Path, *, dry_run: bool) -> SettingsChange:
                 del hooks[event]
         if not hooks:
             del data["hooks"]
+    return finish_uninstall(path, original, data, dry_run=dry_run)
+
+
+def finish_uninstall(
+    path: Path, original: bytes, data: dict[str, Any], *, dry_run: bool
+) -> SettingsChange:
+    """Write ``data`` (``path``'s JSON with mem's part taken out) as exactly as can be.
+
+    Nothing left and no backup: mem's install created the file, so it goes.
+    Nothing else changed since the install: the backup's exact bytes come back.
+    Otherwise the remaining JSON is written, indented like the file.
+    """
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     if not data and not backup.exists():
         # mem's install created this file: nothing of anyone else's is in it.

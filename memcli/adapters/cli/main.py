@@ -45,6 +45,7 @@ LAZY_COMMANDS = {
     "timeline": "timeline:timeline",
     "transcripts": "transcripts:transcripts",
     "uninstall": "install:uninstall",
+    "mcp": "mcp:mcp",
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 

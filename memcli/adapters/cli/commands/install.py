@@ -14,6 +14,12 @@ if TYPE_CHECKING:
 def _scope_options(f: F) -> F:
     f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
     f = click.option(
+        "--mcp",
+        "with_mcp",
+        is_flag=True,
+        help="Also the MCP server `mem mcp`: in .mcp.json (with --user, ~/.claude.json).",
+    )(f)
+    f = click.option(
         "--user", "scope", flag_value="user", help="The user's ~/.claude/settings.json."
     )(f)
     return click.option(
@@ -45,23 +51,32 @@ def install() -> None:
 
 @install.command("claude")
 @_scope_options
-def install_claude(scope: str, dry_run: bool) -> None:
+def install_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
     """Add mem's hooks to Claude Code's settings (merged, backed up, diff shown).
 
     SessionStart gets the session-start context, UserPromptSubmit the memories
     recalled for the prompt, PostCompact saves the compaction summary. Other
-    settings and hooks are never touched.
+    settings and hooks are never touched. --mcp also registers `mem mcp` (the
+    search, timeline, get, save, forget and context tools) as the MCP server
+    "mem", the same way.
 
     \b
     Example:
         mem install claude --dry-run
         mem install claude --user
+        mem install claude --mcp
     """
     from memcli.adapters.agents.claude_settings import install as add_hooks
     from memcli.adapters.agents.claude_settings import settings_path
 
     path = settings_path(user=scope == "user", cwd=Path.cwd())
     _report(add_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
+    if with_mcp:
+        from memcli.adapters.agents import claude_mcp
+
+        mcp_path = claude_mcp.config_path(user=scope == "user", cwd=Path.cwd())
+        change = claude_mcp.install(mcp_path, dry_run=dry_run)
+        _report(change, dry_run, "Registered mem's MCP server in")
 
 
 @click.group()
@@ -76,8 +91,8 @@ def uninstall() -> None:
 
 @uninstall.command("claude")
 @_scope_options
-def uninstall_claude(scope: str, dry_run: bool) -> None:
-    """Remove exactly the hooks `mem install claude` added.
+def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
+    """Remove exactly the hooks `mem install claude` added (--mcp: and its MCP server).
 
     \b
     Example:
@@ -88,3 +103,9 @@ def uninstall_claude(scope: str, dry_run: bool) -> None:
 
     path = settings_path(user=scope == "user", cwd=Path.cwd())
     _report(remove_hooks(path, dry_run=dry_run), dry_run, "Removed mem's hooks from")
+    if with_mcp:
+        from memcli.adapters.agents import claude_mcp
+
+        mcp_path = claude_mcp.config_path(user=scope == "user", cwd=Path.cwd())
+        change = claude_mcp.uninstall(mcp_path, dry_run=dry_run)
+        _report(change, dry_run, "Removed mem's MCP server from")

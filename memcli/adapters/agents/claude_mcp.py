@@ -1,0 +1,92 @@
+"""Registering ``mem mcp`` with Claude Code, and taking exactly that registration out again.
+
+Claude Code reads a project's MCP servers from ``.mcp.json`` at the project's top
+and the user's from the top-level ``mcpServers`` of ``~/.claude.json``; both hold
+``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...]}}}``.
+mem adds one server named ``mem`` and touches nothing else, with the hooks'
+installer's merge, diff, backup and exact uninstall (claude_settings.py).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from memcli.adapters.agents.claude_settings import (
+    SettingsChange,
+    _read,
+    _through_links,
+    _write,
+    finish_uninstall,
+)
+from memcli.core.errors import MemError
+
+SERVER_NAME = "mem"
+_OURS_RE = re.compile(r"(?:^|[\s/\\])(?:mem|memcli)\s+mcp(?:\s|$)")
+
+
+def config_path(*, user: bool, cwd: Path) -> Path:
+    """``~/.claude.json``, or ``.mcp.json`` at the top of the project's git repository."""
+    if user:
+        return Path.home() / ".claude.json"
+    for directory in (cwd, *cwd.parents):
+        if (directory / ".git").exists():
+            return directory / ".mcp.json"
+    return cwd / ".mcp.json"
+
+
+def server_entry() -> dict[str, Any]:
+    """How Claude Code starts ``mem mcp``: ``mem`` on PATH, else this installation's."""
+    if shutil.which("mem"):
+        command, args = "mem", ["mcp"]
+    elif (Path(sys.executable).parent / "mem").exists():
+        command, args = str(Path(sys.executable).parent / "mem"), ["mcp"]
+    else:
+        command, args = sys.executable, ["-m", "memcli", "mcp"]
+    return {"type": "stdio", "command": command, "args": args}
+
+
+def is_ours(entry: Any) -> bool:
+    if not isinstance(entry, dict) or not isinstance(entry.get("args", []), list):
+        return False
+    words = [str(entry.get("command", "")), *map(str, entry.get("args", []))]
+    return bool(_OURS_RE.search(" ".join(words)))
+
+
+def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    real = _through_links(path)
+    original, data = _read(real)
+    servers = _servers(real, data, create=True)
+    current = servers.get(SERVER_NAME)
+    if current is not None and not is_ours(current):
+        raise MemError(
+            f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
+        )
+    entry = server_entry()
+    servers[SERVER_NAME] = {**current, **entry} if current else entry
+    return _write(real, original, data, dry_run=dry_run, keep_backup=True)._replace(path=path)
+
+
+def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    real = _through_links(path)
+    if not real.exists():
+        return SettingsChange(path, "", False)
+    original, data = _read(real)
+    assert original is not None
+    servers = _servers(real, data, create=False)
+    if not is_ours(servers.get(SERVER_NAME)):
+        return SettingsChange(path, "", False)
+    del servers[SERVER_NAME]
+    if not servers:
+        del data["mcpServers"]
+    return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
+
+
+def _servers(path: Path, data: dict[str, Any], *, create: bool) -> dict[str, Any]:
+    servers = data.setdefault("mcpServers", {}) if create else data.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise MemError(f"{path}: 'mcpServers' is not an object; fix the file by hand first")
+    return servers

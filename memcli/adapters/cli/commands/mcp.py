@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import click
+
+from memcli.adapters.cli.options import store_options
+from memcli.core.errors import MemError
+
+
+@click.command()
+@store_options
+def mcp(store_dir: str | None, project: str | None) -> None:
+    """Serve the memory to an agent over MCP (stdio) until stdin closes.
+
+    Tools: search, timeline, get, save, forget, context. The store is the one
+    --store or --project names, else the one found from the client's workspace
+    root or the working directory. Needs the MCP extra: pip install 'memcli[mcp]'.
+    `mem install claude --mcp` registers it with Claude Code.
+
+    \b
+    Example:
+        mem mcp
+        mem mcp --project webapp
+    """
+    from memcli.store.location import check_project_name
+
+    if project is not None:
+        check_project_name(project)  # refused now, not on the first tool call
+    try:
+        from memcli.adapters.mcp.server import serve
+    except ImportError as exc:
+        if exc.name is None or not exc.name.startswith(("mcp", "anyio", "pydantic")):
+            raise
+        raise MemError(
+            f"mem mcp needs the MCP SDK ({exc.name} is missing): pip install 'memcli[mcp]'"
+        ) from None
+    serve(store_dir, project)

@@ -1,0 +1,156 @@
+"""``mem mcp``: the memory's tools over MCP on stdio, with the official SDK's low-level server.
+
+Which store: ``--store``/``--project`` when given, else the first ``file://`` root
+the client announces (its workspace), else the working directory, found like the
+CLI finds it. The store opens on the first tool call, not at start-up, so the
+server answers ``initialize`` as soon as the SDK is loaded.
+
+Every call runs the synchronous API in a worker thread (a slow save never
+blocks a search), and any failure comes back as a tool error, never ends the
+server. Standard output is the protocol's alone: the process's file descriptor
+1 is pointed at standard error before anything runs, so a stray print or a
+child process cannot corrupt a message.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from io import TextIOWrapper
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlparse
+
+import anyio
+import anyio.to_thread
+import mcp.types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from memcli import __version__
+from memcli.adapters.mcp.tools import TOOLS, call, input_schema
+from memcli.core.errors import MemError
+
+if TYPE_CHECKING:
+    from memcli.api import MemStore
+
+INSTRUCTIONS = (
+    "mem is this project's memory: decisions, gotchas, preferences and discoveries from "
+    "earlier sessions. Look things up with search, then timeline or get; save what a later "
+    "session should know."
+)
+
+
+class Stores:
+    """The store the tools use, opened on first use (from the client's roots if any).
+
+    A missing store is an error for reading tools; ``save`` creates it, as
+    ``mem save`` does.
+    """
+
+    def __init__(self, store_dir: str | None, project: str | None) -> None:
+        self.store_dir = store_dir
+        self.project = project
+        self._store: MemStore | None = None
+        self._cwd: Path | None = None
+        self._lock = anyio.Lock()
+
+    async def get(self, server: Server[Any, Any], *, create: bool) -> MemStore:
+        async with self._lock:
+            if self._store is None:
+                if self._cwd is None:
+                    self._cwd = Path.cwd()
+                    if self.store_dir is None and self.project is None:
+                        self._cwd = await _client_root(server) or self._cwd
+                self._store = await anyio.to_thread.run_sync(self._open, self._cwd, create)
+            return self._store
+
+    def _open(self, cwd: Path, create: bool) -> MemStore:
+        from memcli.api import open_store
+
+        return open_store(
+            self.store_dir, project=self.project, cwd=cwd, create=create, notify=_notice
+        )
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+async def _client_root(server: Server[Any, Any]) -> Path | None:
+    """The first local directory among the client's roots, when it announces any."""
+    session = server.request_context.session
+    wanted = types.ClientCapabilities(roots=types.RootsCapability())
+    if not session.check_client_capability(wanted):
+        return None
+    try:
+        with anyio.fail_after(5):
+            result = await session.list_roots()
+    except Exception:  # a client that cannot answer: fall back to the working directory
+        return None
+    for root in result.roots:
+        parsed = urlparse(str(root.uri))
+        if parsed.scheme == "file":
+            path = Path(unquote(parsed.path))
+            if path.is_dir():
+                return path
+    return None
+
+
+def _notice(message: str) -> None:
+    print(f"mem: {message}", file=sys.stderr, flush=True)
+
+
+def build(
+    store_dir: str | None = None, project: str | None = None
+) -> tuple[Server[Any, Any], Stores]:
+    server: Server[Any, Any] = Server("mem", version=__version__, instructions=INSTRUCTIONS)
+    stores = Stores(store_dir, project)
+    tools = [
+        types.Tool(name=name, description=description, inputSchema=input_schema(name))
+        for name, (description, _) in TOOLS.items()
+    ]
+
+    @server.list_tools()  # type: ignore[untyped-decorator, no-untyped-call]
+    async def list_tools() -> list[types.Tool]:
+        return tools
+
+    # mem checks the arguments itself: its messages name the field and list what is allowed.
+    @server.call_tool(validate_input=False)  # type: ignore[untyped-decorator]
+    async def call_tool(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        if name not in TOOLS:  # before opening a store that may not exist
+            return _error(f"no tool {name!r}: use one of {', '.join(TOOLS)}")
+        try:
+            store = await stores.get(server, create=name == "save")
+            text = await anyio.to_thread.run_sync(call, store, name, arguments)
+        except MemError as exc:
+            return _error(str(exc))
+        except Exception as exc:  # a bug: say so, and keep serving
+            return _error(f"internal error ({type(exc).__name__}: {exc})")
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
+
+    return server, stores
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=f"Error: {message}")], isError=True
+    )
+
+
+def serve(store_dir: str | None = None, project: str | None = None) -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin."""
+    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # fd 1 now reaches stderr
+    sys.stdout = sys.stderr
+    server, stores = build(store_dir, project)
+
+    async def run() -> None:
+        writer = anyio.wrap_file(TextIOWrapper(protocol, encoding="utf-8", write_through=True))
+        async with stdio_server(stdout=writer) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    try:
+        anyio.run(run)
+    finally:
+        stores.close()

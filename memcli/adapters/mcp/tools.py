@@ -1,0 +1,179 @@
+"""The MCP tools: their names, descriptions and input schemas, and each call on a MemStore.
+
+Nothing here imports the MCP SDK: the schemas are plain JSON Schema, kept small
+because a client sends the whole ``tools/list`` answer to its model on every turn
+(tests/test_mcp.py holds it under 3,000 characters). The descriptions teach the
+reading pattern: ``search`` for the compact index, ``timeline`` around a hit,
+``get`` for the few full records worth reading.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from memcli.core.errors import InvalidInput
+from memcli.core.schema import OBSERVATION_TYPES
+
+if TYPE_CHECKING:
+    from memcli.api import MemStore
+
+MAX_LIMIT = 100
+"""The most memories one ``search`` returns."""
+MAX_AROUND = 50
+"""The most memories ``timeline`` shows on each side of its anchor."""
+MAX_IDS = 100
+"""The most ids one ``get`` or ``forget`` takes."""
+
+_TYPE = {"type": "string", "enum": list(OBSERVATION_TYPES)}
+_IDS = {"type": ["string", "array"], "items": {"type": "string"}}
+_LIST = {"type": "array", "items": {"type": "string"}}
+_WHEN = "12h, 3d, 2w, 1m, 1y or an ISO date"
+
+TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "search": (
+        "Search the project's memories (decisions, gotchas, preferences...). Returns a compact "
+        "index: id, type, title, date. Start here; then `timeline` around an interesting id, "
+        "then `get` only the ids worth reading in full.",
+        {
+            "query": {"type": "string"},
+            "type": _TYPE,
+            "since": {"type": "string", "description": _WHEN},
+            "until": {"type": "string", "description": _WHEN},
+            "concept": {"type": "string"},
+            "file": {"type": "string"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+        },
+    ),
+    "timeline": (
+        "The memories saved just before and after one (anchor: an id or key), as a compact "
+        "index: what happened around a search hit.",
+        {
+            "anchor": {"type": "string"},
+            "before": {"type": "integer", "minimum": 0, "maximum": MAX_AROUND},
+            "after": {"type": "integer", "minimum": 0, "maximum": MAX_AROUND},
+        },
+    ),
+    "get": (
+        "Full records (narrative, facts, files) of memories by id or key; pass several ids at "
+        "once. Use after `search`/`timeline`.",
+        {"ids": _IDS},
+    ),
+    "save": (
+        "Save a memory worth keeping for later sessions (one git commit). Give facts as short "
+        "standalone statements; a key names a memory so that saving it again updates it.",
+        {
+            "text": {"type": "string"},
+            "type": _TYPE,
+            "title": {"type": "string"},
+            "facts": _LIST,
+            "concepts": _LIST,
+            "files": _LIST,
+            "key": {"type": "string"},
+            "importance": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+    ),
+    "forget": (
+        "Forget memories by id or key (one git commit; history keeps them).",
+        {"ids": _IDS},
+    ),
+    "context": (
+        "The project's session-start context: curated notes and recent memories, as text.",
+        {},
+    ),
+}
+REQUIRED = {"search": ["query"], "timeline": ["anchor"], "get": ["ids"], "save": ["text"]}
+REQUIRED["forget"] = ["ids"]
+
+
+def input_schema(name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": TOOLS[name][1]}
+    if name in REQUIRED:
+        schema["required"] = REQUIRED[name]
+    return schema
+
+
+def call(store: MemStore, name: str, arguments: dict[str, Any]) -> str:
+    """Run one tool on ``store``; its answer as text (JSON, or the context itself).
+
+    Raises ``InvalidInput`` for arguments the tool does not take, and whatever
+    ``MemError`` the store raises (unknown ids, a bad ``since``, a store error).
+    """
+    if name not in TOOLS:
+        raise InvalidInput(f"no tool {name!r}: use one of {', '.join(TOOLS)}")
+    if not isinstance(arguments, dict):
+        raise InvalidInput(f"{name}: the arguments must be an object")
+    allowed = TOOLS[name][1]
+    unknown = sorted(set(arguments) - set(allowed))
+    if unknown:
+        raise InvalidInput(
+            f"{name} takes no {', '.join(map(repr, unknown))}; it takes "
+            f"{', '.join(allowed) or 'no arguments'}"
+        )
+    for field in REQUIRED.get(name, []):
+        if arguments.get(field) in (None, "", []):
+            raise InvalidInput(f"{name} needs {field!r}")
+    if "type" in arguments and arguments["type"] not in OBSERVATION_TYPES:
+        raise InvalidInput(
+            f"invalid type {arguments['type']!r}: use one of {', '.join(OBSERVATION_TYPES)}"
+        )
+    result = _CALLS[name](store, arguments)
+    if isinstance(result, str):
+        return result
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+
+
+def _ids(value: Any) -> list[str]:
+    ids = [value] if isinstance(value, str) else value
+    if not isinstance(ids, list) or not all(isinstance(i, str) and i for i in ids):
+        raise InvalidInput("ids must be an id or key, or a list of them")
+    if len(ids) > MAX_IDS:
+        raise InvalidInput(f"at most {MAX_IDS} ids at once, not {len(ids)}")
+    return ids
+
+
+def _count(arguments: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
+    value = arguments.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def _search(store: MemStore, a: dict[str, Any]) -> Any:
+    return store.search(
+        a["query"],
+        type=a.get("type"),
+        since=a.get("since"),
+        until=a.get("until"),
+        concept=a.get("concept"),
+        file=a.get("file"),
+        limit=_count(a, "limit", 10, 1, MAX_LIMIT),
+    )
+
+
+def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
+    return store.timeline(
+        a["anchor"],
+        before=_count(a, "before", 5, 0, MAX_AROUND),
+        after=_count(a, "after", 5, 0, MAX_AROUND),
+    )
+
+
+def _save(store: MemStore, a: dict[str, Any]) -> Any:
+    fields = ("type", "title", "facts", "concepts", "files", "key", "importance")
+    return store.save(a["text"], **{field: a[field] for field in fields if field in a})
+
+
+def _context(store: MemStore, a: dict[str, Any]) -> Any:
+    return store.context() or "(no memories yet)"
+
+
+_CALLS: dict[str, Callable[[MemStore, dict[str, Any]], Any]] = {
+    "search": _search,
+    "timeline": _timeline,
+    "get": lambda store, a: store.get(_ids(a["ids"])),
+    "save": _save,
+    "forget": lambda store, a: store.forget(_ids(a["ids"])),
+    "context": _context,
+}

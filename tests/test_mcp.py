@@ -1,0 +1,316 @@
+"""``mem mcp`` through the SDK's own client, and ``mem install claude --mcp``.
+
+One server (the installed entry point, in a subprocess) serves the whole module:
+starting the SDK costs most of a second.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, ExitStack
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.context import RequestContext
+from mcp.types import CallToolResult, ListRootsResult, Root, TextContent
+
+from memcli.adapters.agents import claude_mcp
+from memcli.core.schema import OBSERVATION_TYPES
+
+from .conftest import git, mem, mem_executable
+
+
+def server_env(base: Path) -> dict[str, str]:
+    """An environment of its own for a server the module's tests share."""
+    home = base / "home"
+    home.mkdir(exist_ok=True)
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test Person\n\temail = test@example.com\n")
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MEM_"))}
+    return {
+        **keep,
+        "HOME": str(home),
+        "MEM_HOME": str(base / "mem-home"),
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+
+
+class Client:
+    """A ``ClientSession`` with a running ``mem mcp``, driven from synchronous tests."""
+
+    def __init__(self, portal: BlockingPortal, session: ClientSession, errlog: Path) -> None:
+        self.portal = portal
+        self.session = session
+        self.errlog = errlog
+
+    def call(self, name: str, **arguments: Any) -> CallToolResult:
+        return self.portal.call(self.session.call_tool, name, arguments)
+
+    def ok(self, name: str, **arguments: Any) -> Any:
+        result = self.call(name, **arguments)
+        text = _text(result)
+        assert not result.isError, text
+        return text if name == "context" else json.loads(text)
+
+    def error(self, name: str, **arguments: Any) -> str:
+        result = self.call(name, **arguments)
+        assert result.isError, _text(result)
+        return _text(result)
+
+
+def _text(result: CallToolResult) -> str:
+    (content,) = result.content
+    assert isinstance(content, TextContent)
+    return content.text
+
+
+def start_client(
+    stack: ExitStack,
+    args: list[str],
+    base: Path,
+    cwd: Path | None = None,
+    roots: list[Path] | None = None,
+) -> Client:
+    portal = stack.enter_context(start_blocking_portal())
+    errlog = base / "server-stderr.txt"
+    log = stack.enter_context(errlog.open("w"))
+    params = StdioServerParameters(
+        command=mem_executable(), args=["mcp", *args], env=server_env(base), cwd=cwd
+    )
+    streams: AbstractContextManager[Any] = portal.wrap_async_context_manager(
+        stdio_client(params, errlog=log)
+    )
+    read, write = stack.enter_context(streams)
+
+    async def list_roots(context: RequestContext[ClientSession, Any]) -> ListRootsResult:
+        return ListRootsResult(roots=[Root(uri=f"file://{path}") for path in roots or []])
+
+    session = stack.enter_context(
+        portal.wrap_async_context_manager(
+            ClientSession(read, write, list_roots_callback=list_roots if roots else None)
+        )
+    )
+    portal.call(session.initialize)
+    return Client(portal, session, errlog)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, Path]]:
+    base = tmp_path_factory.mktemp("mcp")
+    store = base / "store"
+    with ExitStack() as stack:
+        yield start_client(stack, ["--store", str(store)], base), store
+
+
+@pytest.fixture
+def client(server: tuple[Client, Path]) -> Client:
+    return server[0]
+
+
+@pytest.mark.e2e
+def test_tools_are_listed_in_under_3000_characters(client: Client) -> None:
+    listed = client.portal.call(client.session.list_tools)
+    assert [tool.name for tool in listed.tools] == [
+        "search",
+        "timeline",
+        "get",
+        "save",
+        "forget",
+        "context",
+    ]
+    size = len(listed.model_dump_json(by_alias=True, exclude_none=True))
+    assert size < 3000, size
+    for tool in listed.tools:
+        assert tool.description and len(tool.description) < 300
+    search = next(tool for tool in listed.tools if tool.name == "search")
+    assert "timeline" in (search.description or "") and "get" in (search.description or "")
+
+
+@pytest.mark.e2e
+def test_a_save_is_a_commit_and_search_timeline_get_read_it(
+    server: tuple[Client, Path],
+) -> None:
+    client, store = server
+    first = client.ok(
+        "save",
+        text="The upload proxy drops bodies over 10 MB; chunk the uploads.",
+        type="gotcha",
+        facts=["the proxy limit is 10 MB"],
+        concepts=["upload"],
+        files=["src/upload.py"],
+        importance=0.8,
+    )
+    assert first["type"] == "gotcha" and first["action"] == "saved"
+    assert first["facts"] == ["the proxy limit is 10 MB"] and first["files"] == ["src/upload.py"]
+    assert git(store, "rev-parse", "HEAD").strip() == first["commit"]
+    assert first["id"] in git(store, "log", "-1", "--format=%B")
+    second = client.ok("save", text="Uploads retry three times before failing.", key="retries")
+    hits = client.ok("search", query="upload proxy", type="gotcha")
+    assert [hit["id"] for hit in hits] == [first["id"]]
+    assert "narrative" not in hits[0]  # the compact index, not the record
+    around = client.ok("timeline", anchor=second["id"], before=3, after=0)
+    assert [entry["id"] for entry in around][-2:] == [first["id"], second["id"]]
+    records = client.ok("get", ids=["retries", first["id"]])
+    assert [record["id"] for record in records] == [second["id"], first["id"]]
+    assert "chunk the uploads" in records[1]["narrative"]
+    again = client.ok("save", text="Uploads retry five times before failing.", key="retries")
+    assert again["id"] == second["id"] and again["action"] != "saved"
+
+
+@pytest.mark.e2e
+def test_forget_and_context(client: Client) -> None:
+    saved = client.ok("save", text="Deploys go out on Tuesdays only.", type="decision")
+    assert "Deploys go out on Tuesdays" in client.ok("context")
+    forgotten = client.ok("forget", ids=saved["id"])
+    assert [record["id"] for record in forgotten] == [saved["id"]]
+    assert saved["id"] in client.error("get", ids=[saved["id"]])
+
+
+@pytest.mark.e2e
+def test_concurrent_saves_and_searches_each_get_their_answer(server: tuple[Client, Path]) -> None:
+    client, store = server
+    before = int(git(store, "rev-list", "--count", "HEAD"))
+    results: dict[str, CallToolResult] = {}
+
+    async def one(label: str, name: str, arguments: dict[str, Any]) -> None:
+        results[label] = await client.session.call_tool(name, arguments)
+
+    async def together() -> None:
+        async with anyio.create_task_group() as group:
+            for n in range(4):
+                group.start_soon(one, f"save{n}", "save", {"text": f"Concurrent note {n}."})
+                group.start_soon(one, f"search{n}", "search", {"query": "upload"})
+
+    client.portal.call(together)
+    assert not any(result.isError for result in results.values())
+    assert int(git(store, "rev-list", "--count", "HEAD")) == before + 4
+    hits = client.ok("search", query="concurrent note", limit=10)
+    assert len(hits) == 4
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize(
+    ("name", "arguments", "says"),
+    [
+        ("search", {"query": "x", "type": "bogus"}, "preference"),
+        ("save", {"text": "x", "type": "bogus"}, "preference"),
+        ("search", {}, "query"),
+        ("save", {"title": "no text"}, "text"),
+        ("get", {"ids": ["01JDX3Z6NOSUCHMEMORY0000"]}, "01JDX3Z6NOSUCHMEMORY0000"),
+        ("search", {"query": "x", "since": "last tuesday"}, "last tuesday"),
+        ("search", {"query": "x", "limit": 0}, "limit"),
+        ("search", {"query": "x", "colour": "red"}, "colour"),
+        ("save", {"text": "api_key = 'sk-live-0123456789abcdef0123456789abcdef'"}, "secret"),
+        ("nonesuch", {}, "nonesuch"),
+        ("search", {"query": 5}, "query"),
+        ("save", {"text": "x", "importance": 2}, "importance"),
+        ("save", {"text": "x", "facts": [1, 2]}, "facts"),
+        ("timeline", {"anchor": "x", "before": 10_000}, "before"),
+    ],
+    ids=[
+        "bad-type-search",
+        "bad-type-save",
+        "missing-query",
+        "missing-text",
+        "unknown-id",
+        "bad-since",
+        "bad-limit",
+        "unknown-argument",
+        "secret",
+        "unknown-tool",
+        "query-not-text",
+        "importance-out-of-range",
+        "facts-not-text",
+        "timeline-too-wide",
+    ],
+)
+def test_bad_calls_are_tool_errors_and_the_server_goes_on(
+    client: Client, name: str, arguments: dict[str, Any], says: str
+) -> None:
+    message = client.error(name, **arguments)
+    assert says in message.lower() or says in message
+    if says == "preference":
+        assert all(kind in message for kind in OBSERVATION_TYPES)
+    assert "Traceback" not in message
+    assert isinstance(client.ok("search", query="anything"), list)  # still serving
+
+
+@pytest.mark.e2e
+def test_the_store_comes_from_the_clients_root(tmp_path: Path) -> None:
+    workspace = tmp_path / "workspace"
+    (workspace / ".mem").mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ExitStack() as stack:
+        client = start_client(stack, [], tmp_path, cwd=elsewhere, roots=[workspace])
+        assert "no memory store" in client.error("search", query="root")  # reading creates none
+        client.ok("save", text="Found through the client's root.")  # a save does
+        assert len(client.ok("search", query="root")) == 1
+    assert "Found through the client's root" in git(workspace / ".mem", "log", "-p")
+
+
+# ---- mem install claude --mcp ----
+
+EXISTING = {"mcpServers": {"github": {"command": "npx", "args": ["-y", "gh-mcp"]}}}
+
+
+@pytest.mark.parametrize("indent", [2, 4], ids=["2-spaces", "4-spaces"])
+def test_install_then_uninstall_is_byte_identical(tmp_path: Path, indent: int) -> None:
+    config = tmp_path / ".mcp.json"
+    original = json.dumps(EXISTING, indent=indent) + "\n"
+    config.write_text(original)
+    change = claude_mcp.install(config)
+    data = json.loads(config.read_text())
+    assert data["mcpServers"]["github"] == EXISTING["mcpServers"]["github"]
+    assert data["mcpServers"]["mem"]["args"][-1] == "mcp" and "+" in change.diff
+    assert claude_mcp.is_ours(data["mcpServers"]["mem"])
+    assert not claude_mcp.install(config).changed  # idempotent
+    claude_mcp.uninstall(config)
+    assert config.read_text() == original
+    assert not config.with_name(".mcp.json.mem-backup").exists()
+
+
+def test_another_server_named_mem_is_left_alone(tmp_path: Path) -> None:
+    config = tmp_path / ".mcp.json"
+    theirs = json.dumps({"mcpServers": {"mem": {"command": "node", "args": ["mem.js"]}}})
+    config.write_text(theirs)
+    with pytest.raises(Exception, match="another server"):
+        claude_mcp.install(config)
+    assert not claude_mcp.uninstall(config).changed
+    assert config.read_text() == theirs
+
+
+def test_cli_install_mcp_in_the_project_and_for_the_user(
+    tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    monkeypatch.chdir(project / "src")
+    assert "Would have registered" in mem("install", "claude", "--mcp", "--dry-run").stdout
+    assert not (project / ".mcp.json").exists()
+    assert "Registered mem's MCP server in" in mem("install", "claude", "--mcp").stdout
+    entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["mem"]
+    assert entry["type"] == "stdio" and claude_mcp.is_ours(entry)
+    mem("uninstall", "claude", "--mcp")
+    assert not (project / ".mcp.json").exists()
+    assert not (project / ".claude" / "settings.json").exists()
+
+    user_config = isolated_env / ".claude.json"
+    user_config.write_text(json.dumps({"numStartups": 3, "projects": {}}, indent=2))
+    mem("install", "claude", "--mcp", "--user")
+    data = json.loads(user_config.read_text())
+    assert data["numStartups"] == 3 and claude_mcp.is_ours(data["mcpServers"]["mem"])
+    data["numStartups"] = 4  # Claude Code rewrites this file all the time
+    user_config.write_text(json.dumps(data, indent=2))
+    mem("uninstall", "claude", "--mcp", "--user")
+    assert json.loads(user_config.read_text()) == {"numStartups": 4, "projects": {}}
