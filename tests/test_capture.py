@@ -270,3 +270,45 @@ def test_two_concurrent_captures_of_one_session_commit_once(store: Path, tmp_pat
     assert all(run.returncode == 0 for run in runs)
     assert int(git(store, "rev-list", "--count", "HEAD")) == before + 1
     assert sum(bool(out.strip()) for out in outputs) == 1  # one printed the new id
+
+
+@pytest.mark.e2e
+def test_session_start_syncs_the_transcripts_of_the_hooks_project(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memcli.capture.transcripts.locate import claude_project_dir
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    project = tmp_path / "app"
+    project.mkdir()
+    git(project, "init", "-q")
+    folder = claude_project_dir(project)
+    folder.mkdir(parents=True)
+    a_session(folder / f"{SESSION}.jsonl")
+    elsewhere = tmp_path / "elsewhere"  # the hook process's own directory is not the project
+    elsewhere.mkdir()
+    hook_input = json.dumps(
+        {"session_id": SESSION, "cwd": str(project), "hook_event_name": "SessionStart"}
+    )
+    done = run_mem("hook", "claude", "SessionStart", input=hook_input, cwd=elsewhere)
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 10
+    while mem_json("transcripts", "status", "--json")["messages"] == 0:
+        assert time.monotonic() < deadline, "the session's transcript was not indexed in 10 s"
+        time.sleep(0.2)
+
+
+@pytest.mark.e2e
+def test_session_start_without_a_store_creates_none(tmp_path: Path) -> None:
+    home = tmp_path / "memhome"
+    claude = tmp_path / "claude"
+    (claude / "projects" / "-x").mkdir(parents=True)
+    env = {"MEM_HOME": str(home), "CLAUDE_CONFIG_DIR": str(claude)}
+    project = tmp_path / "app"
+    project.mkdir()
+    git(project, "init", "-q")
+    hook_input = json.dumps({"session_id": SESSION, "cwd": str(project)})
+    done = run_mem("hook", "claude", "SessionStart", input=hook_input, cwd=project, env=env)
+    assert done.returncode == 0, done.stderr
+    time.sleep(1.5)  # a detached sync, had one started, would have created the store by now
+    assert not home.exists() or not any(home.iterdir())

@@ -53,7 +53,7 @@ def start_detached(argv: list[str], cwd: Path | None = None) -> bool:
     return True
 
 
-def transcripts_sync(source: str, *, wait: float | None = None) -> bool:
+def transcripts_sync(source: str, *, wait: float | None = None, cwd: Path | None = None) -> bool:
     """``mem transcripts sync --source SOURCE``, best effort; False when it did not succeed.
 
     Detached when ``wait`` is None (hooks), else run and waited for up to ``wait``
@@ -66,7 +66,7 @@ def transcripts_sync(source: str, *, wait: float | None = None) -> bool:
         return False  # the agent has written no transcript here: nothing to sync
     argv = ["transcripts", "sync", "--source", source]
     if wait is None:
-        return start_detached(argv)
+        return start_detached(argv, cwd)
     try:
         done = subprocess.run(
             [sys.executable, "-m", "memcli", *argv],

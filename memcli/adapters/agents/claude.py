@@ -51,10 +51,6 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         # ~1.5 s at most: the summary is written by a detached process, never waited for.
         start_session_end(payload, notify)
         return None
-    if event == "SessionStart":
-        from memcli.capture.session_end import transcripts_sync
-
-        transcripts_sync("claude")  # detached, never waited for
     from memcli.service.memory import Memory
     from memcli.store.location import locate
 
@@ -85,6 +81,11 @@ def claude_answer(event: str, payload: Any, notify: Callable[[str], None]) -> di
         return None
     if not memory.store.exists():
         return None  # no memory for this project yet: nothing to add
+    if event == "SessionStart":
+        from memcli.capture.session_end import transcripts_sync
+
+        # Detached, never waited for; in the session's directory, whose project it indexes.
+        transcripts_sync("claude", cwd=Path(cwd) if isinstance(cwd, str) else None)
     behind = memory.files_to_index()
     if behind > rebuild_limit():
         started = reindex_in_background(memory)
