@@ -12,8 +12,6 @@ modification time the created time. A file is identified by its name
 from __future__ import annotations
 
 import datetime as dt
-import os
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,20 +34,15 @@ TYPE_MAP = {
 """Claude Code's memory types -> mem's; anything else becomes a discovery."""
 
 
-def claude_home() -> Path:
-    """``$CLAUDE_CONFIG_DIR``, else ``~/.claude`` (as Claude Code itself decides)."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
-
-
 def default_memory_dir(project: Path) -> Path:
     """Where Claude Code keeps the auto memory of the project at ``project``.
 
     Its projects folder names a project by its absolute path with every
     character that is not a letter or a digit replaced by ``-``.
     """
-    mangled = re.sub(r"[^A-Za-z0-9]", "-", str(project))
-    return claude_home() / "projects" / mangled / "memory"
+    from memcli.capture.transcripts.locate import claude_project_dir
+
+    return claude_project_dir(project) / "memory"
 
 
 def memory_files(directory: Path) -> list[Path]:
