@@ -263,3 +263,16 @@ def test_a_line_reads_back_as_the_record(
         pytest.fail(f"an exported line did not read back: {line}")
     assert back == record
     assert export_line(back) == line
+
+
+def test_claude_memory_md_with_a_secret_is_refused_or_redacted(store: Path, tmp_path: Path) -> None:
+    folder = _claude_memory(tmp_path)
+    (folder / "broken.md").unlink()
+    key = "AKIA" + "IOSFODNN7EXAMPL3"
+    (folder / "MEMORY.md").write_text(f"# Memory\n\n- deploy key {key}\n")
+    refused = mem("import", "claude-memory", str(folder), expect=1)
+    assert "likely secrets" in refused.output and not (store / "MEMORY.md").exists()
+    assert key not in git(store, "log", "-p", "--all")
+    mem("import", "claude-memory", str(folder), "--redact")
+    kept = (store / "MEMORY.md").read_text()
+    assert "[REDACTED" in kept and key not in git(store, "log", "-p", "--all")

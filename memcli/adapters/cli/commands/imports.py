@@ -131,9 +131,15 @@ def import_claude_memory(
         raise InvalidInput(f"{folder / claude_memory.MEMORY_INDEX} {exc}") from None
     rows = claude_memory.read_claude_memory(folder) if files else iter(())
     report = _run(memory, rows, str(folder), dry_run, secrets)
+    refused = False
     if notes is not None:
-        _notes(memory, notes, folder, dry_run)
+        refused = not _notes(memory, notes, folder, dry_run, secrets)
     _finish(report, as_json)
+    if refused:
+        raise InvalidInput(
+            f"{folder / claude_memory.MEMORY_INDEX} was not copied: it holds likely secrets "
+            "(--redact to copy it redacted)"
+        )
 
 
 @import_group.command(name="claude-mem")
@@ -179,17 +185,26 @@ def _run(
     )
 
 
-def _notes(memory: Memory, text: str, folder: Path, dry_run: bool) -> None:
-    """Claude Code's MEMORY.md as the store's, or the difference when the store has one."""
+def _notes(memory: Memory, text: str, folder: Path, dry_run: bool, policy: Policy) -> bool:
+    """Claude Code's MEMORY.md as the store's, or the difference when the store has one.
+
+    Screened for secrets like every imported row; False when refused for them.
+    """
     import difflib
 
+    from memcli.core import secrets
     from memcli.core.chunks import MEMORY_MD
+
+    if policy != "allow" and next(secrets.scan(text, MEMORY_MD), None) is not None:
+        if policy == "refuse":
+            return False
+        text = secrets.redact(text)
 
     current = memory.store.root / MEMORY_MD
     if current.is_file():
         mine = current.read_text(encoding="utf-8", errors="replace")
         if mine == text:
-            return
+            return True
         diff = difflib.unified_diff(
             mine.splitlines(keepends=True),
             text.splitlines(keepends=True),
@@ -200,12 +215,13 @@ def _notes(memory: Memory, text: str, folder: Path, dry_run: bool) -> None:
             f"mem: the store has its own {MEMORY_MD}, left as it is; the difference:", err=True
         )
         click.echo("".join(diff), err=True, nl=False)
-        return
+        return True
     if dry_run:
         click.echo(f"mem: would copy {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
-        return
+        return True
     memory.writer.add_notes(text, f"import: {MEMORY_MD} from {folder}\n")
     click.echo(f"mem: copied {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
+    return True
 
 
 def _finish(report: ImportReport, as_json: bool) -> None:
