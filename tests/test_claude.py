@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from memcli.adapters.agents import events
 from memcli.adapters.agents.claude_settings import install, is_ours, uninstall
+from memcli.core import config
 
 from .conftest import git, mem, run_mem
 
@@ -473,3 +475,39 @@ def test_post_compact_commits_without_rebuilding_a_large_index(tmp_path: Path) -
     wait_for_background_reindex(root)
     found = run_mem("search", "plumbing", "--json", env=env)
     assert [hit["kind"] for hit in json.loads(found.stdout)] == ["summary"]
+
+
+@pytest.mark.parametrize(
+    ("toml", "agent", "limit"),
+    [
+        ("[agents]\nclaude_context = 900\n", "claude", 900),
+        ("[agents]\ncodex_context = 800\n", "codex", 800),
+        ("[context]\nbudget = 700\n[agents]\ncodex_context = 5000\n", "codex", 700),
+    ],
+)
+def test_each_agent_gets_the_context_its_budget_allows(
+    store: Path, toml: str, agent: str, limit: int
+) -> None:
+    for n in range(12):
+        title = f"Deploy step {n} needs the staging flag set before the release {'x' * 150}"
+        fact = f"run make stage-{n} first, then check the flag {'y' * 150}"
+        mem("save", title, "--type", "decision", "--fact", fact)
+    whole = events.session_start(str(store), agent=agent, notify=lambda _: None)
+    assert whole is not None and len(whole) > 1000
+    (store / "mem.toml").write_text(toml)
+    text = events.session_start(str(store), agent=agent, notify=lambda _: None)
+    assert text is not None and "Deploy step" in text
+    assert len(text) <= limit
+
+
+def test_agent_budgets_default_to_what_each_agent_takes(store: Path) -> None:
+    settings = config.load(store)
+    assert config.agent_budget(settings, "codex", "context") == 6000  # ~2,500 tokens
+    assert config.agent_budget(settings, "claude", "context") == 8000  # [context] budget
+    assert config.agent_budget(settings, "unknown", "recall") == 8000
+
+
+def test_a_bad_agent_budget_is_one_line_naming_it(store: Path) -> None:
+    (store / "mem.toml").write_text("[agents]\ncodex_recall = -1\n")
+    result = mem("context", expect=1)
+    assert "agents.codex_recall" in result.output

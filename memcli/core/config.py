@@ -19,6 +19,14 @@ min_similarity = 0.7   # or be this similar in meaning (with a semantic model)
 long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones need a
                        # question mark, a file name or a time word ("yesterday")
 
+[agents]               # what each agent's hooks can take, in characters (the smaller of
+claude_context = 9000  # this and [context] or [recall] budget applies): Claude Code cuts a
+claude_recall = 9000   # hook answer over 10,000 characters, Codex hook text over about
+codex_context = 6000   # 2,500 tokens
+codex_recall = 4000
+gemini_context = 8000
+gemini_recall = 8000
+
 [search]
 stop_words = "english" # "english", "none", or a list of words dropped from a query
 extra_stop_words = []  # words dropped besides those
@@ -74,6 +82,14 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "relative_score": 0.7,
         "min_similarity": 0.7,
         "long_prompt_words": 10,
+    },
+    "agents": {
+        "claude_context": 9000,
+        "claude_recall": 9000,
+        "codex_context": 6000,
+        "codex_recall": 4000,
+        "gemini_context": 8000,
+        "gemini_recall": 8000,
     },
     "search": {
         "stop_words": "english",
@@ -237,6 +253,17 @@ def _words(path: Path, name: str, value: Any) -> list[str]:
 
 def _seconds(match: re.Match[str]) -> int:
     return int(match.group(1)) * _WINDOW_SECONDS[match.group(2)]
+
+
+def agent_budget(settings: dict[str, dict[str, Any]], agent: str, kind: str) -> int:
+    """Characters an agent's hook answer may hold: ``kind`` is ``context`` or ``recall``.
+
+    The smaller of the store's ``[context]``/``[recall]`` budget and the agent's
+    ``[agents] <agent>_<kind>``; an agent mem has no setting for gets the former.
+    """
+    general: int = settings[kind]["budget"]
+    own = settings["agents"].get(f"{agent}_{kind}")
+    return general if own is None else min(general, int(own))
 
 
 def window_seconds(window: str) -> int:

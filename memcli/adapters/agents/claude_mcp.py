@@ -4,7 +4,7 @@ Claude Code reads a project's MCP servers from ``.mcp.json`` at the project's to
 and the user's from the top-level ``mcpServers`` of ``~/.claude.json``; both hold
 ``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...]}}}``.
 mem adds one server named ``mem`` and touches nothing else, with the hooks'
-installer's merge, diff, backup and exact uninstall (claude_settings.py).
+installer's merge, diff, backup and exact uninstall (config_file.py).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memcli.adapters.agents.claude_settings import (
+from memcli.adapters.agents.config_file import (
     SettingsChange,
-    _read,
-    _through_links,
-    _write,
     finish_uninstall,
+    read_json,
+    resolve_links,
+    write_json,
 )
 from memcli.core.errors import MemError
 
@@ -57,8 +57,8 @@ def is_ours(entry: Any) -> bool:
 
 
 def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    real = _through_links(path)
-    original, data = _read(real)
+    real = resolve_links(path)
+    original, data = read_json(real)
     servers = _servers(real, data, create=True)
     current = servers.get(SERVER_NAME)
     if current is not None and not is_ours(current):
@@ -67,14 +67,14 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
         )
     entry = server_entry()
     servers[SERVER_NAME] = {**current, **entry} if current else entry
-    return _write(real, original, data, dry_run=dry_run, keep_backup=True)._replace(path=path)
+    return write_json(real, original, data, dry_run=dry_run, keep_backup=True)._replace(path=path)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    real = _through_links(path)
+    real = resolve_links(path)
     if not real.exists():
         return SettingsChange(path, "", False)
-    original, data = _read(real)
+    original, data = read_json(real)
     assert original is not None
     servers = _servers(real, data, create=False)
     if not is_ours(servers.get(SERVER_NAME)):

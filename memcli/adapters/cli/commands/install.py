@@ -8,7 +8,7 @@ import click
 from memcli.adapters.cli.options import F
 
 if TYPE_CHECKING:
-    from memcli.adapters.agents.claude_settings import SettingsChange
+    from memcli.adapters.agents.config_file import SettingsChange
 
 
 def _scope_options(f: F) -> F:
