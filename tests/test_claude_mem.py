@@ -393,6 +393,24 @@ def test_a_database_claude_mem_has_open_is_read_with_its_wal(tmp_path: Path) -> 
     writer.close()
 
 
+def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: Path) -> None:
+    """-wal left behind without -shm (claude-mem died): its rows count, no -shm is created."""
+    db = closed_db(tmp_path)
+    writer = apsw.Connection(str(db))
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    observation(writer, title="Only in the WAL so far", narrative="fresh")
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    for name in ("claude-mem.db", "claude-mem.db-wal"):
+        (crashed / name).write_bytes((db.parent / name).read_bytes())
+    writer.close()
+    before = _snapshot(crashed)
+    assert list(before) == ["claude-mem.db", "claude-mem.db-wal"]
+    titles = [item.record.title for item in records(crashed / "claude-mem.db")]
+    assert "Only in the WAL so far" in titles
+    assert _snapshot(crashed) == before
+
+
 def test_a_read_only_database_file_and_directory(tmp_path: Path) -> None:
     db = closed_db(tmp_path)
     db.chmod(0o444)

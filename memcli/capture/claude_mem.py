@@ -550,7 +550,13 @@ def _open(path: Path, wait_ms: int) -> apsw.Connection:
         raise InvalidInput(f"{path} is not an SQLite database")
     wal_mode = header[18] == 2
     wal_file = Path(f"{path}-wal")
-    quoted = urllib.parse.quote(str(path.resolve()))
+    if wal_mode and wal_file.exists() and not Path(f"{path}-shm").exists():
+        # claude-mem died with rows in its WAL (a running one keeps the -shm): SQLite would
+        # create a -shm beside the original to read them, so a private copy is read instead.
+        read = _private_copy(path, wal_file)
+    else:
+        read = path
+    quoted = urllib.parse.quote(str(read.resolve()))
     uri = (
         f"file:{quoted}?mode=ro"
         if not wal_mode or wal_file.exists()
@@ -563,6 +569,23 @@ def _open(path: Path, wait_ms: int) -> apsw.Connection:
     except apsw.Error as exc:
         raise MemError(f"{path} cannot be opened: {_reason(exc)}") from None
     return conn
+
+
+def _private_copy(path: Path, wal_file: Path) -> Path:
+    """The database and its WAL copied into a temporary folder removed when mem exits."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="mem-claude-mem-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    copy = folder / path.name
+    try:
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal_file, Path(f"{copy}-wal"))
+    except OSError as exc:
+        raise MemError(f"{path} cannot be copied to read its WAL: {exc.strerror or exc}") from None
+    return copy
 
 
 def _reason(exc: Exception) -> str:
