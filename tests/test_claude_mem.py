@@ -563,9 +563,38 @@ def test_the_command_names_a_bad_database_or_project_in_one_line(
 ) -> None:
     from tests.conftest import mem
 
-    missing = mem("import", "claude-mem", str(tmp_path / "none.db"), expect=1)
+    missing = mem("import", "claude-mem", str(tmp_path / "none.db"), "--all-projects", expect=1)
     assert missing.output.count("\n") == 1 and "does not exist" in missing.output
     db = closed_db(tmp_path)
     wrong = mem("import", "claude-mem", str(db), "--project", "nope", expect=1)
     assert "its projects (rows): shop (2), blog (1)" in wrong.output
     assert wrong.output.count("\n") == 1
+
+
+def test_the_store_s_project_is_imported_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run in the project "shop": claude-mem's rows of "shop" come, not "blog"'s."""
+    from tests.conftest import git, mem
+
+    db = closed_db(tmp_path)
+    project = tmp_path / "shop"
+    project.mkdir()
+    git(project, "init", "-q")
+    monkeypatch.delenv("MEM_STORE", raising=False)
+    monkeypatch.chdir(project)
+    by_default = json.loads(mem("import", "claude-mem", str(db), "--dry-run", "--json").stdout)
+    every = json.loads(
+        mem("import", "claude-mem", str(db), "--all-projects", "--dry-run", "--json").stdout
+    )
+    assert by_default["imported"] == 2 and every["imported"] == 3
+    both = mem("import", "claude-mem", str(db), "--project", "blog", "--all-projects", expect=2)
+    assert "exclude each other" in both.output
+
+
+def test_a_store_without_a_project_name_asks_which(tmp_path: Path, store: Path) -> None:
+    from tests.conftest import mem
+
+    db = closed_db(tmp_path)
+    result = mem("import", "claude-mem", str(db), expect=2)
+    assert "--project NAME or --all-projects" in result.output

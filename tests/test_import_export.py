@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -212,12 +211,8 @@ def test_claude_memory_default_folder(
     assert "does not exist" in result.output
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("memcli.capture.claude_mem") is None,
-    reason="the claude-mem reader is not in this tree",
-)
 def test_claude_mem_is_wired(store: Path, tmp_path: Path) -> None:
-    result = mem("import", "claude-mem", str(tmp_path / "missing.db"), expect=1)
+    result = mem("import", "claude-mem", str(tmp_path / "missing.db"), "--all-projects", expect=1)
     assert "Traceback" not in result.output
 
 

@@ -144,11 +144,18 @@ def import_claude_memory(
 
 @import_group.command(name="claude-mem")
 @click.argument("db", metavar="[DB]", required=False)
-@click.option("--project", "source_project", metavar="NAME", help="Only this claude-mem project.")
+@click.option(
+    "--project",
+    "source_project",
+    metavar="NAME",
+    help="claude-mem's project to import (default: the store's project's name).",
+)
+@click.option("--all-projects", is_flag=True, help="Every claude-mem project's rows.")
 @functools.partial(import_options, project=False)
 def import_claude_mem(
     db: str | None,
     source_project: str | None,
+    all_projects: bool,
     dry_run: bool,
     secrets: Policy,
     as_json: bool,
@@ -156,21 +163,32 @@ def import_claude_mem(
 ) -> None:
     """Import claude-mem's observations and session summaries (its SQLite database).
 
-    --project picks claude-mem's project; the store is the one found from here
-    (or --store).
+    The store is the one found from here (or --store); claude-mem's rows of the
+    project of the same name are imported, or --project's, or --all-projects'.
 
     \b
     Example:
         mem import claude-mem --dry-run
         mem import claude-mem ~/.claude-mem/claude-mem.db --project myapp
     """
-    try:
-        from memcli.capture import claude_mem  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        raise InvalidInput("this mem cannot read claude-mem's database yet") from None
+    from memcli.capture import claude_mem
+
+    if source_project is not None and all_projects:
+        raise click.UsageError("--project and --all-projects exclude each other")
     path = Path(db).expanduser() if db else Path(claude_mem.DEFAULT_DB).expanduser()
     memory = open_memory(store_dir, None)
-    rows = claude_mem.read_claude_mem(path, source_project)
+    if source_project is None and not all_projects:
+        location = memory.location
+        # claude-mem names a project by its directory, as mem's central stores are named.
+        source_project = location.project or (
+            location.root.parent.name if location.source == ".mem" else None
+        )
+        if source_project is None:
+            raise click.UsageError(
+                "this store has no project name to match claude-mem's: "
+                "give --project NAME or --all-projects"
+            )
+    rows = claude_mem.read_claude_mem(path, None if all_projects else source_project)
     _finish(_run(memory, rows, str(path), dry_run, secrets), as_json)
 
 
