@@ -181,9 +181,14 @@ def _claude_memory(tmp_path: Path) -> Path:
 
 def test_claude_memory_import(store: Path, tmp_path: Path) -> None:
     folder = _claude_memory(tmp_path)
+    commits = git(store, "rev-list", "--count", "HEAD")
     result = mem("import", "claude-memory", str(folder), expect=1)
     assert "imported 2" in result.stdout and "broken.md: is not UTF-8" in result.output
     assert (store / "MEMORY.md").read_text() == (folder / "MEMORY.md").read_text()
+    # One commit brings the memories and MEMORY.md, which search finds at once.
+    assert int(git(store, "rev-list", "--count", "HEAD")) == int(commits) + 1
+    assert "MEMORY.md" in git(store, "show", "--stat", "--format=%s", "HEAD")
+    assert "Testing" in mem("search", "Testing").stdout
     shown = {m["title"]: m for m in mem_json("list")}
     testing = mem_json("show", shown["Run tests with -p no:randomly"]["id"])
     first = testing[0] if isinstance(testing, list) else testing

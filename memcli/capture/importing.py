@@ -83,6 +83,8 @@ class ImportReport:
     preview: list[str] = field(default_factory=list)
     """The first rows imported, as ``type: title  (label)``."""
     commit: str | None = None
+    notes_written: bool = False
+    """The curated MEMORY.md given came in the same commit."""
 
     @property
     def rows(self) -> int:
@@ -116,8 +118,12 @@ def run_import(
     dry_run: bool,
     secrets: Policy,
     progress: bool,
+    notes: str | None = None,
 ) -> ImportReport:
     """Check every row, then write the new ones in one commit (nothing with ``dry_run``).
+
+    ``notes``: a curated MEMORY.md (screened already) that comes in the same
+    commit when the store has none.
 
     An exception from ``items`` (a source that cannot be read any further)
     stops the import before anything is written.
@@ -132,11 +138,12 @@ def run_import(
             tick(count, False)
     if tick is not None:
         tick(count, True)
-    if dry_run or not plan.rows:
+    if dry_run or (not plan.rows and notes is None):
         report.imported = len(plan.rows)
         return report
-    result = memory.writer.import_records(plan.rows, source=source)
+    result = memory.writer.import_records(plan.rows, source=source, notes=notes)
     report.imported = len(result.written)
+    report.notes_written = result.notes_written
     if result.taken:
         report.skipped["already in the store"] += len(result.taken)
     report.commit = result.commit

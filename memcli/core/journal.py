@@ -55,20 +55,25 @@ def commit_message(verb: str, records: list[Record]) -> str:
     return f"{subject}\n\n{body}{memory_id_trailers(r.id for r in records)}"
 
 
-def import_message(source: str, records: list[Record]) -> str:
+def import_message(source: str, records: list[Record], *, notes: bool = False) -> str:
     """``import: <N> memories`` from ``source``: the first list lines, every trailer.
 
     An import may bring thousands of memories; the message lists at most
     ``IMPORT_LIST_LINES`` of them (the trailers name every one, for history).
+    ``notes``: the commit also brings the curated MEMORY.md.
     """
-    if len(records) == 1:
+    if len(records) == 1 and not notes:
         return commit_message("import", records)
     shown = records[:IMPORT_LIST_LINES]
     lines = "".join(f"{list_line(r)}\n" for r in shown)
     if len(records) > len(shown):
         lines += f"- … and {len(records) - len(shown)} more\n"
+    what = f"{len(records)} memories" if records else ""
+    what += (" and " if what and notes else "") + ("MEMORY.md" if notes else "")
+    brought = "\nMEMORY.md comes from it too.\n" if notes else ""
     return (
-        f"import: {len(records)} memories\n\nImported from {source}.\n\n{lines}\n"
+        f"import: {what}\n\nImported from {source}.\n{brought}\n{lines}"
+        + ("\n" if lines else "")
         + memory_id_trailers(r.id for r in records)
     )
 

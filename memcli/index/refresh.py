@@ -99,7 +99,11 @@ class Refreshing:
             report.base = current
             if full or current is None:
                 self._rebuild(source, warn, report)
-            elif known is not None and (known[0] or "") == current:
+            elif (
+                known is not None
+                and (known[0] or "") == current
+                and not any(map(is_note_path, known[1]))  # notes are read from git's diff
+            ):
                 self._apply_known(known[1], source, warn, report)
             else:
                 try:

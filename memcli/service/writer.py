@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.core import journal
+from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import new_ulid
@@ -45,6 +46,8 @@ class ImportCommit(NamedTuple):
     written: list[Record]
     taken: list[Record]
     """Memories whose id (or file) another writer stored meanwhile: left as they are."""
+    notes_written: bool = False
+    """The curated MEMORY.md given was written in the same commit (the store had none)."""
 
 
 SYNC_ONCE_FILES = 100
@@ -228,14 +231,19 @@ class Writer:
             commit = self._commit_files({}, [entry.path for entry in chosen], message)
             return chosen, commit
 
-    def import_records(self, rows: list[tuple[str, str, Record]], *, source: str) -> ImportCommit:
+    def import_records(
+        self, rows: list[tuple[str, str, Record]], *, source: str, notes: str | None = None
+    ) -> ImportCommit:
         """Write many new memory files (path, text, record) in ONE commit (``import: …``).
 
         The rows are checked already (``capture.importing``); under the lock,
         any whose id or path was stored meanwhile is left out, not overwritten.
-        A large import packs git's loose objects after its commit: otherwise
-        the next porcelain git command in the store starts a long ``gc --auto``.
+        ``notes``: a curated MEMORY.md written in the same commit when the store
+        has none. A large import packs git's loose objects after its commit:
+        otherwise the next porcelain git command in the store starts a long ``gc --auto``.
         """
+        from memcli.core.chunks import MEMORY_MD
+
         self.memory.ensure_store()
         with self.store.write_lock():
             self.store.check_writable()
@@ -247,33 +255,20 @@ class Writer:
                     taken.append(record)
                 else:
                     kept.append((path, text, record))
-            if not kept:
+            with_notes = notes is not None and not os.path.lexists(self.store.root / MEMORY_MD)
+            if not kept and not with_notes:
                 return ImportCommit(None, [], taken)
             written = [record for _, _, record in kept]
-            message = journal.import_message(source, written)
+            message = journal.import_message(source, written, notes=with_notes)
             files = {path: text.encode("utf-8") for path, text, _ in kept}
             loaded = {path: (record, digest(files[path])) for path, _, record in kept}
+            if with_notes:
+                assert notes is not None
+                files[MEMORY_MD] = notes.encode("utf-8")
             commit = self._commit_files(files, [], message, loaded=loaded)
         if len(kept) >= PACK_AFTER_FILES:
             self._pack_loose_objects()
-        return ImportCommit(commit, written, taken)
-
-    def add_notes(self, text: str, message: str) -> str | None:
-        """Create the curated MEMORY.md in its own commit; None when the store has one."""
-        from memcli.core.chunks import MEMORY_MD
-
-        self.memory.ensure_store()
-        with self.store.write_lock():
-            self.store.check_writable()
-            target = self.store.root / MEMORY_MD
-            if os.path.lexists(target):
-                return None
-            target.write_text(text, encoding="utf-8")
-            try:
-                return self.store.commit([MEMORY_MD], [], message)
-            except BaseException:
-                target.unlink(missing_ok=True)
-                raise
+        return ImportCommit(commit, written, taken, with_notes)
 
     def _pack_loose_objects(self) -> None:
         """Loose objects into one pack (``repack -d``), so no ``gc --auto`` waits for them."""
@@ -371,12 +366,15 @@ class Writer:
         if index is not None:
             known: Known = {path: None for path in removals}
             for path in writes:
-                known[path] = loaded[path] if loaded is not None else self.store.load(path)
+                if is_note_path(path):
+                    known[path] = None  # the index reads notes itself (from git's diff)
+                else:
+                    known[path] = loaded[path] if loaded is not None else self.store.load(path)
             self.memory.apply_commit(index, parent, known)
         return commit
 
     def _backup(self, path: str) -> bytes | None:
         try:
-            return self.store.resolve(path).read_bytes()
+            return self.store.resolve_written(path).read_bytes()
         except FileNotFoundError:
             return None

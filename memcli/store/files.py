@@ -341,12 +341,19 @@ class Store:
             )
         return None
 
+    def resolve_written(self, path: str) -> Path:
+        """Like :meth:`resolve`, and also the curated MEMORY.md at the store's root.
+
+        For the files a writer commits; never a path a memory may be stored under.
+        """
+        return self.root / MEMORY_MD if path == MEMORY_MD else self.resolve(path)
+
     def write_file(self, path: str, content: bytes, *, sync: bool = True) -> None:
         """Write atomically: a temporary file in the same folder, fsync, rename.
 
         ``sync=False`` leaves the fsync to the caller (one ``os.sync`` for many files).
         """
-        full = self.resolve(path)
+        full = self.resolve_written(path)
         full.parent.mkdir(parents=True, exist_ok=True)
         temp = full.parent / f".{full.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -363,7 +370,7 @@ class Store:
             raise
 
     def remove_file(self, path: str) -> None:
-        self.resolve(path).unlink(missing_ok=True)
+        self.resolve_written(path).unlink(missing_ok=True)
 
     def commit(self, added: list[str], removed: list[str], message: str) -> str:
         """Commit exactly these paths as they are in the work tree; return the commit.

@@ -119,6 +119,7 @@ def import_claude_memory(
         mem import claude-memory ~/.claude/projects/-home-me-app/memory
     """
     from memcli.capture import claude_memory
+    from memcli.core.chunks import MEMORY_MD
 
     folder = (
         Path(directory) if directory else claude_memory.default_memory_dir(Path.cwd().resolve())
@@ -130,10 +131,11 @@ def import_claude_memory(
     except InvalidInput as exc:
         raise InvalidInput(f"{folder / claude_memory.MEMORY_INDEX} {exc}") from None
     rows = claude_memory.read_claude_memory(folder) if files else iter(())
-    report = _run(memory, rows, str(folder), dry_run, secrets)
-    refused = False
-    if notes is not None:
-        refused = not _notes(memory, notes, folder, dry_run, secrets)
+    copy, refused = _notes(memory, notes, folder, secrets) if notes is not None else (None, False)
+    report = _run(memory, rows, str(folder), dry_run, secrets, notes=copy)
+    if copy is not None and (dry_run or report.notes_written):
+        would = "would copy" if dry_run else "copied"
+        click.echo(f"mem: {would} {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
     _finish(report, as_json)
     if refused:
         raise InvalidInput(
@@ -193,20 +195,32 @@ def import_claude_mem(
 
 
 def _run(
-    memory: Memory, rows: Iterable[Incoming], source: str, dry_run: bool, secrets: Policy
+    memory: Memory,
+    rows: Iterable[Incoming],
+    source: str,
+    dry_run: bool,
+    secrets: Policy,
+    notes: str | None = None,
 ) -> ImportReport:
     from memcli.capture.importing import run_import
 
     terminal = sys.stderr is not None and sys.stderr.isatty()
     return run_import(
-        memory, rows, source=source, dry_run=dry_run, secrets=secrets, progress=terminal
+        memory,
+        rows,
+        source=source,
+        dry_run=dry_run,
+        secrets=secrets,
+        progress=terminal,
+        notes=notes,
     )
 
 
-def _notes(memory: Memory, text: str, folder: Path, dry_run: bool, policy: Policy) -> bool:
-    """Claude Code's MEMORY.md as the store's, or the difference when the store has one.
+def _notes(memory: Memory, text: str, folder: Path, policy: Policy) -> tuple[str | None, bool]:
+    """Claude Code's MEMORY.md to copy in the import's commit, and whether it was refused.
 
-    Screened for secrets like every imported row; False when refused for them.
+    Screened for secrets like every imported row. When the store has its own
+    MEMORY.md, nothing is copied and the difference is shown.
     """
     import difflib
 
@@ -215,14 +229,13 @@ def _notes(memory: Memory, text: str, folder: Path, dry_run: bool, policy: Polic
 
     if policy != "allow" and next(secrets.scan(text, MEMORY_MD), None) is not None:
         if policy == "refuse":
-            return False
+            return None, True
         text = secrets.redact(text)
-
     current = memory.store.root / MEMORY_MD
-    if current.is_file():
-        mine = current.read_text(encoding="utf-8", errors="replace")
-        if mine == text:
-            return True
+    if not current.is_file():
+        return text, False
+    mine = current.read_text(encoding="utf-8", errors="replace")
+    if mine != text:
         diff = difflib.unified_diff(
             mine.splitlines(keepends=True),
             text.splitlines(keepends=True),
@@ -233,13 +246,7 @@ def _notes(memory: Memory, text: str, folder: Path, dry_run: bool, policy: Polic
             f"mem: the store has its own {MEMORY_MD}, left as it is; the difference:", err=True
         )
         click.echo("".join(diff), err=True, nl=False)
-        return True
-    if dry_run:
-        click.echo(f"mem: would copy {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
-        return True
-    memory.writer.add_notes(text, f"import: {MEMORY_MD} from {folder}\n")
-    click.echo(f"mem: copied {folder / MEMORY_MD} to the store's {MEMORY_MD}", err=True)
-    return True
+    return None, False
 
 
 def _finish(report: ImportReport, as_json: bool) -> None:
