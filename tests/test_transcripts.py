@@ -188,6 +188,52 @@ def test_codex_rollouts_of_other_projects_are_remembered_unread(
     assert mem_json("transcripts", "sync")["files_read"] == 0
 
 
+def codex_message(text: str, second: int = 1) -> dict[str, Any]:
+    return {
+        "timestamp": f"2026-03-01T10:00:{second:02d}Z",
+        "type": "response_item",
+        "payload": {
+            "type": "message",
+            "role": "user",
+            "content": [{"type": "input_text", "text": text}],
+        },
+    }
+
+
+def test_an_archived_codex_session_keeps_its_messages_and_a_deleted_one_leaves(
+    project: Path, store: Path, tmp_path: Path
+) -> None:
+    codex = tmp_path / "codex"
+    day = codex / "sessions" / "2026" / "03" / "01"
+
+    def rollout(name: str, text: str) -> Path:
+        meta = {"id": name, "cwd": str(project)}
+        return write(
+            day / f"rollout-2026-03-01T10-00-00-{name}.jsonl",
+            [
+                {"timestamp": "2026-03-01T10:00:00Z", "type": "session_meta", "payload": meta},
+                codex_message(text),
+            ],
+        )
+
+    kept = rollout("kept", "tune the kiwi cache eviction")
+    dropped = rollout("dropped", "rotate the mango credentials")
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 2
+    archived = codex / "archived_sessions" / kept.name
+    archived.parent.mkdir()
+    os.replace(kept, archived)  # what Codex does when a session is archived
+    dropped.unlink()  # someone removed a transcript: its text must not stay searchable
+    report = mem_json("transcripts", "sync", "--source", "codex")
+    assert (report["files_moved"], report["files_dropped"]) == (1, 1)
+    assert report["messages_added"] == 0  # followed, not read again
+    (hit,) = mem_json("transcripts", "search", "kiwi")
+    assert hit["session"] == "kept"
+    assert mem_json("transcripts", "search", "mango") == []
+    write(archived, [codex_message("and the papaya", 2)], mode="a")  # its position followed it
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 1
+    assert mem_json("transcripts", "status")["messages"] == 2
+
+
 def test_snippets_and_shown_messages_are_redacted(project: Path, store: Path) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     write(session_file(project), [record("user", 1, f"the deploy token is {token} for staging")])

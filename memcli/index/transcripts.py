@@ -112,6 +112,8 @@ DELETE_FILE_FTS = (
 )
 DELETE_FILE_MESSAGES = "DELETE FROM messages WHERE file = ?"
 DELETE_FILE = "DELETE FROM files WHERE path = ?"
+RENAME_FILE = "UPDATE files SET path = ? WHERE path = ?"
+RENAME_FILE_MESSAGES = "UPDATE messages SET file = ? WHERE file = ?"
 COUNTS = """
 SELECT (SELECT count(*) FROM files WHERE matched),
        (SELECT count(DISTINCT session) FROM messages),
@@ -325,6 +327,11 @@ class TranscriptIndex:
     def drop_file(self, path: str) -> None:
         self.forget_file(path)
         self.db.execute(DELETE_FILE, (path,))
+
+    def rename_file(self, old: str, new: str) -> None:
+        """A transcript moved (Codex archives a session): its row and messages follow it."""
+        self.db.execute(RENAME_FILE, (new, old))
+        self.db.execute(RENAME_FILE_MESSAGES, (new, old))
 
     def add_messages(self, file: str, messages: Iterable[Any]) -> int:
         """Insert ``TranscriptMessage``s read from ``file``; how many."""

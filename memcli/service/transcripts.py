@@ -73,6 +73,10 @@ class SyncReport:
     files_seen: int = 0
     files_read: int = 0
     files_restarted: int = 0
+    files_moved: int = 0
+    """Transcripts found moved (Codex archives sessions): their messages followed."""
+    files_dropped: int = 0
+    """Transcripts deleted since: their messages left the index."""
     messages_added: int = 0
     seconds: float = 0.0
     notices: list[str] = field(default_factory=list)
@@ -83,6 +87,8 @@ class SyncReport:
             "files_seen": self.files_seen,
             "files_read": self.files_read,
             "files_restarted": self.files_restarted,
+            "files_moved": self.files_moved,
+            "files_dropped": self.files_dropped,
             "messages_added": self.messages_added,
             "seconds": round(self.seconds, 3),
         }
@@ -158,13 +164,58 @@ def _sync_locked(
         if index.rebuilt:
             report.notices.append(index.rebuilt)
         known = index.files()
-        for path, agent, check_cwd in transcript_files(project, source, directory):
+        listed = list(transcript_files(project, source, directory))
+        _follow_moves(index, known, listed, report)
+        for path, agent, check_cwd in listed:
             report.files_seen += 1
             _sync_file(index, path, agent, check_cwd, project, known.get(str(path)), report)
         with index.write():
             index.set_meta("last_sync", _utc_now())
     finally:
         index.close()
+
+
+def _follow_moves(
+    index: TranscriptIndex,
+    known: dict[str, FileRow],
+    listed: list[tuple[Path, str, bool]],
+    report: SyncReport,
+) -> None:
+    """Known transcripts that are gone: moved ones (same file) follow, deleted ones leave.
+
+    A transcript someone deleted takes its messages out of the index with it; one
+    that was moved (Codex archiving a session) keeps them and its read position.
+    A reused inode is no risk: the tail's check of the last line read finds a
+    different file and reads it anew.
+    """
+    names = {str(path) for path, _, _ in listed}
+    gone: dict[tuple[int, int], FileRow] = {}
+    for name, row in known.items():
+        if name not in names and not os.path.lexists(name):
+            gone[(row.device, row.inode)] = row
+    if not gone:
+        return
+    for path, _, _ in listed:
+        name = str(path)
+        if name in known:
+            continue
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        moved = gone.pop((info.st_dev, info.st_ino), None)
+        if moved is not None:
+            with index.write():
+                index.rename_file(moved.path, name)
+            del known[moved.path]
+            moved.path = name
+            known[name] = moved
+            report.files_moved += 1
+    for row in gone.values():
+        with index.write():
+            index.drop_file(row.path)
+        del known[row.path]
+        report.files_dropped += 1
 
 
 def _sync_file(

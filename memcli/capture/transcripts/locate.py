@@ -5,7 +5,8 @@ Claude Code: ``$CLAUDE_CONFIG_DIR`` (else ``~/.claude``) ``/projects/<dir>/``, w
 letter or digit written as ``-`` (``/home/u/my.proj`` -> ``-home-u-my-proj``); a
 session is ``<id>.jsonl`` and its subagents ``<id>/subagents/*.jsonl``.
 Codex: ``$CODEX_HOME`` (else ``~/.codex``) ``/sessions/YYYY/MM/DD/rollout-*.jsonl``,
-every project together; the first record of each file names its working directory.
+every project together, and ``/archived_sessions/rollout-*.jsonl`` (a session Codex
+archived is moved there); the first record of each file names its working directory.
 """
 
 from __future__ import annotations
@@ -45,12 +46,18 @@ def claude_session_files(directory: Path) -> list[Path]:
 
 
 def codex_session_files(root: Path) -> list[Path]:
-    """Every rollout under a Codex home: ``sessions/YYYY/MM/DD/rollout-*.jsonl``, oldest first."""
-    sessions = root / "sessions"
-    if not sessions.is_dir():
-        return []
-    found = sessions.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/rollout-*.jsonl")
-    return sorted((path for path in found if path.is_file()), key=str)
+    """Every rollout under a Codex home, oldest first: ``sessions/YYYY/MM/DD/rollout-*.jsonl``,
+    then the archived ones (``archived_sessions/rollout-*.jsonl``)."""
+    found: list[Path] = []
+    sessions, archived = root / "sessions", root / "archived_sessions"
+    if sessions.is_dir():
+        dated = sessions.glob("[0-9][0-9][0-9][0-9]/[0-9][0-9]/[0-9][0-9]/rollout-*.jsonl")
+        found += sorted((path for path in dated if path.is_file()), key=str)
+    if archived.is_dir():
+        found += sorted(
+            (path for path in archived.glob("rollout-*.jsonl") if path.is_file()), key=str
+        )
+    return found
 
 
 def codex_session_cwd(path: Path) -> str | None:

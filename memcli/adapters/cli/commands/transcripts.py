@@ -101,9 +101,18 @@ def sync_transcripts(
     elif report.busy:
         notice("another transcript sync is running; nothing done")
     else:
+        moves = [
+            f"{count:,} {what}"
+            for count, what in (
+                (report.files_moved, "moved files followed"),
+                (report.files_dropped, "deleted files' messages removed"),
+            )
+            if count
+        ]
         click.echo(
             f"{report.messages_added:,} messages added from {report.files_read:,} of "
             f"{report.files_seen:,} files ({report.seconds:.2f} s)"
+            + (f"; {', '.join(moves)}" if moves else "")
         )
 
 
