@@ -1,8 +1,8 @@
 """``mem serve``: the installed command in a subprocess, spoken to with a real HTTP client.
 
 Two servers serve the whole module (starting one costs about a second): one on
-its default unix socket, one on a loopback TCP port with a token. Both serve the
-same store, as two processes would.
+its default unix socket from two worker processes, one on a loopback TCP port
+with a token from one. Both serve the same store, as two programs would.
 """
 
 from __future__ import annotations
@@ -96,9 +96,9 @@ def store(base: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def unix_server(base: Path, store: Path) -> Iterator[Server]:
-    server = Server(["--store", str(store)], base, "unix")
+    server = Server(["--store", str(store), "--workers", "2"], base, "unix")
     yield server
-    path = Path(server.where.removeprefix("unix socket "))
+    path = Path(server.where.removeprefix("unix socket ").removesuffix(" (2 processes)"))
     assert server.stop() == 0, server.log.read_text()
     assert not path.exists()  # SIGTERM removed the socket
     assert server.log.read_text().splitlines()[-1] == "mem: stopped"
@@ -106,7 +106,7 @@ def unix_server(base: Path, store: Path) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def socket_path(unix_server: Server) -> Path:
-    return Path(unix_server.where.removeprefix("unix socket "))
+    return Path(unix_server.where.removeprefix("unix socket ").removesuffix(" (2 processes)"))
 
 
 @pytest.fixture(scope="module")

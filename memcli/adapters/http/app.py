@@ -358,5 +358,9 @@ def _mcp(pool: StorePool) -> _McpApp:
     from memcli.adapters.mcp.server import build
 
     server, stores = build(str(pool.root))
-    manager = StreamableHTTPSessionManager(app=server, max_request_body_size=MAX_BODY_BYTES)
+    # Stateless: every request stands alone, so any worker process can answer it (the
+    # tools need no session: the store is the served one, not the client's roots).
+    manager = StreamableHTTPSessionManager(
+        app=server, stateless=True, max_request_body_size=MAX_BODY_BYTES
+    )
     return _McpApp(manager, stores)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import select
 import signal
 import socket
 import stat
-from collections.abc import Generator
+import sys
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import uvicorn
 
@@ -134,7 +136,101 @@ def run(app: Any, listener: socket.socket) -> None:
 
     The application's start-up failing (uvicorn logs why) also returns.
     """
+    try:
+        _serve(app, listener)
+    finally:
+        _close(listener)
+
+
+def run_workers(
+    make_app: Callable[[Callable[[], None]], Any],
+    listener: socket.socket,
+    count: int,
+    on_ready: Callable[[], None],
+) -> bool:
+    """Serve from ``count`` processes forked on one listening socket (the kernel spreads
+    the connections); False when one of them failed.
+
+    ``make_app(ready)`` builds each process's application, which calls ``ready``
+    once it serves; ``on_ready`` runs here when all of them do. SIGTERM or SIGINT
+    is passed on to every process; when one dies, the others are stopped. Call
+    it before any thread starts (``fork`` copies only the calling thread).
+    """
+    readiness, ready_end = os.pipe()
+    children: set[int] = set()
+    stopping = False
+
+    def stop(sig: int, frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGTERM)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    failed = False
+    try:
+        for _ in range(count):
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+                os.close(readiness)
+                _worker(make_app, listener, ready_end)
+            children.add(pid)
+        os.close(ready_end)
+        ready = 0
+        while children:
+            if ready < count:  # until every worker serves, or one dies
+                if select.select([readiness], [], [], 0.2)[0]:
+                    chunk = os.read(readiness, count)
+                    ready += len(chunk) if chunk else count  # nothing: every worker gone
+                    if chunk and ready >= count and not stopping:
+                        on_ready()
+                pid, status = os.waitpid(-1, os.WNOHANG)
+                if pid == 0:
+                    continue
+            else:
+                pid, status = os.wait()
+            children.discard(pid)
+            if os.waitstatus_to_exitcode(status) != 0 or not stopping:
+                failed = True
+                stop(signal.SIGTERM, None)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        os.close(readiness)
+        _close(listener)
+    return not failed
+
+
+def _worker(
+    make_app: Callable[[Callable[[], None]], Any], listener: socket.socket, ready_end: int
+) -> NoReturn:
+    code = 1
+    try:
+
+        def ready() -> None:
+            os.write(ready_end, b"+")
+
+        _serve(make_app(ready), listener)
+        code = 0
+    except BaseException as exc:
+        print(f"mem: a worker failed ({type(exc).__name__}: {exc})", file=sys.stderr)
+    finally:
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _close(listener: socket.socket) -> None:
     path = listener.getsockname() if listener.family == socket.AF_UNIX else None
+    listener.close()
+    if path:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _serve(app: Any, listener: socket.socket) -> None:
     config = uvicorn.Config(
         app,
         lifespan="on",
@@ -145,11 +241,4 @@ def run(app: Any, listener: socket.socket) -> None:
         timeout_graceful_shutdown=5,
         server_header=False,
     )
-    server = _Server(config)
-    try:
-        server.run(sockets=[listener])
-    finally:
-        listener.close()
-        if path:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+    _Server(config).run(sockets=[listener])

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -36,7 +38,14 @@ from memcli.core.errors import MemError
     type=click.IntRange(1, 64),
     default=4,
     show_default=True,
-    help="Reads answered at once (writes go one at a time beside them).",
+    help="Reads answered at once in each process (writes go one at a time beside them).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes serving the one socket: more answer more searches a second on more cores.",
 )
 @store_options
 def serve(
@@ -45,6 +54,7 @@ def serve(
     host: str | None,
     token_file: Path | None,
     threads: int,
+    workers: int,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -64,7 +74,8 @@ def serve(
     path it prints. With --port it listens on TCP (127.0.0.1 unless --host says
     otherwise) and every request needs the header "Authorization: Bearer
     TOKEN": MEM_API_TOKEN, else the token file, whose path it prints. SIGTERM
-    or Ctrl-C stops it. Needs the serve extra: pip install 'memcli[serve]'.
+    or Ctrl-C stops it. --workers N serves from N processes (searches are
+    CPU-bound: one per core). Needs the serve extra: pip install 'memcli[serve]'.
 
     \b
     Example:
@@ -79,7 +90,13 @@ def serve(
     try:
         from memcli.adapters.http.app import build_app
         from memcli.adapters.http.auth import is_loopback, load_token
-        from memcli.adapters.http.listen import default_socket, run, tcp_listener, unix_listener
+        from memcli.adapters.http.listen import (
+            default_socket,
+            run,
+            run_workers,
+            tcp_listener,
+            unix_listener,
+        )
         from memcli.adapters.http.stores import StorePool
     except ImportError as exc:
         names = ("starlette", "uvicorn", "mcp", "anyio", "pydantic", "h11")
@@ -118,16 +135,27 @@ def serve(
     except BaseException:
         store.close()
         raise
-    pool = StorePool(store.location.root, threads, notice)
-    pool.adopt(store)
+    root = store.location.root
     ready = False
 
     def announce() -> None:
         nonlocal ready
         ready = True
-        notice(f"serving {store.location.root} on {where}")
+        processes = f" ({workers} processes)" if workers > 1 else ""
+        notice(f"serving {root} on {where}{processes}")
 
-    run(build_app(pool, token=token, on_ready=announce), listener)
+    if workers == 1:
+        pool = StorePool(root, threads, notice)
+        pool.adopt(store)
+        run(build_app(pool, token=token, on_ready=announce), listener)
+    else:
+        store.close()  # each process opens its own index connections
+
+        def make_app(ready: Callable[[], None]) -> Any:
+            return build_app(StorePool(root, threads, notice), token=token, on_ready=ready)
+
+        if not run_workers(make_app, listener, workers, announce):
+            raise MemError("a server process stopped unexpectedly (see the messages above)")
     if not ready:
         raise MemError("the server did not start (see the messages above)")
     notice("stopped")
