@@ -121,6 +121,7 @@ def tcp_server(base: Path, store: Path, unix_server: Server) -> Iterator[Server]
     server = Server(["--store", str(store), "--port", "0"], base, "tcp")
     yield server
     assert server.stop() == 0, server.log.read_text()
+    assert server.log.read_text().splitlines()[-1] == "mem: stopped"
 
 
 @pytest.fixture(scope="module")
@@ -345,6 +346,40 @@ def test_a_live_socket_is_refused_and_a_stale_one_replaced(
     (tmp_path / "plain").write_text("not a socket")
     with pytest.raises(MemError, match="not a socket"):
         unix_listener(tmp_path / "plain")
+
+
+ONE_PROCESS = """
+import sys
+from pathlib import Path
+from memcli.adapters.http.listen import run, unix_listener
+
+async def app(scope, receive, send):
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"up"})
+
+run(app, unix_listener(Path(sys.argv[1])))
+print("clean exit", flush=True)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_one_process_stops_cleanly_on_a_signal(tmp_path: Path, sig: signal.Signals) -> None:
+    path = tmp_path / "one.sock"
+    process = subprocess.Popen(
+        [sys.executable, "-c", ONE_PROCESS, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    transport = httpx.HTTPTransport(uds=str(path), retries=50)
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.02)
+    with httpx.Client(transport=transport, base_url="http://mem") as http:
+        assert http.get("/").text == "up"
+    process.send_signal(sig)
+    out, _ = process.communicate(timeout=30)
+    assert process.returncode == 0 and out == "clean exit\n"
+    assert not path.exists()
 
 
 def test_tcp_needs_the_token(tcp_url: str, token: str, base: Path) -> None:

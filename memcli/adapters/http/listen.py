@@ -136,10 +136,11 @@ def run(app: Any, listener: socket.socket) -> None:
 
     The application's start-up failing (uvicorn logs why) also returns.
     """
+    path = _path(listener)
     try:
         _serve(app, listener)
     finally:
-        _close(listener)
+        _close(listener, path)
 
 
 def run_workers(
@@ -156,6 +157,7 @@ def run_workers(
     is passed on to every process; when one dies, the others are stopped. Call
     it before any thread starts (``fork`` copies only the calling thread).
     """
+    path = _path(listener)
     readiness, ready_end = os.pipe()
     children: set[int] = set()
     stopping = False
@@ -200,7 +202,7 @@ def run_workers(
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         os.close(readiness)
-        _close(listener)
+        _close(listener, path)
     return not failed
 
 
@@ -222,8 +224,12 @@ def _worker(
         os._exit(code)
 
 
-def _close(listener: socket.socket) -> None:
-    path = listener.getsockname() if listener.family == socket.AF_UNIX else None
+def _path(listener: socket.socket) -> str | None:
+    """A unix socket's file (uvicorn closes the socket it was given: ask first)."""
+    return str(listener.getsockname()) if listener.family == socket.AF_UNIX else None
+
+
+def _close(listener: socket.socket, path: str | None) -> None:
     listener.close()
     if path:
         with contextlib.suppress(OSError):
