@@ -192,6 +192,10 @@ def test_save_is_a_commit_and_search_timeline_batch_inject_read_it(
     assert "chunk the uploads" in records.json()["results"][1]["narrative"]
     context = client.get("/api/memory/inject", params={"budget": 2000}).json()["context"]
     assert "upload proxy drops bodies" in context and len(context) <= 2000
+    prompt = {"prompt": "why does the upload proxy drop big bodies?", "session": "s1"}
+    recalled = client.get("/api/memory/inject", params=prompt)
+    assert recalled.status_code == 200 and isinstance(recalled.json()["context"], str)
+    refused(client.get("/api/memory/inject", params={"session": "s1"}), 422)
     again = client.post("/api/memory/save", json={"text": "Five retries now.", "key": "retries"})
     assert again.status_code == 200 and again.json()["action"] == "updated"
 
