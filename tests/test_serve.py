@@ -386,6 +386,58 @@ def test_one_process_stops_cleanly_on_a_signal(tmp_path: Path, sig: signal.Signa
     assert not path.exists()
 
 
+WORKERS = """
+import sys
+from pathlib import Path
+from memcli.adapters.http.listen import run_workers, unix_listener
+
+def make_app(ready):
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    ready()
+                    await send({"type": "lifespan.startup.complete"})
+                else:
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"up"})
+    return app
+
+listener = unix_listener(Path(sys.argv[1]))
+failure = run_workers(make_app, listener, 2, lambda: print("ready", flush=True))
+print(f"failure: {failure}", flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to the server", "SIGKILL to a worker"])
+def test_worker_processes_stop_together(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "workers.sock"
+    process = subprocess.Popen(
+        [sys.executable, "-c", WORKERS, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    assert len(children) == 2
+    with httpx.Client(transport=httpx.HTTPTransport(uds=str(path))) as http:
+        assert http.get("http://mem/").text == "up"
+    if how.startswith("SIGTERM"):
+        process.send_signal(signal.SIGTERM)
+    else:
+        os.kill(int(children[0]), signal.SIGKILL)
+    out, _ = process.communicate(timeout=30)
+    expected = (
+        "None"
+        if how.startswith("SIGTERM")
+        else f"the server process {children[0]} stopped (SIGKILL)"
+    )
+    assert out == f"failure: {expected}\n"
+    assert process.returncode == 0 and not path.exists()
+    assert not any(Path(f"/proc/{child}").exists() for child in children)
+
+
 def test_tcp_needs_the_token(tcp_url: str, token: str, base: Path) -> None:
     token_file = base / "mem-home" / ".api-token"
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600

@@ -148,9 +148,9 @@ def run_workers(
     listener: socket.socket,
     count: int,
     on_ready: Callable[[], None],
-) -> bool:
+) -> str | None:
     """Serve from ``count`` processes forked on one listening socket (the kernel spreads
-    the connections); False when one of them failed.
+    the connections); what went wrong when one of them stopped on its own, else None.
 
     ``make_app(ready)`` builds each process's application, which calls ``ready``
     once it serves; ``on_ready`` runs here when all of them do. SIGTERM or SIGINT
@@ -170,7 +170,7 @@ def run_workers(
                 os.kill(child, signal.SIGTERM)
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    failed = False
+    failure: str | None = None
     try:
         for _ in range(count):
             pid = os.fork()
@@ -195,15 +195,17 @@ def run_workers(
             else:
                 pid, status = os.wait()
             children.discard(pid)
-            if os.waitstatus_to_exitcode(status) != 0 or not stopping:
-                failed = True
+            code = os.waitstatus_to_exitcode(status)
+            if (code != 0 or not stopping) and failure is None:
+                how = f"exit code {code}" if code >= 0 else signal.Signals(-code).name
+                failure = f"the server process {pid} stopped ({how})"
                 stop(signal.SIGTERM, None)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         os.close(readiness)
         _close(listener, path)
-    return not failed
+    return failure
 
 
 def _worker(

@@ -154,8 +154,9 @@ def serve(
         def make_app(ready: Callable[[], None]) -> Any:
             return build_app(StorePool(root, threads, notice), token=token, on_ready=ready)
 
-        if not run_workers(make_app, listener, workers, announce):
-            raise MemError("a server process stopped unexpectedly (see the messages above)")
+        failure = run_workers(make_app, listener, workers, announce)
+        if failure:
+            raise MemError(f"{failure}; the others were stopped")
     if not ready:
         raise MemError("the server did not start (see the messages above)")
     notice("stopped")
