@@ -301,7 +301,6 @@ def build_app(
     *,
     token: str | None,
     on_ready: Callable[[], None] = lambda: None,
-    with_mcp: bool = True,
 ) -> Guard:
     """The whole application: the routes, ``/mcp``, the guard (token, limits) in front.
 
@@ -316,22 +315,17 @@ def build_app(
         Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
     ]
-    mcp_routes: Any = None
-    if with_mcp:
-        mcp_routes = _mcp(pool)
-        routes.append(Route("/mcp", endpoint=mcp_routes))
+    mcp = _mcp(pool)
+    routes.append(Route("/mcp", endpoint=mcp))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
-            async with contextlib.AsyncExitStack() as stack:
-                if mcp_routes is not None:
-                    await stack.enter_async_context(mcp_routes.manager.run())
+            async with mcp.manager.run():
                 on_ready()
                 yield
         finally:
-            if mcp_routes is not None:
-                mcp_routes.stores.close()
+            mcp.stores.close()
             pool.close()
 
     app = Starlette(
