@@ -46,6 +46,7 @@ LAZY_COMMANDS = {
     "transcripts": "transcripts:transcripts",
     "uninstall": "install:uninstall",
     "mcp": "mcp:mcp",
+    "serve": "serve:serve",
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 

@@ -1,0 +1,162 @@
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memcli.adapters.cli.options import notice, store_options
+from memcli.core.errors import MemError
+
+
+@click.command()
+@click.option(
+    "--socket",
+    "socket_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Listen on this unix socket (default: .cache/serve/mem.sock in the store).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    help="Listen on TCP instead (0: any free port); every request then needs the token.",
+)
+@click.option(
+    "--host",
+    help="The TCP address (default 127.0.0.1). Any but loopback is reachable from elsewhere.",
+)
+@click.option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TCP's bearer token, made (mode 0600) if missing; MEM_API_TOKEN wins over it "
+    "(default: .api-token in mem's data folder).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 64),
+    default=4,
+    show_default=True,
+    help="Reads answered at once in each process (writes go one at a time beside them).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes serving the one socket: more answer more searches a second on more cores.",
+)
+@store_options
+def serve(
+    socket_path: Path | None,
+    port: int | None,
+    host: str | None,
+    token_file: Path | None,
+    threads: int,
+    workers: int,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
+    """Serve the memory over a local HTTP API, and MCP over HTTP, until stopped.
+
+    \b
+    JSON in and out; an error is {"error": "..."} with its HTTP status.
+      GET  /health
+      POST /api/memory/save       {"text": "...", "type": "gotcha", "key": ...}
+      GET  /api/memory/search     ?query=...&type=&since=&until=&limit=
+      GET  /api/memory/timeline   ?anchor=ID&before=5&after=5
+      POST /api/memory/batch      {"ids": ["01JDX3Z6", "deploy-day"]}
+      GET  /api/memory/inject     session-start context (?budget=), or ?prompt=
+      /mcp                        MCP's streamable HTTP transport
+
+    By default it listens on a unix socket only you can open (mode 0600), whose
+    path it prints. With --port it listens on TCP (127.0.0.1 unless --host says
+    otherwise) and every request needs the header "Authorization: Bearer
+    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints. SIGTERM
+    or Ctrl-C stops it. --workers N serves from N processes (searches are
+    CPU-bound: one per core). Needs the serve extra: pip install 'memcli[serve]'.
+
+    \b
+    Example:
+        mem serve
+        curl --unix-socket PATH 'http://mem/api/memory/search?query=deploy'
+        mem serve --port 8765
+    """
+    if socket_path is not None and port is not None:
+        raise click.UsageError("give --socket or --port, not both")
+    if port is None and (host is not None or token_file is not None):
+        raise click.UsageError("--host and --token-file go with --port")
+    try:
+        from memcli.adapters.http.app import build_app
+        from memcli.adapters.http.auth import is_loopback, load_token
+        from memcli.adapters.http.listen import (
+            default_socket,
+            run,
+            run_workers,
+            tcp_listener,
+            unix_listener,
+        )
+        from memcli.adapters.http.stores import StorePool
+    except ImportError as exc:
+        names = ("starlette", "uvicorn", "mcp", "anyio", "pydantic", "h11")
+        if exc.name is None or not exc.name.startswith(names):
+            raise
+        raise MemError(
+            f"mem serve needs Starlette and uvicorn ({exc.name} is missing): "
+            "pip install 'memcli[serve]'"
+        ) from None
+    from memcli.api import open_store
+
+    store = open_store(store_dir, project=project, create=True, notify=notice)
+    try:
+        store.list(limit=1)  # the index up to date before the first request
+        token: str | None = None
+        if port is None:
+            path = (
+                socket_path.absolute()
+                if socket_path
+                else default_socket(store.memory.store.cache_dir)
+            )
+            listener = unix_listener(path)
+            where = f"unix socket {path}"
+        else:
+            address = host or "127.0.0.1"
+            if not is_loopback(address):
+                notice(
+                    f"warning: {address} is reachable from other machines; the token is the "
+                    "only guard, and the traffic is not encrypted"
+                )
+            token, source = load_token(token_file)
+            listener = tcp_listener(address, port)
+            bound = listener.getsockname()
+            shown = f"[{bound[0]}]" if listener.family == socket.AF_INET6 else bound[0]
+            where = f"http://{shown}:{bound[1]} (token in {source})"
+    except BaseException:
+        store.close()
+        raise
+    root = store.location.root
+    ready = False
+
+    def announce() -> None:
+        nonlocal ready
+        ready = True
+        processes = f" ({workers} processes)" if workers > 1 else ""
+        notice(f"serving {root} on {where}{processes}")
+
+    if workers == 1:
+        pool = StorePool(root, threads, notice)
+        pool.adopt(store)
+        run(build_app(pool, token=token, on_ready=announce), listener)
+    else:
+        store.close()  # each process opens its own index connections
+
+        def make_app(ready: Callable[[], None]) -> Any:
+            return build_app(StorePool(root, threads, notice), token=token, on_ready=ready)
+
+        failure = run_workers(make_app, listener, workers, announce)
+        if failure:
+            raise MemError(f"{failure}; the others were stopped")
+    if not ready:
+        raise MemError("the server did not start (see the messages above)")
+    notice("stopped")

@@ -1,0 +1,360 @@
+"""The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
+
+    GET  /health                    {"status": "ok", "version", "shape", "store"}
+    POST /api/memory/save           a memory (the fields of ``mem save``) -> its record
+    GET  /api/memory/search         ?query=...&type=&since=&until=&concept=&file=&limit=&mode=
+    GET  /api/memory/timeline       ?anchor=ID&before=&after=&kind=
+    POST /api/memory/batch          {"ids": [...]} -> full records, in the order asked
+    GET  /api/memory/inject         ?budget= (session start), or ?prompt=&session= (recall)
+    *    /mcp                       MCP's streamable HTTP transport
+
+Memories come in the one shape of ``memcli.core.serialize`` (entries for search
+and timeline, records for batch and save), inside ``{"results": [...]}``. Every
+error is ``{"error": "one line"}``: 400 for a body that is not a JSON object, 404
+for an unknown id or route, 405 for a wrong method, 409 for an ambiguous id
+prefix, 413 for a body over 1 MB, 422 for a field mem refuses (the message lists
+what is allowed), 503 when the store's write lock stays taken; never a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from memcli import __version__
+from memcli.adapters.http.auth import Guard
+from memcli.adapters.http.stores import StorePool
+from memcli.core.errors import (
+    Ambiguous,
+    EditConflict,
+    InvalidInput,
+    LockTimeout,
+    MemError,
+    NotFound,
+    QuerySyntaxError,
+    SecretsFound,
+)
+from memcli.core.serialize import SHAPE_VERSION
+from memcli.core.text import one_line
+
+if TYPE_CHECKING:
+    from memcli.api import MemStore
+
+MAX_BODY_BYTES = 1 << 20
+"""The largest request body (a memory is far smaller; MCP's messages too)."""
+MAX_ERROR_CHARS = 2000
+STATUS: tuple[tuple[type[MemError], int], ...] = (
+    (NotFound, 404),
+    (Ambiguous, 409),
+    (EditConflict, 409),
+    (SecretsFound, 422),
+    (InvalidInput, 422),
+    (QuerySyntaxError, 422),
+    (LockTimeout, 503),
+)
+"""The HTTP status of each expected failure; any other ``MemError`` is a 500."""
+SAVE_FIELDS = (
+    "text",
+    "type",
+    "title",
+    "facts",
+    "concepts",
+    "files",
+    "key",
+    "importance",
+    "session",
+    "secrets",
+)
+
+
+class HttpError(Exception):
+    """A refusal with its status: raised by the routes, answered as ``{"error": ...}``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": one_line(message, MAX_ERROR_CHARS)}, status_code=status, headers=headers
+    )
+
+
+def status_of(exc: MemError) -> int:
+    for kind, status in STATUS:
+        if isinstance(exc, kind):
+            return status
+    return 500
+
+
+Handler = Callable[[Request, StorePool], Awaitable[Response]]
+
+
+def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """The route: ``handler`` with the app's pool, its failures as JSON errors."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request, request.app.state.pool)
+        except HttpError as exc:
+            return error(exc.status, exc.message)
+        except MemError as exc:
+            status = status_of(exc)
+            return error(status, str(exc), {"Retry-After": "1"} if status == 503 else None)
+        except Exception as exc:  # a bug: a one-line answer, and a line in the server's log
+            what = f"{type(exc).__name__}: {exc}"
+            print(
+                f"mem: internal error in {request.method} {request.url.path} ({what})",
+                file=sys.stderr,
+                flush=True,
+            )
+            return error(500, f"internal error ({what})")
+
+    return run
+
+
+# ------------------------------------------------------------------- input
+
+
+class Params:
+    """A route's query parameters: each known, given once unless repeatable, checked."""
+
+    def __init__(
+        self, request: Request, route: str, allowed: Sequence[str], repeatable: Sequence[str] = ()
+    ) -> None:
+        self.params = request.query_params
+        unknown = sorted(set(self.params.keys()) - set(allowed))
+        if unknown:
+            raise HttpError(
+                422,
+                f"{route} takes no {', '.join(map(repr, unknown))}; it takes {', '.join(allowed)}",
+            )
+        for name in self.params.keys():
+            if name not in repeatable and len(self.params.getlist(name)) > 1:
+                raise HttpError(422, f"give {name!r} once")
+
+    def text(self, name: str) -> str | None:
+        return self.params.get(name)
+
+    def required(self, name: str, route: str) -> str:
+        value = self.params.get(name)
+        if not value:
+            raise HttpError(422, f"{route} needs {name!r}")
+        return value
+
+    def texts(self, name: str) -> list[str]:
+        return [value for value in self.params.getlist(name) if value]
+
+    def number(self, name: str, default: int) -> int:
+        value = self.optional_number(name)
+        return default if value is None else value
+
+    def optional_number(self, name: str) -> int | None:
+        value = self.params.get(name)
+        if not value:
+            return None
+        try:
+            return int(value)
+        except ValueError:
+            raise HttpError(422, f"{name} must be a whole number, not {value[:40]!r}") from None
+
+
+async def json_body(request: Request, route: str, allowed: Sequence[str]) -> dict[str, Any]:
+    """The body as a JSON object of known fields; 413 past ``MAX_BODY_BYTES`` (chunked too)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+        if declared.isdigit():
+            raise HttpError(413, f"the request body is over {MAX_BODY_BYTES:,} bytes")
+        raise HttpError(400, "the Content-Length header is not a number")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise HttpError(413, f"the request body is over {MAX_BODY_BYTES:,} bytes")
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks))
+    except (ValueError, RecursionError) as exc:
+        raise HttpError(400, f"the body is not valid JSON ({one_line(str(exc), 200)})") from None
+    if not isinstance(data, dict):
+        raise HttpError(400, f"the body must be a JSON object, not {_json_type(data)}")
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise HttpError(
+            422, f"{route} takes no {', '.join(map(repr, unknown))}; it takes {', '.join(allowed)}"
+        )
+    return data
+
+
+def _json_type(value: object) -> str:
+    names = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def results(items: list[dict[str, Any]]) -> JSONResponse:
+    return JSONResponse({"results": items})
+
+
+# ------------------------------------------------------------------- routes
+
+
+async def health(request: Request, pool: StorePool) -> Response:
+    return JSONResponse(
+        {"status": "ok", "version": __version__, "shape": SHAPE_VERSION, "store": str(pool.root)}
+    )
+
+
+async def save(request: Request, pool: StorePool) -> Response:
+    body = await json_body(request, "save", SAVE_FIELDS)
+    if "text" not in body:
+        raise HttpError(422, "save needs 'text'")
+    text = body.pop("text")
+
+    def call(store: MemStore) -> dict[str, Any]:
+        return store.save(text, **body)
+
+    record = await pool.write(call)
+    return JSONResponse(record, status_code=201 if record["action"] == "saved" else 200)
+
+
+async def search(request: Request, pool: StorePool) -> Response:
+    allowed = ("query", "type", "since", "until", "concept", "file", "limit", "mode")
+    params = Params(request, "search", allowed, repeatable=("type",))
+    query = params.required("query", "search")
+    types = params.texts("type")
+    since, until = params.text("since"), params.text("until")
+    concept, file, mode = params.text("concept"), params.text("file"), params.text("mode")
+    limit = params.number("limit", 10)
+
+    def call(store: MemStore) -> list[dict[str, Any]]:
+        return store.search(
+            query,
+            type=types or None,
+            since=since,
+            until=until,
+            concept=concept,
+            file=file,
+            limit=limit,
+            mode=mode,
+        )
+
+    return results(await pool.read(call))
+
+
+async def timeline(request: Request, pool: StorePool) -> Response:
+    params = Params(request, "timeline", ("anchor", "before", "after", "kind"))
+    anchor = params.required("anchor", "timeline")
+    before, after = params.number("before", 5), params.number("after", 5)
+    kind = params.text("kind")
+
+    def call(store: MemStore) -> list[dict[str, Any]]:
+        return store.timeline(anchor, before=before, after=after, kind=kind)
+
+    return results(await pool.read(call))
+
+
+async def batch(request: Request, pool: StorePool) -> Response:
+    body = await json_body(request, "batch", ("ids",))
+    if "ids" not in body:
+        raise HttpError(422, "batch needs 'ids': a list of ids, id prefixes or keys")
+    ids = body["ids"]
+    return results(await pool.read(lambda store: store.get(ids)))
+
+
+async def inject(request: Request, pool: StorePool) -> Response:
+    params = Params(request, "inject", ("budget", "prompt", "session"))
+    budget = params.optional_number("budget")
+    prompt, session = params.text("prompt"), params.text("session")
+    if prompt is None:
+        if session is not None:
+            raise HttpError(422, "session goes with prompt: what one session's prompts were given")
+        text = await pool.read(lambda store: store.context(budget=budget))
+    else:
+        text = await pool.read(lambda store: store.recall(prompt, session=session, budget=budget))
+    return JSONResponse({"context": text})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (unknown route, wrong method) in mem's error shape."""
+    assert isinstance(exc, HTTPException)
+    messages = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed here"}
+    return error(exc.status_code, messages.get(exc.status_code, exc.detail), exc.headers)
+
+
+# ---------------------------------------------------------------------- app
+
+
+def build_app(
+    pool: StorePool,
+    *,
+    token: str | None,
+    on_ready: Callable[[], None] = lambda: None,
+) -> Guard:
+    """The whole application: the routes, ``/mcp``, the guard (token, limits) in front.
+
+    Starting it starts MCP's session manager, then calls ``on_ready``; stopping it
+    closes every store.
+    """
+    routes = [
+        Route("/health", endpoint(health), methods=["GET"]),
+        Route("/api/memory/save", endpoint(save), methods=["POST"]),
+        Route("/api/memory/search", endpoint(search), methods=["GET"]),
+        Route("/api/memory/timeline", endpoint(timeline), methods=["GET"]),
+        Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
+        Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
+    ]
+    mcp = _mcp(pool)
+    routes.append(Route("/mcp", endpoint=mcp))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            async with mcp.manager.run():
+                on_ready()
+                yield
+        finally:
+            mcp.stores.close()
+            pool.close()
+
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
+    )
+    app.state.pool = pool
+    return Guard(app, token)
+
+
+class _McpApp:
+    """MCP's streamable HTTP transport (the SDK's session manager) for the served store."""
+
+    def __init__(self, manager: Any, stores: Any) -> None:
+        self.manager = manager
+        self.stores = stores
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.manager.handle_request(scope, receive, send)
+
+
+def _mcp(pool: StorePool) -> _McpApp:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from memcli.adapters.mcp.server import build
+
+    server, stores = build(str(pool.root))
+    # Stateless: every request stands alone, so any worker process can answer it (the
+    # tools need no session: the store is the served one, not the client's roots).
+    manager = StreamableHTTPSessionManager(
+        app=server, stateless=True, max_request_body_size=MAX_BODY_BYTES
+    )
+    return _McpApp(manager, stores)

@@ -1,0 +1,172 @@
+"""Who may talk to ``mem serve``: the bearer token of TCP, and the guard in front of every route.
+
+On a unix socket the file's mode (0600, in a 0700 folder) is the check: only the
+user can connect. A TCP port is open to every local user (and to the network
+when ``--host`` says so), so every TCP request needs the token, loopback or
+not. The token is ``MEM_API_TOKEN``, else a token file (created with mode 0600
+on first use; one that others can read is refused). It is compared in constant
+time and never printed: the start-up line names the file.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+import socket
+import stat
+from pathlib import Path
+from typing import Any
+
+from memcli.core.errors import MemError
+from memcli.store.location import mem_home
+
+TOKEN_ENV = "MEM_API_TOKEN"
+TOKEN_FILE = ".api-token"
+"""In mem's data folder (``mem_home()``), beside the central stores (a project
+name never starts with a dot)."""
+MIN_TOKEN_CHARS = 16
+MAX_QUERY_BYTES = 8192
+"""The longest query string: a search's query and filters fit well within it."""
+
+Scope = dict[str, Any]
+
+
+def default_token_file() -> Path:
+    return mem_home() / TOKEN_FILE
+
+
+def load_token(path: Path | None) -> tuple[str, str]:
+    """The token and where it came from (``MEM_API_TOKEN`` or the file's path).
+
+    Without ``MEM_API_TOKEN``, the file at ``path`` (default: ``default_token_file()``)
+    is read, or created with a new random token when missing.
+    """
+    configured = os.environ.get(TOKEN_ENV)
+    if configured is not None:
+        return _checked(configured.strip(), TOKEN_ENV), TOKEN_ENV
+    path = path or default_token_file()
+    try:
+        return _read_token_file(path), str(path)
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    token = secrets.token_urlsafe(32)
+    try:
+        fd = os.open(
+            path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600
+        )
+    except FileExistsError:  # another server made it meanwhile
+        return _read_token_file(path), str(path)
+    except OSError as exc:
+        raise MemError(f"cannot create the token file {path} ({exc.strerror})") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(token + "\n")
+    return token, str(path)
+
+
+def _read_token_file(path: Path) -> str:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise MemError(f"cannot read the token file {path} ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise MemError(f"the token file {path} is not a regular file")
+        if info.st_uid != os.getuid():
+            raise MemError(f"the token file {path} belongs to another user")
+        if info.st_mode & 0o077:
+            mode = stat.S_IMODE(info.st_mode)
+            raise MemError(
+                f"the token file {path} can be read by others (mode {mode:04o}): "
+                f"run chmod 600 {path}, or remove it for a new token"
+            )
+        data = file.read(4096)
+    try:
+        text = data.decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise MemError(f"the token file {path} is not ASCII text") from None
+    return _checked(text, str(path))
+
+
+def _checked(token: str, source: str) -> str:
+    if len(token) < MIN_TOKEN_CHARS or not token.isprintable() or " " in token:
+        raise MemError(
+            f"the token in {source} must be at least {MIN_TOKEN_CHARS} printable characters "
+            "without spaces"
+        )
+    return token
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is a loopback address (127.0.0.0/8, ::1)."""
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        pass
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return False
+    return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
+
+
+class Guard:
+    """ASGI middleware in front of every route (``/mcp`` too): a query string's length, and
+    the bearer token when there is one (TCP). A refusal is a JSON ``{"error": ...}``.
+    """
+
+    def __init__(self, app: Any, token: str | None) -> None:
+        self.app = app
+        self.token = token.encode() if token is not None else None
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
+            await refuse(send, 414, f"the query string is over {MAX_QUERY_BYTES:,} bytes")
+            return
+        if self.token is not None and not self._authorized(scope):
+            await refuse(
+                send,
+                401,
+                "this server needs its token: send the header Authorization: Bearer TOKEN",
+                [(b"www-authenticate", b"Bearer")],
+            )
+            return
+        await self.app(scope, receive, send)
+
+    def _authorized(self, scope: Scope) -> bool:
+        assert self.token is not None
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                scheme, _, given = value.partition(b" ")
+                return scheme.lower() == b"bearer" and hmac.compare_digest(
+                    given.strip(), self.token
+                )
+        return False
+
+
+async def refuse(
+    send: Any, status: int, message: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """Answer with ``{"error": message}`` and ``status``, below any framework."""
+    body = json.dumps({"error": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,514 @@
+"""``mem serve``: the installed command in a subprocess, spoken to with a real HTTP client.
+
+Two servers serve the whole module (starting one costs about a second): one on
+its default unix socket from two worker processes, one on a loopback TCP port
+with a token from one. Both serve the same store, as two programs would.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from memcli.adapters.http.auth import TOKEN_ENV, is_loopback, load_token
+from memcli.adapters.http.listen import unix_listener
+from memcli.core.errors import MemError
+from memcli.core.schema import OBSERVATION_TYPES
+
+from .conftest import git, mem_executable
+
+pytestmark = pytest.mark.e2e
+
+
+def server_env(base: Path) -> dict[str, str]:
+    home = base / "home"
+    home.mkdir(exist_ok=True)
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test Person\n\temail = test@example.com\n")
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MEM_"))}
+    return {
+        **keep,
+        "HOME": str(home),
+        "MEM_HOME": str(base / "mem-home"),
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "MEM_LOCK_TIMEOUT": "30",
+    }
+
+
+class Server:
+    """A running ``mem serve``: its process, where it listens, and a client for it."""
+
+    def __init__(self, args: list[str], base: Path, name: str) -> None:
+        self.log = base / f"{name}-stderr.txt"
+        with self.log.open("w") as log:
+            self.process = subprocess.Popen(
+                [mem_executable(), "serve", *args],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                env=server_env(base),
+            )
+        self.where = self._wait_ready()
+
+    def _wait_ready(self) -> str:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for line in self.log.read_text().splitlines():
+                if line.startswith("mem: serving "):
+                    return line.split(" on ", 1)[1]
+            if self.process.poll() is not None:
+                raise AssertionError(self.log.read_text())
+            time.sleep(0.05)
+        raise AssertionError(f"not ready: {self.log.read_text()}")
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("serve")
+
+
+@pytest.fixture(scope="module")
+def store(base: Path) -> Path:
+    return base / "store"
+
+
+@pytest.fixture(scope="module")
+def unix_server(base: Path, store: Path) -> Iterator[Server]:
+    server = Server(["--store", str(store), "--workers", "2"], base, "unix")
+    yield server
+    path = Path(server.where.removeprefix("unix socket ").removesuffix(" (2 processes)"))
+    assert server.stop() == 0, server.log.read_text()
+    assert not path.exists()  # SIGTERM removed the socket
+    assert server.log.read_text().splitlines()[-1] == "mem: stopped"
+
+
+@pytest.fixture(scope="module")
+def socket_path(unix_server: Server) -> Path:
+    return Path(unix_server.where.removeprefix("unix socket ").removesuffix(" (2 processes)"))
+
+
+@pytest.fixture(scope="module")
+def client(socket_path: Path) -> Iterator[httpx.Client]:
+    transport = httpx.HTTPTransport(uds=str(socket_path))
+    with httpx.Client(transport=transport, base_url="http://mem", timeout=60) as http:
+        yield http
+
+
+@pytest.fixture(scope="module")
+def tcp_server(base: Path, store: Path, unix_server: Server) -> Iterator[Server]:
+    server = Server(["--store", str(store), "--port", "0"], base, "tcp")
+    yield server
+    assert server.stop() == 0, server.log.read_text()
+    assert server.log.read_text().splitlines()[-1] == "mem: stopped"
+
+
+@pytest.fixture(scope="module")
+def tcp_url(tcp_server: Server) -> str:
+    return tcp_server.where.split(" ", 1)[0]
+
+
+@pytest.fixture(scope="module")
+def token(base: Path) -> str:
+    return (base / "mem-home" / ".api-token").read_text().strip()
+
+
+def save(client: httpx.Client, **fields: Any) -> dict[str, Any]:
+    response = client.post("/api/memory/save", json=fields)
+    assert response.status_code in (200, 201), response.text
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def refused(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert list(body) == ["error"] and "\n" not in body["error"]
+    assert "Traceback" not in body["error"]
+    message: str = body["error"]
+    return message
+
+
+def test_the_socket_is_the_users_alone_and_health_answers(
+    socket_path: Path, store: Path, client: httpx.Client
+) -> None:
+    assert socket_path == store / ".cache" / "serve" / "mem.sock"
+    assert stat.S_ISSOCK(socket_path.stat().st_mode)
+    assert stat.S_IMODE(socket_path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(socket_path.parent.stat().st_mode) == 0o700
+    health = client.get("/health").json()
+    assert health["status"] == "ok" and health["shape"] == 1 and health["store"] == str(store)
+
+
+def test_save_is_a_commit_and_search_timeline_batch_inject_read_it(
+    client: httpx.Client, store: Path
+) -> None:
+    response = client.post(
+        "/api/memory/save",
+        json={
+            "text": "The upload proxy drops bodies over 10 MB; chunk the uploads.",
+            "type": "gotcha",
+            "facts": ["the proxy limit is 10 MB"],
+            "files": ["src/upload.py"],
+            "importance": 0.8,
+        },
+    )
+    assert response.status_code == 201, response.text
+    first = response.json()
+    assert first["action"] == "saved" and first["facts"] == ["the proxy limit is 10 MB"]
+    assert git(store, "rev-parse", "HEAD").strip() == first["commit"]
+    assert (store / first["path"]).is_file()
+    second = save(client, text="Uploads retry three times before failing.", key="retries")
+    hits = client.get("/api/memory/search", params={"query": "upload proxy", "type": "gotcha"})
+    assert [hit["id"] for hit in hits.json()["results"]] == [first["id"]]
+    assert "narrative" not in hits.json()["results"][0]
+    around = client.get("/api/memory/timeline", params={"anchor": "retries", "after": 0})
+    ids = [entry["id"] for entry in around.json()["results"]]
+    assert ids[-2:] == [first["id"], second["id"]]
+    records = client.post("/api/memory/batch", json={"ids": ["retries", first["id"]]})
+    assert [r["id"] for r in records.json()["results"]] == [second["id"], first["id"]]
+    assert "chunk the uploads" in records.json()["results"][1]["narrative"]
+    context = client.get("/api/memory/inject", params={"budget": 2000}).json()["context"]
+    assert "upload proxy drops bodies" in context and len(context) <= 2000
+    prompt = {"prompt": "why does the upload proxy drop big bodies?", "session": "s1"}
+    recalled = client.get("/api/memory/inject", params=prompt)
+    assert recalled.status_code == 200 and isinstance(recalled.json()["context"], str)
+    refused(client.get("/api/memory/inject", params={"session": "s1"}), 422)
+    again = client.post("/api/memory/save", json={"text": "Five retries now.", "key": "retries"})
+    assert again.status_code == 200 and again.json()["action"] == "updated"
+
+
+def test_bad_requests_get_their_http_status_and_one_line(
+    client: httpx.Client, socket_path: Path
+) -> None:
+    save_url = "/api/memory/save"
+    assert "not valid JSON" in refused(client.post(save_url, content=b"{bad"), 400)
+    assert "JSON object" in refused(client.post(save_url, json=["a list"]), 400)
+    nested = b"[" * 100_000 + b"]" * 100_000
+    refused(client.post(save_url, content=nested), 400)
+    message = refused(client.post(save_url, json={"text": "x", "type": "nonsense"}), 422)
+    assert all(name in message for name in OBSERVATION_TYPES)
+    assert "'colour'" in refused(client.post(save_url, json={"text": "x", "colour": 1}), 422)
+    assert "needs 'text'" in refused(client.post(save_url, json={}), 422)
+    search = "/api/memory/search"
+    assert "use one of" in refused(client.get(search, params={"query": "x", "type": "no"}), 422)
+    refused(client.get(search, params={"query": "x", "limit": "ten"}), 422)
+    refused(client.get(search, params={"query": "x", "limit": "0"}), 422)
+    refused(client.get(search, params={"query": "x", "sort": "new"}), 422)
+    assert "needs 'query'" in refused(client.get(search), 422)
+    refused(client.get(search, params={"query": "x" * 10_000}), 414)
+    refused(client.get("/api/memory/timeline", params={"anchor": "01ZZZZZZZZ"}), 404)
+    missing = refused(client.post("/api/memory/batch", json={"ids": ["nokey", "retries"]}), 404)
+    assert "nokey" in missing
+    refused(client.get("/api/memory/nothing"), 404)
+    assert refused(client.get(save_url), 405) == "GET is not allowed here"
+    big = {"text": "x" * (1 << 20)}
+    assert "over 1,048,576 bytes" in refused(client.post(save_url, json=big), 413)
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the cap counts as it reads
+        yield b'{"text": "'
+        for _ in range(20):
+            yield b"y" * 65536
+        yield b'"}'
+
+    refused(client.post(save_url, content=chunks()), 413)
+    # a Content-Length that lies about the body: the cap holds on what it says
+    with socket.socket(socket.AF_UNIX) as raw:
+        raw.connect(str(socket_path))
+        raw.sendall(
+            b"POST /api/memory/save HTTP/1.1\r\nHost: mem\r\nContent-Length: 99999999\r\n\r\n{}"
+        )
+        assert raw.recv(4096).startswith(b"HTTP/1.1 413 ")
+
+
+def test_fifty_concurrent_saves_are_fifty_commits_and_files(
+    socket_path: Path, store: Path, client: httpx.Client
+) -> None:
+    before = int(git(store, "rev-list", "--count", "HEAD"))
+
+    def one(n: int) -> int:
+        transport = httpx.HTTPTransport(uds=str(socket_path))
+        with httpx.Client(transport=transport, base_url="http://mem", timeout=120) as http:
+            reply = http.post("/api/memory/save", json={"text": f"Parallel note number {n}."})
+            return reply.status_code
+
+    with ThreadPoolExecutor(50) as pool:
+        statuses = list(pool.map(one, range(50)))
+    assert statuses == [201] * 50
+    assert int(git(store, "rev-list", "--count", "HEAD")) == before + 50
+    files = [p for p in (store / "observations").rglob("*.md") if "parallel-note" in p.name]
+    assert len(files) == 50
+    hits = client.get("/api/memory/search", params={"query": "parallel note", "limit": 100})
+    assert len(hits.json()["results"]) == 50
+
+
+HOLD_LOCK = """
+import sys, time
+from pathlib import Path
+from memcli.store.files import Store
+with Store(Path(sys.argv[1])).write_lock():
+    print("locked", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_reads_answer_while_a_save_waits_for_the_write_lock(
+    client: httpx.Client, store: Path
+) -> None:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(store)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    assert holder.stdout.readline().strip() == "locked"
+    outcome: list[httpx.Response] = []
+    saver = threading.Thread(
+        target=lambda: outcome.append(
+            client.post("/api/memory/save", json={"text": "Saved after the lock was let go."})
+        )
+    )
+    try:
+        saver.start()
+        time.sleep(0.3)  # the save is now waiting for the lock
+        began = time.monotonic()
+        for _ in range(3):
+            assert client.get("/api/memory/search", params={"query": "upload"}).status_code == 200
+            assert client.post("/api/memory/batch", json={"ids": ["retries"]}).status_code == 200
+        assert time.monotonic() - began < 5
+        assert saver.is_alive() and not outcome
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+    saver.join(timeout=60)
+    assert outcome and outcome[0].status_code == 201, outcome
+
+
+def test_a_client_that_hangs_up_mid_request_harms_nothing(
+    socket_path: Path, client: httpx.Client, store: Path
+) -> None:
+    with socket.socket(socket.AF_UNIX) as raw:  # half a body, then gone
+        raw.connect(str(socket_path))
+        raw.sendall(b"POST /api/memory/save HTTP/1.1\r\nHost: mem\r\nContent-Length: 500\r\n\r\n{")
+    body = json.dumps({"text": "Saved by a client that hung up."}).encode()
+    with socket.socket(socket.AF_UNIX) as raw:  # a whole save, gone before the answer
+        raw.connect(str(socket_path))
+        raw.sendall(
+            b"POST /api/memory/save HTTP/1.1\r\nHost: mem\r\nContent-Type: application/json\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+    with socket.socket(socket.AF_UNIX) as raw:  # headers cut short
+        raw.connect(str(socket_path))
+        raw.sendall(b"GET /api/memory/search?query=up")
+    assert client.get("/health").status_code == 200
+    deadline = time.monotonic() + 30
+    while "client that hung up" not in git(store, "log", "-1", "--format=%s"):
+        assert time.monotonic() < deadline, git(store, "log", "-3", "--format=%s")
+        time.sleep(0.05)  # the save went on without its client
+
+
+def test_a_live_socket_is_refused_and_a_stale_one_replaced(
+    socket_path: Path, tmp_path: Path
+) -> None:
+    with pytest.raises(MemError, match="already listening"):
+        unix_listener(socket_path)
+    stale = tmp_path / "run" / "stale.sock"
+    stale.parent.mkdir(mode=0o700)
+    dead = socket.socket(socket.AF_UNIX)
+    dead.bind(str(stale))
+    dead.close()  # the file stays, nobody listens
+    listener = unix_listener(stale)
+    try:
+        assert stat.S_IMODE(stale.stat().st_mode) == 0o600
+    finally:
+        listener.close()
+    (tmp_path / "plain").write_text("not a socket")
+    with pytest.raises(MemError, match="not a socket"):
+        unix_listener(tmp_path / "plain")
+
+
+ONE_PROCESS = """
+import sys
+from pathlib import Path
+from memcli.adapters.http.listen import run, unix_listener
+
+async def app(scope, receive, send):
+    if scope["type"] == "http":
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"up"})
+
+run(app, unix_listener(Path(sys.argv[1])))
+print("clean exit", flush=True)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_one_process_stops_cleanly_on_a_signal(tmp_path: Path, sig: signal.Signals) -> None:
+    path = tmp_path / "one.sock"
+    process = subprocess.Popen(
+        [sys.executable, "-c", ONE_PROCESS, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    transport = httpx.HTTPTransport(uds=str(path), retries=50)
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.02)
+    with httpx.Client(transport=transport, base_url="http://mem") as http:
+        assert http.get("/").text == "up"
+    process.send_signal(sig)
+    out, _ = process.communicate(timeout=30)
+    assert process.returncode == 0 and out == "clean exit\n"
+    assert not path.exists()
+
+
+WORKERS = """
+import sys
+from pathlib import Path
+from memcli.adapters.http.listen import run_workers, unix_listener
+
+def make_app(ready):
+    async def app(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    ready()
+                    await send({"type": "lifespan.startup.complete"})
+                else:
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"up"})
+    return app
+
+listener = unix_listener(Path(sys.argv[1]))
+failure = run_workers(make_app, listener, 2, lambda: print("ready", flush=True))
+print(f"failure: {failure}", flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to the server", "SIGKILL to a worker"])
+def test_worker_processes_stop_together(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "workers.sock"
+    process = subprocess.Popen(
+        [sys.executable, "-c", WORKERS, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    assert len(children) == 2
+    with httpx.Client(transport=httpx.HTTPTransport(uds=str(path))) as http:
+        assert http.get("http://mem/").text == "up"
+    if how.startswith("SIGTERM"):
+        process.send_signal(signal.SIGTERM)
+    else:
+        os.kill(int(children[0]), signal.SIGKILL)
+    out, _ = process.communicate(timeout=30)
+    expected = (
+        "None"
+        if how.startswith("SIGTERM")
+        else f"the server process {children[0]} stopped (SIGKILL)"
+    )
+    assert out == f"failure: {expected}\n"
+    assert process.returncode == 0 and not path.exists()
+    assert not any(Path(f"/proc/{child}").exists() for child in children)
+
+
+def test_tcp_needs_the_token(tcp_url: str, token: str, base: Path) -> None:
+    token_file = base / "mem-home" / ".api-token"
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
+    assert tcp_url.startswith("http://127.0.0.1:")
+    with httpx.Client(base_url=tcp_url, timeout=30) as http:
+        missing = http.get("/health")
+        assert "Authorization: Bearer" in refused(missing, 401)
+        assert missing.headers["www-authenticate"] == "Bearer"
+        refused(http.get("/health", headers={"Authorization": f"Bearer {token}x"}), 401)
+        refused(http.get("/mcp", headers={"Authorization": "Basic abc"}), 401)
+        headers = {"Authorization": f"Bearer {token}"}
+        assert http.get("/health", headers=headers).json()["status"] == "ok"
+        found = http.get("/api/memory/search", params={"query": "upload"}, headers=headers)
+        assert found.status_code == 200 and found.json()["results"]
+
+
+def _mcp_round_trip(url: str, **client: Any) -> tuple[list[str], Any, Any]:
+    async def run() -> tuple[list[str], Any, Any]:
+        async with (
+            httpx.AsyncClient(timeout=30, **client) as http,
+            streamable_http_client(url, http_client=http) as (read, write, _),
+        ):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = await session.list_tools()
+                saved = await session.call_tool("save", {"text": "Saved over MCP on HTTP."})
+                found = await session.call_tool("search", {"query": "saved over mcp"})
+                return [tool.name for tool in tools.tools], saved, found
+
+    return anyio.run(run)
+
+
+def test_mcp_over_tcp_with_the_token_and_over_the_socket(
+    tcp_url: str, token: str, socket_path: Path, store: Path
+) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    names, saved, found = _mcp_round_trip(f"{tcp_url}/mcp", headers=headers)
+    assert {"search", "timeline", "get", "save", "forget", "context"} <= set(names)
+    assert not saved.isError and not found.isError
+    record = json.loads(saved.content[0].text)
+    assert git(store, "rev-parse", "HEAD").strip() == record["commit"]
+    assert record["id"] in found.content[0].text
+    transport = httpx.AsyncHTTPTransport(uds=str(socket_path))
+    names, saved, found = _mcp_round_trip("http://mem/mcp", transport=transport)
+    assert "search" in names and not found.isError
+
+
+def test_the_token_comes_from_the_environment_or_a_private_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    path = tmp_path / "secret" / "token"
+    made, where = load_token(path)
+    assert where == str(path) and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert load_token(path) == (made, str(path))  # read again, not replaced
+    path.chmod(0o644)
+    with pytest.raises(MemError, match="chmod 600"):
+        load_token(path)
+    monkeypatch.setenv(TOKEN_ENV, "short")
+    with pytest.raises(MemError, match="at least 16"):
+        load_token(path)
+    monkeypatch.setenv(TOKEN_ENV, "a-token-of-enough-characters")
+    assert load_token(path) == ("a-token-of-enough-characters", TOKEN_ENV)
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.0.2.1")
+
+
+def test_usage_errors_and_the_help(tmp_path: Path) -> None:
+    from .conftest import mem
+
+    assert "/api/memory/search" in mem("serve", "--help").output
+    both = mem("serve", "--socket", str(tmp_path / "s"), "--port", "1", expect=2)
+    assert "not both" in both.output
+    assert "go with --port" in mem("serve", "--host", "0.0.0.0", expect=2).output
