@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import apsw
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -371,3 +372,13 @@ def test_recall_adds_a_strong_transcript_hit_only_when_no_memory_answers(
     git(store, "commit", "-qm", "notes")
     answered = json.loads(mem("recall", prompt, "--format", "json").stdout)
     assert answered["notes"] and answered["transcripts"] == []
+
+
+def test_an_index_a_first_sync_is_still_creating_reads_as_empty(project: Path, store: Path) -> None:
+    """Between the file's creation and its schema's commit, readers see "nothing yet"."""
+    path = db_path(store)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    apsw.Connection(str(path)).execute("PRAGMA journal_mode = WAL").fetchall()
+    assert mem_json("transcripts", "status")["messages"] == 0
+    result = mem("transcripts", "search", "anything", expect=1)
+    assert "no transcripts are indexed yet" in result.output

@@ -28,7 +28,7 @@ from typing import Any
 
 import apsw
 
-from memcli.core.errors import IndexCorrupt, MemError
+from memcli.core.errors import IndexCorrupt, MemError, NotFound
 
 TRANSCRIPTS_FILE = "transcripts.db"
 SCHEMA_VERSION = 1
@@ -247,6 +247,8 @@ class TranscriptIndex:
         self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         version = self.db.pragma("user_version")
         if version != SCHEMA_VERSION:
+            if not create and not version:  # a first sync is creating it right now
+                raise NotFound("no transcripts are indexed yet; run `mem transcripts sync`")
             if not create:
                 raise MemError(
                     "the transcript index is of another version; run `mem transcripts sync`"

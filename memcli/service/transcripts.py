@@ -366,7 +366,9 @@ def open_index(db_path: Path) -> TranscriptIndex:
 
 def status(db_path: Path) -> dict[str, Any]:
     """What the index holds: files, sessions, messages, size, last sync, skips by reason."""
-    if not db_path.exists():
+    try:
+        index = open_index(db_path)
+    except NotFound:  # none yet, or a first sync is creating it
         return {
             "path": str(db_path),
             "files": 0,
@@ -378,7 +380,6 @@ def status(db_path: Path) -> dict[str, Any]:
             "skipped": {},
             "rewound_branches": 0,
         }
-    index = open_index(db_path)
     try:
         counts = index.counts()
         size = sum(
