@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
     finish_uninstall,
@@ -32,10 +33,7 @@ def config_path(*, user: bool, cwd: Path) -> Path:
     """``~/.claude.json``, or ``.mcp.json`` at the top of the project's git repository."""
     if user:
         return Path.home() / ".claude.json"
-    for directory in (cwd, *cwd.parents):
-        if (directory / ".git").exists():
-            return directory / ".mcp.json"
-    return cwd / ".mcp.json"
+    return project_top(cwd) / ".mcp.json"
 
 
 def server_entry() -> dict[str, Any]:
@@ -59,7 +57,7 @@ def is_ours(entry: Any) -> bool:
 def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
     real = resolve_links(path)
     original, data = read_json(real)
-    servers = _servers(real, data, create=True)
+    servers = mcp_servers(real, data, create=True)
     current = servers.get(SERVER_NAME)
     if current is not None and not is_ours(current):
         raise MemError(
@@ -76,7 +74,7 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
         return SettingsChange(path, "", False)
     original, data = read_json(real)
     assert original is not None
-    servers = _servers(real, data, create=False)
+    servers = mcp_servers(real, data, create=False)
     if not is_ours(servers.get(SERVER_NAME)):
         return SettingsChange(path, "", False)
     del servers[SERVER_NAME]
@@ -85,7 +83,8 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
     return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
 
 
-def _servers(path: Path, data: dict[str, Any], *, create: bool) -> dict[str, Any]:
+def mcp_servers(path: Path, data: dict[str, Any], *, create: bool) -> dict[str, Any]:
+    """The ``mcpServers`` object of an agent's settings (Claude Code's and Gemini CLI's)."""
     servers = data.setdefault("mcpServers", {}) if create else data.get("mcpServers", {})
     if not isinstance(servers, dict):
         raise MemError(f"{path}: 'mcpServers' is not an object; fix the file by hand first")

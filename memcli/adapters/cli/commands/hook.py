@@ -11,6 +11,10 @@ import click
 def hook() -> None:
     """Answer an agent's hook: its JSON on stdin, the answer on stdout.
 
+    Every hook fails open: on any trouble the answer is empty, the exit code 0,
+    and one line on stderr says why, so memory problems never block the agent.
+    `mem install AGENT` registers these.
+
     \b
     Example:
         echo '{"cwd": "'$PWD'", "source": "startup"}' | mem hook claude SessionStart
@@ -22,30 +26,55 @@ def hook() -> None:
 def claude(event: str) -> None:
     """Answer a Claude Code hook event (SessionStart, UserPromptSubmit, PostCompact, ...).
 
-    Fails open: on any trouble the answer is empty, the exit code 0, and one
-    line on stderr says why, so memory problems never block the agent.
-
     \b
     Example:
         mem hook claude UserPromptSubmit < hook-input.json
     """
+    _answer("claude", event)
+
+
+@hook.command()
+@click.argument("event")
+def codex(event: str) -> None:
+    """Answer a Codex hook event (SessionStart, UserPromptSubmit; others get no answer).
+
+    \b
+    Example:
+        mem hook codex SessionStart < hook-input.json
+    """
+    _answer("codex", event)
+
+
+@hook.command()
+@click.argument("event")
+def gemini(event: str) -> None:
+    """Answer a Gemini CLI hook event (SessionStart, BeforeAgent; others get no answer).
+
+    \b
+    Example:
+        mem hook gemini BeforeAgent < hook-input.json
+    """
+    _answer("gemini", event)
+
+
+def _answer(agent: str, event: str) -> None:
     try:
-        # Not cli.options (it loads the index and the store): SessionEnd must answer at once.
-        from memcli.adapters.agents.claude import MAX_HOOK_INPUT_BYTES, claude_answer
+        # Not cli.options (it loads the index and the store): a session end must answer at once.
+        from memcli.adapters.agents.protocol import MAX_HOOK_INPUT_BYTES, answer
 
         raw = sys.stdin.buffer.read(MAX_HOOK_INPUT_BYTES + 1) if sys.stdin is not None else b""
         if len(raw) > MAX_HOOK_INPUT_BYTES:
             raise ValueError(f"the hook input is over {MAX_HOOK_INPUT_BYTES >> 20} MB")
         payload = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        answer = claude_answer(event, payload, _notice)
+        reply = answer(agent, event, payload, _notice)
     except Exception as exc:  # fail open, whatever it was
         if os.environ.get("MEM_DEBUG"):
             raise
         message = " ".join(str(exc).split()) or type(exc).__name__
         click.echo(f"mem: {event} hook skipped: {message}", err=True)
         return
-    if answer is not None:
-        click.echo(json.dumps(answer, ensure_ascii=False))
+    if reply is not None:
+        click.echo(json.dumps(reply, ensure_ascii=False))
 
 
 def _notice(message: str) -> None:

@@ -31,12 +31,24 @@ def _scope_options(f: F) -> F:
     )(f)
 
 
+def _agent_scope_options(f: F) -> F:
+    f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
+    f = click.option("--user", "scope", flag_value="user", help="The user's settings.")(f)
+    return click.option(
+        "--project",
+        "scope",
+        flag_value="project",
+        default=True,
+        help="The project's settings (the default).",
+    )(f)
+
+
 def _report(change: SettingsChange, dry_run: bool, done: str) -> None:
     if not change.changed:
         click.echo(f"Nothing to change in {change.path}.")
         return
     click.echo(change.diff, nl=False)
-    click.echo(f"{'Would have ' + done.lower() if dry_run else done} {change.path}.")
+    click.echo(f"{'Would have ' + done[0].lower() + done[1:] if dry_run else done} {change.path}.")
 
 
 @click.group()
@@ -109,3 +121,89 @@ def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
         mcp_path = claude_mcp.config_path(user=scope == "user", cwd=Path.cwd())
         change = claude_mcp.uninstall(mcp_path, dry_run=dry_run)
         _report(change, dry_run, "Removed mem's MCP server from")
+
+
+@install.command("codex")
+@_agent_scope_options
+def install_codex(scope: str, dry_run: bool) -> None:
+    """Add mem's hooks to Codex's hooks.json and `mem mcp` to its config.toml.
+
+    SessionStart gets the session-start context (within mem.toml's
+    [agents] codex_context: Codex cuts hook text over about 2,500 tokens),
+    UserPromptSubmit the memories recalled for the prompt. The project's
+    .codex/ by default, --user for $CODEX_HOME (~/.codex). Other settings and
+    hooks are never touched; config.toml gets one marked block of text.
+
+    \b
+    Example:
+        mem install codex --dry-run
+        mem install codex --user
+    """
+    from memcli.adapters.agents import codex
+
+    hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
+    _report(
+        codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run), dry_run, "Installed mem's hooks in"
+    )
+    change = codex.install_server(config_path, dry_run=dry_run)
+    _report(change, dry_run, "Registered mem's MCP server in")
+
+
+@uninstall.command("codex")
+@_agent_scope_options
+def uninstall_codex(scope: str, dry_run: bool) -> None:
+    """Remove exactly what `mem install codex` added.
+
+    \b
+    Example:
+        mem uninstall codex
+    """
+    from memcli.adapters.agents import codex
+
+    hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
+    change = codex.CODEX_HOOKS.uninstall(hooks_path, dry_run=dry_run)
+    _report(change, dry_run, "Removed mem's hooks from")
+    _report(
+        codex.uninstall_server(config_path, dry_run=dry_run),
+        dry_run,
+        "Removed mem's MCP server from",
+    )
+
+
+@install.command("gemini")
+@_agent_scope_options
+def install_gemini(scope: str, dry_run: bool) -> None:
+    """Add mem's hooks and `mem mcp` to Gemini CLI's settings.json.
+
+    SessionStart gets the session-start context, BeforeAgent the memories
+    recalled for the prompt; the MCP server "mem" gives the tools. The
+    project's .gemini/settings.json by default, --user for ~/.gemini. Gemini
+    CLI's PreCompress and SessionEnd are not used: they carry no summary, and
+    mem does not read Gemini CLI's transcripts.
+
+    \b
+    Example:
+        mem install gemini --dry-run
+    """
+    from memcli.adapters.agents import gemini
+
+    path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
+    change = gemini.install(path, dry_run=dry_run)
+    _report(change, dry_run, "Installed mem's hooks and MCP server in")
+
+
+@uninstall.command("gemini")
+@_agent_scope_options
+def uninstall_gemini(scope: str, dry_run: bool) -> None:
+    """Remove exactly what `mem install gemini` added.
+
+    \b
+    Example:
+        mem uninstall gemini
+    """
+    from memcli.adapters.agents import gemini
+
+    path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
+    _report(
+        gemini.uninstall(path, dry_run=dry_run), dry_run, "Removed mem's hooks and MCP server from"
+    )

@@ -1,0 +1,174 @@
+"""Connecting mem to Codex: its hooks in ``hooks.json``, ``mem mcp`` in ``config.toml``.
+
+Codex reads hooks from ``hooks.json`` beside its config layers (``$CODEX_HOME``,
+default ``~/.codex``, and a project's ``.codex/``), in Claude Code's shape
+(event -> groups -> command hooks, timeouts in seconds), and MCP servers from
+``[mcp_servers.NAME]`` tables of ``config.toml`` (``command``, ``args``). Its
+hook input has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``
+and, for UserPromptSubmit, ``prompt``; an answer's
+``hookSpecificOutput.additionalContext`` reaches the model (Codex cuts hook
+text over about 2,500 tokens: ``[agents] codex_context`` in mem.toml).
+
+``config.toml`` is someone's hand-written file: it is never rewritten through a
+TOML serializer (comments and order would be lost). mem appends its own table
+as a marked block of text and removes exactly that block again; the result is
+parsed before it is written, and a ``[mcp_servers.mem]`` that mem did not write
+is left alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from memcli.adapters.agents.claude_settings import project_top
+from memcli.adapters.agents.config_file import (
+    BACKUP_SUFFIX,
+    SettingsChange,
+    mem_command,
+    resolve_links,
+    write_bytes,
+)
+from memcli.adapters.agents.hook_settings import HookSettings
+from memcli.core.errors import MemError
+
+CODEX_HOOKS = HookSettings("codex", {"SessionStart": 10, "UserPromptSubmit": 10})
+"""The events mem answers for Codex, with their timeouts in seconds."""
+SERVER_NAME = "mem"
+BLOCK_START = "# mem's MCP server (`mem uninstall codex` removes this block)\n"
+MAX_CONFIG_BYTES = 4 << 20
+
+
+def codex_home() -> Path:
+    configured = os.environ.get("CODEX_HOME")
+    return Path(configured).expanduser() if configured else Path.home() / ".codex"
+
+
+def paths(*, user: bool, cwd: Path) -> tuple[Path, Path]:
+    """``hooks.json`` and ``config.toml``: the user's (``$CODEX_HOME``) or the project's."""
+    folder = codex_home() if user else project_top(cwd) / ".codex"
+    return folder / "hooks.json", folder / "config.toml"
+
+
+def server_block() -> str:
+    """mem's ``[mcp_servers.mem]`` table, as the block of text it adds."""
+    import shlex
+
+    words = [*shlex.split(mem_command()), "mcp"]
+    args = ", ".join(_toml_string(word) for word in words[1:])
+    return (
+        f"{BLOCK_START}[mcp_servers.{SERVER_NAME}]\n"
+        f"command = {_toml_string(words[0])}\nargs = [{args}]\n"
+    )
+
+
+def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    """Append mem's server block to ``config.toml`` (nothing when it is there)."""
+    real = resolve_links(path)
+    original = _read(real)
+    text = original.decode("utf-8") if original is not None else ""
+    current = _servers(real, text).get(SERVER_NAME)
+    if current is not None:
+        if BLOCK_START in text or _is_ours(current):
+            return SettingsChange(path, "", False)  # registered already
+        raise MemError(
+            f"{path}: mcp_servers.{SERVER_NAME} is another server; mem leaves it untouched"
+        )
+    separator = (
+        "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+    )
+    new = text + separator + server_block()
+    if SERVER_NAME not in _servers(real, new):
+        raise MemError(f"{path}: mem's table would not be read as intended; add it by hand")
+    backup = real.with_name(real.name + BACKUP_SUFFIX) if original else None
+    change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run, backup=backup)
+    return change._replace(path=path)
+
+
+def uninstall_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    """Take exactly mem's block out of ``config.toml``; the original bytes when nothing changed."""
+    real = resolve_links(path)
+    original = _read(real)
+    if original is None:
+        return SettingsChange(path, "", False)
+    text = original.decode("utf-8")
+    start = text.find(BLOCK_START)
+    if start < 0:
+        return SettingsChange(path, "", False)
+    end = _block_end(text, start)
+    before, after = text[:start], text[end:]
+    if not after and before.endswith("\n\n"):
+        before = before[:-1]  # the blank line mem put before its block
+    new = before + after
+    if SERVER_NAME in _servers(real, new):
+        raise MemError(f"{path}: mcp_servers.{SERVER_NAME} would stay; remove it by hand")
+    backup = real.with_name(real.name + BACKUP_SUFFIX)
+    if not new.strip() and not backup.exists():
+        if not dry_run:
+            real.unlink()  # mem's install created the file
+        return SettingsChange(path, text, True)
+    if backup.exists() and backup.read_bytes() == new.encode("utf-8"):
+        change = write_bytes(
+            real, original, new.encode("utf-8"), dry_run=dry_run, remove_backup=backup
+        )
+    else:
+        change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run)
+    return change._replace(path=path)
+
+
+def _block_end(text: str, start: int) -> int:
+    """Where mem's block ends: after its table's lines (up to a blank line or a new table)."""
+    position = text.index("\n", start) + 1  # the marker line
+    position = text.index("\n", position) + 1 if "\n" in text[position:] else len(text)
+    while position < len(text):
+        line_end = text.find("\n", position)
+        line_end = len(text) if line_end < 0 else line_end + 1
+        line = text[position:line_end].strip()
+        if not line or line.startswith("["):
+            break
+        position = line_end
+    return position
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    if size > MAX_CONFIG_BYTES:
+        raise MemError(
+            f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MB; mem leaves it untouched"
+        )
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MemError(f"{path} is not UTF-8; mem leaves it untouched") from None
+    return data
+
+
+def _servers(path: Path, text: str) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise MemError(f"{path} is not valid TOML ({exc}); mem leaves it untouched") from None
+    servers = data.get("mcp_servers", {})
+    if not isinstance(servers, dict):
+        raise MemError(f"{path}: 'mcp_servers' is not a table; fix the file by hand first")
+    return servers
+
+
+def _is_ours(entry: Any) -> bool:
+    from memcli.adapters.agents.claude_mcp import is_ours
+
+    return is_ours(entry)
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's for these characters)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,87 @@
+"""Connecting mem to Gemini CLI: its hooks and ``mcpServers`` in ``settings.json``.
+
+Gemini CLI reads ``~/.gemini/settings.json`` (the user's) and a project's
+``.gemini/settings.json``. Hooks take Claude Code's shape (event -> groups ->
+command hooks) with timeouts in milliseconds; a hook gets ``session_id``,
+``transcript_path``, ``cwd``, ``hook_event_name`` and ``timestamp`` (BeforeAgent
+also ``prompt``) and adds text to the model's context through
+``hookSpecificOutput.additionalContext``. ``mcpServers.NAME`` holds ``command``
+and ``args``. Gemini CLI allows comments in settings.json; mem does not rewrite
+such a file (its comments would be lost) and says so instead.
+
+Only SessionStart and BeforeAgent are registered: PreCompress carries no summary,
+and SessionEnd's transcript is in a format mem does not read (protocol.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memcli.adapters.agents.claude_mcp import is_ours, mcp_servers, server_entry
+from memcli.adapters.agents.claude_settings import project_top
+from memcli.adapters.agents.config_file import (
+    SettingsChange,
+    finish_uninstall,
+    read_json,
+    resolve_links,
+    write_json,
+)
+from memcli.adapters.agents.hook_settings import HookSettings
+from memcli.core.errors import MemError
+
+GEMINI_HOOKS = HookSettings("gemini", {"SessionStart": 10_000, "BeforeAgent": 10_000})
+"""The events mem answers for Gemini CLI, with their timeouts in milliseconds."""
+SERVER_NAME = "mem"
+
+
+def settings_path(*, user: bool, cwd: Path) -> Path:
+    """``~/.gemini/settings.json``, or ``.gemini/settings.json`` at the project's top."""
+    folder = Path.home() / ".gemini" if user else project_top(cwd) / ".gemini"
+    return folder / "settings.json"
+
+
+def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    """mem's hooks and its MCP server into settings.json, in one write."""
+    real = resolve_links(path)
+    original, data = _read(real)
+    GEMINI_HOOKS.add(real, data)
+    servers = mcp_servers(real, data, create=True)
+    current = servers.get(SERVER_NAME)
+    if current is not None and not is_ours(current):
+        raise MemError(
+            f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
+        )
+    entry = {key: value for key, value in server_entry().items() if key != "type"}
+    servers[SERVER_NAME] = {**current, **entry} if current else entry
+    change = write_json(real, original, data, dry_run=dry_run, keep_backup=True)
+    return change._replace(path=path)
+
+
+def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
+    """Exactly mem's hooks and server out; the original bytes when nothing else changed."""
+    real = resolve_links(path)
+    if not real.exists():
+        return SettingsChange(path, "", False)
+    original, data = _read(real)
+    assert original is not None
+    GEMINI_HOOKS.remove(data)
+    servers = mcp_servers(real, data, create=False)
+    if is_ours(servers.get(SERVER_NAME)):
+        del servers[SERVER_NAME]
+        if not servers:
+            del data["mcpServers"]
+    return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
+
+
+def _read(path: Path) -> tuple[bytes | None, dict[str, Any]]:
+    try:
+        return read_json(path)
+    except MemError:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "//" in text or "/*" in text:
+            raise MemError(
+                f"{path} holds comments, which mem would lose; add mem's hooks by hand "
+                "(`mem install gemini --dry-run` on a copy without them shows what)"
+            ) from None
+        raise

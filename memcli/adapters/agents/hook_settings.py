@@ -1,0 +1,112 @@
+"""mem's hooks in an agent's hook settings, added and taken out again exactly.
+
+Claude Code, Codex and Gemini CLI read hooks in one shape: ``{"hooks": {EVENT:
+[{"matcher": ..., "hooks": [{"type": "command", "command": ..., "timeout": ...}]}]}}``.
+Only entries whose command is ``mem hook AGENT ...`` are ever added or removed;
+every other setting and hook is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memcli.adapters.agents.config_file import (
+    SettingsChange,
+    finish_uninstall,
+    mem_command,
+    read_json,
+    resolve_links,
+    write_json,
+)
+from memcli.core.errors import MemError
+
+
+@dataclass(frozen=True)
+class HookSettings:
+    """The hooks ``mem hook AGENT EVENT`` answers, with the timeout each gets."""
+
+    agent: str
+    events: dict[str, int]
+    """Event name -> timeout, in the agent's unit (seconds; Gemini CLI: milliseconds)."""
+    _ours: re.Pattern[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        pattern = rf"(?:^|[\s/\\])(?:mem|memcli)['\"]?\s+hook\s+{re.escape(self.agent)}\s"
+        object.__setattr__(self, "_ours", re.compile(pattern))
+
+    def is_ours(self, hook: Any) -> bool:
+        command = hook.get("command", "") if isinstance(hook, dict) else ""
+        return bool(self._ours.search(str(command) + " "))
+
+    def install(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
+        real = resolve_links(path)
+        original, data = read_json(real)
+        self.add(real, data)
+        return write_json(real, original, data, dry_run=dry_run, keep_backup=True)._replace(
+            path=path
+        )
+
+    def uninstall(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
+        real = resolve_links(path)
+        if not real.exists():
+            return SettingsChange(path, "", False)
+        original, data = read_json(real)
+        assert original is not None
+        self.remove(data)
+        return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
+
+    def add(self, path: Path, data: dict[str, Any]) -> None:
+        """mem's hooks into ``data`` (``path``'s JSON); those there already are kept current."""
+        hooks = data.setdefault("hooks", {})
+        if not isinstance(hooks, dict):
+            raise MemError(f"{path}: 'hooks' is not an object; fix the file by hand first")
+        command = mem_command()
+        for event, timeout in self.events.items():
+            groups = hooks.setdefault(event, [])
+            if not isinstance(groups, list):
+                raise MemError(f"{path}: hooks.{event} is not a list; fix the file by hand first")
+            entry = {
+                "type": "command",
+                "command": f"{command} hook {self.agent} {event}",
+                "timeout": timeout,
+            }
+            ours = [
+                hook
+                for group in groups
+                if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+                for hook in group["hooks"]
+                if self.is_ours(hook)
+            ]
+            if ours:
+                for hook in ours:  # already there: keep it current
+                    hook.update(entry)
+            else:
+                groups.append({"hooks": [entry]})
+
+    def remove(self, data: dict[str, Any]) -> None:
+        """mem's hooks out of ``data``; a group or event left empty by that goes too."""
+        hooks = data.get("hooks")
+        if not isinstance(hooks, dict):
+            return
+        for event in list(hooks):
+            groups = hooks[event]
+            if not isinstance(groups, list):
+                continue
+            kept = []
+            for group in groups:
+                inner = group.get("hooks") if isinstance(group, dict) else None
+                if isinstance(inner, list) and any(self.is_ours(h) for h in inner):
+                    inner = [h for h in inner if not self.is_ours(h)]
+                    if not inner:
+                        continue  # the group only held mem's hook
+                    group = {**group, "hooks": inner}
+                kept.append(group)
+            if kept or not groups:
+                hooks[event] = kept
+            else:
+                del hooks[event]
+        if not hooks:
+            del data["hooks"]

@@ -1,0 +1,92 @@
+"""Which of mem's four moments each agent's hook events are, and the answer each gets.
+
+Claude Code, Codex and Gemini CLI send a hook its event as JSON on stdin and
+read ``{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": TEXT}}``
+back, so one answer fits all three; only the events' names and what each agent
+offers differ:
+
+- Claude Code: SessionStart (context), UserPromptSubmit (recall), PostCompact
+  (its compaction summary is kept), SessionEnd (a detached summary of the
+  transcript); PreCompact needs nothing.
+- Codex: SessionStart (context) and UserPromptSubmit (recall), read from
+  ``hooks.json``. Codex has no session-end event (``Stop`` ends every turn) and
+  gives its hooks no compaction summary: its sessions are still indexed, from
+  the rollout files, by the sync a session start begins.
+- Gemini CLI: SessionStart (context) and BeforeAgent (recall). Its PreCompress
+  is advisory and carries no summary, and its SessionEnd names a transcript in
+  Gemini CLI's own JSON format, which mem does not read: both are answered with
+  nothing.
+
+Every handler fails open: the caller turns any exception into an empty answer
+and a one-line note on stderr, so memory trouble never blocks the agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memcli.adapters.agents import events
+from memcli.core.config import HOOK_ANSWER_LIMIT
+
+MAX_HOOK_INPUT_BYTES = 64 << 20
+"""A larger hook input is not read at all."""
+MOMENTS: dict[str, dict[str, str | None]] = {
+    "claude": {
+        "SessionStart": "context",
+        "UserPromptSubmit": "recall",
+        "PreCompact": None,
+        "PostCompact": "compaction",
+        "SessionEnd": "session-end",
+    },
+    "codex": {
+        "SessionStart": "context",
+        "UserPromptSubmit": "recall",
+        "PreCompact": None,
+        "PostCompact": None,
+        "Stop": None,
+    },
+    "gemini": {
+        "SessionStart": "context",
+        "BeforeAgent": "recall",
+        "PreCompress": None,
+        "SessionEnd": None,
+    },
+}
+"""Agent -> its hook events -> mem's moment (None: a known event, answered with nothing)."""
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
+ANSWER_CAPS: dict[str, int] = {"claude": HOOK_ANSWER_LIMIT - 1000}
+"""Characters an agent takes at most whatever mem.toml says (Claude Code cuts a hook
+answer over 10,000 characters, and the JSON around the text needs room)."""
+
+
+def answer(
+    agent: str, event: str, payload: Any, notify: Callable[[str], None]
+) -> dict[str, Any] | None:
+    """The JSON answer to one hook event of ``agent``, or None for no answer at all."""
+    moments = MOMENTS[agent]
+    if event not in moments:
+        raise ValueError(
+            f"unknown {AGENT_NAMES[agent]} hook event {event!r} (known: {', '.join(moments)})"
+        )
+    if not isinstance(payload, dict):
+        raise ValueError("the hook input is not a JSON object")
+    moment = moments[event]
+    cwd, session = payload.get("cwd"), payload.get("session_id")
+    cap = ANSWER_CAPS.get(agent)
+    text: str | None = None
+    if moment == "context":
+        text = events.session_start(cwd, agent=agent, notify=notify, cap=cap)
+    elif moment == "recall":
+        prompt = payload.get("prompt")
+        text = events.prompt_recall(cwd, prompt, session, agent=agent, notify=notify, cap=cap)
+    elif moment == "compaction":
+        summary = payload.get("compact_summary")
+        events.save_compaction(cwd, summary, session, agent=agent, notify=notify)
+    elif moment == "session-end":
+        # At once: the summary is written by a detached process, never waited for.
+        transcript = payload.get("transcript_path")
+        events.start_session_end(session, transcript, cwd, agent=agent, notify=notify)
+    if not text:
+        return None
+    return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
