@@ -46,6 +46,8 @@ SEARCH_LIMIT = (1, 1000)
 LIST_LIMIT = (1, 100_000)
 TIMELINE_SPAN = (0, 1000)
 BUDGET = (200, 1_000_000)
+TRANSCRIPT_LIMIT = (1, 200)
+TRANSCRIPT_ROLES = ("user", "assistant", "tool", "summary")
 MAX_IDS = 1000
 """At most this many ids in one ``get`` or ``forget``."""
 SEARCH_MODES = ("lexical", "semantic", "hybrid")
@@ -268,6 +270,42 @@ class MemStore:
             ).render()
 
     # --------------------------------------------------------------- lifetime
+
+    def search_transcripts(
+        self,
+        query: str,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+        session: str | None = None,
+        role: str | None = None,
+        limit: int = 10,
+    ) -> Records:
+        """Messages of the project's indexed agent transcripts (``mem transcripts search``).
+
+        Hits as ``--json`` prints them (``ref`` is ``SESSION:N``; snippets have
+        likely secrets redacted), at most three from one session. ``role``: user,
+        assistant, tool or summary. ``NotFound`` when no transcript is indexed yet.
+        """
+        from memcli.core.timeutil import parse_since, parse_until
+        from memcli.service.transcripts import SearchFilters, search, transcripts_path
+
+        text = _text(query, "query")
+        start, end = _optional_text(since, "since"), _optional_text(until, "until")
+        who = _optional_text(role, "role")
+        if who is not None and who not in TRANSCRIPT_ROLES:
+            raise InvalidInput(f"unknown role {who!r}: use one of {', '.join(TRANSCRIPT_ROLES)}")
+        filters = SearchFilters(
+            since=parse_since(start) if start is not None else None,
+            until=parse_until(end) if end is not None else None,
+            session=_optional_text(session, "session"),
+            role=who,
+        )
+        count = _bounded(limit, "limit", TRANSCRIPT_LIMIT)
+        with self._use() as memory:
+            path = transcripts_path(memory.store)
+        hits, _ = search(path, text, filters, limit=count)
+        return [hit.to_json() for hit in hits]
 
     def close(self) -> None:
         """Close the index connection; the store cannot be used after."""

@@ -126,6 +126,7 @@ def test_tools_are_listed_in_under_3000_characters(client: Client) -> None:
         "save",
         "forget",
         "context",
+        "search_transcripts",
     ]
     size = len(listed.model_dump_json(by_alias=True, exclude_none=True))
     assert size < 3000, size
@@ -164,6 +165,31 @@ def test_a_save_is_a_commit_and_search_timeline_get_read_it(
     assert "chunk the uploads" in records[1]["narrative"]
     again = client.ok("save", text="Uploads retry five times before failing.", key="retries")
     assert again["id"] == second["id"] and again["action"] != "saved"
+
+
+@pytest.mark.e2e
+def test_search_transcripts_finds_what_a_past_session_did(
+    server: tuple[Client, Path], tmp_path: Path
+) -> None:
+    from .test_transcripts import SESSION, conversation, write
+
+    client, store = server
+    assert "no transcripts are indexed yet" in client.error("search_transcripts", query="socket")
+    folder = tmp_path / "sessions"
+    write(folder / f"{SESSION}.jsonl", conversation())
+    synced = subprocess.run(
+        [mem_executable(), "transcripts", "sync", "--path", str(folder), "--store", str(store)],
+        env=server_env(store.parent),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert synced.returncode == 0, synced.stderr
+    (hit, *_) = client.ok("search_transcripts", query="socket timeout client.py")
+    assert hit["ref"].startswith(f"{SESSION}:") and "socket timeout" in hit["snippet"]
+    assert client.ok("search_transcripts", query="socket", since="2000-01-01", limit=1)
+    assert "limit" in client.error("search_transcripts", query="socket", limit=0)
+    assert "needs 'query'" in client.error("search_transcripts")
 
 
 @pytest.mark.e2e

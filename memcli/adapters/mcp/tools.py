@@ -82,9 +82,20 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         "The project's session-start context: curated notes and recent memories, as text.",
         {},
     ),
+    "search_transcripts": (
+        "Search what was said and done in this project's past agent sessions (their "
+        "transcripts), when memories have no answer. Returns snippets with SESSION:N refs.",
+        {
+            "query": {"type": "string"},
+            "session": {"type": "string"},
+            "since": {"type": "string", "description": _WHEN},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+        },
+    ),
 }
 REQUIRED = {"search": ["query"], "timeline": ["anchor"], "get": ["ids"], "save": ["text"]}
 REQUIRED["forget"] = ["ids"]
+REQUIRED["search_transcripts"] = ["query"]
 
 
 def input_schema(name: str) -> dict[str, Any]:
@@ -176,4 +187,10 @@ _CALLS: dict[str, Callable[[MemStore, dict[str, Any]], Any]] = {
     "save": _save,
     "forget": lambda store, a: store.forget(_ids(a["ids"])),
     "context": _context,
+    "search_transcripts": lambda store, a: store.search_transcripts(
+        a["query"],
+        session=a.get("session"),
+        since=a.get("since"),
+        limit=_count(a, "limit", 10, 1, MAX_LIMIT),
+    ),
 }
