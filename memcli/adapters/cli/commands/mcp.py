@@ -12,8 +12,9 @@ def mcp(store_dir: str | None, project: str | None) -> None:
     """Serve the memory to an agent over MCP (stdio) until stdin closes.
 
     Tools: search, timeline, get, save, forget, context, search_transcripts.
-    The store is the one --store or --project names, else the one found from the client's workspace
-    root or the working directory. Needs the MCP extra: pip install 'memcli[mcp]'.
+    The store is the one --store or --project names, else the one found from
+    the client's workspace root or the working directory. Needs the MCP extra:
+    pip install 'memcli[mcp]'.
     `mem install claude --mcp` registers it with Claude Code.
 
     \b
