@@ -120,6 +120,14 @@ def test_codex_install_then_uninstall_gives_back_the_exact_bytes(tmp_path: Path)
     assert not (tmp_path / "config.toml.mem-backup").exists()
 
 
+def test_codex_config_without_a_final_newline_comes_back_exactly(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('model = "gpt-5"')
+    codex.install_server(config)
+    codex.uninstall_server(config)
+    assert config.read_text() == 'model = "gpt-5"'
+
+
 def test_codex_install_creates_and_uninstall_removes_new_files(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     codex.install_server(config)

@@ -105,9 +105,16 @@ def uninstall_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
         raise MemError(f"{path}: mcp_servers.{SERVER_NAME} would stay; remove it by hand")
     backup = real.with_name(real.name + BACKUP_SUFFIX)
     if not new.strip() and not backup.exists():
+        import difflib
+
+        lines = text.splitlines(keepends=True)
+        diff = "".join(difflib.unified_diff(lines, [], fromfile=str(path), tofile="/dev/null"))
         if not dry_run:
             real.unlink()  # mem's install created the file
-        return SettingsChange(path, text, True)
+        return SettingsChange(path, diff, True)
+    # The original bytes when only mem's block (and the blank line before it) is gone.
+    if backup.exists() and backup.read_bytes().rstrip(b"\n") == new.encode("utf-8").rstrip(b"\n"):
+        new = backup.read_text(encoding="utf-8")
     if backup.exists() and backup.read_bytes() == new.encode("utf-8"):
         change = write_bytes(
             real, original, new.encode("utf-8"), dry_run=dry_run, remove_backup=backup

@@ -78,8 +78,8 @@ def _read(path: Path) -> tuple[bytes | None, dict[str, Any]]:
     try:
         return read_json(path)
     except MemError:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if "//" in text or "/*" in text:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if any(line.lstrip().startswith(("//", "/*")) for line in lines):
             raise MemError(
                 f"{path} holds comments, which mem would lose; add mem's hooks by hand "
                 "(`mem install gemini --dry-run` on a copy without them shows what)"
