@@ -29,7 +29,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from corpus import generate  # noqa: E402
-from run import QUERIES, timed  # noqa: E402
+from run import QUERIES, table_line, timed  # noqa: E402
 
 # This file is named http.py: out of the path, so that ``import http`` finds the standard one.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != BENCH]
@@ -121,13 +121,6 @@ def throughput(socket_path: Path, clients: int, seconds: float) -> tuple[int, in
     return sum(done), sum(errors), [s for each in samples for s in each]
 
 
-def line(name: str, samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    median = statistics.median(samples)
-    return f"| {name} | {median * 1000:.1f} ms | {p95 * 1000:.1f} ms | {len(samples)} |"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000)
@@ -164,10 +157,10 @@ def main() -> None:
     rate = answered / args.seconds
     print(f"{args.size:,} memories; {os.cpu_count()} cores; mem serve {' '.join(options)}\n")
     print("| figure | median | p95 | samples |\n|---|---|---|---|")
-    print(line(f"`GET /api/memory/search` ({len(QUERIES)} queries)", samples["http"]))
-    print(line("`GET /health`", samples["health"]))
-    print(line("`MemStore.search` in process (same queries)", samples["local"]))
-    print(line(f"`GET /api/memory/search` under load ({args.clients} clients)", loaded))
+    print(table_line(f"`GET /api/memory/search` ({len(QUERIES)} queries)", samples["http"]))
+    print(table_line("`GET /health`", samples["health"]))
+    print(table_line("`MemStore.search` in process (same queries)", samples["local"]))
+    print(table_line(f"`GET /api/memory/search` under load ({args.clients} clients)", loaded))
     ratio = statistics.median(samples["http"]) / statistics.median(samples["local"])
     print(f"\nsearch over HTTP / in process: {ratio:.2f}x")
     print(

@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from corpus import generate  # noqa: E402
-from run import QUERIES, timed  # noqa: E402
+from run import QUERIES, table_line, timed  # noqa: E402
 
 # This file is named mcp.py: out of the path, so that ``import mcp`` finds the SDK.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != BENCH]
@@ -118,13 +117,6 @@ def in_process(store: Path, runs: int) -> list[float]:
     return samples
 
 
-def line(name: str, samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
-    median = statistics.median(samples)
-    return f"| {name} | {median * 1000:.1f} ms | {p95 * 1000:.1f} ms | {len(samples)} |"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000)
@@ -150,15 +142,17 @@ def main() -> None:
     python = sys.executable
     started = sample(lambda: ready(mem, store))
     rows = [
-        line("`mem mcp` ready for initialize", [wall for wall, _ in started]),
-        line("`mem mcp` CPU time until initialize", [cpu for _, cpu in started]),
-        line(
+        table_line("`mem mcp` ready for initialize", [wall for wall, _ in started]),
+        table_line("`mem mcp` CPU time until initialize", [cpu for _, cpu in started]),
+        table_line(
             "importing the SDK alone (`import mcp.server.lowlevel`)",
             sample(lambda: timed([python, "-c", "import mcp.server.lowlevel, mcp.server.stdio"])),
         ),
-        line("`mem --help` (a whole process)", sample(lambda: timed([mem, "--help"]))),
-        line(f"`tools/call search` ({len(QUERIES)} queries)", searches(mem, store, args.runs)),
-        line("`MemStore.search` in process (same queries)", in_process(store, args.runs)),
+        table_line("`mem --help` (a whole process)", sample(lambda: timed([mem, "--help"]))),
+        table_line(
+            f"`tools/call search` ({len(QUERIES)} queries)", searches(mem, store, args.runs)
+        ),
+        table_line("`MemStore.search` in process (same queries)", in_process(store, args.runs)),
     ]
     print(f"{args.size:,} memories; {os.cpu_count()} cores\n")
     print("| figure | median | p95 | samples |\n|---|---|---|---|")

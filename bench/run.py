@@ -118,6 +118,14 @@ def timed(
         return time.perf_counter() - began
 
 
+def table_line(name: str, samples: list[float]) -> str:
+    """A markdown table row: the median and 95th percentile of ``samples`` (seconds), in ms."""
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    median = statistics.median(samples)
+    return f"| {name} | {median * 1000:.1f} ms | {p95 * 1000:.1f} ms | {len(samples)} |"
+
+
 def sample(run: Callable[[], float], runs: int) -> list[float]:
     run()  # warm-up: caches, the page cache, lazily built files
     return [run() for _ in range(runs)]

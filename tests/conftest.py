@@ -200,3 +200,20 @@ INDEX_DAMAGE: dict[str, Any] = {
     "truncated": _truncate_mid_page,
 }
 """Ways an index file gets broken, each a function of its path."""
+
+
+def server_env(base: Path) -> dict[str, str]:
+    """An environment of its own (home, git identity, mem's data) for a long-lived server."""
+    home = base / "home"
+    home.mkdir(exist_ok=True)
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text("[user]\n\tname = Test Person\n\temail = test@example.com\n")
+    keep = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MEM_"))}
+    return {
+        **keep,
+        "HOME": str(home),
+        "MEM_HOME": str(base / "mem-home"),
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "MEM_LOCK_TIMEOUT": "30",
+    }

@@ -7,7 +7,6 @@ starting the SDK costs most of a second.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack
@@ -25,23 +24,7 @@ from mcp.types import CallToolResult, ListRootsResult, Root, TextContent
 from memcli.adapters.agents import claude_mcp
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, mem, mem_executable
-
-
-def server_env(base: Path) -> dict[str, str]:
-    """An environment of its own for a server the module's tests share."""
-    home = base / "home"
-    home.mkdir(exist_ok=True)
-    gitconfig = home / ".gitconfig"
-    gitconfig.write_text("[user]\n\tname = Test Person\n\temail = test@example.com\n")
-    keep = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MEM_"))}
-    return {
-        **keep,
-        "HOME": str(home),
-        "MEM_HOME": str(base / "mem-home"),
-        "GIT_CONFIG_GLOBAL": str(gitconfig),
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
+from .conftest import git, mem, mem_executable, server_env
 
 
 class Client:

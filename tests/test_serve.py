@@ -32,25 +32,9 @@ from memcli.adapters.http.listen import unix_listener
 from memcli.core.errors import MemError
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, mem_executable
+from .conftest import git, mem_executable, server_env
 
 pytestmark = pytest.mark.e2e
-
-
-def server_env(base: Path) -> dict[str, str]:
-    home = base / "home"
-    home.mkdir(exist_ok=True)
-    gitconfig = home / ".gitconfig"
-    gitconfig.write_text("[user]\n\tname = Test Person\n\temail = test@example.com\n")
-    keep = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "MEM_"))}
-    return {
-        **keep,
-        "HOME": str(home),
-        "MEM_HOME": str(base / "mem-home"),
-        "GIT_CONFIG_GLOBAL": str(gitconfig),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "MEM_LOCK_TIMEOUT": "30",
-    }
 
 
 class Server:
