@@ -56,10 +56,13 @@ def finish_uninstall(
 ) -> SettingsChange:
     """Write ``data`` (``path``'s JSON with mem's part taken out) as exactly as can be.
 
+    Nothing of mem's taken out: the file is left as it is.
     Nothing left and no backup: mem's install created the file, so it goes.
     Nothing else changed since the install: the backup's exact bytes come back.
     Otherwise the remaining JSON is written, indented like the file.
     """
+    if _parsed(original) == data:
+        return SettingsChange(path, "", False)  # nothing of mem's was there: not even reformatted
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     if not data and not backup.exists():
         # mem's install created this file: nothing of anyone else's is in it.
@@ -78,6 +81,13 @@ def finish_uninstall(
         restored = backup.read_bytes()  # nothing else changed since install: the exact bytes
         return write_bytes(path, original, restored, dry_run=dry_run, remove_backup=backup)
     return write_json(path, original, data, dry_run=dry_run, keep_backup=False)
+
+
+def _parsed(original: bytes) -> Any:
+    try:
+        return json.loads(original.decode("utf-8")) if original.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        return None
 
 
 def parse_json(path: Path) -> Any:
