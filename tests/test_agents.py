@@ -175,7 +175,7 @@ def test_gemini_install_then_uninstall_gives_back_the_exact_bytes(
     data = json.loads(path.read_text())
     assert data["theme"] == "Dracula" and data["mcpServers"]["github"] == {"command": "gh-mcp"}
     assert data["mcpServers"]["mem"]["args"][-1] == "mcp"
-    assert set(data["hooks"]) == {"BeforeTool", "SessionStart", "BeforeAgent"}
+    assert set(data["hooks"]) == {"BeforeTool", "SessionStart", "BeforeAgent", "SessionEnd"}
     assert data["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] == 10_000  # milliseconds
     gemini.uninstall(path)
     assert path.read_bytes() == before

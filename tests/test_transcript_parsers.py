@@ -600,8 +600,8 @@ def test_any_state_resumes_a_parser(state: Any) -> None:
 
 
 def test_an_unknown_agent_is_refused() -> None:
-    with pytest.raises(ValueError, match="gemini"):
-        parser_for("gemini")
+    with pytest.raises(ValueError, match="aider"):
+        parser_for("aider")
 
 
 def test_claude_project_dir_mangles_the_path(isolated_env: Path) -> None:

@@ -61,6 +61,8 @@ def transcripts_sync(source: str, *, wait: float | None = None, cwd: Path | None
     """
     from memcli.capture.transcripts.locate import claude_home, codex_home
 
+    if source not in ("claude", "codex"):
+        return False  # read at session end, not indexed (Gemini CLI)
     folder = claude_home() / "projects" if source == "claude" else codex_home() / "sessions"
     if not folder.is_dir():
         return False  # the agent has written no transcript here: nothing to sync

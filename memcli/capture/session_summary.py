@@ -31,8 +31,10 @@ MAX_COMMANDS = 25
 MAX_COMMAND_CHARS = 200
 MAX_TRACKED_CALLS = 256
 """Tool calls remembered to match a failed result to its command (the latest ones)."""
-SHELL_TOOLS = frozenset({"Bash", "shell", "exec_command", "local_shell", "BashOutput"})
-SEARCH_TOOLS = frozenset({"Grep", "Glob", "LS"})
+SHELL_TOOLS = frozenset(
+    {"Bash", "shell", "exec_command", "local_shell", "BashOutput", "run_shell_command"}
+)
+SEARCH_TOOLS = frozenset({"Grep", "Glob", "LS", "grep_search", "glob", "list_directory"})
 """Their paths are folders searched, not files read."""
 
 _META_PREFIXES = (

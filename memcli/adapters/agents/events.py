@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # imported when used: a session end must answer at once
 
 Notify = Callable[[str], None]
 TRANSCRIPT_READERS = ("claude", "codex")
-"""Agents whose transcripts mem can read (capture/transcripts/): synced and summarized."""
+"""Agents whose transcripts ``mem transcripts sync`` indexes (a session start syncs them).
+Those summarized at session end are ``capture.transcripts.records.AGENTS``."""
 REBUILD_LIMIT = 5000
 """More memory files to index than this (``MEM_HOOK_REBUILD_LIMIT``) take too long for a hook:
 the index is brought up to date by a detached ``mem reindex`` instead."""
@@ -150,8 +151,9 @@ def start_session_end(
     the hook returns within milliseconds whatever the transcript's size.
     """
     from memcli.capture.session_end import detached_capture_argv, start_detached
+    from memcli.capture.transcripts.records import AGENTS
 
-    if agent not in TRANSCRIPT_READERS:
+    if agent not in AGENTS:
         return False  # mem cannot read this agent's transcript
     if not isinstance(session, str) or not session.strip():
         return False  # nothing to name the summary by: quietly nothing

@@ -1,16 +1,34 @@
 """Connecting mem to Gemini CLI: its hooks and ``mcpServers`` in ``settings.json``.
 
-Gemini CLI reads ``~/.gemini/settings.json`` (the user's) and a project's
-``.gemini/settings.json``. Hooks take Claude Code's shape (event -> groups ->
-command hooks) with timeouts in milliseconds; a hook gets ``session_id``,
-``transcript_path``, ``cwd``, ``hook_event_name`` and ``timestamp`` (BeforeAgent
-also ``prompt``) and adds text to the model's context through
-``hookSpecificOutput.additionalContext``. ``mcpServers.NAME`` holds ``command``
-and ``args``. Gemini CLI allows comments in settings.json; mem does not rewrite
-such a file (its comments would be lost) and says so instead.
+What Gemini CLI reads and sends, from its repository (google-gemini/gemini-cli):
 
-Only SessionStart and BeforeAgent are registered: PreCompress carries no summary,
-and SessionEnd's transcript is in a format mem does not read (protocol.py).
+- Settings: ``~/.gemini/settings.json`` (the user's) and the project's
+  ``.gemini/settings.json``, merged with the system's and extensions' (docs/hooks/
+  index.md). They are parsed after ``strip-json-comments`` (packages/cli/src/
+  config/settings.ts), so a file may hold comments: mem does not rewrite such a
+  file (they would be lost) and says so instead.
+- Hooks (docs/hooks/reference.md, packages/core/src/hooks/types.ts): Claude Code's
+  shape, ``hooks.EVENT = [{matcher?, sequential?, hooks: [{type: "command",
+  command, name?, timeout?, description?}]}]`` with ``timeout`` in milliseconds
+  (default 60,000). Every hook gets on stdin ``session_id``, ``transcript_path``,
+  ``cwd``, ``hook_event_name``, ``timestamp`` (hookEventHandler.ts,
+  createBaseInput); SessionStart adds ``source`` (startup, resume, clear),
+  BeforeAgent ``prompt``, PreCompress ``trigger`` (auto, manual), SessionEnd
+  ``reason`` (exit, clear, logout, prompt_input_exit, other). Exit 0 with JSON on
+  stdout; ``hookSpecificOutput.additionalContext`` is added to the model's context
+  (SessionStart: the first turn; BeforeAgent: appended to the prompt for this
+  turn). PreCompress is advisory (fired before compression, output ignored but
+  ``systemMessage``); SessionEnd is best effort (the CLI does not wait for it).
+- ``mcpServers.NAME``: ``command``, ``args``, ``env``, ``cwd``, ``timeout`` (ms),
+  ``trust`` (skip confirmations; mem leaves it to the user), or ``url`` /
+  ``httpUrl`` for remote servers (docs/tools/mcp-server.md).
+- ``transcript_path``: the session file of ChatRecordingService,
+  ``~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`` (JSONL; older
+  versions wrote one ``.json`` document); its records are read by
+  capture/transcripts/gemini.py.
+
+mem registers SessionStart (context), BeforeAgent (recall) and SessionEnd (a
+detached summary of the session file); PreCompress carries no summary (protocol.py).
 """
 
 from __future__ import annotations
@@ -30,7 +48,9 @@ from memcli.adapters.agents.config_file import (
 from memcli.adapters.agents.hook_settings import HookSettings
 from memcli.core.errors import MemError
 
-GEMINI_HOOKS = HookSettings("gemini", {"SessionStart": 10_000, "BeforeAgent": 10_000})
+GEMINI_HOOKS = HookSettings(
+    "gemini", {"SessionStart": 10_000, "BeforeAgent": 10_000, "SessionEnd": 10_000}
+)
 """The events mem answers for Gemini CLI, with their timeouts in milliseconds."""
 SERVER_NAME = "mem"
 

@@ -12,10 +12,12 @@ offers differ:
   ``hooks.json``. Codex has no session-end event (``Stop`` ends every turn) and
   gives its hooks no compaction summary: its sessions are still indexed, from
   the rollout files, by the sync a session start begins.
-- Gemini CLI: SessionStart (context) and BeforeAgent (recall). Its PreCompress
-  is advisory and carries no summary, and its SessionEnd names a transcript in
-  Gemini CLI's own JSON format, which mem does not read: both are answered with
-  nothing.
+- Gemini CLI: SessionStart (context), BeforeAgent (recall), SessionEnd (a
+  detached summary of its JSONL session file, capture/transcripts/gemini.py).
+  Its PreCompress is advisory, fires before the summary exists and carries
+  none; the summary only replaces the model's history while the session file
+  keeps the whole conversation, so the session-end summary loses nothing by
+  it: answered with nothing.
 
 Every handler fails open: the caller turns any exception into an empty answer
 and a one-line note on stderr, so memory trouble never blocks the agent.
@@ -50,7 +52,7 @@ MOMENTS: dict[str, dict[str, str | None]] = {
         "SessionStart": "context",
         "BeforeAgent": "recall",
         "PreCompress": None,
-        "SessionEnd": None,
+        "SessionEnd": "session-end",
     },
 }
 """Agent -> its hook events -> mem's moment (None: a known event, answered with nothing)."""

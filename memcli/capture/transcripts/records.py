@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, Protocol
 
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is skipped as "line too long", never parsed
-AGENTS = ("claude", "codex")
+AGENTS = ("claude", "codex", "gemini")
 _CHUNK = 1024 * 1024
 
 
@@ -28,7 +28,7 @@ _CHUNK = 1024 * 1024
 class TranscriptMessage:
     """One indexed message of an agent session."""
 
-    agent: str  # "claude" | "codex"
+    agent: str  # "claude" | "codex" | "gemini"
     session: str  # the session id (never empty: such a record is skipped)
     time: str | None  # "YYYY-MM-DDTHH:MM:SSZ" (UTC), None when the record has none
     role: str  # "user" | "assistant" | "tool" (a tool result) | "summary" (a compaction summary)
@@ -59,7 +59,7 @@ class LineParser(Protocol):
 
 
 def parser_for(agent: str, state: dict[str, Any] | None = None) -> LineParser:
-    """A new parser for ``agent`` ("claude" or "codex"), resumed from ``state`` if given."""
+    """A new parser for ``agent`` (one of ``AGENTS``), resumed from ``state`` if given."""
     if agent == "claude":
         from memcli.capture.transcripts.claude import ClaudeParser
 
@@ -68,6 +68,10 @@ def parser_for(agent: str, state: dict[str, Any] | None = None) -> LineParser:
         from memcli.capture.transcripts.codex import CodexParser
 
         return CodexParser(state)
+    if agent == "gemini":
+        from memcli.capture.transcripts.gemini import GeminiParser
+
+        return GeminiParser(state)
     raise ValueError(f"unknown transcript agent {agent!r} (known: {', '.join(AGENTS)})")
 
 

@@ -58,6 +58,7 @@ def session_end(
             --transcript ~/.claude/projects/-home-me-app/8f2e....jsonl --cwd ~/app
     """
     from memcli.capture.session_end import SYNC_TIMEOUT, capture_session_end, transcripts_sync
+    from memcli.capture.transcripts.records import AGENTS
     from memcli.core.errors import InvalidInput
     from memcli.core.validate import check_agent
     from memcli.service.memory import Memory
@@ -66,8 +67,9 @@ def session_end(
     if not session or transcript is None:
         raise click.UsageError(f"Missing option '--{'session' if not session else 'transcript'}'.")
     agent = check_agent(agent) or "claude"
-    if agent not in ("claude", "codex"):
-        raise InvalidInput(f"no transcript reader for the agent {agent!r} (known: claude, codex)")
+    if agent not in AGENTS:
+        known = ", ".join(AGENTS)
+        raise InvalidInput(f"no transcript reader for the agent {agent!r} (known: {known})")
     if not transcript.is_file():
         raise InvalidInput(f"the transcript {transcript} is not a file")
     where = cwd if cwd is not None and cwd.is_dir() else Path.cwd()

@@ -176,10 +176,10 @@ def install_gemini(scope: str, dry_run: bool) -> None:
     """Add mem's hooks and `mem mcp` to Gemini CLI's settings.json.
 
     SessionStart gets the session-start context, BeforeAgent the memories
-    recalled for the prompt; the MCP server "mem" gives the tools. The
-    project's .gemini/settings.json by default, --user for ~/.gemini. Gemini
-    CLI's PreCompress and SessionEnd are not used: they carry no summary, and
-    mem does not read Gemini CLI's transcripts.
+    recalled for the prompt, SessionEnd starts a detached summary of the
+    session's file; the MCP server "mem" gives the tools. The project's
+    .gemini/settings.json by default, --user for ~/.gemini. PreCompress is not
+    used: Gemini CLI gives its hooks no compression summary.
 
     \b
     Example:

@@ -1,0 +1,232 @@
+"""Gemini CLI: its session files read as messages, its SessionEnd summary, its installer."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memcli.adapters.agents import gemini
+from memcli.capture.transcripts.records import parser_for, read_messages
+
+from .conftest import git, mem, mem_json, run_mem
+
+SESSION = "5e1f0c2a-7b7d-4c1e-9a43-2f0d6c7e8a91"
+T = "2026-08-20T09:1{}:00.000Z"
+
+
+def gemini_session(path: Path, project: str = "/home/u/app") -> Path:
+    """A session file as Gemini CLI's ChatRecordingService writes it: every change appended."""
+    call = {
+        "id": "replace-1",
+        "name": "replace",
+        "args": {"file_path": f"{project}/retry.py", "old_string": "a", "new_string": "b"},
+        "status": "scheduled",
+        "timestamp": T.format(2),
+    }
+    done = {
+        **call,
+        "status": "success",
+        "result": [
+            {
+                "functionResponse": {
+                    "id": "replace-1",
+                    "name": "replace",
+                    "response": {"output": "Successfully modified file"},
+                }
+            }
+        ],
+    }
+    shell = {
+        "id": "shell-1",
+        "name": "run_shell_command",
+        "args": {"command": "pytest -q tests/test_retry.py"},
+        "status": "error",
+        "timestamp": T.format(3),
+        "result": [
+            {
+                "functionResponse": {
+                    "id": "shell-1",
+                    "name": "run_shell_command",
+                    "response": {"error": "Exit code: 1\n1 failed"},
+                }
+            }
+        ],
+    }
+    answer = {"id": "g1", "timestamp": T.format(1), "type": "gemini", "model": "gemini-2.5-pro"}
+    records: list[dict[str, Any]] = [
+        {"sessionId": SESSION, "projectHash": "ab12", "startTime": T.format(0), "kind": "main"},
+        {"id": "i0", "timestamp": T.format(0), "type": "info", "content": "Loaded GEMINI.md"},
+        {
+            "id": "u1",
+            "timestamp": T.format(0),
+            "type": "user",
+            "content": [{"text": "Make the retry loop back off exponentially"}],
+        },
+        {"$set": {"lastUpdated": T.format(0)}},
+        {**answer, "content": [{"text": "I will change retry.py."}]},
+        {**answer, "content": [{"text": "I will change retry.py."}], "toolCalls": [call]},
+        {**answer, "content": [{"text": "I will change retry.py."}], "toolCalls": [done]},
+        {**answer, "content": [{"text": "I will change retry.py."}], "toolCalls": [done, shell]},
+        {"$rewindTo": "nothing-of-this-session"},
+        {"id": "u2", "timestamp": T.format(4), "type": "user", "content": "/stats"},
+        {"id": "g2", "timestamp": T.format(5), "type": "gemini", "content": "Done: it backs off."},
+        {"$set": {"lastUpdated": T.format(5)}},
+    ]
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+def test_a_session_file_gives_each_message_and_tool_call_once(tmp_path: Path) -> None:
+    messages = list(read_messages(gemini_session(tmp_path / "s.jsonl"), "gemini"))
+    assert [(m.role, m.tools, m.text.split("\n")[0]) for m in messages] == [
+        ("user", (), "Make the retry loop back off exponentially"),
+        ("assistant", (), "I will change retry.py."),
+        ("assistant", ("replace",), "replace /home/u/app/retry.py a b"),
+        ("tool", ("replace",), "Successfully modified file"),
+        ("assistant", ("run_shell_command",), "run_shell_command pytest -q tests/test_retry.py"),
+        ("tool", ("run_shell_command",), "Exit code: 1"),
+        ("assistant", (), "Done: it backs off."),
+    ]
+    assert {m.session for m in messages} == {SESSION} and messages[0].time == "2026-08-20T09:10:00Z"
+    edit, shell, failed = messages[2], messages[4], messages[5]
+    assert edit.edited == ("/home/u/app/retry.py",) and shell.commands == (
+        "pytest -q tests/test_retry.py",
+    )
+    assert failed.failed and failed.parent == shell.uuid == "shell-1"
+
+
+def test_a_parser_resumed_mid_file_does_not_repeat_what_it_read(tmp_path: Path) -> None:
+    lines = gemini_session(tmp_path / "s.jsonl").read_bytes().splitlines()
+    first = parser_for("gemini")
+    early = [m for line in lines[:5] for m in first.feed(line)]
+    later = parser_for("gemini", json.loads(json.dumps(first.state())))
+    rest = [m for line in lines[5:] for m in later.feed(line)]
+    one = parser_for("gemini")
+    whole = [m for line in lines for m in one.feed(line)]
+    assert early + rest == whole
+
+
+def test_an_older_whole_session_document_on_one_line_is_read(tmp_path: Path) -> None:
+    document = {
+        "sessionId": "old",
+        "projectHash": "ab",
+        "messages": [
+            {"id": "1", "timestamp": T.format(0), "type": "user", "content": "Fix the build"},
+            {"id": "2", "timestamp": T.format(1), "type": "gemini", "content": "Fixed."},
+        ],
+    }
+    path = tmp_path / "session-old.json"
+    path.write_text(json.dumps(document))
+    assert [(m.session, m.role, m.text) for m in read_messages(path, "gemini")] == [
+        ("old", "user", "Fix the build"),
+        ("old", "assistant", "Fixed."),
+    ]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+KEYS = st.sampled_from(
+    ["id", "type", "content", "toolCalls", "sessionId", "$set", "$rewindTo", "messages", "args"]
+)
+RECORDS = st.dictionaries(KEYS, JSON | st.sampled_from(["user", "gemini", "x"]), max_size=6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(RECORDS | JSON, max_size=6))
+def test_any_json_lines_never_raise_and_the_state_resumes(records: list[Any]) -> None:
+    parser = parser_for("gemini")
+    parser.feed(json.dumps({"sessionId": "s"}).encode())
+    for record in records:
+        for message in parser.feed(json.dumps(record).encode()):
+            assert message.agent == "gemini" and message.session == "s"
+    parser_for("gemini", json.loads(json.dumps(parser.state())))
+
+
+def test_session_end_capture_summarizes_a_gemini_session(store: Path, tmp_path: Path) -> None:
+    path = gemini_session(tmp_path / "s.jsonl", project="/home/u/app")
+    argv = ["--agent", "gemini", "--session", SESSION, "--transcript", str(path)]
+    result = mem_json("capture", "session-end", *argv, "--cwd", str(tmp_path))
+    assert result["action"] == "saved"
+    shown = mem_json("show", result["id"])[0]
+    assert shown["agent"] == "gemini" and shown["source"] == "session-end"
+    assert shown["request"] == "Make the retry loop back off exponentially"
+    assert "`pytest -q tests/test_retry.py` (failed)" in shown["investigated"]
+    assert "/home/u/app/retry.py" in shown["completed"] and "backs off" in shown["completed"]
+
+
+@pytest.mark.e2e
+def test_the_session_end_hook_starts_the_summary_and_answers_at_once(
+    store: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "app"
+    project.mkdir()
+    path = gemini_session(tmp_path / "session-2026-08-20T09-10-5e1f0c2a.jsonl", str(project))
+    payload = {
+        "session_id": SESSION,
+        "transcript_path": str(path),
+        "cwd": str(project),
+        "hook_event_name": "SessionEnd",
+        "timestamp": T.format(6),
+        "reason": "exit",
+    }
+    before = git(store, "rev-parse", "HEAD")
+    started = time.monotonic()
+    done = run_mem("hook", "gemini", "SessionEnd", input=json.dumps(payload), cwd=project)
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    assert time.monotonic() - started < 5
+    deadline = time.monotonic() + 10
+    while git(store, "rev-parse", "HEAD") == before:
+        assert time.monotonic() < deadline, "no summary was committed within 10 s"
+        time.sleep(0.1)
+    summary = mem_json("list", "--kind", "summary")[0]
+    shown = mem_json("show", summary["id"])[0]
+    assert (shown["agent"], shown["session"]) == ("gemini", SESSION)
+    assert "retry.py" in shown["completed"]
+
+
+def test_precompress_answers_nothing(store: Path, tmp_path: Path) -> None:
+    payload = {"session_id": "s", "cwd": str(tmp_path), "trigger": "auto"}
+    result = mem("hook", "gemini", "PreCompress", input=json.dumps(payload))
+    assert result.stdout == ""
+
+
+SETTINGS = '{\n    "theme": "GitHub",\n    "hooks": {"BeforeTool": [{"matcher": "write_file", \
+"hooks": [{"type": "command", "command": "./lint.sh"}]}]}\n}\n'
+
+
+def test_install_registers_three_events_and_keeps_everything_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    git(tmp_path, "init", "-q")
+    path = tmp_path / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(SETTINGS)
+    dry = mem("install", "gemini", "--dry-run").stdout
+    assert "Would have" in dry and "SessionEnd" in dry and path.read_text() == SETTINGS
+    mem("install", "gemini")
+    data = json.loads(path.read_text())
+    assert data["theme"] == "GitHub" and data["hooks"]["BeforeTool"][0]["matcher"] == "write_file"
+    for event in ("SessionStart", "BeforeAgent", "SessionEnd"):
+        (hook,) = data["hooks"][event][0]["hooks"]
+        assert hook["command"].endswith(f"hook gemini {event}") and hook["timeout"] == 10_000
+    assert "PreCompress" not in data["hooks"] and data["mcpServers"]["mem"]["args"][-1] == "mcp"
+    assert "Nothing to change" in mem("install", "gemini").stdout
+    mem("uninstall", "gemini")
+    assert path.read_text() == SETTINGS
+    assert not path.with_name("settings.json.mem-backup").exists()
+
+
+def test_uninstall_leaves_a_file_it_never_touched_alone(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text(SETTINGS)
+    assert not gemini.uninstall(path).changed and path.read_text() == SETTINGS
