@@ -1,13 +1,38 @@
 """Connecting mem to Codex: its hooks in ``hooks.json``, ``mem mcp`` in ``config.toml``.
 
-Codex reads hooks from ``hooks.json`` beside its config layers (``$CODEX_HOME``,
-default ``~/.codex``, and a project's ``.codex/``), in Claude Code's shape
-(event -> groups -> command hooks, timeouts in seconds), and MCP servers from
-``[mcp_servers.NAME]`` tables of ``config.toml`` (``command``, ``args``). Its
-hook input has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``
-and, for UserPromptSubmit, ``prompt``; an answer's
-``hookSpecificOutput.additionalContext`` reaches the model (Codex cuts hook
-text over about 2,500 tokens: ``[agents] codex_context`` in mem.toml).
+What Codex reads (openai/codex, ``codex-rs/``):
+
+- Where: ``hooks.json`` beside each config layer's ``config.toml``: the user's
+  ``$CODEX_HOME`` (default ``~/.codex``) and a project's ``.codex/``
+  (hooks/src/engine/discovery.rs ``load_hooks_json``). A project's layer is
+  loaded only in a trusted project (``[projects."PATH"] trust_level``).
+- Shape: ``{"hooks": {EVENT: [{"matcher": ..., "hooks": [{"type": "command",
+  "command": ..., "timeout": SECONDS}]}]}}``, Claude Code's; no timeout means
+  600 s (config/src/hook_config.rs ``HooksFile``, ``HookHandlerConfig``).
+  Events: PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact,
+  SessionStart, SessionEnd (newer versions), UserPromptSubmit, SubagentStart,
+  SubagentStop, Stop. An event a version does not know is ignored.
+- Hooks are on by default (``[features] hooks``, formerly the experimental
+  ``codex_hooks``), but a user's or project's hook runs only once trusted: its
+  hash is recorded under ``[hooks.state."FILE:event:GROUP:HANDLER"]`` in
+  ``config.toml`` when the user trusts it in ``/hooks`` (or the start-up
+  review); an untrusted or changed hook is skipped silently
+  (discovery.rs ``hook_trust_status``). mem never writes that trust itself.
+- Input on stdin (hooks/schema/generated/*.command.input.schema.json):
+  ``session_id``, ``transcript_path`` (the rollout file, or null), ``cwd``,
+  ``hook_event_name``, ``model``, ``permission_mode``; SessionStart adds
+  ``source`` (startup, resume, clear, compact), UserPromptSubmit ``turn_id``
+  and ``prompt``, SessionEnd ``reason``, PostCompact ``trigger`` (no summary).
+- Answer: ``{"hookSpecificOutput": {"hookEventName": EVENT,
+  "additionalContext": TEXT}}`` (plain stdout is taken as context too; stdout
+  that looks like JSON but does not parse fails the hook), given to the model
+  as a developer message (hooks/src/events/session_start.rs). Text over 2,500
+  tokens, counted as a token per 4 bytes, is written to
+  ``$CODEX_HOME/hook_outputs/`` and the model gets a cut preview
+  (hooks/src/output_spill.rs): protocol.py keeps mem's text under that.
+- MCP servers: ``[mcp_servers.NAME]`` in the same ``config.toml``, ``command``
+  and ``args`` (optional ``env``, ``cwd``, ``startup_timeout_sec``,
+  ``tool_timeout_sec``, ``enabled``) (docs/config.md).
 
 ``config.toml`` is someone's hand-written file: it is never rewritten through a
 TOML serializer (comments and order would be lost). mem appends its own table
@@ -33,8 +58,17 @@ from memcli.adapters.agents.config_file import (
 from memcli.adapters.agents.hook_settings import HookSettings
 from memcli.core.errors import MemError
 
-CODEX_HOOKS = HookSettings("codex", {"SessionStart": 10, "UserPromptSubmit": 10})
+CODEX_HOOKS = HookSettings("codex", {"SessionStart": 10, "UserPromptSubmit": 10, "SessionEnd": 5})
 """The events mem answers for Codex, with their timeouts in seconds."""
+
+
+def trust_note(*, user: bool) -> str:
+    """What the user still has to do in Codex for the hooks to run."""
+    note = "Codex runs a new or changed hook only once you trust it: /hooks in Codex"
+    note += " (or its start-up review)"
+    return note + ("." if user else "; and it reads .codex/ in a trusted project only.")
+
+
 SERVER_NAME = "mem"
 BLOCK_START = "# mem's MCP server (`mem uninstall codex` removes this block)\n"
 MAX_CONFIG_BYTES = 4 << 20

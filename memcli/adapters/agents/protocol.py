@@ -8,9 +8,12 @@ offers differ:
 - Claude Code: SessionStart (context), UserPromptSubmit (recall), PostCompact
   (its compaction summary is kept), SessionEnd (a detached summary of the
   transcript); PreCompact needs nothing.
-- Codex: SessionStart (context) and UserPromptSubmit (recall), read from
-  ``hooks.json``. Codex has no session-end event (``Stop`` ends every turn) and
-  gives its hooks no compaction summary: its sessions are still indexed, from
+- Codex: SessionStart (context; it fires again after a compaction, with
+  ``source: "compact"``), UserPromptSubmit (recall) and SessionEnd (a detached
+  summary of the rollout named by ``transcript_path``), read from
+  ``hooks.json``. ``Stop`` ends every turn, not the session, and PreCompact /
+  PostCompact carry no summary: all three are answered with nothing. A Codex
+  without SessionEnd ignores that entry; its sessions are still indexed, from
   the rollout files, by the sync a session start begins.
 - Gemini CLI: SessionStart (context), BeforeAgent (recall), SessionEnd (a
   detached summary of its JSONL session file, capture/transcripts/gemini.py).
@@ -47,6 +50,7 @@ MOMENTS: dict[str, dict[str, str | None]] = {
         "PreCompact": None,
         "PostCompact": None,
         "Stop": None,
+        "SessionEnd": "session-end",
     },
     "gemini": {
         "SessionStart": "context",
@@ -60,6 +64,9 @@ AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"
 ANSWER_CAPS: dict[str, int] = {"claude": HOOK_ANSWER_LIMIT - 1000}
 """Characters an agent takes at most whatever mem.toml says (Claude Code cuts a hook
 answer over 10,000 characters, and the JSON around the text needs room)."""
+ANSWER_BYTE_CAPS: dict[str, int] = {"codex": 9_600}
+"""UTF-8 bytes of hook text an agent takes whole: Codex counts a token per 4 bytes and
+moves hook text over 2,500 tokens to a file, leaving the model a cut preview."""
 
 
 def answer(
@@ -89,6 +96,19 @@ def answer(
         # At once: the summary is written by a detached process, never waited for.
         transcript = payload.get("transcript_path")
         events.start_session_end(session, transcript, cwd, agent=agent, notify=notify)
+    byte_cap = ANSWER_BYTE_CAPS.get(agent)
+    if text and byte_cap is not None:
+        text = fit_bytes(text, byte_cap)
     if not text:
         return None
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def fit_bytes(text: str, limit: int) -> str:
+    """``text`` within ``limit`` UTF-8 bytes: whole lines dropped from the end, as needed."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    kept = data[: limit + 1].decode("utf-8", errors="ignore")
+    cut = kept.rfind("\n")
+    return kept[:cut].rstrip() if cut > 0 else ""

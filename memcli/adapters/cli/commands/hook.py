@@ -36,7 +36,7 @@ def claude(event: str) -> None:
 @hook.command()
 @click.argument("event")
 def codex(event: str) -> None:
-    """Answer a Codex hook event (SessionStart, UserPromptSubmit; others get no answer).
+    """Answer a Codex hook event (SessionStart, UserPromptSubmit, SessionEnd; others: none).
 
     \b
     Example:

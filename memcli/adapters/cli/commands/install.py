@@ -125,28 +125,41 @@ def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
 
 @install.command("codex")
 @_agent_scope_options
-def install_codex(scope: str, dry_run: bool) -> None:
+@click.option(
+    "--mcp/--no-mcp",
+    "with_mcp",
+    default=True,
+    help="Also `mem mcp` in config.toml (the default), or the hooks only.",
+)
+def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
     """Add mem's hooks to Codex's hooks.json and `mem mcp` to its config.toml.
 
     SessionStart gets the session-start context (within mem.toml's
     [agents] codex_context: Codex cuts hook text over about 2,500 tokens),
-    UserPromptSubmit the memories recalled for the prompt. The project's
-    .codex/ by default, --user for $CODEX_HOME (~/.codex). Other settings and
-    hooks are never touched; config.toml gets one marked block of text.
+    UserPromptSubmit the memories recalled for the prompt, SessionEnd starts
+    the summary of the session's rollout. The project's .codex/ by default,
+    --user for $CODEX_HOME (~/.codex). Other settings and hooks are never
+    touched; config.toml gets one marked block of text. Codex runs the hooks
+    once you trust them (/hooks in Codex).
 
     \b
     Example:
         mem install codex --dry-run
         mem install codex --user
+        mem install codex --no-mcp
     """
     from memcli.adapters.agents import codex
 
     hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
-    _report(
-        codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run), dry_run, "Installed mem's hooks in"
-    )
-    change = codex.install_server(config_path, dry_run=dry_run)
-    _report(change, dry_run, "Registered mem's MCP server in")
+    if with_mcp:
+        codex.install_server(config_path, dry_run=True)  # a config mem must refuse: no hooks
+    hooks_change = codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run)
+    _report(hooks_change, dry_run, "Installed mem's hooks in")
+    if with_mcp:
+        change = codex.install_server(config_path, dry_run=dry_run)
+        _report(change, dry_run, "Registered mem's MCP server in")
+    if hooks_change.changed:
+        click.echo(codex.trust_note(user=scope == "user"))
 
 
 @uninstall.command("codex")
