@@ -276,3 +276,23 @@ def test_claude_memory_md_with_a_secret_is_refused_or_redacted(store: Path, tmp_
     mem("import", "claude-memory", str(folder), "--redact")
     kept = (store / "MEMORY.md").read_text()
     assert "[REDACTED" in kept and key not in git(store, "log", "-p", "--all")
+
+
+def test_a_memory_md_written_during_the_import_is_never_replaced(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone writes the store's MEMORY.md while the import writes its files: theirs stays."""
+    import memcli.service.writer as writer
+
+    def someone_writes_it(point: str) -> None:
+        if point == "lock-held":
+            (store / "MEMORY.md").write_text("# Mine, written by hand\n")
+
+    monkeypatch.setattr(writer, "crash_point", someone_writes_it)
+    folder = _claude_memory(tmp_path)
+    (folder / "broken.md").unlink()
+    result = mem("import", "claude-memory", str(folder), expect=1)
+    assert "appeared in the store meanwhile" in result.output
+    assert (store / "MEMORY.md").read_text() == "# Mine, written by hand\n"
+    assert git(store, "status", "--porcelain", "--untracked-files=no") == ""
+    assert mem_json("list") == []  # nothing of the import was committed or left behind

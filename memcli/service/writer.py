@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.core import journal
@@ -265,7 +265,8 @@ class Writer:
             if with_notes:
                 assert notes is not None
                 files[MEMORY_MD] = notes.encode("utf-8")
-            commit = self._commit_files(files, [], message, loaded=loaded)
+            create_only = (MEMORY_MD,) if with_notes else ()
+            commit = self._commit_files(files, [], message, loaded=loaded, create_only=create_only)
         if len(kept) >= PACK_AFTER_FILES:
             self._pack_loose_objects()
         return ImportCommit(commit, written, taken, with_notes)
@@ -330,11 +331,15 @@ class Writer:
         message: str,
         *,
         loaded: Mapping[str, tuple[Record, str]] | None = None,
+        create_only: Collection[str] = (),
     ) -> str:
         """Write and delete files, commit them, and tell the index; undo the files on failure.
 
         Callers hold the write lock. ``loaded``: each written path's memory and
         digest when the caller has them (else every file is read back).
+        ``create_only``: paths written only if nothing is there when their turn
+        comes (a file someone made meanwhile stops the commit and stays as it is).
+        Only what this call wrote or removed is undone.
         """
         for content in writes.values():
             data = content.encode("utf-8") if isinstance(content, str) else content
@@ -344,20 +349,25 @@ class Writer:
         # Current with the parent, so that the commit applies without a diff.
         index = None if self.memory.index_deferred else self.memory.index()
         parent = self.store.head()
+        touched: list[str] = []
         try:
             crash_point("lock-held")
             many = len(writes) >= SYNC_ONCE_FILES
             for path, content in writes.items():
                 data = content.encode("utf-8") if isinstance(content, str) else content
-                self.store.write_file(path, data, sync=not many)
+                exclusive = path in create_only
+                self.store.write_file(path, data, sync=not many, exclusive=exclusive)
+                touched.append(path)
             for path in removals:
+                touched.append(path)
                 self.store.remove_file(path)
             if many:
                 os.sync()  # one flush for all: an fsync each costs 0.2-4 ms a file
             crash_point("files-written")
             commit = self.store.commit(list(writes), removals, message)
         except BaseException:
-            for path, old in backups.items():
+            for path in touched:
+                old = backups[path]
                 if old is None:
                     self.store.remove_file(path)
                 else:

@@ -348,10 +348,14 @@ class Store:
         """
         return self.root / MEMORY_MD if path == MEMORY_MD else self.resolve(path)
 
-    def write_file(self, path: str, content: bytes, *, sync: bool = True) -> None:
+    def write_file(
+        self, path: str, content: bytes, *, sync: bool = True, exclusive: bool = False
+    ) -> None:
         """Write atomically: a temporary file in the same folder, fsync, rename.
 
         ``sync=False`` leaves the fsync to the caller (one ``os.sync`` for many files).
+        ``exclusive``: only when nothing is at ``path`` (a hard link, which never
+        replaces); else a ``StoreError`` and whatever is there stays.
         """
         full = self.resolve_written(path)
         full.parent.mkdir(parents=True, exist_ok=True)
@@ -364,7 +368,17 @@ class Store:
                     handle.flush()
                     os.fsync(handle.fileno())
             crash_point("temp-written")
-            os.replace(temp, full)
+            if not exclusive:
+                os.replace(temp, full)
+                return
+            try:
+                os.link(temp, full)
+            except FileExistsError:
+                raise StoreError(
+                    f"{path} appeared in the store meanwhile; nothing was written, and it "
+                    "was left as it is"
+                ) from None
+            temp.unlink()
         except BaseException:
             temp.unlink(missing_ok=True)
             raise
