@@ -296,3 +296,15 @@ def test_a_memory_md_written_during_the_import_is_never_replaced(
     assert (store / "MEMORY.md").read_text() == "# Mine, written by hand\n"
     assert git(store, "status", "--porcelain", "--untracked-files=no") == ""
     assert mem_json("list") == []  # nothing of the import was committed or left behind
+
+
+def test_import_commit_messages_read_well() -> None:
+    from memcli.core import journal
+    from memcli.core.model import Observation
+
+    assert journal.import_message("a/memory", [], notes=True) == (
+        "import: MEMORY.md\n\nImported from a/memory.\n"
+    )
+    one = Observation(id="01JDX3Z6AAAAAAAAAAAAAAAAAA", type="decision", title="T", created="x")
+    subject = journal.import_message("a/memory", [one], notes=True).splitlines()[0]
+    assert subject == "import: 1 memory and MEMORY.md"

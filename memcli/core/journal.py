@@ -68,14 +68,15 @@ def import_message(source: str, records: list[Record], *, notes: bool = False) -
     lines = "".join(f"{list_line(r)}\n" for r in shown)
     if len(records) > len(shown):
         lines += f"- … and {len(records) - len(shown)} more\n"
-    what = f"{len(records)} memories" if records else ""
+    what = f"{len(records)} {'memory' if len(records) == 1 else 'memories'}" if records else ""
     what += (" and " if what and notes else "") + ("MEMORY.md" if notes else "")
-    brought = "\nMEMORY.md comes from it too.\n" if notes else ""
-    return (
+    brought = "\nMEMORY.md comes from it too.\n" if notes and records else ""
+    message = (
         f"import: {what}\n\nImported from {source}.\n{brought}\n{lines}"
         + ("\n" if lines else "")
         + memory_id_trailers(r.id for r in records)
     )
+    return message.rstrip("\n") + "\n"
 
 
 def uncommitted_message(count: int, ids: list[str]) -> str:
