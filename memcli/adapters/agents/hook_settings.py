@@ -44,9 +44,24 @@ class HookSettings:
     def install(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
         real = resolve_links(path)
         original, data = read_json(real)
+        # Only the first install backs the file up: the backup then holds it as it was
+        # before mem, which an uninstall gives back, however often mem's hooks were updated.
+        first = not self.installed(data)
         self.add(real, data)
-        return write_json(real, original, data, dry_run=dry_run, keep_backup=True)._replace(
+        return write_json(real, original, data, dry_run=dry_run, keep_backup=first)._replace(
             path=path
+        )
+
+    def installed(self, data: dict[str, Any]) -> bool:
+        """Whether ``data`` (a settings file's JSON) holds any hook of mem's."""
+        hooks = data.get("hooks")
+        return isinstance(hooks, dict) and any(
+            self.is_ours(hook)
+            for groups in hooks.values()
+            if isinstance(groups, list)
+            for group in groups
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list)
+            for hook in group["hooks"]
         )
 
     def uninstall(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
