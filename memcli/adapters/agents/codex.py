@@ -8,21 +8,36 @@ What Codex reads (openai/codex, ``codex-rs/``):
   loaded only in a trusted project (``[projects."PATH"] trust_level``).
 - Shape: ``{"hooks": {EVENT: [{"matcher": ..., "hooks": [{"type": "command",
   "command": ..., "timeout": SECONDS}]}]}}``, Claude Code's; no timeout means
-  600 s (config/src/hook_config.rs ``HooksFile``, ``HookHandlerConfig``).
-  Events: PreToolUse, PermissionRequest, PostToolUse, PreCompact, PostCompact,
-  SessionStart, SessionEnd (newer versions), UserPromptSubmit, SubagentStart,
-  SubagentStop, Stop. An event a version does not know is ignored.
+  600 s (config/src/hook_config.rs ``HooksFile``, ``HookHandlerConfig``;
+  ``timeoutSec`` is read too). Events: PreToolUse, PermissionRequest,
+  PostToolUse, PreCompact, PostCompact, SessionStart, SessionEnd (its input
+  schema is in the source; released builds may not fire it yet),
+  UserPromptSubmit, SubagentStart, SubagentStop, Stop. An event a version does
+  not know is ignored (serde skips the key). A layer's ``config.toml`` may
+  declare the same events under ``[hooks]``; with both, Codex runs both and
+  warns at every start (discovery.rs): ``mem install codex`` says so.
 - Hooks are on by default (``[features] hooks``, formerly the experimental
   ``codex_hooks``), but a user's or project's hook runs only once trusted: its
   hash is recorded under ``[hooks.state."FILE:event:GROUP:HANDLER"]`` in
-  ``config.toml`` when the user trusts it in ``/hooks`` (or the start-up
-  review); an untrusted or changed hook is skipped silently
-  (discovery.rs ``hook_trust_status``). mem never writes that trust itself.
+  the user's ``config.toml`` when the user trusts it in ``/hooks`` (or the
+  start-up review; config/src/hook_edit.rs, a toml_edit write); an untrusted or
+  changed hook is skipped silently (discovery.rs ``hook_trust_status``). The
+  hash covers the event, matcher, command and timeout, so a hook whose
+  command changes (mem moved) must be trusted again, and mem appends its
+  groups last, never moving anyone's group to another index (the key).
+  mem never writes that trust itself.
+- Running (hooks/src/engine/command_runner.rs): the command string through
+  the user's shell (``$SHELL -lc``; newer versions the default shell), in the
+  session's directory; the input is written to stdin, which is then closed,
+  and Codex reads stdout and stderr to their end (a detached child must not
+  hold them: mem's get /dev/null) within the timeout.
 - Input on stdin (hooks/schema/generated/*.command.input.schema.json):
   ``session_id``, ``transcript_path`` (the rollout file, or null), ``cwd``,
   ``hook_event_name``, ``model``, ``permission_mode``; SessionStart adds
-  ``source`` (startup, resume, clear, compact), UserPromptSubmit ``turn_id``
-  and ``prompt``, SessionEnd ``reason``, PostCompact ``trigger`` (no summary).
+  ``source`` (startup, resume, clear, compact: core queues a SessionStart
+  with ``compact`` after replacing the history), UserPromptSubmit ``turn_id``
+  and ``prompt``, SessionEnd ``reason`` (``other``), PostCompact ``trigger``
+  (no summary). SessionEnd has no output schema: Codex reads no answer.
 - Answer: ``{"hookSpecificOutput": {"hookEventName": EVENT,
   "additionalContext": TEXT}}`` (plain stdout is taken as context too; stdout
   that looks like JSON but does not parse fails the hook), given to the model
@@ -32,13 +47,20 @@ What Codex reads (openai/codex, ``codex-rs/``):
   (hooks/src/output_spill.rs): protocol.py keeps mem's text under that.
 - MCP servers: ``[mcp_servers.NAME]`` in the same ``config.toml``, ``command``
   and ``args`` (optional ``env``, ``cwd``, ``startup_timeout_sec``,
-  ``tool_timeout_sec``, ``enabled``) (docs/config.md).
+  ``tool_timeout_sec``, ``enabled``) (docs/config.md, config/src/mcp_types.rs
+  ``RawMcpServerConfig``). Codex waits 10 s for a server's ``initialize`` and
+  tool list by default (core ``DEFAULT_STARTUP_TIMEOUT``); ``mem mcp`` took
+  1.0-1.6 s, and 3.5-4.8 s with no bytecode cached yet, on a busy 2-core
+  machine, so mem's table asks for 30.
 
 ``config.toml`` is someone's hand-written file: it is never rewritten through a
 TOML serializer (comments and order would be lost). mem appends its own table
 as a marked block of text and removes exactly that block again; the result is
 parsed before it is written, and a ``[mcp_servers.mem]`` that mem did not write
-is left alone.
+is left alone. Installing again rewrites mem's block in place when it differs
+(mem moved, a new setting), keeping lines someone added to it. Only the first
+install keeps a backup (of the file before mem), here and in ``hooks.json``:
+that is what an uninstall gives back when nothing else changed.
 """
 
 from __future__ import annotations
@@ -72,6 +94,9 @@ def trust_note(*, user: bool) -> str:
 SERVER_NAME = "mem"
 BLOCK_START = "# mem's MCP server (`mem uninstall codex` removes this block)\n"
 MAX_CONFIG_BYTES = 4 << 20
+STARTUP_TIMEOUT_SEC = 30
+"""Seconds Codex waits for ``mem mcp`` to start (its default, 10, is near what a first start
+takes on a slow or busy machine, before Python's bytecode is cached)."""
 
 
 def codex_home() -> Path:
@@ -85,27 +110,37 @@ def paths(*, user: bool, cwd: Path) -> tuple[Path, Path]:
     return folder / "hooks.json", folder / "config.toml"
 
 
-def server_block() -> str:
-    """mem's ``[mcp_servers.mem]`` table, as the block of text it adds."""
+def server_table() -> dict[str, Any]:
+    """What mem's ``[mcp_servers.mem]`` table holds."""
     import shlex
 
     words = [*shlex.split(mem_command()), "mcp"]
-    args = ", ".join(_toml_string(word) for word in words[1:])
+    return {"command": words[0], "args": words[1:], "startup_timeout_sec": STARTUP_TIMEOUT_SEC}
+
+
+def server_block() -> str:
+    """mem's ``[mcp_servers.mem]`` table, as the block of text it adds."""
+    table = server_table()
+    args = ", ".join(_toml_string(word) for word in table["args"])
     return (
         f"{BLOCK_START}[mcp_servers.{SERVER_NAME}]\n"
-        f"command = {_toml_string(words[0])}\nargs = [{args}]\n"
+        f"command = {_toml_string(table['command'])}\nargs = [{args}]\n"
+        f"startup_timeout_sec = {table['startup_timeout_sec']}\n"
     )
 
 
 def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    """Append mem's server block to ``config.toml`` (nothing when it is there)."""
+    """Append mem's server block to ``config.toml``; a block of mem's there is kept current."""
     real = resolve_links(path)
     original = _read(real)
     text = original.decode("utf-8") if original is not None else ""
     current = _servers(real, text).get(SERVER_NAME)
     if current is not None:
-        if BLOCK_START in text or _is_ours(current):
-            return SettingsChange(path, "", False)  # registered already
+        start = text.find(BLOCK_START)
+        if start >= 0:
+            return _update_block(path, real, original, text, start, dry_run=dry_run)
+        if _is_ours(current):
+            return SettingsChange(path, "", False)  # registered by hand: left as it is
         raise MemError(
             f"{path}: mcp_servers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
@@ -118,6 +153,50 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     backup = real.with_name(real.name + BACKUP_SUFFIX) if original else None
     change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run, backup=backup)
     return change._replace(path=path)
+
+
+def _update_block(
+    path: Path, real: Path, original: bytes | None, text: str, start: int, *, dry_run: bool
+) -> SettingsChange:
+    """mem's block rewritten as this mem writes it (another path to ``mem``, a new setting).
+
+    No new backup: the one kept holds the file from before mem's first install, which
+    is what an uninstall gives back.
+    """
+    end = _block_end(text, start)
+    intended = server_table()
+    # Lines someone added to mem's table (``enabled = false``, ``env``) stay.
+    added = [
+        line
+        for line in text[start:end].splitlines(keepends=True)[2:]
+        if line.split("=", 1)[0].strip() not in intended
+    ]
+    block = server_block() + "".join(added)
+    if text[start:end] == block:
+        return SettingsChange(path, "", False)
+    new = text[:start] + block + text[end:]
+    table = _servers(real, new).get(SERVER_NAME)
+    if not isinstance(table, dict) or any(table.get(k) != v for k, v in intended.items()):
+        raise MemError(f"{path}: mem's table would not be read as intended; change it by hand")
+    return write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run)._replace(path=path)
+
+
+def toml_hook_events(path: Path) -> list[str]:
+    """Events ``config.toml`` itself declares hooks for (Codex's other way to write them).
+
+    Codex loads both a layer's ``hooks.json`` and its ``[hooks]`` tables, and warns at
+    every start that the layer uses two representations. ``[hooks.state]`` is Codex's
+    own record of trusted hooks, not a declaration. A file mem cannot read: none.
+    """
+    try:
+        original = _read(resolve_links(path))
+        data = _parse(original.decode("utf-8")) if original is not None else {}
+    except (MemError, ValueError, RecursionError):  # TOMLDecodeError is a ValueError
+        return []
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    return [event for event, groups in hooks.items() if event != "state" and groups]
 
 
 def uninstall_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
@@ -189,11 +268,17 @@ def _read(path: Path) -> bytes | None:
     return data
 
 
+def _parse(text: str) -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads(text)
+
+
 def _servers(path: Path, text: str) -> dict[str, Any]:
     import tomllib
 
     try:
-        data = tomllib.loads(text)
+        data = _parse(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise MemError(f"{path} is not valid TOML ({exc}); mem leaves it untouched") from None
     servers = data.get("mcp_servers", {})

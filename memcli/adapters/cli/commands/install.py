@@ -160,6 +160,12 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
         _report(change, dry_run, "Registered mem's MCP server in")
     if hooks_change.changed:
         click.echo(codex.trust_note(user=scope == "user"))
+    in_toml = codex.toml_hook_events(config_path)
+    if in_toml:
+        click.echo(
+            f"{config_path} declares hooks too ({', '.join(in_toml)}): Codex runs both"
+            " and warns at start-up that this layer keeps hooks in two places."
+        )
 
 
 @uninstall.command("codex")
