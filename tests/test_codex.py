@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +215,44 @@ def test_user_scope_uses_codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert (home / "hooks.json").is_file() and (home / "config.toml").is_file()
     mem("uninstall", "codex", "--user")
     assert not (home / "hooks.json").exists() and not (home / "config.toml").exists()
+
+
+def test_reinstall_keeps_mem_current_and_uninstall_gives_back_the_first_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older mem's entries are brought up to date; the backup stays the file before mem."""
+    monkeypatch.chdir(tmp_path)
+    hooks, config = _codex_files(tmp_path)
+    hooks.write_text(json.dumps(HOOKS) + "\n")  # one line: a rewrite would show
+    before = hooks.read_bytes(), config.read_bytes()
+    mem("install", "codex")
+    data = json.loads(hooks.read_text())
+    del data["hooks"]["SessionEnd"]  # as an older mem installed them
+    hooks.write_text(json.dumps(data, indent=2) + "\n")
+    old_block = config.read_text().replace("startup_timeout_sec = 30\n", "enabled = false\n")
+    config.write_text(old_block.replace('args = ["mcp"]', 'args = ["mcp", "--old"]'))
+    updated = mem("install", "codex").stdout
+    assert '-args = ["mcp", "--old"]' in updated and "+startup_timeout_sec = 30" in updated
+    table = tomllib.loads(config.read_text())["mcp_servers"]["mem"]
+    assert table["args"] == ["mcp"] and table["startup_timeout_sec"] == 30
+    assert table["enabled"] is False  # a line someone added to mem's table stays
+    assert config.read_text().startswith(CONFIG)
+    assert "SessionEnd" in json.loads(hooks.read_text())["hooks"]
+    assert mem("install", "codex").stdout.count("Nothing to change") == 2
+    mem("uninstall", "codex")
+    assert (hooks.read_bytes(), config.read_bytes()) == before
+    assert sorted(p.name for p in hooks.parent.iterdir()) == ["config.toml", "hooks.json"]
+
+
+def test_install_says_when_config_toml_declares_hooks_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _, config = _codex_files(tmp_path)
+    config.write_text(CONFIG + '\n[hooks.state."/p/hooks.json:stop:0:0"]\ntrusted_hash = "x"\n')
+    assert "two places" not in mem("install", "codex", "--dry-run").output  # Codex's trust only
+    config.write_text(
+        CONFIG + '\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "ding"\n'
+    )
+    said = mem("install", "codex", "--no-mcp").output
+    assert "declares hooks too (Stop)" in said and "two places" in said
