@@ -256,3 +256,23 @@ def test_install_says_when_config_toml_declares_hooks_too(
     )
     said = mem("install", "codex", "--no-mcp").output
     assert "declares hooks too (Stop)" in said and "two places" in said
+
+
+def test_uninstall_keeps_later_groups_at_their_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Codex trusts a hook by its group's index: a group added after mem's keeps its place."""
+    monkeypatch.chdir(tmp_path)
+    hooks, _ = _codex_files(tmp_path)
+    mem("install", "codex", "--no-mcp")
+    data = json.loads(hooks.read_text())
+    later = {"hooks": [{"type": "command", "command": "other-tool start"}]}
+    data["hooks"]["SessionStart"].append(later)  # another installer, after mem
+    hooks.write_text(json.dumps(data, indent=2) + "\n")
+    mem("uninstall", "codex")
+    left = json.loads(hooks.read_text())["hooks"]
+    assert left["SessionStart"] == [HOOKS["hooks"]["SessionStart"][0], {"hooks": []}, later]
+    assert "UserPromptSubmit" not in left and left["Stop"] == HOOKS["hooks"]["Stop"]
+    mem("install", "codex", "--no-mcp")  # back into its old place
+    groups = json.loads(hooks.read_text())["hooks"]["SessionStart"]
+    assert groups[2] == later and "hook codex SessionStart" in groups[1]["hooks"][0]["command"]

@@ -23,9 +23,10 @@ What Codex reads (openai/codex, ``codex-rs/``):
   start-up review; config/src/hook_edit.rs, a toml_edit write); an untrusted or
   changed hook is skipped silently (discovery.rs ``hook_trust_status``). The
   hash covers the event, matcher, command and timeout, so a hook whose
-  command changes (mem moved) must be trusted again, and mem appends its
-  groups last, never moving anyone's group to another index (the key).
-  mem never writes that trust itself.
+  command changes (mem moved) must be trusted again. mem appends its groups
+  last, and an uninstall leaves an empty group in the place of one that
+  others follow, so no one else's hook moves to another index (the key) and
+  loses its trust. mem never writes that trust itself.
 - Running (hooks/src/engine/command_runner.rs): the command string through
   the user's shell (``$SHELL -lc``; newer versions the default shell), in the
   session's directory; the input is written to stdin, which is then closed,
@@ -80,7 +81,9 @@ from memcli.adapters.agents.config_file import (
 from memcli.adapters.agents.hook_settings import HookSettings
 from memcli.core.errors import MemError
 
-CODEX_HOOKS = HookSettings("codex", {"SessionStart": 10, "UserPromptSubmit": 10, "SessionEnd": 5})
+CODEX_HOOKS = HookSettings(
+    "codex", {"SessionStart": 10, "UserPromptSubmit": 10, "SessionEnd": 5}, keep_positions=True
+)
 """The events mem answers for Codex, with their timeouts in seconds."""
 
 

@@ -23,6 +23,9 @@ from memcli.adapters.agents.config_file import (
 )
 from memcli.core.errors import MemError
 
+PLACE_KEPT: dict[str, Any] = {"hooks": []}
+"""The empty group left where mem's was (``keep_positions``)."""
+
 
 @dataclass(frozen=True)
 class HookSettings:
@@ -31,6 +34,10 @@ class HookSettings:
     agent: str
     events: dict[str, int]
     """Event name -> timeout, in the agent's unit (seconds; Gemini CLI: milliseconds)."""
+    keep_positions: bool = False
+    """Uninstall leaves ``{"hooks": []}`` where mem's group was when groups follow it, and
+    install puts mem's hook back there: an agent that trusts hooks by their position
+    (Codex) then still trusts the groups after mem's."""
     _ours: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -98,6 +105,8 @@ class HookSettings:
             if ours:
                 for hook in ours:  # already there: keep it current
                     hook.update(entry)
+            elif self.keep_positions and PLACE_KEPT in groups:
+                groups[groups.index(PLACE_KEPT)] = {"hooks": [entry]}  # where it was
             else:
                 groups.append({"hooks": [entry]})
 
@@ -110,15 +119,23 @@ class HookSettings:
             groups = hooks[event]
             if not isinstance(groups, list):
                 continue
-            kept = []
+            kept: list[Any] = []
             for group in groups:
                 inner = group.get("hooks") if isinstance(group, dict) else None
                 if isinstance(inner, list) and any(self.is_ours(h) for h in inner):
                     inner = [h for h in inner if not self.is_ours(h)]
                     if not inner:
-                        continue  # the group only held mem's hook
+                        kept.append(None)  # the group only held mem's hook
+                        continue
                     group = {**group, "hooks": inner}
                 kept.append(group)
+            while kept and kept[-1] is None:
+                kept.pop()  # nothing after it to keep in place
+            kept = [
+                {"hooks": []} if group is None and self.keep_positions else group
+                for group in kept
+                if group is not None or self.keep_positions
+            ]
             if kept or not groups:
                 hooks[event] = kept
             else:
