@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 import tomllib
 from pathlib import Path
@@ -129,6 +130,37 @@ def test_session_end_summarizes_the_rollout_in_the_background(store: Path, tmp_p
     shown = mem_json("show", summary["id"])[0]
     assert (shown["session"], shown["agent"]) == (SESSION, "codex")
     assert shown["request"].startswith("Make the retry loop")
+
+
+@pytest.mark.e2e
+def test_installed_command_answers_as_codex_runs_it(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hooks.json's own command through a shell, in the session's directory, input on stdin."""
+    project = tmp_path / "app"
+    project.mkdir()
+    git(project, "init", "-q")
+    monkeypatch.chdir(project)
+    mem("save", "Release builds need the signing key from the vault", "--type", "gotcha")
+    mem("install", "codex", "--no-mcp")
+    groups = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]["SessionStart"]
+    command = groups[-1]["hooks"][0]["command"]
+    payload = codex_input("SessionStart", project, source="startup")
+    done = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    # session-start.command.output: no other property, hookEventName the event's own.
+    assert set(answer) == {"hookSpecificOutput"}
+    assert set(answer["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
+    assert answer["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert "signing key" in answer["hookSpecificOutput"]["additionalContext"]
 
 
 def _message(role: str, kind: str, text: str) -> dict[str, Any]:
