@@ -263,8 +263,16 @@ HAND_FRONTMATTER = [
     ("nested-21", "x: " + "[" * 20 + "]" * 20 + "\n", "nested deeper than 20 levels"),
     ("nested-block", "x:\n" + "- " * 100_000 + "a\n", "nested deeper than 20 levels"),
     ("nested-flow", "x: " + "{a: " * 100_000 + "\n", "nested deeper than 20 levels"),
+    # A scanner reads a whole flow collection ahead: mem's bound must come first.
+    ("nested-brackets", "x: " + "[" * 100_000 + "]" * 100_000 + "\n", "nested deeper than 20"),
+    ("nested-braces", "x: " + "{" * 2_000 + "}" * 2_000 + "\n", "nested deeper than 20"),
+    (
+        "brackets-in-strings",
+        "t: a [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\nq: '[[[[[[[[[[[[[[[[[[[[[[[[['\n",
+        None,
+    ),
     ("huge-number", f"n: {'9' * 5000}\n", "broken YAML frontmatter"),
-    ("impossible-date", "seen: 2026-02-30\n", "broken YAML frontmatter: day is out of range"),
+    ("impossible-date", "seen: 2026-02-30\n", "broken YAML frontmatter"),
     ("too-long", "note: '" + "x" * 1_000_000 + "'\n", "frontmatter is longer than"),
 ]
 
@@ -283,3 +291,29 @@ def test_hand_written_frontmatter_costs_no_more_than_its_size(
         return
     with pytest.raises(InvalidMemoryFile, match=re.escape(problem)):
         Observation.from_markdown(text, "x.md")
+
+
+_nested = st.recursive(
+    st.integers(0, 9) | st.text("ab[]{},:'\"# ", max_size=5),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.text("ab", min_size=1, max_size=2), children, max_size=3)
+    ),
+    max_leaves=30,
+)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, list):
+        return 1 + max((_depth(item) for item in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((_depth(item) for item in value.values()), default=0)
+    return 0
+
+
+@given(_nested)
+@settings(max_examples=300, deadline=None)
+def test_flow_depth_counts_what_yaml_nests(value: object) -> None:
+    """The pre-parser bound counts flow nesting as YAML does, strings and all."""
+    text = "x: " + yaml.safe_dump(value, default_flow_style=True, width=10**9).strip() + "\n"
+    assert codec._flow_depth(text) == _depth(value)

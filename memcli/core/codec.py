@@ -162,6 +162,8 @@ def _parse_yaml(head: str) -> dict[str, Any]:
         raise ValueError(
             f"frontmatter is longer than {MAX_YAML_CHARS} characters and not in mem's own form"
         )
+    if _flow_depth(head) > MAX_YAML_DEPTH:
+        raise _Refused(f"frontmatter is nested deeper than {MAX_YAML_DEPTH} levels")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         _check_structure(yaml, head, loader)
@@ -180,6 +182,61 @@ def _parse_yaml(head: str) -> dict[str, Any]:
     if not isinstance(metadata, dict):
         raise ValueError("frontmatter is not a mapping of keys to values")
     return {str(key): value for key, value in metadata.items()}
+
+
+def _flow_depth(head: str) -> int:
+    """The deepest nesting of flow collections (``[`` and ``{``) in YAML text.
+
+    Run before the parser, so mem's own bound applies whatever the parser's is:
+    a scanner may read a whole flow collection ahead and refuse it in words of
+    its own. A bracket opens a collection only where YAML allows one (at the
+    start of a value, or inside another flow collection); quoted scalars and
+    comments are skipped. Block nesting needs indentation, which costs a line
+    a level, and is bounded by ``_check_structure``.
+    """
+    deepest = depth = 0
+    i, size = 0, len(head)
+    # Where a bracket would start a collection: after these (spaces skipped).
+    openers_block, openers_flow = "\n:-?", "[{,:?"
+    previous = "\n"
+    while i < size:
+        char = head[i]
+        if char in " \t":
+            i += 1
+            continue
+        if char == "#" and (i == 0 or head[i - 1] in " \t\n"):
+            end = head.find("\n", i)
+            i = size if end < 0 else end
+            continue
+        at_value_start = previous in (openers_flow if depth else openers_block)
+        if char in "\"'" and at_value_start:
+            i = _skip_quoted(head, i)
+            previous = char
+            continue
+        if char in "[{" and at_value_start:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}" and depth:
+            depth -= 1
+        previous = char
+        i += 1
+    return deepest
+
+
+def _skip_quoted(text: str, start: int) -> int:
+    """The index just past the quoted scalar that opens at ``start``."""
+    quote, i = text[start], start + 1
+    while i < len(text):
+        if quote == '"' and text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == quote:
+            if quote == "'" and text[i + 1 : i + 2] == "'":  # '' is a quote inside '...'
+                i += 2
+                continue
+            return i + 1
+        i += 1
+    return i
 
 
 def _check_structure(yaml: Any, head: str, loader: Any) -> None:
