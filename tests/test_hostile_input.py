@@ -148,7 +148,7 @@ ROWS: list[tuple[str, str, Any, Any]] = [
         GOOD.format(id="01JD0000000000000000000YMM", title="Day", body="b")
         .replace("2026-11-01T00:00:00Z", "2026-02-30")
         .encode(),
-        "day is out of range for month",
+        "broken YAML frontmatter",
     ),
     (
         "hand-file",
