@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from pathlib import Path
 
 import click
 import pytest
 
-from memcli.adapters.cli.main import cli
+from memcli.adapters.cli.main import HIDDEN_ALIASES, cli
 
 from .conftest import cli_commands, git, mem, mem_json
 
@@ -216,7 +217,8 @@ def test_every_command_has_help_text(path: list[str], command: click.Command) ->
     listed = command.get_short_help_str(limit=1000)  # what `mem --help` lists
     assert listed and summary.startswith(listed.rstrip("."))
     example = rest.partition("Example:\n")[2]
-    assert f"mem {' '.join(path)}" in example, rest
+    named = [HIDDEN_ALIASES.get(path[0], path[0]), *path[1:]]  # an alias shows its new name
+    assert f"mem {' '.join(named)}" in example, rest
     shown = " ".join(mem(*path, "--help").stdout.split())
     assert summary in shown and "Example:" in shown
 
@@ -245,3 +247,22 @@ def test_progress_is_one_redrawn_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert err == (
         "\rmem: indexing 512 of 2,000 memory files\rmem: indexing 2,000 of 2,000 memory files\n"
     )
+
+
+def test_help_lists_every_command_once_in_its_section() -> None:
+    from memcli.adapters.cli.main import HELP_SECTIONS, LAZY_COMMANDS
+
+    listed = [name for names in HELP_SECTIONS.values() for name in names]
+    assert len(listed) == len(set(listed))
+    assert sorted(listed) == sorted(set(LAZY_COMMANDS) - set(HIDDEN_ALIASES))
+    text = mem("--help").output
+    assert [s for s in HELP_SECTIONS if f"\n{s}:\n" in text] == list(HELP_SECTIONS)
+    names = re.findall(r"^  ([a-z-]+)  ", text.partition("Everyday:")[2], re.MULTILINE)
+    assert sorted(names) == sorted(listed)
+    assert "..." not in text.partition("Everyday:")[2]  # descriptions are not cut
+
+
+@pytest.mark.parametrize(("typed", "hint"), [("serach", "mem search"), ("isntall", "mem install")])
+def test_a_mistyped_command_names_the_closest_one(typed: str, hint: str) -> None:
+    result = mem(typed, "x", expect=2)
+    assert f"did you mean '{hint}'?" in result.stderr

@@ -1,6 +1,6 @@
 """A session summary made from its sections: cleaned, screened, rendered.
 
-``mem compact``, the PostCompact hook and the SessionEnd capture give sections
+``mem summarize``, the PostCompact hook and the SessionEnd capture give sections
 (request, investigated, learned, completed, next steps) and/or free text; the summary's body is that
 rendered through ``compaction.md.j2`` (the store's own template when it has
 one that renders). Provenance (``agent``, ``project_commit``) comes among the
