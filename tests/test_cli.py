@@ -178,8 +178,8 @@ def test_since_until_filters(store: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_reindex_modes(store: Path) -> None:
     save("Something to index")
-    assert "up to date: 1 memories" in mem("reindex").stdout
-    assert "Rebuilt the index: 1 memories" in mem("reindex", "--full").stdout
+    assert "up to date: 1 memory" in mem("reindex").stdout
+    assert "Rebuilt the index: 1 memory" in mem("reindex", "--full").stdout
     assert "matches the 1 memory and notes files" in mem("reindex", "--check").stdout
     report = mem_json("reindex", "--check")
     assert report["ok"] is True and report["checked"] == 1

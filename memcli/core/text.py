@@ -23,3 +23,9 @@ def clip(text: str, limit: int) -> str:
 def one_line(text: str, limit: int) -> str:
     """``text`` as one printable line of at most ``limit`` characters."""
     return clip(" ".join(_CONTROL_RE.sub(" ", text[: limit * 4]).split()), limit)
+
+
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """``1 memory``, ``2 memories``, ``1,000 files``: a number and its noun, agreed."""
+    noun = singular if number == 1 else (plural or f"{singular}s")
+    return f"{number:,} {noun}"
