@@ -523,7 +523,7 @@ def test_a_hook_leaves_many_memories_waiting_for_the_next_command(
     memory.embed_limit = 1
     memory.refresh_index()
     assert memory.vectors_waiting == 2
-    assert notices == ["2 memories wait for their vectors (`mem reindex` embeds them)"]
+    assert notices == ["2 memories without vectors yet (`mem reindex` embeds them)"]
     assert embeddings_notices(mem("reindex")) == [f"mem: embedding 2 memories with {model_dir}"]
 
 
