@@ -16,11 +16,15 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from memcli.core.text import identifier_words
+
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 5
-"""5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
+SCHEMA_VERSION = 6
+"""6: the words inside CamelCase identifiers are indexed beside the text.
+
+5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
 
 4: created and updated always have four-digit years and name days that exist."""
 # How memories_fts splits text into tokens: (tokenizer, its arguments).
@@ -276,10 +280,17 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
     tags += [(rowid, "file", f) for f in record.files]
     text = (
         rowid,
-        record.title,
-        "\n".join(record.facts),
-        " ".join(record.concepts),
-        " ".join(record.files),
-        record.narrative,
+        searchable(record.title),
+        searchable("\n".join(record.facts)),
+        searchable(" ".join(record.concepts)),
+        searchable(" ".join(record.files)),
+        searchable(record.narrative),
     )
     return memory, tags, text
+
+
+def searchable(text: str) -> str:
+    """What the full-text index stores of a field: the text, and the words inside its
+    CamelCase identifiers (``UniqueViolation`` is also ``Unique Violation``)."""
+    words = identifier_words(text)
+    return f"{text}\n{words}" if words else text
