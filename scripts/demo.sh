@@ -26,9 +26,9 @@ mem save "Commit with git plumbing, not GitPython: its pure-Python index costs ~
 step 'echo "Tests use real git repositories in tmp_path, never mocks." | mem save --type preference'
 echo "Tests use real git repositories in tmp_path, never mocks of git or SQLite." | mem save --type preference --concept testing
 
-step 'echo {"text": ...} | mem save --json   # how agents save'
+step 'echo {"text": ...} | mem save --input json   # how agents save'
 printf '%s' '{"text": "Porter stemming makes a search for index find indexes and indexing.", "type": "discovery", "concepts": ["sqlite", "fts5"]}' \
-  | mem save --json >/dev/null && echo "saved from JSON"
+  | mem save --input json >/dev/null && echo "saved from JSON"
 
 step 'mem search "foo-bar"'
 mem search "foo-bar"

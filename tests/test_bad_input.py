@@ -38,7 +38,7 @@ class Refusal(NamedTuple):
 WRITTEN = [
     Refusal(["save", "x", "--type", "rumour"], None, USAGE, "rumour"),
     Refusal(
-        ["save", "--json"],
+        ["save", "--input", "json"],
         '{"text": "x", "type": "rumour"}',
         FAILURE,
         "unknown type 'rumour': use one of preference, decision, discovery",
@@ -50,7 +50,7 @@ WRITTEN = [
     Refusal(["save", "x", "--title", "   "], None, FAILURE, "title is empty"),
     Refusal(["save"], b"caf\xe9 latin-1 bytes", FAILURE, "stdin is not valid UTF-8"),
     Refusal(["save"], b"\xff\xfe bad", FAILURE, "stdin is not valid UTF-8"),
-    Refusal(["save", "--json"], '{"text": "a\\u0000b"}', FAILURE, "NUL byte"),
+    Refusal(["save", "--input", "json"], '{"text": "a\\u0000b"}', FAILURE, "NUL byte"),
     Refusal(["save", "x", "--key", "../x"], None, FAILURE, "invalid key '../x'"),
     Refusal(["save", "x", "--key", "a/b"], None, FAILURE, "invalid key 'a/b'"),
     Refusal(
@@ -62,14 +62,22 @@ WRITTEN = [
     Refusal(["save", "x", "--file", "src/../../x"], None, FAILURE, "'..' would leave the project"),
     Refusal(["save", "x", "--file", "a/../../x"], None, FAILURE, "'..' would leave the project"),
     Refusal(["save", "x", "--importance", "2"], None, USAGE, "is not in the range 0<=x<=1"),
-    Refusal(["save", "--json"], "{not json", FAILURE, "not valid JSON"),
-    Refusal(["save", "--json"], "[1, 2]", FAILURE, "must be one JSON object"),
+    Refusal(["save", "--input", "json"], "{not json", FAILURE, "not valid JSON"),
+    Refusal(["save", "--input", "json"], "[1, 2]", FAILURE, "must be one JSON object"),
     Refusal(
-        ["save", "--json"], '{"text": "x", "facts": 3}', FAILURE, "'facts' in the JSON payload"
+        ["save", "--input", "json"],
+        '{"text": "x", "facts": 3}',
+        FAILURE,
+        "'facts' in the JSON payload",
     ),
-    Refusal(["save", "--json"], '{"text": "x", "colour": "red"}', FAILURE, "unknown field"),
     Refusal(
-        ["save", "--json"], '{"text": "x", "importance": "high"}', FAILURE, "importance must be"
+        ["save", "--input", "json"], '{"text": "x", "colour": "red"}', FAILURE, "unknown field"
+    ),
+    Refusal(
+        ["save", "--input", "json"],
+        '{"text": "x", "importance": "high"}',
+        FAILURE,
+        "importance must be",
     ),
     Refusal(["show", "01JZZZZZZZ"], None, FAILURE, "no memory has the id or key '01JZZZZZZZ'"),
     Refusal(["show", "no-such-key"], None, FAILURE, "no memory has the key 'no-such-key'"),

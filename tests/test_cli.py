@@ -124,10 +124,27 @@ def test_json_input_mode_for_agents(store: Path) -> None:
         "key": "agent-json",
         "importance": 0.4,
     }
-    stored = mem_json("save", input=json.dumps(payload))
+    stored = mem_json("save", "--input", "json", input=json.dumps(payload))
     assert stored["type"] == "pattern" and stored["facts"] == ["one", "two"]
     assert stored["action"] == "saved" and stored["path"].startswith("observations/")
     assert (store / stored["path"]).exists()
+    assert mem("save", "--input", "json", input=json.dumps(payload)).stdout == f"{stored['id']}\n"
+
+
+def test_json_prints_json_and_reads_plain_text(store: Path) -> None:
+    """--json means "print JSON", as in every other command; stdin stays the text."""
+    stored = mem_json("save", input="Plain text from a pipe\n")
+    assert (
+        stored["narrative"].startswith("Plain text from a pipe") and stored["type"] == "discovery"
+    )
+
+
+def test_the_old_json_input_form_still_works_and_says_so(store: Path) -> None:
+    result = mem("save", "--json", input='{"text": "Old agents send this", "type": "gotcha"}')
+    assert json.loads(result.stdout)["type"] == "gotcha"
+    assert "deprecated: use --input json" in result.stderr
+    refused = mem("save", "x", "--input", "json", input="{}", expect=2)
+    assert "--input json reads stdin" in refused.stderr
 
 
 def test_forget_removes_files_in_one_commit_and_keeps_history(store: Path) -> None:
