@@ -235,6 +235,56 @@ def test_an_archived_codex_session_keeps_its_messages_and_a_deleted_one_leaves(
     assert mem_json("transcripts", "status")["messages"] == 2
 
 
+def _codex_rollout(day: Path, name: str, cwd: Path, text: str) -> tuple[Path, list[str]]:
+    """A rollout's path and its lines (not written yet)."""
+    meta = {"timestamp": "2026-03-01T10:00:00Z", "type": "session_meta",
+            "payload": {"id": name, "cwd": str(cwd)}}  # fmt: skip
+    lines = [json.dumps(meta), json.dumps(codex_message(text))]
+    return day / f"rollout-2026-03-01T10-00-00-{name}.jsonl", lines
+
+
+@pytest.mark.parametrize("first_sync_sees", ["nothing", "half a first line"])
+def test_a_codex_rollout_empty_or_half_written_at_the_first_sync_is_indexed_later(
+    project: Path, store: Path, tmp_path: Path, first_sync_sees: str
+) -> None:
+    """The session-start hook syncs as Codex creates the rollout: its project is not known yet."""
+    day = tmp_path / "codex" / "sessions" / "2026" / "03" / "01"
+    day.mkdir(parents=True)
+    path, lines = _codex_rollout(day, "fresh", project, "tune the kiwi cache")
+    whole = "".join(line + "\n" for line in lines)
+    path.write_text("" if first_sync_sees == "nothing" else whole[:30])
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 0
+    assert mem_json("transcripts", "sync", "--source", "codex")["files_read"] == 0  # unchanged
+    path.write_text(whole)
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 1
+    (hit,) = mem_json("transcripts", "search", "kiwi")
+    assert hit["session"] == "fresh"
+
+
+def test_an_index_holding_an_undecided_rollout_recovers_without_being_deleted(
+    project: Path, store: Path, tmp_path: Path
+) -> None:
+    """A transcripts.db written before the fix: the rollout's row says 'another project'."""
+    day = tmp_path / "codex" / "sessions" / "2026" / "03" / "01"
+    day.mkdir(parents=True)
+    path, lines = _codex_rollout(day, "fresh", project, "tune the kiwi cache")
+    path.write_text("")
+    assert mem_json("transcripts", "sync", "--source", "codex")["files_seen"] == 1
+    info = path.stat()
+    connection = apsw.Connection(str(db_path(store)))
+    connection.execute("DELETE FROM files")
+    connection.execute(  # the row earlier versions stored: unmatched, no cwd, an empty file
+        "INSERT INTO files(path, agent, session, matched, cwd, size, mtime_ns, inode, device, "
+        "consumed, last_start, last_digest, state, skips, messages) "
+        "VALUES (?, 'codex', NULL, 0, NULL, 0, ?, ?, ?, 0, 0, NULL, NULL, '{}', 0)",
+        (str(path), info.st_mtime_ns, info.st_ino, info.st_dev),
+    )
+    connection.close()
+    path.write_text("".join(line + "\n" for line in lines))
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 1
+    assert [hit["session"] for hit in mem_json("transcripts", "search", "kiwi")] == ["fresh"]
+
+
 def test_snippets_and_shown_messages_are_redacted(project: Path, store: Path) -> None:
     token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     write(session_file(project), [record("user", 1, f"the deploy token is {token} for staging")])

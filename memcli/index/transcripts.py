@@ -156,6 +156,8 @@ class FileRow:
     matched: bool
     """The file belongs to the project (a Codex rollout from elsewhere is remembered, unread)."""
     cwd: str | None
+    """An unmatched rollout's working directory; None: not known yet (looked at again when the
+    file changes)."""
     size: int
     mtime_ns: int
     inode: int

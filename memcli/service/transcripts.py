@@ -2,7 +2,8 @@
 
 ``sync`` finds the project's transcripts (Claude Code's project folder and its
 subagent files, Codex rollouts whose first record's cwd is the project or inside
-it), and parses only what each file gained since the last sync
+it; a rollout whose first record is not written yet is looked at again when it
+grows), and parses only what each file gained since the last sync
 (``capture.transcripts.tail``). One sync writes at a time: a second one finding
 the lock held returns at once (hooks start syncs in the background). Messages of
 a transcript that is later deleted stay in the index: the index is the longer
@@ -234,7 +235,9 @@ def _sync_file(
     except OSError:
         return
     if row is not None and not row.matched:
-        return  # a rollout of another project: never opened again
+        if row.cwd is not None or plan(path, _cursor(row), info) == "same":
+            return  # a rollout of another project (never opened again), or one unchanged
+        row = None  # its project was not known yet (empty, or a half-written first line)
     if row is None and check_cwd:
         from memcli.capture.transcripts.locate import codex_session_cwd
 
