@@ -81,12 +81,14 @@ def record(source: str, reason: str) -> None:
 
 def recent(days: int = RECENT_DAYS) -> list[Failure]:
     """The failures logged in the last ``days`` days, oldest first (none if unreadable)."""
+    from memcli.core.timeutil import CANONICAL_RE
+
     since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_now_seconds() - days * 86400))
     found = []
     for line in _read(log_path()).splitlines():
         when, _, rest = line.partition("\t")
         source, _, reason = rest.partition("\t")
-        if reason and when >= since:
+        if reason and CANONICAL_RE.fullmatch(when) and when >= since:
             found.append(Failure(when, source, reason))
     return found
 
