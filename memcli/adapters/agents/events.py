@@ -77,7 +77,7 @@ def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = 
         from memcli.capture.session_end import transcripts_sync
 
         # Detached, never waited for; in the session's directory, whose project it indexes.
-        transcripts_sync(agent, cwd=directory(cwd))
+        transcripts_sync(agent, f"{agent} session start: transcript sync", cwd=directory(cwd))
     budget = _budget(config.agent_budget(config.load(memory.store.root), agent, "context"), cap)
     with_index = _index_usable(memory, notify, ", so this session starts with MEMORY.md only")
     context = SessionContext.gather(memory, budget, with_index=with_index, project=directory(cwd))
@@ -162,7 +162,7 @@ def start_session_end(
     where = directory(cwd)
     kept = _session(session, notify) or ""
     argv = detached_capture_argv(agent, kept, transcript, str(where) if where else None)
-    return start_detached(argv, where)
+    return start_detached(argv, where, f"{agent} session end: summary capture")
 
 
 def _budget(configured: int, cap: int | None) -> int:
@@ -238,6 +238,8 @@ def reindex_in_background(memory: Memory) -> bool:
     except (OSError, ValueError):
         pass  # none recorded, or it is gone
     cache.mkdir(parents=True, exist_ok=True)
+    from memcli.core.failure_log import DETACHED_ENV
+
     process = subprocess.Popen(
         [sys.executable, "-m", "memcli", "reindex", "--store", str(memory.store.root)],
         stdin=subprocess.DEVNULL,
@@ -246,6 +248,7 @@ def reindex_in_background(memory: Memory) -> bool:
         start_new_session=True,
         close_fds=True,
         cwd=memory.store.root,
+        env={**os.environ, DETACHED_ENV: "hook: background reindex"},  # it logs its failure
     )
     pid_file.write_text(str(process.pid), encoding="ascii")
     process.returncode = 0  # never waited for: it outlives this hook on purpose

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
 from typing import Any
@@ -144,7 +145,49 @@ def cli() -> None:
 
 
 def main() -> None:
-    """Entry point: never lets a traceback reach the terminal (MEM_DEBUG=1 shows it)."""
+    """Entry point: never lets a traceback reach the terminal (MEM_DEBUG=1 shows it).
+
+    Started in the background (``MEM_DETACHED`` names by whom), nobody reads its
+    stderr: a failure's last line goes to mem's failure log instead.
+    """
+    from memcli.core import failure_log
+
+    source = os.environ.pop(failure_log.DETACHED_ENV, None)
+    if not source:
+        _run()
+        return
+    sys.stderr = tail = _Tail()
+    try:
+        _run()
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            failure_log.record(source, tail.last_line() or f"exit status {exc.code}")
+        raise
+    except BaseException as exc:  # MEM_DEBUG=1: the traceback is for nobody
+        failure_log.record(source, f"internal error ({type(exc).__name__}: {exc})")
+        raise
+
+
+class _Tail(io.StringIO):
+    """Stderr of a detached process: only its end is kept, to name a failure."""
+
+    KEEP = 4000
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if self.tell() > 2 * self.KEEP:
+            end = self.getvalue()[-self.KEEP :]
+            self.seek(0)
+            self.truncate()
+            super().write(end)
+        return written
+
+    def last_line(self) -> str:
+        lines = [line for line in self.getvalue().splitlines() if line.strip()]
+        return lines[-1].removeprefix("Error: ") if lines else ""
+
+
+def _run() -> None:
     try:
         cli.main(prog_name="mem")
     except KeyboardInterrupt:

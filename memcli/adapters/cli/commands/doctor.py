@@ -12,7 +12,8 @@ from memcli.core.errors import ProblemsReported
 def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
     """Check the store: invalid or duplicate memories, index drift, locks, uncommitted files.
 
-    Exits 1 while problems remain.
+    Also reports recent failures of hooks and of the work they start in the
+    background (their log is in mem's cache folder). Exits 1 while problems remain.
 
     \b
     Example:
@@ -28,6 +29,8 @@ def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
         click.echo(f"fixed: {line}")
     for line in checkup.problems:
         click.echo(f"problem: {line}")
+    for line in checkup.warnings:
+        click.echo(f"warning: {line}")
     if checkup.problems:
         raise ProblemsReported()
     click.echo("The store is healthy.")

@@ -70,8 +70,11 @@ def _answer(agent: str, event: str) -> None:
     except Exception as exc:  # fail open, whatever it was
         if os.environ.get("MEM_DEBUG"):
             raise
+        from memcli.core import failure_log
+
         message = " ".join(str(exc).split()) or type(exc).__name__
         click.echo(f"mem: {event} hook skipped: {message}", err=True)
+        failure_log.record(f"{agent} {event} hook", message)  # stderr may reach nobody
         return
     if reply is not None:
         click.echo(json.dumps(reply, ensure_ascii=False))

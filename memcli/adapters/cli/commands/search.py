@@ -139,8 +139,7 @@ def search(
         from memcli.adapters.cli.commands.transcripts import hit_line
 
         for hit in messages:
-            line = hit_line(hit.session, hit.seq, hit.time, hit.role, hit.snippet)
-            click.echo(f"transcript  {line}")
+            click.echo(f"transcript  {hit_line(hit)}")
 
 
 def _transcript_hits(memory: Memory, query: str, filters: Filters) -> list[TranscriptHit]:
