@@ -18,6 +18,7 @@ from typing import Any
 from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
+    backup_path,
     finish_uninstall,
     read_json,
     resolve_links,
@@ -76,7 +77,8 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
     assert original is not None
     servers = mcp_servers(real, data, create=False)
     if not is_ours(servers.get(SERVER_NAME)):
-        return SettingsChange(path, "", False)
+        backup = backup_path(real)
+        return SettingsChange(path, "", False, backup if backup.exists() else None)
     del servers[SERVER_NAME]
     if not servers:
         del data["mcpServers"]

@@ -44,6 +44,11 @@ def _agent_scope_options(f: F) -> F:
 
 
 def _report(change: SettingsChange, dry_run: bool, done: str) -> None:
+    if change.backup_left is not None:
+        click.echo(
+            f"mem's copy of {change.path} from before its install is still at"
+            f" {change.backup_left}: delete it when you no longer need it."
+        )
     if not change.changed:
         click.echo(f"Nothing to change in {change.path}.")
         return
