@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import stat
 from pathlib import Path
 
@@ -116,3 +117,21 @@ def test_an_empty_settings_file_comes_back_empty(
     for path in files:
         assert path.exists() and path.read_bytes() == b"", path
         assert not _backup(path).exists()
+
+
+def test_claude_user_scope_follows_claude_config_dir(
+    isolated_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code reads settings.json and .claude.json from CLAUDE_CONFIG_DIR when it is set."""
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    (config / ".claude.json").write_text('{"numStartups": 3}\n')
+    said = mem("install", "claude", "--user", "--mcp").stdout
+    assert str(config / "settings.json") in said and str(config / ".claude.json") in said
+    assert "hook claude SessionStart" in (config / "settings.json").read_text()
+    assert json.loads((config / ".claude.json").read_text())["mcpServers"]["mem"]
+    assert not (isolated_env / ".claude").exists() and not (isolated_env / ".claude.json").exists()
+    mem("uninstall", "claude", "--user", "--mcp")
+    assert not (config / "settings.json").exists()
+    assert (config / ".claude.json").read_text() == '{"numStartups": 3}\n'

@@ -1,7 +1,8 @@
 """Registering ``mem mcp`` with Claude Code, and taking exactly that registration out again.
 
 Claude Code reads a project's MCP servers from ``.mcp.json`` at the project's top
-and the user's from the top-level ``mcpServers`` of ``~/.claude.json``; both hold
+and the user's from the top-level ``mcpServers`` of ``~/.claude.json`` (in
+``$CLAUDE_CONFIG_DIR`` when that is set); both hold
 ``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...]}}}``.
 mem adds one server named ``mem`` and touches nothing else, with the hooks'
 installer's merge, diff, backup and exact uninstall (config_file.py).
@@ -9,6 +10,7 @@ installer's merge, diff, backup and exact uninstall (config_file.py).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -31,10 +33,22 @@ _OURS_RE = re.compile(r"(?:^|[\s/\\])(?:mem|memcli)\s+mcp(?:\s|$)")
 
 
 def config_path(*, user: bool, cwd: Path) -> Path:
-    """``~/.claude.json``, or ``.mcp.json`` at the top of the project's git repository."""
-    if user:
-        return Path.home() / ".claude.json"
-    return project_top(cwd) / ".mcp.json"
+    """The user's ``.claude.json``, or ``.mcp.json`` at the top of the project's git repository.
+
+    Where Claude Code keeps its global config (``getGlobalClaudeFile``): a legacy
+    ``.config.json`` in its config folder when there is one, else ``.claude.json``
+    in ``$CLAUDE_CONFIG_DIR`` when that is set, else in the home directory (beside
+    ``~/.claude``, not in it).
+    """
+    if not user:
+        return project_top(cwd) / ".mcp.json"
+    from memcli.capture.transcripts.locate import claude_home
+
+    legacy = claude_home() / ".config.json"
+    if legacy.exists():
+        return legacy
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return (Path(configured).expanduser() if configured else Path.home()) / ".claude.json"
 
 
 def server_entry() -> dict[str, Any]:

@@ -17,10 +17,13 @@ def _scope_options(f: F) -> F:
         "--mcp",
         "with_mcp",
         is_flag=True,
-        help="Also the MCP server `mem mcp`: in .mcp.json (with --user, ~/.claude.json).",
+        help="Also the MCP server `mem mcp`: in .mcp.json (--user: .claude.json).",
     )(f)
     f = click.option(
-        "--user", "scope", flag_value="user", help="The user's ~/.claude/settings.json."
+        "--user",
+        "scope",
+        flag_value="user",
+        help="The user's settings ($CLAUDE_CONFIG_DIR, else ~/.claude).",
     )(f)
     return click.option(
         "--project",
