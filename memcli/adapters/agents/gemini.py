@@ -10,15 +10,18 @@ What Gemini CLI reads and sends, from its repository (google-gemini/gemini-cli):
 - Hooks (docs/hooks/reference.md, packages/core/src/hooks/types.ts): Claude Code's
   shape, ``hooks.EVENT = [{matcher?, sequential?, hooks: [{type: "command",
   command, name?, timeout?, description?}]}]`` with ``timeout`` in milliseconds
-  (default 60,000). Every hook gets on stdin ``session_id``, ``transcript_path``,
-  ``cwd``, ``hook_event_name``, ``timestamp`` (hookEventHandler.ts,
-  createBaseInput); SessionStart adds ``source`` (startup, resume, clear),
-  BeforeAgent ``prompt``, PreCompress ``trigger`` (auto, manual), SessionEnd
-  ``reason`` (exit, clear, logout, prompt_input_exit, other). Exit 0 with JSON on
-  stdout; ``hookSpecificOutput.additionalContext`` is added to the model's context
-  (SessionStart: the first turn; BeforeAgent: appended to the prompt for this
-  turn). PreCompress is advisory (fired before compression, output ignored but
-  ``systemMessage``); SessionEnd is best effort (the CLI does not wait for it).
+  (default 60,000); mem names its hooks mem-context, mem-recall and mem-summary.
+  Every hook gets on stdin ``session_id``, ``transcript_path``, ``cwd``,
+  ``hook_event_name``, ``timestamp`` (hookEventHandler.ts, createBaseInput);
+  SessionStart adds ``source`` (startup, resume, clear), BeforeAgent ``prompt``,
+  PreCompress ``trigger`` (auto, manual), SessionEnd ``reason`` (exit, clear,
+  logout, prompt_input_exit, other). Exit 0 with JSON on stdout, which is parsed
+  as JSON: mem answers ``{}`` when it has nothing to add (a folder without a
+  store), with nothing on stderr. ``hookSpecificOutput.additionalContext`` is
+  added to the model's context (SessionStart: the first turn; BeforeAgent:
+  appended to the prompt for this turn). PreCompress is advisory (fired before
+  compression, output ignored but ``systemMessage``); SessionEnd is best effort
+  (the CLI does not wait for it).
 - ``mcpServers.NAME``: ``command``, ``args``, ``env``, ``cwd``, ``timeout`` (ms),
   ``trust`` (skip confirmations; mem leaves it to the user), or ``url`` /
   ``httpUrl`` for remote servers (docs/tools/mcp-server.md).
@@ -49,9 +52,12 @@ from memcli.adapters.agents.hook_settings import HookSettings
 from memcli.core.errors import MemError
 
 GEMINI_HOOKS = HookSettings(
-    "gemini", {"SessionStart": 10_000, "BeforeAgent": 10_000, "SessionEnd": 10_000}
+    "gemini",
+    {"SessionStart": 10_000, "BeforeAgent": 10_000, "SessionEnd": 10_000},
+    names={"SessionStart": "mem-context", "BeforeAgent": "mem-recall", "SessionEnd": "mem-summary"},
 )
-"""The events mem answers for Gemini CLI, with their timeouts in milliseconds."""
+"""The events mem answers for Gemini CLI, with their timeouts in milliseconds and the name
+each hook is shown by."""
 SERVER_NAME = "mem"
 
 
