@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem
+from .conftest import git, mem, run_mem
 
 INSTALLED = {
     "claude": [".claude/settings.json", ".mcp.json"],
@@ -135,3 +135,46 @@ def test_claude_user_scope_follows_claude_config_dir(
     mem("uninstall", "claude", "--user", "--mcp")
     assert not (config / "settings.json").exists()
     assert (config / ".claude.json").read_text() == '{"numStartups": 3}\n'
+
+
+def _without_mcp(tmp_path: Path) -> dict[str, str]:
+    """An environment whose Python cannot import the MCP SDK, as without the extra installed."""
+    shim = tmp_path / "no-mcp"
+    (shim / "mcp").mkdir(parents=True, exist_ok=True)
+    (shim / "mcp" / "__init__.py").write_text(
+        'raise ModuleNotFoundError("No module named \'mcp\'", name="mcp")\n'
+    )
+    return {"PYTHONPATH": str(shim)}
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_no_server_is_registered_that_cannot_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    before = [path.read_bytes() for path in files]
+    refused = run_mem("install", *_install_args(agent), cwd=project, env=_without_mcp(tmp_path))
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and "pip install 'memcli[mcp]'" in refused.stderr
+    assert [path.read_bytes() for path in files] == before  # nothing written
+    if agent != "claude":  # the hooks alone need no MCP SDK
+        hooks_only = run_mem("install", agent, "--no-mcp", cwd=project, env=_without_mcp(tmp_path))
+        assert hooks_only.returncode == 0, hooks_only.stderr
+        assert (
+            "mcpServers" not in files[-1].read_text() and "mcp_servers" not in files[-1].read_text()
+        )
+
+
+def test_doctor_says_when_a_registered_server_cannot_start(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    mem("install", "claude", "--mcp")
+    healthy = run_mem("doctor", cwd=project)
+    assert healthy.returncode == 0 and "MCP" not in healthy.stdout
+    sick = run_mem("doctor", cwd=project, env=_without_mcp(tmp_path))
+    assert sick.returncode == 1
+    (line,) = [line for line in sick.stdout.splitlines() if "MCP server" in line]
+    assert line.startswith("problem:") and str(project / ".mcp.json") in line
+    assert "pip install 'memcli[mcp]'" in line

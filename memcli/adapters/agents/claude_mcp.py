@@ -80,7 +80,9 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
         )
     entry = server_entry()
     servers[SERVER_NAME] = {**current, **entry} if current else entry
-    return write_json(real, original, data, dry_run=dry_run, keep_backup=True)._replace(path=path)
+    # Only the first install backs the file up: the file as it was before mem.
+    change = write_json(real, original, data, dry_run=dry_run, keep_backup=current is None)
+    return change._replace(path=path)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
@@ -97,6 +99,15 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
     if not servers:
         del data["mcpServers"]
     return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
+
+
+def registers_server(path: Path) -> bool:
+    """Whether the JSON settings at ``path`` hold mem's entry in ``mcpServers``."""
+    real = resolve_links(path)
+    if not real.is_file():
+        return False
+    _original, data = read_json(real)
+    return is_ours(mcp_servers(real, data, create=False).get(SERVER_NAME))
 
 
 def mcp_servers(path: Path, data: dict[str, Any], *, create: bool) -> dict[str, Any]:

@@ -194,6 +194,15 @@ def _update_block(
     return write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run)._replace(path=path)
 
 
+def registers_server(path: Path) -> bool:
+    """Whether ``config.toml`` at ``path`` holds mem's ``[mcp_servers.mem]``."""
+    real = resolve_links(path)
+    original = _read(real) if real.is_file() else None
+    if original is None:
+        return False
+    return _is_ours(_servers(real, original.decode("utf-8")).get(SERVER_NAME))
+
+
 def toml_hook_events(path: Path) -> list[str]:
     """Events ``config.toml`` itself declares hooks for (Codex's other way to write them).
 

@@ -67,11 +67,23 @@ def settings_path(*, user: bool, cwd: Path) -> Path:
     return folder / "settings.json"
 
 
-def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    """mem's hooks and its MCP server into settings.json, in one write."""
+def install(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> SettingsChange:
+    """mem's hooks and (``with_mcp``) its MCP server into settings.json, in one write."""
     real = resolve_links(path)
     original, data = _read(real)
+    servers = data.get("mcpServers")
+    registered = isinstance(servers, dict) and is_ours(servers.get(SERVER_NAME))
+    # Only the first install backs the file up: the file as it was before mem.
+    first = not GEMINI_HOOKS.installed(data) and not registered
     GEMINI_HOOKS.add(real, data)
+    if with_mcp:
+        _add_server(path, real, data)
+    change = write_json(real, original, data, dry_run=dry_run, keep_backup=first)
+    return change._replace(path=path)
+
+
+def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
+    """mem's entry in ``mcpServers``; one of mem's there is kept current."""
     servers = mcp_servers(real, data, create=True)
     current = servers.get(SERVER_NAME)
     if current is not None and not is_ours(current):
@@ -80,8 +92,6 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
         )
     entry = {key: value for key, value in server_entry().items() if key != "type"}
     servers[SERVER_NAME] = {**current, **entry} if current else entry
-    change = write_json(real, original, data, dry_run=dry_run, keep_backup=True)
-    return change._replace(path=path)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
