@@ -3,7 +3,9 @@
 Claude Code reads a project's MCP servers from ``.mcp.json`` at the project's top
 and the user's from the top-level ``mcpServers`` of ``~/.claude.json`` (in
 ``$CLAUDE_CONFIG_DIR`` when that is set); both hold
-``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...]}}}``.
+``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...], "env": {...}}}}``;
+mem's ``env`` names its data folder (``MEM_HOME``, and ``MEM_STORE`` when set), for
+a host that starts servers with a stripped environment.
 mem adds one server named ``mem`` and touches nothing else, with the hooks'
 installer's merge, diff, backup and exact uninstall (config_file.py).
 """
@@ -22,8 +24,10 @@ from memcli.adapters.agents.config_file import (
     SettingsChange,
     backup_path,
     finish_uninstall,
+    merged_entry,
     read_json,
     resolve_links,
+    server_env,
     write_json,
 )
 from memcli.core.errors import MemError
@@ -59,7 +63,7 @@ def server_entry() -> dict[str, Any]:
         command, args = str(Path(sys.executable).parent / "mem"), ["mcp"]
     else:
         command, args = sys.executable, ["-m", "memcli", "mcp"]
-    return {"type": "stdio", "command": command, "args": args}
+    return {"type": "stdio", "command": command, "args": args, "env": server_env()}
 
 
 def is_ours(entry: Any) -> bool:
@@ -78,8 +82,7 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
         raise MemError(
             f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
-    entry = server_entry()
-    servers[SERVER_NAME] = {**current, **entry} if current else entry
+    servers[SERVER_NAME] = merged_entry(current, server_entry())
     # Only the first install backs the file up: the file as it was before mem.
     change = write_json(real, original, data, dry_run=dry_run, keep_backup=current is None)
     return change._replace(path=path)

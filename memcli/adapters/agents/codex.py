@@ -49,7 +49,9 @@ What Codex reads (openai/codex, ``codex-rs/``):
 - MCP servers: ``[mcp_servers.NAME]`` in the same ``config.toml``, ``command``
   and ``args`` (optional ``env``, ``cwd``, ``startup_timeout_sec``,
   ``tool_timeout_sec``, ``enabled``) (docs/config.md, config/src/mcp_types.rs
-  ``RawMcpServerConfig``). Codex waits 10 s for a server's ``initialize`` and
+  ``RawMcpServerConfig``). A server gets only a few of Codex's variables (HOME,
+  PATH, ...; ``env_vars`` lists more) and its ``env``: mem's table names mem's
+  data folder there. Codex waits 10 s for a server's ``initialize`` and
   tool list by default (core ``DEFAULT_STARTUP_TIMEOUT``); ``mem mcp`` took
   1.0-1.6 s, and 3.5-4.8 s with no bytecode cached yet, on a busy 2-core
   machine, so mem's table asks for 30.
@@ -77,6 +79,7 @@ from memcli.adapters.agents.config_file import (
     mem_command,
     remove_file,
     resolve_links,
+    server_env,
     write_bytes,
 )
 from memcli.adapters.agents.hook_settings import HookSettings
@@ -121,17 +124,23 @@ def server_table() -> dict[str, Any]:
     import shlex
 
     words = [*shlex.split(mem_command()), "mcp"]
-    return {"command": words[0], "args": words[1:], "startup_timeout_sec": STARTUP_TIMEOUT_SEC}
+    return {
+        "command": words[0],
+        "args": words[1:],
+        "startup_timeout_sec": STARTUP_TIMEOUT_SEC,
+        "env": server_env(),  # Codex passes its servers a few variables only
+    }
 
 
 def server_block() -> str:
     """mem's ``[mcp_servers.mem]`` table, as the block of text it adds."""
     table = server_table()
     args = ", ".join(_toml_string(word) for word in table["args"])
+    env = ", ".join(f"{name} = {_toml_string(value)}" for name, value in table["env"].items())
     return (
         f"{BLOCK_START}[mcp_servers.{SERVER_NAME}]\n"
         f"command = {_toml_string(table['command'])}\nargs = [{args}]\n"
-        f"startup_timeout_sec = {table['startup_timeout_sec']}\n"
+        f"startup_timeout_sec = {table['startup_timeout_sec']}\nenv = {{ {env} }}\n"
     )
 
 

@@ -50,6 +50,32 @@ def mem_command() -> str:
     return f"{shlex.quote(sys.executable)} -m memcli"
 
 
+def server_env() -> dict[str, str]:
+    """Where mem's data is, for the ``env`` of the ``mem mcp`` an agent starts.
+
+    Agents may start MCP servers with a stripped environment (Codex passes a few
+    variables only): without these, the server would look for the store, and create
+    one on a save, somewhere the user's other mem commands never look.
+    """
+    from memcli.store.location import mem_home
+
+    env = {"MEM_HOME": str(mem_home().absolute())}
+    store = os.environ.get("MEM_STORE")
+    if store:
+        env["MEM_STORE"] = str(Path(store).expanduser().absolute())
+    return env
+
+
+def merged_entry(current: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    """mem's server ``entry`` over the one registered: other keys and ``env`` variables stay."""
+    if not isinstance(current, dict):
+        return entry
+    merged = {**current, **entry}
+    if isinstance(current.get("env"), dict) and "env" in entry:
+        merged["env"] = {**current["env"], **entry["env"]}
+    return merged
+
+
 def resolve_links(path: Path) -> Path:
     """The file ``path`` names after following every symbolic link (it may not exist yet)."""
     if not path.is_symlink():

@@ -44,6 +44,7 @@ from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
     finish_uninstall,
+    merged_entry,
     read_json,
     resolve_links,
     write_json,
@@ -91,7 +92,7 @@ def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
             f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
     entry = {key: value for key, value in server_entry().items() if key != "type"}
-    servers[SERVER_NAME] = {**current, **entry} if current else entry
+    servers[SERVER_NAME] = merged_entry(current, entry)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
