@@ -60,6 +60,21 @@ def open_memory(cwd: object, notify: Notify) -> Memory:
     return memory
 
 
+def existing_memory(cwd: object, notify: Notify) -> Memory | None:
+    """The memory of the hook's project when it has a store; None: nothing to add.
+
+    A folder outside any git repository has no store either: that is no trouble to
+    report (an agent may show a hook's note at every prompt), only nothing to add.
+    """
+    from memcli.core.errors import StoreError
+
+    try:
+        memory = open_memory(cwd, notify)
+    except StoreError:  # no project to find a store for
+        return None
+    return memory if memory.store.exists() else None
+
+
 def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = None) -> str | None:
     """The session-start context within ``agent``'s budget (and ``cap``); None: nothing to add.
 
@@ -70,8 +85,8 @@ def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = 
     from memcli.core import config
     from memcli.retrieval.context import SessionContext
 
-    memory = open_memory(cwd, notify)
-    if not memory.store.exists():
+    memory = existing_memory(cwd, notify)
+    if memory is None:
         return None  # no memory for this project yet: nothing to add
     if agent in TRANSCRIPT_READERS:
         from memcli.capture.session_end import transcripts_sync
@@ -104,8 +119,8 @@ def prompt_recall(
 
     if not isinstance(prompt, str):
         return None
-    memory = open_memory(cwd, notify)
-    if not memory.store.exists() or not _index_usable(memory, notify, ""):
+    memory = existing_memory(cwd, notify)
+    if memory is None or not _index_usable(memory, notify, ""):
         return None
     settings = config.load(memory.store.root)
     budget = _budget(config.agent_budget(settings, agent, "recall"), cap)

@@ -83,7 +83,12 @@ def read_messages(
 
     ``max_bytes`` stops after that many bytes of whole lines.
     """
-    parser = parser_for(agent)
+    if agent == "gemini":  # a rewind takes back messages recorded before it
+        from memcli.capture.transcripts.gemini import whole_session_parser
+
+        parser: LineParser = whole_session_parser(path, max_bytes=max_bytes)
+    else:
+        parser = parser_for(agent)
     with path.open("rb") as handle:
         for line, _end in iter_lines(handle, max_bytes=max_bytes):
             yield from parser.feed(line)

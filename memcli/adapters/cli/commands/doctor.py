@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from memcli.adapters.cli.options import open_memory, store_options
@@ -13,7 +15,9 @@ def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
     """Check the store: invalid or duplicate memories, index drift, locks, uncommitted files.
 
     Also reports recent failures of hooks and of the work they start in the
-    background (their log is in mem's cache folder). Exits 1 while problems remain.
+    background (their log is in mem's cache folder), and whether `mem mcp`, where an
+    agent's settings register it, can start (the MCP extra is installed). Exits 1
+    while problems remain.
 
     \b
     Example:
@@ -27,10 +31,29 @@ def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
         click.echo(checkup.semantic)
     for line in checkup.fixed:
         click.echo(f"fixed: {line}")
-    for line in checkup.problems:
+    problems = [*checkup.problems, *_mcp_problems()]
+    for line in problems:
         click.echo(f"problem: {line}")
     for line in checkup.warnings:
         click.echo(f"warning: {line}")
-    if checkup.problems:
+    if problems:
         raise ProblemsReported()
     click.echo("The store is healthy.")
+
+
+def _mcp_problems() -> list[str]:
+    """A registered ``mem mcp`` that could not start here (the MCP extra is missing)."""
+    from memcli.adapters.agents.registrations import server_registrations
+
+    places = server_registrations(Path.cwd())
+    if not places:
+        return []
+    from memcli.adapters.mcp.sdk import INSTALL_EXTRA, cannot_start_reason
+
+    reason = cannot_start_reason()
+    if reason is None:
+        return []
+    where = ", ".join(map(str, places))
+    return [
+        f"mem's MCP server is registered in {where} but cannot start: {reason}; {INSTALL_EXTRA}"
+    ]

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from memcli.adapters.cli.options import F
+from memcli.core.errors import MemError
 
 if TYPE_CHECKING:
     from memcli.adapters.agents.config_file import SettingsChange
@@ -17,10 +19,13 @@ def _scope_options(f: F) -> F:
         "--mcp",
         "with_mcp",
         is_flag=True,
-        help="Also the MCP server `mem mcp`: in .mcp.json (with --user, ~/.claude.json).",
+        help="Also the MCP server `mem mcp`: in .mcp.json (--user: .claude.json).",
     )(f)
     f = click.option(
-        "--user", "scope", flag_value="user", help="The user's ~/.claude/settings.json."
+        "--user",
+        "scope",
+        flag_value="user",
+        help="The user's settings ($CLAUDE_CONFIG_DIR, else ~/.claude).",
     )(f)
     return click.option(
         "--project",
@@ -43,12 +48,39 @@ def _agent_scope_options(f: F) -> F:
     )(f)
 
 
+def _server_option(where: str) -> Callable[[F], F]:
+    """``--mcp/--no-mcp``: the MCP server too (the default), or the hooks only."""
+    return click.option(
+        "--mcp/--no-mcp",
+        "with_mcp",
+        default=True,
+        help=f"Also `mem mcp` in {where} (the default), or the hooks only.",
+    )
+
+
 def _report(change: SettingsChange, dry_run: bool, done: str) -> None:
+    if change.backup_left is not None:
+        click.echo(
+            f"mem's copy of {change.path} from before its install is still at"
+            f" {change.backup_left}: delete it when you no longer need it."
+        )
     if not change.changed:
         click.echo(f"Nothing to change in {change.path}.")
         return
     click.echo(change.diff, nl=False)
     click.echo(f"{'Would have ' + done[0].lower() + done[1:] if dry_run else done} {change.path}.")
+
+
+def _refuse_a_server_that_cannot_start(without: str) -> None:
+    """One line and exit 1, before anything is written, when ``mem mcp`` could not start."""
+    from memcli.adapters.mcp.sdk import INSTALL_EXTRA, cannot_start_reason
+
+    reason = cannot_start_reason()
+    if reason is not None:
+        raise MemError(
+            f"mem's MCP server could not start here: {reason}; {INSTALL_EXTRA} first,"
+            f" or install without it ({without})"
+        )
 
 
 @click.group()
@@ -81,6 +113,8 @@ def install_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
     from memcli.adapters.agents.claude_settings import install as add_hooks
     from memcli.adapters.agents.claude_settings import settings_path
 
+    if with_mcp:
+        _refuse_a_server_that_cannot_start("no --mcp")
     path = settings_path(user=scope == "user", cwd=Path.cwd())
     _report(add_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
     if with_mcp:
@@ -125,12 +159,7 @@ def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
 
 @install.command("codex")
 @_agent_scope_options
-@click.option(
-    "--mcp/--no-mcp",
-    "with_mcp",
-    default=True,
-    help="Also `mem mcp` in config.toml (the default), or the hooks only.",
-)
+@_server_option("config.toml")
 def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
     """Add mem's hooks to Codex's hooks.json and `mem mcp` to its config.toml.
 
@@ -152,6 +181,7 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
 
     hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
     if with_mcp:
+        _refuse_a_server_that_cannot_start("--no-mcp")
         codex.install_server(config_path, dry_run=True)  # a config mem must refuse: no hooks
     hooks_change = codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run)
     _report(hooks_change, dry_run, "Installed mem's hooks in")
@@ -191,7 +221,8 @@ def uninstall_codex(scope: str, dry_run: bool) -> None:
 
 @install.command("gemini")
 @_agent_scope_options
-def install_gemini(scope: str, dry_run: bool) -> None:
+@_server_option("mcpServers")
+def install_gemini(scope: str, dry_run: bool, with_mcp: bool) -> None:
     """Add mem's hooks and `mem mcp` to Gemini CLI's settings.json.
 
     SessionStart gets the session-start context, BeforeAgent the memories
@@ -203,12 +234,16 @@ def install_gemini(scope: str, dry_run: bool) -> None:
     \b
     Example:
         mem install gemini --dry-run
+        mem install gemini --no-mcp
     """
     from memcli.adapters.agents import gemini
 
+    if with_mcp:
+        _refuse_a_server_that_cannot_start("--no-mcp")
     path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
-    change = gemini.install(path, dry_run=dry_run)
-    _report(change, dry_run, "Installed mem's hooks and MCP server in")
+    change = gemini.install(path, dry_run=dry_run, with_mcp=with_mcp)
+    done = "Installed mem's hooks and MCP server in" if with_mcp else "Installed mem's hooks in"
+    _report(change, dry_run, done)
 
 
 @uninstall.command("gemini")
