@@ -154,16 +154,30 @@ def test_no_server_is_registered_that_cannot_start(
     project = _project(tmp_path, monkeypatch)
     files = _agent_files(project, agent)
     before = [path.read_bytes() for path in files]
-    refused = run_mem("install", *_install_args(agent), cwd=project, env=_without_mcp(tmp_path))
-    assert refused.returncode == 1 and refused.stdout == ""
-    assert len(refused.stderr.splitlines()) == 1 and "pip install 'memcli[mcp]'" in refused.stderr
+    asked = run_mem("install", agent, "--mcp", cwd=project, env=_without_mcp(tmp_path))
+    assert asked.returncode == 1 and asked.stdout == ""
+    assert len(asked.stderr.splitlines()) == 1 and "pip install 'memcli[mcp]'" in asked.stderr
     assert [path.read_bytes() for path in files] == before  # nothing written
-    if agent != "claude":  # the hooks alone need no MCP SDK
-        hooks_only = run_mem("install", agent, "--no-mcp", cwd=project, env=_without_mcp(tmp_path))
-        assert hooks_only.returncode == 0, hooks_only.stderr
-        assert (
-            "mcpServers" not in files[-1].read_text() and "mcp_servers" not in files[-1].read_text()
-        )
+    # Not asked for: the hooks alone, and one line saying how to add the server.
+    hooks_only = run_mem("install", agent, cwd=project, env=_without_mcp(tmp_path))
+    assert hooks_only.returncode == 0, hooks_only.stderr
+    assert "pip install 'memcli[mcp]'" in hooks_only.stderr
+    written = "".join(path.read_text() for path in files if path.exists())
+    assert "mcpServers" not in written and "mcp_servers" not in written
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_the_mcp_server_is_registered_by_default_where_it_can_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    mem("install", agent)
+    written = "".join(path.read_text() for path in files if path.exists())
+    assert "mcpServers" in written or "mcp_servers" in written
+    mem("uninstall", agent)
+    left = "".join(path.read_text() for path in files if path.exists())
+    assert "mcpServers" not in left and "mcp_servers" not in left and "mem hook" not in left
 
 
 def test_doctor_says_when_a_registered_server_cannot_start(
@@ -178,3 +192,14 @@ def test_doctor_says_when_a_registered_server_cannot_start(
     (line,) = [line for line in sick.stdout.splitlines() if "MCP server" in line]
     assert line.startswith("problem:") and str(project / ".mcp.json") in line
     assert "pip install 'memcli[mcp]'" in line
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_scope_user_is_what_user_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    _project(tmp_path, monkeypatch)
+    by_scope = mem("install", agent, "--scope", "user", "--dry-run").output
+    assert by_scope == mem("install", agent, "--user", "--dry-run").output
+    assert by_scope != mem("install", agent, "--dry-run").output
+    assert "Would have" in by_scope
