@@ -4,14 +4,16 @@ from pathlib import Path
 
 import click
 
-from memcli.adapters.cli.options import open_memory, store_options
+from memcli.adapters.cli.options import json_option, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
 
 
 @click.command()
 @click.option("--fix", is_flag=True, help="Repair what is safe to repair, and say what was done.")
+@json_option
 @store_options
-def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
+def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Check the store: invalid or duplicate memories, index drift, locks, uncommitted files.
 
     Also reports recent failures of hooks and of the work they start in the
@@ -23,15 +25,29 @@ def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
     Example:
         mem doctor
         mem doctor --fix
+        mem doctor --json
     """
     from memcli.service.doctor import examine
 
     checkup = examine(open_memory(store_dir, project), fix=fix)
+    problems = [*checkup.problems, *_mcp_problems()]
+    if as_json:
+        echo_json(
+            {
+                "healthy": not problems,
+                "problems": problems,
+                "warnings": checkup.warnings,
+                "fixed": checkup.fixed,
+                "semantic": checkup.semantic or None,
+            }
+        )
+        if problems:
+            raise ProblemsReported()
+        return
     if checkup.semantic:
         click.echo(checkup.semantic)
     for line in checkup.fixed:
         click.echo(f"fixed: {line}")
-    problems = [*checkup.problems, *_mcp_problems()]
     for line in problems:
         click.echo(f"problem: {line}")
     for line in checkup.warnings:
