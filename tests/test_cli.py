@@ -283,3 +283,12 @@ def test_help_lists_every_command_once_in_its_section() -> None:
 def test_a_mistyped_command_names_the_closest_one(typed: str, hint: str) -> None:
     result = mem(typed, "x", expect=2)
     assert f"did you mean '{hint}'?" in result.stderr
+
+
+def test_progress_stays_quiet_while_a_run_is_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    from memcli.adapters.cli.options import terminal_progress
+
+    report = terminal_progress("reading", "transcript files", after=60.0)
+    report(1, 2)
+    report(2, 2)
+    assert capsys.readouterr().err == ""

@@ -503,3 +503,11 @@ def test_an_index_a_first_sync_is_still_creating_reads_as_empty(project: Path, s
     assert mem_json("transcripts", "status")["messages"] == 0
     result = mem("transcripts", "search", "anything", expect=1)
     assert "no transcripts are indexed yet" in result.output
+
+
+def test_a_sync_reports_its_progress_file_by_file(project: Path, store: Path) -> None:
+    write(session_file(project), conversation())
+    write(session_file(project, OTHER), conversation(OTHER))
+    told: list[tuple[int, int]] = []
+    report = service.sync(db_path(store), project, progress=lambda *seen: told.append(seen))
+    assert report.files_read == 2 and told == [(1, 2), (2, 2)]

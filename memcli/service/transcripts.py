@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -145,8 +145,12 @@ def sync(
     source: str | None = None,
     directory: Path | None = None,
     wait: float = 0.0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
-    """Bring the transcript index up to date with the files; only new bytes are parsed."""
+    """Bring the transcript index up to date with the files; only new bytes are parsed.
+
+    ``progress`` is told ``(files done, files in all)`` after each file.
+    """
     from memcli.store.lock import exclusive_lock
 
     started = time.monotonic()
@@ -154,7 +158,7 @@ def sync(
     db_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with exclusive_lock(db_path.parent / LOCK_FILE, timeout=wait):
-            _sync_locked(db_path, project, source, directory, report)
+            _sync_locked(db_path, project, source, directory, report, progress)
     except LockTimeout:
         report.busy = True
     report.seconds = time.monotonic() - started
@@ -167,6 +171,7 @@ def _sync_locked(
     source: str | None,
     directory: Path | None,
     report: SyncReport,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     index = TranscriptIndex(db_path)
     try:
@@ -176,9 +181,11 @@ def _sync_locked(
         listed = list(transcript_files(project, source, directory))
         if _follow_moves(index, known, listed, report):
             known = index.files()  # files holding copies of what left are read again
-        for path, agent, check_cwd in listed:
+        for number, (path, agent, check_cwd) in enumerate(listed, 1):
             report.files_seen += 1
             _sync_file(index, path, agent, check_cwd, project, known.get(str(path)), report)
+            if progress is not None:
+                progress(number, len(listed))
         with index.write():
             index.set_meta("last_sync", _utc_now())
     finally:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,7 @@ from memcli.adapters.cli.options import (
     notice,
     since_option,
     store_options,
+    terminal_progress,
     until_value,
 )
 from memcli.adapters.cli.output import echo_json
@@ -92,8 +94,13 @@ def sync_transcripts(
     memory = open_memory(store_dir, project)
     memory.ensure_store()
     db_path = service.transcripts_path(memory.store)
+    terminal = sys.stderr is not None and sys.stderr.isatty()
     report = service.sync(
-        db_path, service.project_dir(Path.cwd(), project_dir), source=source, directory=directory
+        db_path,
+        service.project_dir(Path.cwd(), project_dir),
+        source=source,
+        directory=directory,
+        progress=terminal_progress("reading", "transcript files", after=1.0) if terminal else None,
     )
     for line in report.notices:
         notice(line)
