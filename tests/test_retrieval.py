@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -243,7 +244,12 @@ def noted(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_search_shows_a_section_of_the_notes_below_the_memories(noted: Path) -> None:
     lines = mem("search", "how do I roll back a bad release?").stdout.splitlines()
     assert lines[0].endswith("Release day")
-    assert lines[-1].startswith("note     notes/deploy.md:5  Deploy > Rollback — To roll back")
+    note = re.fullmatch(
+        r"(note *)  notes/deploy\.md:5  Deploy > Rollback — To roll back.*", lines[-1]
+    )
+    assert note is not None
+    id_column = lines[0].index("  ")  # the memory's id, padded to the same width
+    assert len(note.group(1)) == id_column
     notes = [hit for hit in mem_json("search", "roll back release") if hit["kind"] == "note"]
     assert [(n["path"], n["line"], n["heading"]) for n in notes] == [
         ("notes/deploy.md", 5, "Deploy > Rollback")
