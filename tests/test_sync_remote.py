@@ -362,7 +362,8 @@ def test_remote_list_and_remove(tmp_path: Path) -> None:
     store = tmp_path / "store"
     at(store, "init")
     assert at(store, "remote", "list", "--json").stdout.strip() == "[]"
-    at(store, "remote", "add", str(tmp_path / "a.git"))
+    added = json.loads(at(store, "remote", "add", str(tmp_path / "a.git"), "--json").stdout)
+    assert added == {"name": "origin", "url": str(tmp_path / "a.git")}
     at(store, "remote", "add", str(tmp_path / "b.git"), "--name", "backup")
     listed = json.loads(at(store, "remote", "list", "--json").stdout)
     assert listed == [
@@ -377,5 +378,23 @@ def test_remote_list_and_remove(tmp_path: Path) -> None:
     assert [r["name"] for r in json.loads(at(store, "remote", "list", "--json").stdout)] == [
         "origin"
     ]
+    assert json.loads(at(store, "remote", "remove", "origin", "--json").stdout) == {
+        "removed": "origin"
+    }
     refused = at(store, "remote", "remove", "backup", expect=1)
     assert "no remote named 'backup'" in refused.stderr
+
+
+def test_init_and_clone_report_in_json(pair: tuple[Path, Path], tmp_path: Path) -> None:
+    carol = tmp_path / "carol"
+    cloned = json.loads(mem("clone", str(tmp_path / "remote.git"), str(carol), "--json").stdout)
+    assert cloned == {
+        "store": str(carol),
+        "url": str(tmp_path / "remote.git"),
+        "branch": "main",
+        "memories": 1,
+    }
+    fresh = json.loads(mem("init", "--store", str(tmp_path / "dave"), "--json").stdout)
+    assert fresh == {"store": str(tmp_path / "dave"), "created": True, "remote": None}
+    again = json.loads(mem("init", "--store", str(tmp_path / "dave"), "--json").stdout)
+    assert again["created"] is False

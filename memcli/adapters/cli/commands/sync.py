@@ -62,8 +62,11 @@ def remote() -> None:
 @remote.command("add")
 @click.argument("url")
 @click.option("--name", default="origin", show_default=True, help="The remote's name.")
+@json_option
 @store_options
-def remote_add(url: str, name: str, store_dir: str | None, project: str | None) -> None:
+def remote_add(
+    url: str, name: str, as_json: bool, store_dir: str | None, project: str | None
+) -> None:
     """Add a git remote to the store.
 
     \b
@@ -74,6 +77,9 @@ def remote_add(url: str, name: str, store_dir: str | None, project: str | None) 
 
     memory = open_existing(store_dir, project)
     add_remote(memory.store, url, name)
+    if as_json:
+        click.echo(json.dumps({"name": name, "url": url}))
+        return
     click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
 
 
@@ -101,8 +107,9 @@ def remote_list(as_json: bool, store_dir: str | None, project: str | None) -> No
 
 @remote.command("remove")
 @click.argument("name")
+@json_option
 @store_options
-def remote_remove(name: str, store_dir: str | None, project: str | None) -> None:
+def remote_remove(name: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Remove a remote from the store; the memories stay.
 
     \b
@@ -112,7 +119,7 @@ def remote_remove(name: str, store_dir: str | None, project: str | None) -> None
     from memcli.store.remote import remove_remote
 
     remove_remote(open_existing(store_dir, project).store, name)
-    click.echo(f"Removed remote {name}.")
+    click.echo(json.dumps({"removed": name}) if as_json else f"Removed remote {name}.")
 
 
 @click.command("clone")
@@ -124,9 +131,15 @@ def remote_remove(name: str, store_dir: str | None, project: str | None) -> None
     help="The remote's branch that holds the memories (default: the one its HEAD "
     "names, else main, else its only branch).",
 )
+@json_option
 @store_options
 def clone_command(
-    url: str, directory: str | None, branch: str | None, store_dir: str | None, project: str | None
+    url: str,
+    directory: str | None,
+    branch: str | None,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Make a store that is a clone of an existing memory repository.
 
@@ -149,5 +162,13 @@ def clone_command(
     cloned = clone(url, memory.store, branch)
     memory.install_git_hooks()
     report = memory.reindex(full=True)
-    memories = counted(report.added if report else 0, "memory", "memories")
+    indexed = report.added if report else 0
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"store": str(memory.store.root), "url": url, "branch": cloned, "memories": indexed}
+            )
+        )
+        return
+    memories = counted(indexed, "memory", "memories")
     click.echo(f"Cloned {url} (branch {cloned}) into {memory.store.root}: {memories} indexed.")
