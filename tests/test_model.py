@@ -7,7 +7,7 @@ import re
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memcli.core import codec
@@ -312,6 +312,8 @@ def _depth(value: object) -> int:
 
 
 @given(_nested)
+@example(":[")  # a plain scalar that starts with an indicator character
+@example({"a-": ["-[", "?{"]})
 @settings(max_examples=300, deadline=None)
 def test_flow_depth_counts_what_yaml_nests(value: object) -> None:
     """The pre-parser bound counts flow nesting as YAML does, strings and all."""

@@ -218,9 +218,18 @@ def _flow_depth(head: str) -> int:
             deepest = max(deepest, depth)
         elif char in "]}" and depth:
             depth -= 1
+        if char in ":-?" and not _indicator(head, i, after_quote=previous in "\"'"):
+            char = "a"  # inside a plain scalar (``:[``, ``a-[``), not an indicator
         previous = char
         i += 1
     return deepest
+
+
+def _indicator(text: str, i: int, *, after_quote: bool) -> bool:
+    """Whether the ``:``, ``-`` or ``?`` at ``i`` is YAML's indicator, not scalar text:
+    followed by a space, a line end or the end (``:`` also right after a quoted key)."""
+    following = text[i + 1 : i + 2]
+    return following in ("", " ", "\t", "\n") or (text[i] == ":" and after_quote)
 
 
 def _skip_quoted(text: str, start: int) -> int:
