@@ -74,7 +74,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     git_problem = store.git_state_problem()
     if git_problem:
         checkup.problems.append(git_problem)
-    _uncommitted(memory, checkup, fix and not git_problem)
+    _uncommitted(memory, checkup, fix and not git_problem, _shared(ids, keys))
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
             checkup.problems.append(
@@ -98,6 +98,26 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
         )
     return checkup
+
+
+def _shared(ids: dict[str, list[str]], keys: dict[str, list[str]]) -> dict[str, str]:
+    """Path -> why it cannot be committed: its id or key is another file's too."""
+    shared: dict[str, str] = {}
+    for key, paths in keys.items():
+        for path in paths if len(paths) > 1 else ():
+            others = ", ".join(p for p in paths if p != path)
+            shared[path] = (
+                f"its key {key!r} is also used by {others}; give one of them another key "
+                "(edit the file), then run `mem doctor --fix` again"
+            )
+    for identity, paths in ids.items():
+        for path in paths if len(paths) > 1 else ():
+            others = ", ".join(p for p in paths if p != path)
+            shared[path] = (
+                f"its id {identity} is also used by {others}; delete the copy or give it a "
+                "new id (edit the file), then run `mem doctor --fix` again"
+            )
+    return shared
 
 
 def _semantic(memory: Memory, checkup: Checkup) -> None:
@@ -164,7 +184,12 @@ def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:
         )
 
 
-def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
+def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, str]) -> None:
+    """Uncommitted memory files; ``fix`` commits the valid ones.
+
+    Never one whose id or key another file holds (``shared``): the store's
+    pre-commit hook refuses that commit, and so does doctor.
+    """
     store = memory.store
     out = store.git.run(
         ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
@@ -206,6 +231,9 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             identity = store.parse(path, data).id
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"not committed, invalid: {exc}")
+            continue
+        if path in shared:
+            checkup.problems.append(f"not committed, {path}: {shared[path]}")
             continue
         secrets = added_to_file(path, data, committed.get(f"HEAD:{path}"))
         if secrets:
