@@ -103,19 +103,14 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
 def _shared(ids: dict[str, list[str]], keys: dict[str, list[str]]) -> dict[str, str]:
     """Path -> why it cannot be committed: its id or key is another file's too."""
     shared: dict[str, str] = {}
-    for key, paths in keys.items():
+    clashes = [(f"key {k!r}", paths, "another key") for k, paths in keys.items()]
+    clashes += [(f"id {i}", paths, "a new id (or delete the copy)") for i, paths in ids.items()]
+    for what, paths, remedy in clashes:
         for path in paths if len(paths) > 1 else ():
             others = ", ".join(p for p in paths if p != path)
             shared[path] = (
-                f"its key {key!r} is also used by {others}; give one of them another key "
-                "(edit the file), then run `mem doctor --fix` again"
-            )
-    for identity, paths in ids.items():
-        for path in paths if len(paths) > 1 else ():
-            others = ", ".join(p for p in paths if p != path)
-            shared[path] = (
-                f"its id {identity} is also used by {others}; delete the copy or give it a "
-                "new id (edit the file), then run `mem doctor --fix` again"
+                f"its {what} is also used by {others}; give one of them {remedy} "
+                "by editing the file, then run `mem doctor --fix` again"
             )
     return shared
 
