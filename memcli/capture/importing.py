@@ -129,6 +129,12 @@ def run_import(
     stops the import before anything is written.
     """
     report = ImportReport(source, dry_run)
+    if not dry_run:
+        # A retry after a crash: what the killed import wrote is committed (or undone)
+        # before the rows are checked against the store.
+        settled = memory.writer.settle()
+        if settled:
+            memory.notify(settled)
     plan = _Plan(memory, report, secrets)
     tick = _ticker(memory.notify) if progress else None
     count = 0

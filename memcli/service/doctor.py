@@ -44,6 +44,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     store = memory.store
     memory.require_store()
     checkup = Checkup()
+    _interrupted_write(memory, checkup, fix)
     ids: dict[str, list[str]] = {}
     keys: dict[str, list[str]] = {}
     for path in store.memory_paths():
@@ -141,6 +142,24 @@ def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:
                 checkup.fixed.append(f"removed {relative}, left by an interrupted save")
             else:
                 checkup.problems.append(f"{relative}: left by an interrupted save")
+
+
+def _interrupted_write(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    """A save, edit or import killed before its commit: finished or undone with ``fix``."""
+    from memcli.store import pending
+
+    subject = pending.waiting(memory.store)
+    if subject is None:
+        return
+    if fix and not memory.store.git_state_problem():
+        outcome = memory.writer.settle()
+        if outcome:
+            checkup.fixed.append(outcome)
+    else:
+        checkup.problems.append(
+            f"a write was interrupted ({subject}): the next write, or `mem doctor --fix`, "
+            "finishes it or undoes it"
+        )
 
 
 def _interrupted_purge(memory: Memory, checkup: Checkup, fix: bool) -> None:
