@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -598,3 +599,47 @@ def test_a_store_without_a_project_name_asks_which(tmp_path: Path, store: Path) 
     db = closed_db(tmp_path)
     result = mem("import", "claude-mem", str(db), expect=2)
     assert "--project NAME or --all-projects" in result.output
+
+
+def _waiting_for(pid: int, lock: Path) -> bool:
+    """Whether the process has the store's write lock file open (it is waiting for it)."""
+    try:
+        links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+    except OSError:
+        return False
+    return str(lock) in links
+
+
+def test_two_imports_of_one_database_at_once_import_each_row_once(
+    tmp_path: Path, store: Path
+) -> None:
+    """Both check the rows, then wait for the lock: the second finds the first's rows."""
+    import subprocess
+    import time
+
+    from memcli.store.files import Store
+    from tests.conftest import mem, mem_executable
+
+    db = tmp_path / "claude-mem.db"
+    conn = make_db(db)
+    for n in range(50):
+        observation(conn, title=f"Row {n} of claude-mem", narrative=f"Narrative {n}.")
+    conn.close()
+    mem("save", "Before the imports")
+    args = [mem_executable(), "import", "claude-mem", str(db), "--project", "shop"]
+    lock = store / ".cache" / "write.lock"
+    with Store(store).write_lock():
+        imports = [
+            subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
+        deadline = time.monotonic() + 60
+        while not all(_waiting_for(p.pid, lock) for p in imports):
+            assert time.monotonic() < deadline and all(p.poll() is None for p in imports)
+            time.sleep(0.01)
+    outputs = [p.communicate(timeout=60) for p in imports]
+    assert [p.returncode for p in imports] == [0, 0], outputs
+    reports = sorted(out.splitlines()[0] for out, _ in outputs)
+    assert reports == ["50 rows: imported 0, skipped 50, failed 0",
+                       "50 rows: imported 50, skipped 0, failed 0"]  # fmt: skip
+    assert len(list(store.glob("observations/**/*.md"))) == 51

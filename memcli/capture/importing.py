@@ -147,9 +147,13 @@ def run_import(
     if dry_run or (not plan.rows and notes is None):
         report.imported = len(plan.rows)
         return report
-    result = memory.writer.import_records(plan.rows, source=source, notes=notes)
+    result = memory.writer.import_records(
+        plan.rows, source=source, notes=notes, imported=plan.imported_meanwhile
+    )
     report.imported = len(result.written)
     report.notes_written = result.notes_written
+    if result.imported:
+        report.skipped["already imported"] += len(result.imported)
     if result.taken:
         report.skipped["already in the store"] += len(result.taken)
     report.commit = result.commit
@@ -173,7 +177,10 @@ class _Plan:
         self.secrets = secrets
         self.rows: list[tuple[str, str, Record]] = []
         self.exists = memory.store.exists()
+        self.head = memory.store.head() if self.exists else None
+        """The commit ``imported`` was read from."""
         self.imported = _imported_sources(memory) if self.exists else set()
+        self._since: set[str] | None = None
         self.purged = memory.store.purged_ids() if self.exists else frozenset()
         self.ids: set[str] = set()
         self.sources: set[str] = set()
@@ -215,6 +222,17 @@ class _Plan:
             self.keys.add(checked.key)
         if len(report.preview) < PREVIEW_ROWS:
             report.preview.append(f"{checked.type}: {checked.title}  ({item.label})")
+
+    def imported_meanwhile(self, record: Record) -> bool:
+        """Whether another import stored this row's source row since the plan was made.
+
+        Asked by the writer under the lock: two imports of one source at once
+        each check their rows first, so the second must look again.
+        """
+        if self._since is None:
+            moved = self.memory.store.head() != self.head
+            self._since = _imported_sources(self.memory) - self.imported if moved else set()
+        return record.extra.get(IMPORTED_FROM) in self._since
 
     def _known(self, record: Record) -> str | None:
         """Why a record is skipped (its id is stored already), or None; refuses purged ids."""

@@ -48,6 +48,8 @@ class ImportCommit(NamedTuple):
     """Memories whose id (or file) another writer stored meanwhile: left as they are."""
     notes_written: bool = False
     """The curated MEMORY.md given was written in the same commit (the store had none)."""
+    imported: tuple[Record, ...] = ()
+    """Memories whose source row another import stored meanwhile: left out."""
 
 
 SYNC_ONCE_FILES = 100
@@ -227,14 +229,21 @@ class Writer:
             return chosen, commit
 
     def import_records(
-        self, rows: list[tuple[str, str, Record]], *, source: str, notes: str | None = None
+        self,
+        rows: list[tuple[str, str, Record]],
+        *,
+        source: str,
+        notes: str | None = None,
+        imported: Callable[[Record], bool] | None = None,
     ) -> ImportCommit:
         """Write many new memory files (path, text, record) in ONE commit (``import: …``).
 
         The rows are checked already (``capture.importing``); under the lock,
         any whose id or path was stored meanwhile is left out, not overwritten.
         ``notes``: a curated MEMORY.md written in the same commit when the store
-        has none. A large import packs git's loose objects after its commit:
+        has none. ``imported``: asked under the lock, whether a row's source row
+        was imported meanwhile (another import of the same source); such a row
+        is left out too. A large import packs git's loose objects after its commit:
         otherwise the next porcelain git command in the store starts a long ``gc --auto``.
         """
         from memcli.core.chunks import MEMORY_MD
@@ -245,14 +254,17 @@ class Writer:
             index = self.memory.index()
             kept: list[tuple[str, str, Record]] = []
             taken: list[Record] = []
+            before: list[Record] = []
             for path, text, record in rows:
-                if index.path_of(record.id) is not None or self.store.resolve(path).exists():
+                if imported is not None and imported(record):
+                    before.append(record)
+                elif index.path_of(record.id) is not None or self.store.resolve(path).exists():
                     taken.append(record)
                 else:
                     kept.append((path, text, record))
             with_notes = notes is not None and not os.path.lexists(self.store.root / MEMORY_MD)
             if not kept and not with_notes:
-                return ImportCommit(None, [], taken)
+                return ImportCommit(None, [], taken, imported=tuple(before))
             written = [record for _, _, record in kept]
             message = journal.import_message(source, written, notes=with_notes)
             files = {path: text.encode("utf-8") for path, text, _ in kept}
@@ -264,7 +276,7 @@ class Writer:
             commit = self._commit_files(files, [], message, loaded=loaded, create_only=create_only)
         if len(kept) >= PACK_AFTER_FILES:
             self._pack_loose_objects()
-        return ImportCommit(commit, written, taken, with_notes)
+        return ImportCommit(commit, written, taken, with_notes, tuple(before))
 
     def _pack_loose_objects(self) -> None:
         """Loose objects into one pack (``repack -d``), so no ``gc --auto`` waits for them."""
