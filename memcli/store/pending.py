@@ -20,12 +20,14 @@ Files changed since by someone else are never touched.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memcli.core.errors import StoreError
 from memcli.store.files import digest
 
 if TYPE_CHECKING:
@@ -62,11 +64,19 @@ def begin(
     }
     target = _path(store)
     temp = target.with_name(f".{PENDING_FILE}.{os.getpid()}.tmp")
-    with open(temp, "wb") as handle:
-        handle.write(json.dumps(record).encode("utf-8"))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, target)
+    try:
+        with open(temp, "wb") as handle:
+            handle.write(json.dumps(record).encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise StoreError(
+            f"cannot write {target} ({exc.strerror}); nothing was written: make the store's "
+            "git folder writable"
+        ) from None
 
 
 def end(store: Store) -> None:
