@@ -241,7 +241,7 @@ def test_an_import_killed_while_writing_files_is_undone_by_the_retry(
     env: dict[str, str], tmp_path: Path
 ) -> None:
     """A real SIGKILL from outside, as soon as the import's first file is on disk."""
-    rows = _jsonl_rows(tmp_path, 1000)
+    rows = _jsonl_rows(tmp_path, 400)
     folder = store_of(env) / "observations" / "2026" / "11"
     before = len(list(folder.iterdir()))
     process = subprocess.Popen(
@@ -260,8 +260,8 @@ def test_an_import_killed_while_writing_files_is_undone_by_the_retry(
         process.wait(timeout=60)
     again = run_mem("import", "jsonl", str(rows), env=env)
     assert again.returncode == 0, again.stderr
-    assert again.stdout.startswith("1000 rows: imported ")
-    assert_each_id_once(env, 3 + 1000)
+    assert again.stdout.startswith("400 rows: imported ")
+    assert_each_id_once(env, 3 + 400)
 
 
 def test_doctor_names_an_interrupted_write_and_fix_settles_it(env: dict[str, str]) -> None:
