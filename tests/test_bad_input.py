@@ -109,7 +109,9 @@ WRITTEN = [
     Refusal(["list", "--project", "C:x"], None, FAILURE, "invalid project name"),
     Refusal(["list", "--project", "a\x00b"], None, FAILURE, "invalid project name"),
     Refusal(["mcp", "--project", "../x"], None, FAILURE, "invalid project name"),
-    Refusal(["forget", "--purge", UNKNOWN_ID], None, FAILURE, "no forgotten memory with the id"),
+    Refusal(
+        ["forget", "--purge", "-y", UNKNOWN_ID], None, FAILURE, "no forgotten memory with the id"
+    ),
     Refusal(["diff", "no-such-revision"], None, FAILURE, "not a revision"),
     Refusal(["git-hook", "no-such-hook"], None, USAGE, "unknown git hook 'no-such-hook'"),
     Refusal(

@@ -4,7 +4,8 @@ claude-mem keeps ``observations`` (title, subtitle, narrative, facts, concepts,
 files, a type of its own) and ``session_summaries`` (request, investigated,
 learned, completed, next steps) in ``~/.claude-mem/claude-mem.db``. Each row
 becomes an ``Incoming``: an ``Observation`` or a ``Summary`` named by a stable
-``source_id``, or a ``problem`` saying why it cannot be imported.
+``source_id`` (``claude-mem:<table>:<digest of the row>``, see :func:`row_identity`),
+or a ``problem`` saying why it cannot be imported.
 
 Reading never writes: a database in WAL mode whose ``-wal`` file is absent (no
 claude-mem process has it open) is opened ``immutable=1``, since even a
@@ -323,7 +324,7 @@ def _incoming(
     project: str | None,
 ) -> Incoming:
 
-    source_id = f"{SOURCE}:{table}:{row_id}"
+    source_id = f"{SOURCE}:{table}:{row_identity(table, values)}"
     kind = "observation" if table == "observations" else "summary"
     label = f"{kind} {row_id}"
     try:
@@ -332,7 +333,27 @@ def _incoming(
         return Incoming(source_id=source_id, label=label, problem=str(exc))
     if isinstance(result, str):
         return Incoming(source_id=source_id, label=label, skip=result)
-    return Incoming(source_id=source_id, label=f"{label}: {result.title[:60]}", record=result)
+    return Incoming(
+        source_id=source_id,
+        label=f"{label}: {result.title[:60]}",
+        record=result,
+        aliases=(f"{SOURCE}:{table}:{row_id}@{result.created}",),
+    )
+
+
+def row_identity(table: str, values: dict[str, str | None]) -> str:
+    """A row's identity: a digest of what it says and when (its table's columns).
+
+    Not its row id, which each database numbers from 1 (and a NULL id is no
+    identity at all), and not the database's path, which changes when the user
+    moves or copies the file: a row is recognised in whatever file it is. Empty
+    columns are left out, so a schema migration adding columns changes nothing,
+    and so is ``project``, which claude-mem may rename or merge.
+    """
+    import hashlib
+
+    kept = sorted((name, value) for name, value in values.items() if value and name != "project")
+    return hashlib.sha256(json.dumps([table, kept]).encode("ascii")).hexdigest()[:24]
 
 
 def _observation(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 
 from memcli.core.errors import StoreError
+from memcli.store import pending
 from memcli.store.files import CACHE_DIR, Store
 from memcli.store.git import GitError, first_line, remote_said
 from memcli.store.purge import apply_fetched_purges, lease_path, read_lease
@@ -105,6 +106,9 @@ def _exchange(
         with store.write_lock():
             _refuse_after_purge(store, remote)
             store.check_writable()
+            settled = pending.recover(store)  # before a rebase moves HEAD from under it
+            if settled:
+                done.append(settled)
             has_upstream = _has_ref(store, f"refs/remotes/{upstream}")
             if has_upstream:
                 refuse_tracked_cache(store, f"refs/remotes/{upstream}", upstream)

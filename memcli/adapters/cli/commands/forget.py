@@ -5,7 +5,7 @@ import sys
 import click
 
 from memcli.adapters.cli.options import notice, open_memory, store_options
-from memcli.core.errors import StoreError
+from memcli.core.errors import InvalidInput, StoreError
 
 
 @click.command()
@@ -30,11 +30,18 @@ def forget(
     keep their messages and authors, reflogs are expired and unreachable
     objects pruned. A remote keeps its copy until `mem sync --force-with-lease`.
 
+    A purge asks first; without a terminal (an agent's shell) it needs -y.
+
     \b
     Example:
         mem forget 01JDX3Z6 fts-hyphen
         mem forget --purge 01JDX3Z6
     """
+    if purge and not yes and not _terminal():
+        raise InvalidInput(
+            "--purge rewrites history and cannot be undone; without a terminal to ask on, "
+            "give -y to confirm"
+        )
     memory = open_memory(store_dir, project)
     if not purge:
         from memcli.api import MemStore
@@ -42,7 +49,7 @@ def forget(
         for entry in MemStore(memory).forget(refs):
             click.echo(f"forgot {entry['id']}  {entry['title']}")
         return
-    if not yes and sys.stdin is not None and sys.stdin.isatty():
+    if not yes:
         click.confirm(
             f"Remove {', '.join(refs)} from the whole history of {memory.store.root}? "
             "This cannot be undone",
@@ -62,3 +69,8 @@ def forget(
             "the remote still holds the purged memories: run `mem sync --force-with-lease` "
             "to replace its history (other clones drop them at their next `mem sync`)"
         )
+
+
+def _terminal() -> bool:
+    """Whether a person can be asked (stdin is a terminal)."""
+    return sys.stdin is not None and sys.stdin.isatty()
