@@ -245,6 +245,17 @@ def test_snippets_and_shown_messages_are_redacted(project: Path, store: Path) ->
     assert token not in shown and "[REDACTED:" in shown
 
 
+def test_a_tool_result_cut_through_a_token_shows_none_of_it(project: Path, store: Path) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    output = ("x " * 2000)[:3980] + token + " and more output"
+    use = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "env"}}
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": output}
+    write(session_file(project), [record("assistant", 1, [use]), record("user", 2, [result])])
+    mem("transcripts", "sync")
+    shown = mem("transcripts", "show", f"{SESSION}:2").stdout
+    assert "[REDACTED:" in shown and token[:8] not in shown
+
+
 def test_one_session_does_not_fill_the_page(project: Path, store: Path) -> None:
     many = [record("user", n, f"flaky upload number {n}") for n in range(1, 12)]
     write(session_file(project), many)

@@ -99,8 +99,10 @@ def _observation(path: Path) -> Any:
     from memcli.core import codec
     from memcli.core.ids import new_ulid
     from memcli.core.model import Observation
+    from memcli.core.secrets import redacted_head
     from memcli.core.timeutil import format_timestamp
     from memcli.core.titles import default_title
+    from memcli.core.validate import MAX_TITLE_CHARS
 
     text = _read_text(path)
     try:
@@ -126,7 +128,7 @@ def _observation(path: Path) -> Any:
     record = Observation(
         id=new_ulid(),
         type=TYPE_MAP.get(claude_type.lower(), "discovery"),
-        title=" ".join(title.split())[:200],
+        title=redacted_head(" ".join(title.split()), MAX_TITLE_CHARS),
         created=created,
         narrative=body,
         facts=[description] if description and description != title else [],

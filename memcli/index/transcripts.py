@@ -31,7 +31,8 @@ import apsw
 from memcli.core.errors import IndexCorrupt, MemError, NotFound
 
 TRANSCRIPTS_FILE = "transcripts.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: a tool result cut at its cap is redacted before the cut (1 could keep a part of a secret)."""
 BUSY_TIMEOUT_MS = 20_000
 WEIGHTS = {"text": 4.0, "files": 2.0, "tools": 1.0}
 """bm25 weights in the column order of messages_fts: text above file paths above tool names."""
