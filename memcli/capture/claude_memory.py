@@ -12,6 +12,7 @@ modification time the created time. A file is identified by its name
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -121,6 +122,8 @@ def _observation(path: Path) -> Any:
         extra["claude_type"] = claude_type
     for key, value in metadata.items():
         if key not in ("name", "description", "type") and isinstance(value, str | int | float):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InvalidInput(f"{key} is not a finite number: infinity and NaN are not JSON")
             extra[f"claude_{key}"] = value
     body = body.strip()
     if not body and not description:
