@@ -301,6 +301,25 @@ def test_bad_references_and_a_missing_index_are_one_line_errors(project: Path, s
     assert mem("transcripts", "search", " ", expect=2).exit_code == 2
 
 
+def test_any_session_prefix_and_a_folder_in_the_index_s_place_are_one_line_errors(
+    project: Path, store: Path
+) -> None:
+    write(session_file(project), conversation())
+    mem("transcripts", "sync")
+    for prefix in ("\U0010ffff", f"{SESSION[:4]}\U0010ffff", "\ud7ff", SESSION[:4] + "\ud7ff"):
+        result = mem("transcripts", "show", prefix, expect=1)
+        assert "no indexed session starts with" in result.stderr
+    assert mem_json("transcripts", "show", SESSION[:4])["session"] == SESSION
+    path = db_path(store)
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    path.mkdir()
+    for args in (["sync"], ["status"], ["search", "upload"], ["show", SESSION[:8]]):
+        result = mem("transcripts", *args, expect=1)
+        assert f"the transcript index {path} is not a file" in result.stderr
+    assert path.is_dir()  # a person's folder: left for them
+
+
 def test_a_damaged_index_is_rebuilt_with_a_notice(project: Path, store: Path) -> None:
     write(session_file(project), conversation())
     mem("transcripts", "sync")

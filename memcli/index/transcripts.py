@@ -138,7 +138,7 @@ LIMIT ?
 """
 SEARCH_JOIN = " JOIN messages AS m ON m.rowid = messages_fts.rowid"
 MESSAGE = "SELECT rowid, session, seq, time, role, text, tools, files FROM messages WHERE rowid = ?"
-SESSIONS_LIKE = "SELECT DISTINCT session FROM messages WHERE session >= ? AND session < ? LIMIT 2"
+SESSIONS_FROM = "SELECT DISTINCT session FROM messages WHERE session >= ? ORDER BY session LIMIT 2"
 SESSION_EXISTS = "SELECT 1 FROM messages WHERE session = ? LIMIT 1"
 AROUND = """
 SELECT rowid, session, seq, time, role, text, tools, files FROM messages
@@ -229,6 +229,11 @@ class TranscriptIndex:
         self.path = path
         self.rebuilt: str | None = None
         """Why the file was dropped and built again when opened (None: it was fine)."""
+        if path.exists() and not path.is_file():  # a folder, a FIFO: never opened
+            raise MemError(
+                f"the transcript index {path} is not a file; remove it, and "
+                "`mem transcripts sync` builds it again"
+            )
         try:
             self._open(create)
         except (apsw.CorruptError, apsw.NotADBError) as exc:
@@ -425,8 +430,9 @@ class TranscriptIndex:
         """Sessions whose id is ``prefix`` or starts with it (at most two: enough to say so)."""
         if next(iter(self.db.execute(SESSION_EXISTS, (prefix,))), None):
             return [prefix]
-        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\U0010ffff"
-        return [row[0] for row in self.db.execute(SESSIONS_LIKE, (prefix, upper))]
+        # The sessions that start with ``prefix`` come first among those from it on.
+        found = [row[0] for row in self.db.execute(SESSIONS_FROM, (prefix,))]
+        return [session for session in found if session.startswith(prefix)]
 
     def last_seq(self, session: str) -> int:
         for (value,) in self.db.execute(LAST_SEQ, (session,)):
