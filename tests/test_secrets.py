@@ -371,3 +371,11 @@ def test_import_redacts_frontmatter_fields_and_names_no_file_after_a_secret(
     assert shown["origin"] == {"note": "from [REDACTED:slack-token]"}
     stored = history(store) + git(store, "ls-files")
     assert not any(s in stored for s in (GITHUB, GITLAB, SLACK, AWS, GITHUB.lower()[:12]))
+
+
+def test_edit_redacts_a_secret_in_the_frontmatter_and_the_file_still_reads(store: Path) -> None:
+    mem("save", "Cache warming runs nightly", "--key", "warm")
+    mem("edit", "warm", "--set", f"session={GITHUB}", "--redact")
+    (shown,) = mem_json("show", "warm")
+    assert shown["session"] == "[REDACTED:github-token]" and GITHUB not in history(store)
+    assert "ok" in mem("reindex", "--check", "--json").stdout

@@ -39,6 +39,29 @@ def without_private(path: str, text: str) -> str:
     return text if visible == record else visible.to_markdown()
 
 
+def screened_file(path: str, text: str, before: list[Finding], policy: Policy) -> str:
+    """A memory file's text once its likely secrets (new since ``before``) are dealt with.
+
+    Scanned as a whole, comments included. A redaction in the frontmatter may not
+    read back (``[REDACTED:…]`` starts a YAML list): then the file is redacted field
+    by field and written again in mem's own form.
+    """
+    from memcli.store.files import parse_memory_file
+
+    kept: str = screen({path: text}, before, policy)[path]
+    if policy != "redact" or kept == text:
+        return kept
+    try:
+        parse_memory_file(path, kept.encode("utf-8"))
+    except (InvalidMemoryFile, UnicodeEncodeError):
+        try:
+            record = parse_memory_file(path, text.encode("utf-8"))
+        except (InvalidMemoryFile, UnicodeEncodeError):
+            return kept  # invalid as given: the caller refuses it
+        return screened(record, None, policy).to_markdown()
+    return kept
+
+
 def screened(record: R, old: R | None, policy: Policy) -> R:
     """``record`` once the likely secrets of every field (new since ``old``) are dealt with.
 
