@@ -226,7 +226,10 @@ def _matches(text: str) -> list[_Match]:
 
 
 def _assignments(text: str) -> Iterator[re.Match[str]]:
-    """Assignments on the lines that mention a secret word (trying every line is slow)."""
+    """Assignments on the lines that mention a secret word (trying every line is slow).
+
+    A line without ``=`` or ``:`` holds none, and is passed over without trying.
+    """
     scanned_up_to = 0
     for keyword in _KEYWORD_RE.finditer(text):
         if keyword.start() < scanned_up_to:
@@ -234,7 +237,8 @@ def _assignments(text: str) -> Iterator[re.Match[str]]:
         start = text.rfind("\n", 0, keyword.start()) + 1
         end = text.find("\n", keyword.end())
         end = len(text) if end < 0 else end
-        yield from _ASSIGNMENT.finditer(text, start, end)
+        if text.find("=", start, end) >= 0 or text.find(":", start, end) >= 0:
+            yield from _ASSIGNMENT.finditer(text, start, end)
         scanned_up_to = end
 
 
