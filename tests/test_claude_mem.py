@@ -708,3 +708,17 @@ def test_a_store_imported_under_the_row_id_alone_is_not_imported_again(
     assert again["imported"] == 0 and again["skipped_by_reason"] == {"already imported": 2}
     other = _one_row_db(tmp_path / "other.db", "Another database's row 1", EPOCH_MS + 60_000)
     assert _import(other)["imported"] == 1
+
+
+def test_a_refused_row_is_reported_without_its_secret(tmp_path: Path, store: Path) -> None:
+    from tests.conftest import mem
+
+    token = "ghp_" + "a1B2c3D4e5F6" * 3
+    db = tmp_path / "claude-mem.db"
+    conn = make_db(db)
+    # The report names each row by its title's first 60 characters: the token is cut there.
+    observation(conn, title=f"The deploy job reads its GitHub token {token}", narrative="x")
+    conn.close()
+    result = mem("import", "claude-mem", str(db), "--project", "shop", expect=1)
+    assert "refusing to store likely secrets" in result.output
+    assert token[:8] not in result.output and "[REDACTED:" in result.output

@@ -158,6 +158,23 @@ def test_a_save_is_a_commit_and_search_timeline_get_read_it(
     assert again["id"] == second["id"] and again["action"] != "saved"
 
 
+def hand_edit(store: Path, path: str, lines: str) -> None:
+    """Add frontmatter lines to a memory file and commit it, as a person would."""
+    file = store / path
+    file.write_text(file.read_text().replace("\n---\n", f"\n{lines}\n---\n", 1))
+    git(store, "commit", "-q", "-am", "hand edit")
+
+
+def test_get_answers_strict_json_for_a_hand_edited_infinity(server: tuple[Client, Path]) -> None:
+    client, store = server
+    saved = client.ok("save", text="The cache never expires.", key="cache-ttl")
+    hand_edit(store, saved["path"], "ttl: .inf\nratio: .nan")
+    result = client.call("get", ids=["cache-ttl"])
+    assert not result.isError
+    (record,) = json.loads(_text(result), parse_constant=lambda name: pytest.fail(name))
+    assert (record["ttl"], record["ratio"]) == ("Infinity", "NaN")
+
+
 @pytest.mark.e2e
 def test_search_transcripts_finds_what_a_past_session_did(
     server: tuple[Client, Path], tmp_path: Path

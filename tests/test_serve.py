@@ -184,6 +184,19 @@ def test_save_is_a_commit_and_search_timeline_batch_inject_read_it(
     assert again.status_code == 200 and again.json()["action"] == "updated"
 
 
+def test_batch_answers_strict_json_for_a_hand_edited_infinity(
+    client: httpx.Client, store: Path
+) -> None:
+    saved = save(client, text="The cache never expires.", key="cache-ttl")
+    file = store / saved["path"]
+    file.write_text(file.read_text().replace("\n---\n", "\nttl: -.inf\n---\n", 1))
+    git(store, "commit", "-q", "-am", "hand edit")
+    response = client.post("/api/memory/batch", json={"ids": ["cache-ttl"]})
+    assert response.status_code == 200, response.text
+    body = json.loads(response.text, parse_constant=lambda name: pytest.fail(name))
+    assert body["results"][0]["ttl"] == "-Infinity"
+
+
 def test_bad_requests_get_their_http_status_and_one_line(
     client: httpx.Client, socket_path: Path
 ) -> None:

@@ -31,6 +31,7 @@ from memcli.core.errors import InvalidInput, MemError
 from memcli.core.ids import new_ulid
 from memcli.core.model import SUMMARY_FIELDS, Observation, Summary
 from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.secrets import redact, redacted_head
 from memcli.core.text import clip
 from memcli.core.timeutil import format_timestamp, parse_timestamp
 from memcli.core.titles import default_title, summary_title
@@ -333,9 +334,10 @@ def _incoming(
         return Incoming(source_id=source_id, label=label, problem=str(exc))
     if isinstance(result, str):
         return Incoming(source_id=source_id, label=label, skip=result)
+    shown = redacted_head(redact(result.title), 60)  # shown by the report, even when refused
     return Incoming(
         source_id=source_id,
-        label=f"{label}: {result.title[:60]}",
+        label=f"{label}: {shown}",
         record=result,
         aliases=(f"{SOURCE}:{table}:{row_id}@{result.created}",),
     )
@@ -498,7 +500,7 @@ def _text(value: str | None) -> str:
 def _clip_session(session: str | None) -> str | None:
 
     text = " ".join(_text(session).split())
-    return text[:MAX_SESSION_CHARS] or None
+    return redacted_head(text, MAX_SESSION_CHARS) or None
 
 
 def _decode(value: Any) -> str | None:

@@ -12,6 +12,7 @@ modification time the created time. A file is identified by its name
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,8 +100,10 @@ def _observation(path: Path) -> Any:
     from memcli.core import codec
     from memcli.core.ids import new_ulid
     from memcli.core.model import Observation
+    from memcli.core.secrets import redacted_head
     from memcli.core.timeutil import format_timestamp
     from memcli.core.titles import default_title
+    from memcli.core.validate import MAX_TITLE_CHARS
 
     text = _read_text(path)
     try:
@@ -119,6 +122,8 @@ def _observation(path: Path) -> Any:
         extra["claude_type"] = claude_type
     for key, value in metadata.items():
         if key not in ("name", "description", "type") and isinstance(value, str | int | float):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InvalidInput(f"{key} is not a finite number: infinity and NaN are not JSON")
             extra[f"claude_{key}"] = value
     body = body.strip()
     if not body and not description:
@@ -126,7 +131,7 @@ def _observation(path: Path) -> Any:
     record = Observation(
         id=new_ulid(),
         type=TYPE_MAP.get(claude_type.lower(), "discovery"),
-        title=" ".join(title.split())[:200],
+        title=redacted_head(" ".join(title.split()), MAX_TITLE_CHARS),
         created=created,
         narrative=body,
         facts=[description] if description and description != title else [],

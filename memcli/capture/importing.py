@@ -265,16 +265,19 @@ class _Plan:
     def _file(self, record: Record, wanted: str | None) -> tuple[str, str, Record]:
         """The path and text of the record's file once screened, and the record read back."""
         from memcli.core.model import without_private
-        from memcli.service.screening import screen
+        from memcli.service.screening import screen, screened
 
         if record.key and record.key in self.keys:
             raise InvalidInput(f"the key {record.key!r} is used by an earlier row")
-        path = self._path(record, wanted)
-        text = without_private(record).to_markdown()
+        # Field by field, before the path is named: a file name is made from the title.
         try:
-            text = screen({path: text}, [], self.secrets)[path]
+            record = screened(without_private(record), None, self.secrets)
+            if wanted and screen({"path": wanted}, [], self.secrets)["path"] != wanted:
+                wanted = None  # redacted: the file gets a name of mem's own
         except SecretsFound as exc:
             raise SecretsFound(str(exc).split(". Remove them")[0]) from None
+        path = self._path(record, wanted)
+        text = record.to_markdown()
         data = text.encode("utf-8")
         if len(data) > MAX_MEMORY_FILE_BYTES:
             raise InvalidInput(f"is larger than {MAX_MEMORY_FILE_BYTES >> 20} MB as a memory file")

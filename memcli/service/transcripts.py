@@ -579,9 +579,9 @@ def _one_session(index: TranscriptIndex, prefix: str) -> str:
 
 def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
     """A bounded piece of ``text`` around the first word matched, secrets redacted."""
-    from memcli.core.secrets import redact
+    from memcli.core.secrets import redact, redacted_head
 
-    text = text[:_SCAN_CHARS]
+    text = redacted_head(text, _SCAN_CHARS)
     pattern = _words_pattern(words)
     found = pattern.search(text) if pattern else None
     position = found.start() if found else 0
@@ -642,10 +642,9 @@ def show(db_path: Path, ref: str, *, context: int = 3) -> Shown:
 
 def shown_text(text: str, limit: int = SHOW_CHARS) -> str:
     """A message's text as shown: secrets redacted, cut to ``limit``."""
-    from memcli.core.secrets import redact
+    from memcli.core.secrets import redact, redacted_head
 
-    cut = text[: limit + _REDACT_MARGIN]
-    shown = redact(cut)
+    shown = redact(redacted_head(text, limit + _REDACT_MARGIN))
     return shown if len(shown) <= limit else shown[:limit] + "…"
 
 

@@ -20,7 +20,7 @@ from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
-from memcli.service.screening import screen, screened, without_private
+from memcli.service.screening import screened, screened_file, without_private
 from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ class Writer:
             wanted = without_private(entry.path, wanted)
             current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
-            new: str = screen({entry.path: wanted}, before, secrets)[entry.path]
+            new = screened_file(entry.path, wanted, before, secrets)
             record = parse_memory_file(entry.path, new.encode("utf-8"))
             if record.id != entry.id:
                 raise InvalidInput(

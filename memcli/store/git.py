@@ -245,13 +245,15 @@ def remote_said(stderr: bytes) -> list[str]:
 
     Bounded and stripped of terminal control codes: they come from another machine.
     """
+    from memcli.core.secrets import redacted_head
+
     said = []
     for line in stderr.decode("utf-8", "replace").splitlines():
         if not line.startswith("remote:"):
             continue
         text = _TERMINAL_CODES_RE.sub("", line[len("remote:") :]).strip()
         if text:
-            said.append(text[:REMOTE_LINE_CHARS])
+            said.append(redacted_head(text, REMOTE_LINE_CHARS))
         if len(said) == REMOTE_LINES:
             break
     return said

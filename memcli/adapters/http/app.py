@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse as StarletteJSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from memcli import __version__
@@ -43,7 +44,7 @@ from memcli.core.errors import (
     QuerySyntaxError,
     SecretsFound,
 )
-from memcli.core.serialize import SHAPE_VERSION
+from memcli.core.serialize import SHAPE_VERSION, to_json
 from memcli.core.text import one_line
 
 if TYPE_CHECKING:
@@ -83,6 +84,13 @@ class HttpError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class JSONResponse(StarletteJSONResponse):
+    """Starlette's JSON response, as strict JSON: a hand-edited infinity or NaN is a string."""
+
+    def render(self, content: Any) -> bytes:
+        return to_json(content, separators=(",", ":")).encode("utf-8")
 
 
 def error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:

@@ -9,12 +9,12 @@ reading pattern: ``search`` for the compact index, ``timeline`` around a hit,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.serialize import to_json
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -132,7 +132,7 @@ def call(store: MemStore, name: str, arguments: dict[str, Any]) -> str:
     result = _CALLS[name](store, arguments)
     if isinstance(result, str):
         return result
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    return to_json(result, separators=(",", ":"))
 
 
 def _ids(value: Any) -> list[str]:

@@ -187,8 +187,10 @@ def without_reminders(text: str) -> str:
 
 
 def cut(text: str, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
-    """At most ``limit`` characters, an ellipsis marking a cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """At most ``limit`` characters, an ellipsis marking a cut (what is cut is redacted first)."""
+    from memcli.core.secrets import redacted_head
+
+    return text if len(text) <= limit else redacted_head(text, limit - 1) + "…"
 
 
 def strings(value: object) -> tuple[str, ...]:
