@@ -125,8 +125,9 @@ def run_mem(
     input: str | bytes | None = None,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    timeout: float = 120,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``mem`` command in a subprocess."""
+    """Run the installed ``mem`` command in a subprocess (killed, failing, after ``timeout`` s)."""
     data = input.decode() if isinstance(input, bytes) else input
     return subprocess.run(
         [mem_executable(), *args],
@@ -135,7 +136,7 @@ def run_mem(
         text=True,
         cwd=cwd,
         env={**os.environ, **(env or {})},
-        timeout=120,
+        timeout=timeout,
     )
 
 

@@ -28,7 +28,8 @@ from typing import Any
 
 import apsw
 
-from memcli.core.errors import IndexCorrupt, MemError, NotFound
+from memcli.core.errors import IndexCorrupt, IndexUnavailable, MemError, NotFound
+from memcli.core.regular import NotRegularFile, require_regular
 
 TRANSCRIPTS_FILE = "transcripts.db"
 SCHEMA_VERSION = 1
@@ -228,6 +229,13 @@ class TranscriptIndex:
         self.path = path
         self.rebuilt: str | None = None
         """Why the file was dropped and built again when opened (None: it was fine)."""
+        try:
+            require_regular(path)  # SQLite would wait for ever on a FIFO
+        except NotRegularFile as exc:
+            raise IndexUnavailable(
+                f"the transcript index {path} {exc.reason}: remove it, then run "
+                "`mem transcripts sync`"
+            ) from None
         try:
             self._open(create)
         except (apsw.CorruptError, apsw.NotADBError) as exc:

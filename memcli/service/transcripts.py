@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput, LockTimeout, MemError, NotFound
+from memcli.core.regular import describe, open_regular
 from memcli.index.transcripts import TRANSCRIPTS_FILE, FileRow, StoredMessage, TranscriptIndex
 
 if TYPE_CHECKING:
@@ -233,6 +235,9 @@ def _sync_file(
         info = path.stat()
     except OSError:
         return
+    if not stat.S_ISREG(info.st_mode):
+        report.notices.append(f"skipped {path}: {describe(info.st_mode)}, not a regular file")
+        return
     if row is not None and not row.matched:
         return  # a rollout of another project: never opened again
     if row is None and check_cwd:
@@ -282,7 +287,7 @@ def _read_file(
     parser = parser_for(agent, state)
     session = row.session if row is not None and cursor.consumed else None
     try:
-        handle = path.open("rb")
+        handle = open_regular(path)
     except OSError:
         return
     with handle, index.write():

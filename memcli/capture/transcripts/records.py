@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from memcli.core.regular import open_regular
+
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is skipped as "line too long", never parsed
 AGENTS = ("claude", "codex", "gemini")
@@ -83,7 +85,7 @@ def read_messages(
     ``max_bytes`` stops after that many bytes of whole lines.
     """
     parser = parser_for(agent)
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for line, _end in iter_lines(handle, max_bytes=max_bytes):
             yield from parser.feed(line)
 
