@@ -4,9 +4,10 @@
 subagent files, Codex rollouts whose first record's cwd is the project or inside
 it), and parses only what each file gained since the last sync
 (``capture.transcripts.tail``). One sync writes at a time: a second one finding
-the lock held returns at once (hooks start syncs in the background). Messages of
-a transcript that is later deleted stay in the index: the index is the longer
-memory, and deleting ``transcripts.db`` starts it again from what is on disk.
+the lock held returns at once (hooks start syncs in the background). A transcript
+that is later deleted takes its messages out of the index at the next sync; one
+that was moved (Codex archiving a session) keeps them (``_follow_moves``). Only
+regular files are read: a FIFO or device found is skipped with a notice.
 
 Reading (``search``, ``show``, ``status``) opens the file read-only and never
 writes; every text shown passes the secret scanner.
