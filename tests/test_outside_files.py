@@ -200,3 +200,12 @@ def test_the_private_copy_goes_when_the_import_is_stopped(
             process.kill()
             process.wait()
     assert list(temp.iterdir()) == []
+
+
+def test_a_store_memory_md_that_is_a_fifo_is_left_out_of_the_context(store: Path) -> None:
+    mem("save", "Context still comes without MEMORY.md", "--type", "gotcha")
+    os.mkfifo(store / "MEMORY.md")
+    result = run_mem("context", timeout=HANG)
+    assert result.returncode == 0, result.stderr
+    assert "Context still comes without MEMORY.md" in result.stdout
+    assert "MEMORY.md is a FIFO" in result.stderr
