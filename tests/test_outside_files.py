@@ -209,3 +209,22 @@ def test_a_store_memory_md_that_is_a_fifo_is_left_out_of_the_context(store: Path
     assert result.returncode == 0, result.stderr
     assert "Context still comes without MEMORY.md" in result.stdout
     assert "MEMORY.md is a FIFO" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("agent", "settings"),
+    [
+        ("claude", ".claude/settings.json"),
+        ("codex", ".codex/config.toml"),
+        ("gemini", ".gemini/settings.json"),
+    ],
+)
+def test_install_leaves_a_settings_fifo_alone(tmp_path: Path, agent: str, settings: str) -> None:
+    project = tmp_path / "proj"
+    git(project.parent, "init", "-q", str(project))
+    fifo = project / settings
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    line = one_error_line(run_mem("install", agent, cwd=project, timeout=HANG))
+    assert str(fifo) in line and "not a regular file" in line
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)

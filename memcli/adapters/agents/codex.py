@@ -75,6 +75,7 @@ from memcli.adapters.agents.config_file import (
     BACKUP_SUFFIX,
     SettingsChange,
     mem_command,
+    read_settings,
     resolve_links,
     write_bytes,
 )
@@ -263,7 +264,7 @@ def _read(path: Path) -> bytes | None:
         raise MemError(
             f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MB; mem leaves it untouched"
         )
-    data = path.read_bytes()
+    data = read_settings(path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
