@@ -11,6 +11,7 @@ import os
 import signal
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -228,3 +229,24 @@ def test_install_leaves_a_settings_fifo_alone(tmp_path: Path, agent: str, settin
     line = one_error_line(run_mem("install", agent, cwd=project, timeout=HANG))
     assert str(fifo) in line and "not a regular file" in line
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_a_token_file_that_is_a_fifo_is_refused(tmp_path: Path) -> None:
+    from memcli.adapters.http.auth import TOKEN_ENV
+
+    fifo = tmp_path / "token"
+    os.mkfifo(fifo)
+    script = (
+        "from pathlib import Path\n"
+        "from memcli.adapters.http.auth import load_token\n"
+        "from memcli.core.errors import MemError\n"
+        "try:\n"
+        f"    load_token(Path({str(fifo)!r}))\n"
+        "except MemError as exc:\n"
+        "    print(exc)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=HANG
+    )
+    assert "is not a regular file" in result.stdout, result.stderr
