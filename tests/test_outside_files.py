@@ -250,3 +250,19 @@ def test_a_token_file_that_is_a_fifo_is_refused(tmp_path: Path) -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=HANG
     )
     assert "is not a regular file" in result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("name", ["tokenizer.json", "model.safetensors"])
+def test_a_model_file_that_is_a_fifo_leaves_search_lexical(
+    store: Path, tmp_path: Path, name: str
+) -> None:
+    from .test_semantic import use_model, write_model
+
+    model = write_model(tmp_path / "model")
+    (model / name).unlink()
+    os.mkfifo(model / name)
+    mem("save", "Feature toggle for dark mode")
+    use_model(store, str(model))
+    result = run_mem("search", "toggle", timeout=HANG)
+    assert result.returncode == 0 and "Feature toggle" in result.stdout
+    assert "semantic search is off: " in result.stderr and "Traceback" not in result.stderr

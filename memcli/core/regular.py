@@ -18,8 +18,8 @@ import errno
 import os
 import stat
 from collections.abc import Iterable
+from io import BufferedReader
 from pathlib import Path
-from typing import BinaryIO
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -51,7 +51,7 @@ def describe(mode: int) -> str:
     return next((words for test, words in kinds if test(mode)), "is not a regular file")
 
 
-def open_regular(path: str | os.PathLike[str], *, follow_links: bool = True) -> BinaryIO:
+def open_regular(path: str | os.PathLike[str], *, follow_links: bool = True) -> BufferedReader:
     """``path`` opened for binary reading if it is a regular file; else ``NotRegularFile``.
 
     Never blocks on a FIFO. With ``follow_links=False`` a symbolic link fails to
