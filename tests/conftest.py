@@ -145,7 +145,7 @@ FIXTURE_NOW = "2026-11-21T12:00:00Z"
 
 
 @pytest.fixture(scope="session")
-def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """fixtures/store committed once in a git repository, for each test to copy."""
     root = tmp_path_factory.mktemp("fixture") / "store"
     shutil.copytree(FIXTURES / "store", root)
@@ -164,7 +164,8 @@ def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["commit", "-q", "-m", "fixture store"],
     ):
         subprocess.run(["git", *args], cwd=root, check=True, env=env)
-    return root
+    yield root
+    shutil.rmtree(root.parent, ignore_errors=True)  # kept by no failure: each test copies it
 
 
 @pytest.fixture
