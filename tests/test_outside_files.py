@@ -192,7 +192,7 @@ def test_the_private_copy_goes_when_the_import_is_stopped(
         )
         try:
             deadline = time.monotonic() + HANG
-            while not list(temp.glob("mem-claude-mem-*")) and process.poll() is None:
+            while not list(temp.glob("mem-claude-mem-*/*")) and process.poll() is None:
                 assert time.monotonic() < deadline, "the import made no copy"
                 time.sleep(0.02)
             process.send_signal(signum)

@@ -589,7 +589,7 @@ def _private_copy(path: Path, wal_file: Path) -> Path:
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="mem-claude-mem-"))
-    _remove_at_exit(folder)
+    _remove_at_exit(folder)  # before anything is copied: only an empty folder can be left
     copy = folder / path.name
     try:
         shutil.copyfile(path, copy)
