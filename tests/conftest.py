@@ -126,8 +126,9 @@ def run_mem(
     input: str | bytes | None = None,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    timeout: float = 120,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``mem`` command in a subprocess."""
+    """Run the installed ``mem`` command in a subprocess (killed, failing, after ``timeout`` s)."""
     data = input.decode() if isinstance(input, bytes) else input
     return subprocess.run(
         [mem_executable(), *args],
@@ -136,7 +137,7 @@ def run_mem(
         text=True,
         cwd=cwd,
         env={**os.environ, **(env or {})},
-        timeout=120,
+        timeout=timeout,
     )
 
 
@@ -145,7 +146,7 @@ FIXTURE_NOW = "2026-11-21T12:00:00Z"
 
 
 @pytest.fixture(scope="session")
-def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """fixtures/store committed once in a git repository, for each test to copy."""
     root = tmp_path_factory.mktemp("fixture") / "store"
     shutil.copytree(FIXTURES / "store", root)
@@ -164,7 +165,8 @@ def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["commit", "-q", "-m", "fixture store"],
     ):
         subprocess.run(["git", *args], cwd=root, check=True, env=env)
-    return root
+    yield root
+    shutil.rmtree(root.parent, ignore_errors=True)  # kept by no failure: each test copies it
 
 
 @pytest.fixture

@@ -396,8 +396,8 @@ def test_a_database_claude_mem_has_open_is_read_with_its_wal(tmp_path: Path) -> 
     writer.close()
 
 
-def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: Path) -> None:
-    """-wal left behind without -shm (claude-mem died): its rows count, no -shm is created."""
+def crashed_db(tmp_path: Path) -> Path:
+    """A database claude-mem died with: rows in its -wal, no -shm (mem reads a private copy)."""
     db = closed_db(tmp_path)
     writer = apsw.Connection(str(db))
     writer.execute("PRAGMA wal_autocheckpoint = 0")
@@ -407,9 +407,16 @@ def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: P
     for name in ("claude-mem.db", "claude-mem.db-wal"):
         (crashed / name).write_bytes((db.parent / name).read_bytes())
     writer.close()
+    return crashed / "claude-mem.db"
+
+
+def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: Path) -> None:
+    """-wal left behind without -shm (claude-mem died): its rows count, no -shm is created."""
+    db = crashed_db(tmp_path)
+    crashed = db.parent
     before = _snapshot(crashed)
     assert list(before) == ["claude-mem.db", "claude-mem.db-wal"]
-    titles = [item.record.title for item in records(crashed / "claude-mem.db")]
+    titles = [item.record.title for item in records(db)]
     assert "Only in the WAL so far" in titles
     assert _snapshot(crashed) == before
 

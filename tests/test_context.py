@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +96,7 @@ def test_empty_store_context_says_how_to_start(
 
 
 @pytest.fixture(scope="module")
-def big_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def big_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """500 memories over the last three days, long facts, a long MEMORY.md, summaries."""
     root = tmp_path_factory.mktemp("big") / "store"
     store = Store(root)
@@ -122,7 +124,8 @@ def big_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "MEMORY.md").write_text("".join(f"- curated note line {i}\n" for i in range(300)))
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
     subprocess.run(["git", "commit", "-qm", "big"], cwd=root, check=True, env=env)
-    return root
+    yield root
+    shutil.rmtree(root.parent, ignore_errors=True)  # 8 MB, left by no test of its own
 
 
 @pytest.mark.parametrize("budget", [300, 1000, 2500, 8000])
@@ -461,7 +464,7 @@ def test_a_compiled_template_cache_shipped_in_a_store_is_never_loaded(
     planted.mkdir(parents=True, exist_ok=True)
     for name in ("session_start.md.j2", "prompt_context.md.j2", "show.md.j2"):
         filename = os.path.normpath(os.path.join(builtin_templates(), name))
-        key = FileSystemBytecodeCache().get_cache_key(name, filename)
+        key = FileSystemBytecodeCache(str(tmp_path)).get_cache_key(name, filename)
         (planted / f"mem-guarded-{key}.cache").write_bytes(
             bc_magic + pickle.dumps(_Planted(marker))
         )

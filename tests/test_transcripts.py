@@ -437,7 +437,7 @@ def test_any_session_prefix_and_a_folder_in_the_index_s_place_are_one_line_error
     path.mkdir()
     for args in (["sync"], ["status"], ["search", "upload"], ["show", SESSION[:8]]):
         result = mem("transcripts", *args, expect=1)
-        assert f"the transcript index {path} is not a file" in result.stderr
+        assert f"the transcript index {path} is a folder" in result.stderr
     assert path.is_dir()  # a person's folder: left for them
 
 

@@ -172,8 +172,9 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
 
 def _read_settings_file(path: Path) -> str | None:
     """The text of ``mem.toml``: a plain file of the store, never read through a link."""
-    import os
     import stat
+
+    from memcli.core.regular import open_regular
 
     try:
         status = path.lstat()
@@ -185,9 +186,11 @@ def _read_settings_file(path: Path) -> str | None:
         raise InvalidInput(f"{path} is not a plain file")
     if status.st_size > MAX_SETTINGS_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_SETTINGS_BYTES // 1024} KB")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_SETTINGS_BYTES + 1)
+    try:
+        with open_regular(path, follow_links=False) as handle:  # swapped since: no hang
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
+    except OSError as exc:
+        raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -29,7 +29,8 @@ from typing import Any
 
 import apsw
 
-from memcli.core.errors import IndexCorrupt, MemError, NotFound
+from memcli.core.errors import IndexCorrupt, IndexUnavailable, MemError, NotFound
+from memcli.core.regular import NotRegularFile, require_regular
 
 TRANSCRIPTS_FILE = "transcripts.db"
 SCHEMA_VERSION = 3
@@ -254,11 +255,13 @@ class TranscriptIndex:
         self.path = path
         self.rebuilt: str | None = None
         """Why the file was dropped and built again when opened (None: it was fine)."""
-        if path.exists() and not path.is_file():  # a folder, a FIFO: never opened
-            raise MemError(
-                f"the transcript index {path} is not a file; remove it, and "
+        try:
+            require_regular(path)  # a folder, a FIFO: never opened (SQLite would wait on a FIFO)
+        except NotRegularFile as exc:
+            raise IndexUnavailable(
+                f"the transcript index {path} {exc.reason}: remove it, and "
                 "`mem transcripts sync` builds it again"
-            )
+            ) from None
         try:
             self._open(create)
         except (apsw.CorruptError, apsw.NotADBError) as exc:

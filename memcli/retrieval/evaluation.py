@@ -123,15 +123,15 @@ class Report:
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each line of a JSON-lines file as an object, with its line number; bad lines are errors."""
-    import stat
+    from memcli.core.regular import NotRegularFile, open_regular
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = open_regular(path)
+    except NotRegularFile:
+        raise InvalidInput(f"{path} is not a plain file") from None
     except OSError as exc:
         raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise InvalidInput(f"{path} is not a plain file")
+    with handle:
         data = handle.read(MAX_QUERIES_FILE_BYTES + 1)
     if len(data) > MAX_QUERIES_FILE_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_QUERIES_FILE_BYTES >> 20} MB")

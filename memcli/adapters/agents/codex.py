@@ -77,6 +77,7 @@ from memcli.adapters.agents.config_file import (
     SettingsChange,
     backup_path,
     mem_command,
+    read_settings,
     remove_file,
     resolve_links,
     server_env,
@@ -279,7 +280,7 @@ def _read(path: Path) -> bytes | None:
         raise MemError(
             f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MB; mem leaves it untouched"
         )
-    data = path.read_bytes()
+    data = read_settings(path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

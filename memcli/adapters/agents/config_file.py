@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from memcli.core.errors import MemError
+from memcli.core.regular import NotRegularFile, open_regular
 
 BACKUP_SUFFIX = ".mem-backup"
 
@@ -141,10 +142,19 @@ def parse_json(path: Path) -> Any:
     return _parsed(path.read_bytes())
 
 
+def read_settings(path: Path) -> bytes:
+    """An agent's settings file, read only if it is a regular file (a FIFO would hang mem)."""
+    try:
+        with open_regular(path) as handle:
+            return handle.read()
+    except NotRegularFile as exc:
+        raise MemError(f"{path} {exc.reason}; mem leaves it untouched") from None
+
+
 def read_json(path: Path) -> tuple[bytes | None, dict[str, Any]]:
     if not path.exists():
         return None, {}
-    original = path.read_bytes()
+    original = read_settings(path)
     try:
         data = json.loads(original.decode("utf-8")) if original.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import MemError
+from memcli.core.regular import NotRegularFile, open_regular
 from memcli.store.location import mem_home
 
 TOKEN_ENV = "MEM_API_TOKEN"
@@ -69,15 +70,15 @@ def load_token(path: Path | None) -> tuple[str, str]:
 
 def _read_token_file(path: Path) -> str:
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        file = open_regular(path, follow_links=False)
     except FileNotFoundError:
         raise
+    except NotRegularFile:
+        raise MemError(f"the token file {path} is not a regular file") from None
     except OSError as exc:
         raise MemError(f"cannot read the token file {path} ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as file:
+    with file:
         info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise MemError(f"the token file {path} is not a regular file")
         if info.st_uid != os.getuid():
             raise MemError(f"the token file {path} belongs to another user")
         if info.st_mode & 0o077:
