@@ -116,14 +116,26 @@ def is_loopback(host: str) -> bool:
     return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
 
 
+def authorized(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
+    """Whether ``headers`` (lower-case names) hold ``Authorization: Bearer <token>``."""
+    for name, value in headers:
+        if name == b"authorization":
+            scheme, _, given = value.partition(b" ")
+            return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token)
+    return False
+
+
 class Guard:
-    """ASGI middleware in front of every route (``/mcp`` too): a query string's length, and
-    the bearer token when there is one (TCP). A refusal is a JSON ``{"error": ...}``.
+    """ASGI middleware in front of every route (``/mcp`` too): a query string's length, the
+    bearer token when there is one (TCP), and at most ``max_requests`` requests answered
+    at once. A refusal is a JSON ``{"error": ...}``.
     """
 
-    def __init__(self, app: Any, token: str | None) -> None:
+    def __init__(self, app: Any, token: str | None, max_requests: int) -> None:
         self.app = app
         self.token = token.encode() if token is not None else None
+        self.max_requests = max_requests
+        self.active = 0
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -132,7 +144,7 @@ class Guard:
         if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
             await refuse(send, 414, f"the query string is over {MAX_QUERY_BYTES:,} bytes")
             return
-        if self.token is not None and not self._authorized(scope):
+        if self.token is not None and not authorized(scope["headers"], self.token):
             await refuse(
                 send,
                 401,
@@ -140,17 +152,19 @@ class Guard:
                 [(b"www-authenticate", b"Bearer")],
             )
             return
-        await self.app(scope, receive, send)
-
-    def _authorized(self, scope: Scope) -> bool:
-        assert self.token is not None
-        for name, value in scope["headers"]:
-            if name == b"authorization":
-                scheme, _, given = value.partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(
-                    given.strip(), self.token
-                )
-        return False
+        if self.active >= self.max_requests:
+            await refuse(
+                send,
+                503,
+                f"the server is answering {self.max_requests:,} requests already: try again",
+                [(b"retry-after", b"1")],
+            )
+            return
+        self.active += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.active -= 1
 
 
 async def refuse(
