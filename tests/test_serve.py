@@ -33,7 +33,7 @@ from memcli.adapters.http.listen import unix_listener
 from memcli.core.errors import MemError
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, mem_executable, server_env
+from .conftest import git, git_project, mem_executable, server_env
 
 pytestmark = pytest.mark.e2e
 
@@ -52,6 +52,7 @@ class Server:
                 stdout=subprocess.DEVNULL,
                 stderr=log,
                 env={**server_env(base), **(env or {})},
+                cwd=base / "project" if (base / "project").is_dir() else None,
             )
         self.where = self._wait_ready()
 
@@ -82,7 +83,14 @@ def store(base: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def unix_server(base: Path, store: Path) -> Iterator[Server]:
+def project(base: Path) -> Path:
+    """A project's git repository with one commit: where every server runs."""
+    git_project(base / "project", {"src/upload.py": "LIMIT = 10\n"})
+    return base / "project"
+
+
+@pytest.fixture(scope="module")
+def unix_server(base: Path, store: Path, project: Path) -> Iterator[Server]:
     server = Server(["--store", str(store), "--workers", "2"], base, "unix")
     yield server
     path = Path(server.where.removeprefix("unix socket ").removesuffix(" (2 processes)"))
@@ -188,6 +196,29 @@ def test_save_is_a_commit_and_search_timeline_batch_inject_read_it(
     refused(client.get("/api/memory/inject", params={"session": "s1"}), 422)
     again = client.post("/api/memory/save", json={"text": "Five retries now.", "key": "retries"})
     assert again.status_code == 200 and again.json()["action"] == "updated"
+
+
+def test_saves_record_the_agent_and_the_projects_commit(
+    client: httpx.Client, project: Path, socket_path: Path
+) -> None:
+    head = git(project, "rev-parse", "HEAD").strip()
+    named = save(client, text="Named by its body.", agent="codex", files=["src/upload.py"])
+    assert (named["agent"], named["project_commit"]) == ("codex", head)
+    by_header = {"Mem-Agent": "deploy-bot"}
+    response = client.post(
+        "/api/memory/save", json={"text": "Named by a header."}, headers=by_header
+    )
+    assert (response.json()["agent"], response.json()["project_commit"]) == ("deploy-bot", head)
+    anonymous = save(client, text="Named by nobody.")
+    assert (anonymous["agent"], anonymous["project_commit"]) == (None, head)
+    bad = {"Mem-Agent": "two words"}
+    assert "invalid agent" in refused(
+        client.post("/api/memory/save", json={"text": "x"}, headers=bad), 422
+    )
+    transport = httpx.AsyncHTTPTransport(uds=str(socket_path))
+    _, saved, _ = _mcp_round_trip("http://mem/mcp", transport=transport, headers=by_header)
+    record = json.loads(saved.content[0].text)
+    assert (record["agent"], record["project_commit"]) == ("deploy-bot", head)
 
 
 def test_bad_requests_get_their_http_status_and_one_line(

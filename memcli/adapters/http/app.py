@@ -1,7 +1,9 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
     GET  /health                    {"status": "ok", "version", "shape", "store"}
-    POST /api/memory/save           a memory (the fields of ``mem save``) -> its record
+    POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
+                                    agent from ``agent`` or the Mem-Agent header, the commit
+                                    from the project the server runs in
     GET  /api/memory/search         ?query=...&type=&since=&until=&concept=&file=&limit=&mode=
     GET  /api/memory/timeline       ?anchor=ID&before=&after=&kind=
     POST /api/memory/batch          {"ids": [...]} -> full records, in the order asked
@@ -36,6 +38,7 @@ from memcli import __version__
 from memcli.adapters.http.auth import Guard
 from memcli.adapters.http.connections import Limits
 from memcli.adapters.http.stores import StorePool
+from memcli.capture.provenance import project_commit, working_directory
 from memcli.core.errors import (
     Ambiguous,
     EditConflict,
@@ -76,7 +79,10 @@ SAVE_FIELDS = (
     "importance",
     "session",
     "secrets",
+    "agent",
 )
+AGENT_HEADER = "mem-agent"
+"""Names the agent that saves, when the body's ``agent`` does not."""
 
 
 class HttpError(Exception):
@@ -232,9 +238,13 @@ async def save(request: Request, pool: StorePool) -> Response:
     if "text" not in body:
         raise HttpError(422, "save needs 'text'")
     text = body.pop("text")
+    if body.get("agent") is None:
+        body["agent"] = request.headers.get(AGENT_HEADER)
+    project = working_directory()
 
     def call(store: MemStore) -> dict[str, Any]:
-        return store.save(text, **body)
+        commit = project_commit(project, store_root=store.location.root) if project else None
+        return store.save(text, project_commit=commit, **body)
 
     record = await pool.write(call)
     return JSONResponse(record, status_code=201 if record["action"] == "saved" else 200)
