@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -32,7 +31,7 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from memcli.adapters.http.auth import authorized
-from memcli.core.errors import MemError
+from memcli.core.env import env_count, env_seconds
 
 HEADER_TIMEOUT_ENV = "MEM_SERVE_HEADER_TIMEOUT"
 BODY_TIMEOUT_ENV = "MEM_SERVE_BODY_TIMEOUT"
@@ -60,33 +59,11 @@ class Limits:
         """The defaults, each overridden by its ``MEM_SERVE_*`` variable when set."""
         default = cls()
         return cls(
-            header_timeout=_seconds(HEADER_TIMEOUT_ENV, default.header_timeout),
-            body_timeout=_seconds(BODY_TIMEOUT_ENV, default.body_timeout),
-            max_waiting=_count(MAX_WAITING_ENV, default.max_waiting),
-            max_requests=_count(MAX_REQUESTS_ENV, default.max_requests),
+            header_timeout=env_seconds(HEADER_TIMEOUT_ENV, default.header_timeout, 3600),
+            body_timeout=env_seconds(BODY_TIMEOUT_ENV, default.body_timeout, 3600),
+            max_waiting=env_count(MAX_WAITING_ENV, default.max_waiting, 1_000_000),
+            max_requests=env_count(MAX_REQUESTS_ENV, default.max_requests, 1_000_000),
         )
-
-
-def _seconds(name: str, default: float) -> float:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = 0.0
-    if not 0 < seconds <= 3600:
-        raise MemError(f"{name} must be a number of seconds over 0 and at most 3600, not {value!r}")
-    return seconds
-
-
-def _count(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    if not value.isdigit() or not 1 <= int(value) <= 1_000_000:
-        raise MemError(f"{name} must be a whole number from 1 to 1000000, not {value!r}")
-    return int(value)
 
 
 def error_response(status: int, message: str) -> bytes:
