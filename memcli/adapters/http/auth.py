@@ -10,6 +10,7 @@ time and never printed: the start-up line names the file.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -17,10 +18,12 @@ import os
 import secrets
 import socket
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import MemError
+from memcli.core.text import one_line
 from memcli.store.location import mem_home
 
 TOKEN_ENV = "MEM_API_TOKEN"
@@ -162,9 +165,39 @@ class Guard:
             return
         self.active += 1
         try:
-            await self.app(scope, receive, send)
+            await self._answer(scope, receive, send)
         finally:
             self.active -= 1
+
+    async def _answer(self, scope: Scope, receive: Any, send: Any) -> None:
+        """The application's answer; when it fails or is cut short before answering (a stop
+        past the graceful delay cancels it), a JSON error instead of uvicorn's plain 500."""
+        started = False
+
+        async def tracked(message: dict[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if not started:
+                await refuse(
+                    send,
+                    503,
+                    "the server stopped before answering (the request may have been done)",
+                )
+            raise
+        except Exception as exc:  # a bug below the routes (in /mcp's SDK): one line each
+            what = one_line(f"{type(exc).__name__}: {exc}", 500)
+            print(
+                f"mem: internal error in {scope['method']} {scope['path']} ({what})",
+                file=sys.stderr,
+                flush=True,
+            )
+            if not started:
+                await refuse(send, 500, f"internal error ({what})")
 
 
 async def refuse(
