@@ -111,6 +111,17 @@ def git(root: Path, *args: str) -> str:
     ).stdout
 
 
+def git_project(root: Path, files: dict[str, str]) -> str:
+    """A project's git repository at ``root`` with ``files`` in one commit; its HEAD."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qm", "first")
+    return git(root, "rev-parse", "HEAD").strip()
+
+
 def mem_executable() -> str:
     """The installed ``mem`` entry point: beside this interpreter, else on PATH."""
     beside = Path(sys.executable).parent / "mem"

@@ -21,12 +21,12 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.context import RequestContext
-from mcp.types import CallToolResult, ListRootsResult, Root, TextContent
+from mcp.types import CallToolResult, Implementation, ListRootsResult, Root, TextContent
 
 from memcli.adapters.agents import claude_mcp
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, mem, mem_executable, server_env
+from .conftest import git, git_project, mem, mem_executable, server_env
 
 
 class Client:
@@ -66,6 +66,7 @@ def start_client(
     roots: list[Path] | None = None,
     env: dict[str, str] | None = None,
     command: str | None = None,
+    name: str = "mcp",
 ) -> Client:
     """``command`` (the installed ``mem``) ``args`` as an MCP host starts it, with ``env``."""
     portal = stack.enter_context(start_blocking_portal())
@@ -87,7 +88,12 @@ def start_client(
 
     session = stack.enter_context(
         portal.wrap_async_context_manager(
-            ClientSession(read, write, list_roots_callback=list_roots if roots else None)
+            ClientSession(
+                read,
+                write,
+                list_roots_callback=list_roots if roots else None,
+                client_info=Implementation(name=name, version="1.0"),
+            )
         )
     )
     portal.call(session.initialize)
@@ -290,6 +296,23 @@ def test_the_store_comes_from_the_clients_root(tmp_path: Path) -> None:
         client.ok("save", text="Found through the client's root.")  # a save does
         assert len(client.ok("search", query="root")) == 1
     assert "Found through the client's root" in git(workspace / ".mem", "log", "-p")
+
+
+@pytest.mark.e2e
+def test_a_save_records_the_client_as_its_agent_and_the_projects_commit(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    head = git_project(project, {"src/app.py": "print('hi')\n"})
+    (project / ".mem").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ExitStack() as stack:  # the project is the client's root, not the server's folder
+        client = start_client(
+            stack, [], tmp_path, cwd=elsewhere, roots=[project], name="claude-code"
+        )
+        saved = client.ok("save", text="The app prints a greeting.", files=["src/app.py"])
+    assert (saved["agent"], saved["project_commit"]) == ("claude", head)
+    stored = (project / ".mem" / saved["path"]).read_text()
+    assert "agent: claude" in stored and head in stored
 
 
 # ---- mem install claude --mcp ----

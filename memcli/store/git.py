@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,17 +42,6 @@ def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     if extra:
         env.update(extra)
     return env
-
-
-@contextmanager
-def without_repo_env() -> Iterator[None]:
-    """Run with :func:`clean_env`'s variables out of ``os.environ`` (for GitPython, which
-    starts git with the whole environment)."""
-    saved = {k: os.environ.pop(k) for k in _REPO_ENV_VARS if k in os.environ}
-    try:
-        yield
-    finally:
-        os.environ.update(saved)
 
 
 class GitError(StoreError):

@@ -9,7 +9,7 @@ reading pattern: ``search`` for the compact index, ``timeline`` around a hit,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
@@ -105,10 +105,16 @@ def input_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-def call(store: MemStore, name: str, arguments: dict[str, Any]) -> str:
+def call(
+    store: MemStore,
+    name: str,
+    arguments: dict[str, Any],
+    provenance: Mapping[str, str | None] | None = None,
+) -> str:
     """Run one tool on ``store``; its answer as text (JSON, or the context itself).
 
-    Raises ``InvalidInput`` for arguments the tool does not take, and whatever
+    ``provenance`` (``agent``, ``project_commit``) goes with a save. Raises
+    ``InvalidInput`` for arguments the tool does not take, and whatever
     ``MemError`` the store raises (unknown ids, a bad ``since``, a store error).
     """
     if name not in TOOLS:
@@ -129,7 +135,7 @@ def call(store: MemStore, name: str, arguments: dict[str, Any]) -> str:
         raise InvalidInput(
             f"invalid type {arguments['type']!r}: use one of {', '.join(OBSERVATION_TYPES)}"
         )
-    result = _CALLS[name](store, arguments)
+    result = _CALLS[name](store, {**arguments, **(provenance or {})})
     if isinstance(result, str):
         return result
     return to_json(result, separators=(",", ":"))
@@ -172,7 +178,8 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 
 
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
-    fields = ("type", "title", "facts", "concepts", "files", "key", "importance")
+    fields = ["type", "title", "facts", "concepts", "files", "key", "importance"]
+    fields += ["agent", "project_commit"]  # provenance: from the server, not the client
     return store.save(a["text"], **{field: a[field] for field in fields if field in a})
 
 

@@ -29,7 +29,8 @@ def sync_command(
 
     Nothing is committed on your behalf. When the same memory changed on both
     sides, sync stops and lists the files; fix them, `git add` them, then run
-    `mem sync --continue`.
+    `mem sync --continue`. A fetch or push still running after MEM_GIT_TIMEOUT
+    seconds (120) is stopped.
 
     \b
     Example:
