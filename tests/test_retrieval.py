@@ -412,3 +412,36 @@ def test_e_g_is_not_a_file_name() -> None:
 
     assert "file" not in cues("what is the right way to fix it, e.g. the retry", 10)
     assert "file" in cues("what do we know about client.py", 10)
+
+
+def _stems(text: str) -> list[str]:
+    import apsw
+
+    from memcli.index.schema import TOKENIZER
+
+    tokenize = apsw.Connection(":memory:").fts5_tokenizer(TOKENIZER[0], TOKENIZER[1])
+    return [t[2] for t in tokenize(text.encode(), apsw.FTS5_TOKENIZE_QUERY, None)]
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored", "same"),
+    [
+        ("decide", "decision", True),
+        ("decisions", "decided", True),
+        ("config", "configuration", True),
+        ("configuring", "config", True),
+        ("deploy", "deployment", True),
+        ("suspend", "suspension", True),
+        ("include", "inclusion", True),
+        ("auth", "authentication", True),
+        ("repo", "repositories", True),
+        ("sense", "send", False),
+        ("party", "partition", False),
+        ("decimal", "decision", False),
+    ],
+)
+def test_light_variants_count_as_the_word(typed: str, stored: str, same: bool) -> None:
+    from memcli.retrieval.gate import forms
+
+    (token,) = _stems(typed)
+    assert forms(token).held_by(frozenset(_stems(stored))) is same

@@ -200,11 +200,12 @@ def judge(
     floor = settings["min_similarity"]
     close = [sim for *_, sim in scored if sim is not None and sim >= floor]
     best_meaning = max(close, default=0.0)
-    answers = best > 0 and best + weight * (best - max(shares[1:], default=0.0)) >= need
+    second = shares[1] if len(shares) > 1 else 0.0
+    answers = best > 0 and best + weight * (best - second) >= need
     judged: list[Judged] = []
     shown = 0
     for n, (ident, share, held, sim) in enumerate(scored):
-        margin = share - max(shares[:n] + shares[n + 1 :], default=0.0)
+        margin = share - (second if n == 0 else best)  # the best other one
         evidence = share + weight * margin
         if n == 0:
             passed, why = _best_verdict(share, margin, evidence, need, weight)
