@@ -284,11 +284,11 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
     # What the session-start context shows stays out of recall.
     hot = mem_json("search", "Unrelated note 11")[0]
     assert hot["id"] in shown["hot"]
-    again = json.loads(
-        mem("recall", "unrelated note 11 about the build cache?", "--format", "json").stdout
-    )
-    recalled = [m["id"] for m in again["memories"]]
-    assert recalled and not set(recalled) & set(shown["hot"])
+    prompt = "unrelated note 11 about the build cache?"
+    again = json.loads(mem("recall", prompt, "--format", "json", "--explain").stdout)
+    considered = [m["id"] for m in again["explain"]["candidates"]]
+    assert considered and not set(considered) & set(shown["hot"])
+    assert again["explain"]["left_out"]["context"] >= len(shown["hot"])
 
 
 @pytest.mark.parametrize(

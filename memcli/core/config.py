@@ -13,11 +13,15 @@ memory_md_lines = 200  # lines of MEMORY.md used
 budget = 8000
 limit = 3              # at most this many memories for one prompt
 min_prompt_chars = 15  # shorter prompts are trivial and get nothing
-min_matched_terms = 3  # a hit must share this many words with the prompt (all if fewer)
-relative_score = 0.7   # ...and score at least this fraction of the best hit
-min_similarity = 0.7   # or be this similar in meaning (with a semantic model)
-long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones need a
-                       # question mark, a file name or a time word ("yesterday")
+min_evidence = 0.45    # the best memory's share of the prompt (words weighed by rarity)
+                       # plus margin_weight x its lead over the next must reach this
+cue_evidence = 0.35    # ...or this, when the prompt has a cue: a question mark, a file
+                       # name, a time word ("yesterday") or long_prompt_words words
+margin_weight = 1.0    # (0 to 10)
+relative_score = 0.7   # other memories: at least this share of what the best covers
+min_similarity = 0.7   # or this similar in meaning (with a semantic model)
+long_prompt_words = 10
+min_matched_terms = 3  # notes and transcripts: a cue, then this many shared words
 
 [agents]               # what each agent's hooks can take, in characters (the smaller of
 claude_context = 9000  # this and [context] or [recall] budget applies): Claude Code cuts a
@@ -78,10 +82,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "budget": 8000,
         "limit": 3,
         "min_prompt_chars": 15,
-        "min_matched_terms": 3,
+        "min_evidence": 0.45,
+        "cue_evidence": 0.35,
+        "margin_weight": 1.0,
         "relative_score": 0.7,
         "min_similarity": 0.7,
         "long_prompt_words": 10,
+        "min_matched_terms": 3,
     },
     "agents": {
         "claude_context": 9000,
@@ -116,7 +123,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
 }
 WEIGHTS = frozenset(
-    {"ranking.semantic_weight", "ranking.coverage", "ranking.recency", "ranking.importance"}
+    {
+        "ranking.semantic_weight",
+        "ranking.coverage",
+        "ranking.recency",
+        "ranking.importance",
+        "recall.margin_weight",
+    }
 )
 """Weights range from 0 to ``MAX_WEIGHT``; other numbers with a decimal point from 0 to 1."""
 MAX_WEIGHT = 10.0
