@@ -454,3 +454,13 @@ def test_sync_and_clone_stop_when_the_remote_never_answers(
     assert not (tmp_path / "carol").exists()
     bad = run_mem("sync", "--store", str(alice), env={"MEM_GIT_TIMEOUT": "soon"})
     assert bad.returncode == 1 and bad.stderr.startswith("Error: MEM_GIT_TIMEOUT must be"), bad
+
+
+def test_sync_reports_in_json(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    at(alice, "save", "Alice's lesson about queues", "--type", "discovery")
+    at(alice, "sync")
+    report = json.loads(at(bob, "sync", "--json").stdout)
+    assert set(report) == {"steps", "indexed"} and set(report["indexed"]) == {"added", "removed"}
+    assert report["steps"] and all(isinstance(step, str) for step in report["steps"])
+    assert "Alice's lesson about queues" in at(bob, "list").stdout

@@ -39,7 +39,7 @@ def context(
     \b
     Example:
         mem context
-        mem context --budget 4000 --format json
+        mem context --budget 4000 --json
         mem context --check-templates
     """
     memory = open_memory(store_dir, project)

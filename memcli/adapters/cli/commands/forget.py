@@ -4,7 +4,8 @@ import sys
 
 import click
 
-from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import InvalidInput, StoreError
 
 
@@ -16,9 +17,15 @@ from memcli.core.errors import InvalidInput, StoreError
     help="Remove them from the store's whole git history too (rewrites history).",
 )
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before a purge.")
+@json_option
 @store_options
 def forget(
-    refs: tuple[str, ...], purge: bool, yes: bool, store_dir: str | None, project: str | None
+    refs: tuple[str, ...],
+    purge: bool,
+    yes: bool,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Forget memories: remove their files in one commit.
 
@@ -46,7 +53,11 @@ def forget(
     if not purge:
         from memcli.api import MemStore
 
-        for entry in MemStore(memory).forget(refs):
+        forgotten = MemStore(memory).forget(refs)
+        if as_json:
+            echo_json(forgotten)
+            return
+        for entry in forgotten:
             click.echo(f"forgot {entry['id']}  {entry['title']}")
         return
     if not yes:
@@ -58,8 +69,11 @@ def forget(
     records, result = memory.writer.purge(refs)
     if result.left:
         raise StoreError(result.left)
-    for record in records:
-        click.echo(f"purged {record.id}  {record.title}")
+    if as_json:
+        echo_json([{"id": record.id, "title": record.title} for record in records])
+    else:
+        for record in records:
+            click.echo(f"purged {record.id}  {record.title}")
     notice(
         f"history rewritten: {result.dropped} commit(s) dropped, {result.changed} changed; "
         "reflogs expired and unreachable objects pruned"

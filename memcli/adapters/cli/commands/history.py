@@ -60,8 +60,9 @@ def _ids(ids: list[str]) -> str:
 
 @click.command()
 @click.argument("ref", metavar="ID|KEY")
+@json_option
 @store_options
-def restore(ref: str, store_dir: str | None, project: str | None) -> None:
+def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Bring a forgotten memory back from the store's history, in a new commit.
 
     By its id, an id prefix, or the key it had (the last memory forgotten with it).
@@ -72,6 +73,11 @@ def restore(ref: str, store_dir: str | None, project: str | None) -> None:
         mem restore fts-hyphen
     """
     result = open_memory(store_dir, project).writer.restore(ref)
+    if as_json:
+        from memcli.core.serialize import record_dict
+
+        echo_json({**record_dict(result.record), "path": result.path, "commit": result.commit})
+        return
     click.echo(f"restored {result.record.id}  {result.record.title}")
 
 

@@ -116,6 +116,6 @@ def _echo_explained(data: dict[str, Any], text: str) -> None:
         )
         click.echo(f"      {hit['why']}")
     if len(candidates) > EXPLAINED_CANDIDATES:
-        click.echo(f"\n… {len(candidates) - EXPLAINED_CANDIDATES} more candidates (--format json)")
+        click.echo(f"\n… {len(candidates) - EXPLAINED_CANDIDATES} more candidates (--json)")
     shown = sum(1 for hit in candidates if hit["shown"])
     click.echo(f"\nanswer: {shown} memor{'y' if shown == 1 else 'ies'} ({len(text)} characters)")

@@ -21,9 +21,10 @@ from memcli.core.text import counted
     help="Replace the remote's history with the store's (after `mem forget --purge`), "
     "only if the remote did not change since mem last saw it.",
 )
+@json_option
 @store_options
 def sync_command(
-    resume: bool, force_with_lease: bool, store_dir: str | None, project: str | None
+    resume: bool, force_with_lease: bool, as_json: bool, store_dir: str | None, project: str | None
 ) -> None:
     """Share memory through the store's git remote: fetch, rebase, push, reindex.
 
@@ -42,11 +43,17 @@ def sync_command(
     if resume and force_with_lease:
         raise click.UsageError("give one of --continue and --force-with-lease")
     memory = open_existing(store_dir, project)
+    steps = []
     for line in sync_with_remote(memory.store, resume=resume, force_with_lease=force_with_lease):
-        click.echo(line)
+        steps.append(line)
+        if not as_json:
+            click.echo(line)
     report = memory.reindex(full=False)
-    if report is not None and not report.rebuilt and (report.added or report.removed):
-        click.echo(f"index: {report.added} added, {report.removed} removed")
+    added, removed = (report.added, report.removed) if report is not None else (0, 0)
+    if as_json:
+        click.echo(json.dumps({"steps": steps, "indexed": {"added": added, "removed": removed}}))
+    elif report is not None and not report.rebuilt and (added or removed):
+        click.echo(f"index: {added} added, {removed} removed")
 
 
 @click.group("remote")
