@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem, run_mem
+from .conftest import git, mem, mem_executable, run_mem
 
 INSTALLED = {
     "claude": [".claude/settings.json", ".mcp.json"],
@@ -203,3 +205,46 @@ def test_scope_user_is_what_user_was(
     assert by_scope == mem("install", agent, "--user", "--dry-run").output
     assert by_scope != mem("install", agent, "--dry-run").output
     assert "Would have" in by_scope
+
+
+def _not_a_file(path: Path, kind: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+@pytest.mark.parametrize(
+    ("agent", "name"),
+    [(agent, name) for agent, names in INSTALLED.items() for name in names]
+    + [("claude", ".claude/settings.json.mem-backup")],
+)
+def test_a_settings_path_that_is_no_file_is_refused_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str, name: str, kind: str
+) -> None:
+    """A FIFO is never opened for a blocking read (mem would wait forever), a folder never read."""
+    project = _project(tmp_path, monkeypatch)
+    if name.endswith(".mem-backup"):
+        _agent_files(project, agent)
+        mem("install", *_install_args(agent))
+        (project / name).unlink()
+    _not_a_file(project / name, kind)
+    for command in ("install", "uninstall"):
+        try:
+            done = subprocess.run(
+                [mem_executable(), command, *_install_args(agent)],
+                capture_output=True,
+                text=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"mem {command} {agent} waited on a {kind} at {name}")
+        if command == "install" and name.endswith(".mem-backup"):
+            continue  # the backup is only read by the uninstall
+        assert done.returncode == 1, (command, done.stdout, done.stderr)
+        assert f"{project / name} is not a regular file" in done.stderr
+        assert "internal error" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert (project / name).is_dir() if kind == "folder" else (project / name).is_fifo()

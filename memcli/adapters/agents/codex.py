@@ -77,6 +77,7 @@ from memcli.adapters.agents.config_file import (
     SettingsChange,
     backup_path,
     mem_command,
+    read_regular,
     remove_file,
     resolve_links,
     server_env,
@@ -250,8 +251,9 @@ def uninstall_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     if not new.strip() and not backup.exists():
         return remove_file(real, original, dry_run=dry_run)._replace(path=path)  # mem made it
     # The original bytes when only mem's block (and the blank line before it) is gone.
-    if backup.exists() and backup.read_bytes().rstrip(b"\r\n") == new.rstrip(b"\r\n"):
-        new = backup.read_bytes()
+    kept = read_regular(backup)
+    if kept is not None and kept.rstrip(b"\r\n") == new.rstrip(b"\r\n"):
+        new = kept
     change = write_bytes(real, original, new, dry_run=dry_run, remove_backup=backup)
     return change._replace(path=path)
 
@@ -279,7 +281,9 @@ def _read(path: Path) -> bytes | None:
         raise MemError(
             f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MB; mem leaves it untouched"
         )
-    data = path.read_bytes()
+    data = read_regular(path)
+    if data is None:
+        return None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

@@ -102,8 +102,9 @@ def finish_uninstall(
     if not data and not backup.exists():
         # mem's install created this file: nothing of anyone else's is in it.
         return remove_file(path, original, dry_run=dry_run)
-    if backup.exists() and parse_json(backup) == data:
-        restored = backup.read_bytes()  # nothing else changed since install: the exact bytes
+    restored = read_regular(backup)
+    if restored is not None and _parsed(restored) == data:
+        # nothing else changed since install: the exact bytes
         return write_bytes(path, original, restored, dry_run=dry_run, remove_backup=backup)
     new = serialise_json(data, original)
     return write_bytes(path, original, new, dry_run=dry_run, remove_backup=backup)
@@ -136,15 +137,29 @@ def _parsed(original: bytes) -> Any:
         return None
 
 
-def parse_json(path: Path) -> Any:
-    """A file's JSON (an empty file: ``{}``, as agents read it), or None."""
-    return _parsed(path.read_bytes())
+def read_regular(path: Path) -> bytes | None:
+    """A settings file's bytes; None when there is none.
+
+    Opened without waiting (a FIFO would block the read forever) and refused unless
+    it is a regular file: mem never reads a folder, a FIFO or a device as settings.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise MemError(f"{path} cannot be read ({exc.strerror}); mem leaves it untouched") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise MemError(f"{path} is not a regular file; mem leaves it untouched")
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
 
 
 def read_json(path: Path) -> tuple[bytes | None, dict[str, Any]]:
-    if not path.exists():
+    original = read_regular(path)
+    if original is None:
         return None, {}
-    original = path.read_bytes()
     try:
         data = json.loads(original.decode("utf-8")) if original.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
