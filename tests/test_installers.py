@@ -248,3 +248,29 @@ def test_a_settings_path_that_is_no_file_is_refused_at_once(
         assert f"{project / name} is not a regular file" in done.stderr
         assert "internal error" not in done.stderr and len(done.stderr.splitlines()) == 1
     assert (project / name).is_dir() if kind == "folder" else (project / name).is_fifo()
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_hooks_and_server_run_this_mem_not_another_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    """Another ``mem`` first on PATH (older, without the MCP extra) would answer the agent."""
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    other = tmp_path / "other-bin"
+    other.mkdir()
+    (other / "mem").write_text("#!/bin/sh\necho 'an older mem' >&2\nexit 2\n")
+    (other / "mem").chmod(0o755)
+    path = f"{other}{os.pathsep}{os.environ['PATH']}"
+    done = run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path})
+    assert done.returncode == 0, done.stderr
+    written = "".join(path.read_text() for path in files)
+    assert mem_executable() in written
+    assert '"mem hook' not in written and '"command": "mem"' not in written
+    assert 'command = "mem"' not in written
+    # The mem on PATH is this one (a link to it, as pipx makes): plain `mem` is kept.
+    (other / "mem").unlink()
+    (other / "mem").symlink_to(mem_executable())
+    run_mem("uninstall", agent, cwd=project, env={"PATH": path})
+    assert run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path}).returncode == 0
+    assert mem_executable() not in "".join(path.read_text() for path in files)

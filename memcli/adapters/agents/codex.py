@@ -76,7 +76,7 @@ from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
     backup_path,
-    mem_command,
+    mem_argv,
     read_regular,
     remove_file,
     resolve_links,
@@ -122,9 +122,7 @@ def paths(*, user: bool, cwd: Path) -> tuple[Path, Path]:
 
 def server_table() -> dict[str, Any]:
     """What mem's ``[mcp_servers.mem]`` table holds."""
-    import shlex
-
-    words = [*shlex.split(mem_command()), "mcp"]
+    words = [*mem_argv(), "mcp"]
     return {
         "command": words[0],
         "args": words[1:],

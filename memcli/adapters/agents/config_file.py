@@ -41,13 +41,42 @@ class SettingsChange(NamedTuple):
 
 
 def mem_command() -> str:
-    """``mem`` when it is on PATH, else the full path of this installation's entry point."""
-    if shutil.which("mem"):
-        return "mem"
+    """``mem_argv`` as one shell command line."""
+    return " ".join(shlex.quote(word) for word in mem_argv())
+
+
+def mem_argv() -> list[str]:
+    """How an agent starts this mem: ``mem`` when the ``mem`` on PATH is this installation,
+    else the full path of this installation's entry point.
+
+    Another ``mem`` first on PATH (an older one, one without the MCP extra) would
+    otherwise answer the hooks and serve MCP in this one's place.
+    """
+    on_path = shutil.which("mem")
+    own = _own_entry_point()
+    if on_path and (own is None or _same_file(on_path, own)):
+        return ["mem"]
+    if own is not None:
+        return [str(own)]
+    return [sys.executable, "-m", "memcli"]
+
+
+def _own_entry_point() -> Path | None:
+    """This installation's ``mem`` script: beside its Python, or the one running."""
     beside = Path(sys.executable).parent / "mem"
     if beside.exists():
-        return shlex.quote(str(beside))
-    return f"{shlex.quote(sys.executable)} -m memcli"
+        return beside
+    running = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if running is not None and running.name == "mem" and running.is_file():
+        return running.absolute()
+    return None
+
+
+def _same_file(first: str | Path, second: str | Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 def server_env() -> dict[str, str]:
