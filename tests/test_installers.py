@@ -274,3 +274,17 @@ def test_hooks_and_server_run_this_mem_not_another_on_path(
     run_mem("uninstall", agent, cwd=project, env={"PATH": path})
     assert run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path}).returncode == 0
     assert mem_executable() not in "".join(path.read_text() for path in files)
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e400", "NaN", "Infinity"])
+def test_settings_holding_a_number_json_cannot_write_are_left_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: str
+) -> None:
+    """Read back, such a number would be written as Infinity: no agent could read the file."""
+    settings = _project(tmp_path, monkeypatch) / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = f'{{"theirs": {number}}}\n'
+    settings.write_text(original)
+    refused = run_mem("install", "claude", "--no-mcp")
+    assert refused.returncode == 1 and "mem leaves it untouched" in refused.stderr
+    assert settings.read_text() == original and not _backup(settings).exists()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import re
 import shlex
@@ -161,9 +162,29 @@ def backup_path(path: Path) -> Path:
 
 def _parsed(original: bytes) -> Any:
     try:
-        return json.loads(original.decode("utf-8")) if original.strip() else {}
+        return _loads(original.decode("utf-8")) if original.strip() else {}
     except (ValueError, UnicodeDecodeError):
         return None
+
+
+def _loads(text: str) -> Any:
+    """JSON as an agent reads it: NaN, Infinity and numbers past a double's range are refused.
+
+    Python reads them, and would write each back as ``Infinity`` or ``NaN``, which no
+    JSON parser (nor the agent) reads: the whole settings file would be lost to it.
+    """
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is beyond what JSON readers hold")
+    return value
 
 
 def read_regular(path: Path) -> bytes | None:
@@ -190,7 +211,7 @@ def read_json(path: Path) -> tuple[bytes | None, dict[str, Any]]:
     if original is None:
         return None, {}
     try:
-        data = json.loads(original.decode("utf-8")) if original.strip() else {}
+        data = _loads(original.decode("utf-8")) if original.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
         raise MemError(f"{path} is not valid JSON ({exc}); mem leaves it untouched") from None
     if not isinstance(data, dict):
