@@ -276,14 +276,19 @@ def test_hooks_and_server_run_this_mem_not_another_on_path(
     assert mem_executable() not in "".join(path.read_text() for path in files)
 
 
-@pytest.mark.parametrize("number", ["1e999", "-1e400", "NaN", "Infinity"])
-def test_settings_holding_a_number_json_cannot_write_are_left_untouched(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, number: str
+@pytest.mark.parametrize(
+    "value",
+    ["1e999", "-1e400", "NaN", "Infinity", "[" * 100_000 + "]" * 100_000],
+    ids=["huge", "huge-negative", "nan", "infinity", "deep"],
+)
+def test_settings_mem_cannot_read_back_as_they_are_are_left_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
 ) -> None:
-    """Read back, such a number would be written as Infinity: no agent could read the file."""
+    """A number read back would be written as Infinity (no agent could read the file then);
+    lists nested past Python's stack cannot be read at all."""
     settings = _project(tmp_path, monkeypatch) / ".claude" / "settings.json"
     settings.parent.mkdir()
-    original = f'{{"theirs": {number}}}\n'
+    original = f'{{"theirs": {value}}}\n'
     settings.write_text(original)
     refused = run_mem("install", "claude", "--no-mcp")
     assert refused.returncode == 1 and "mem leaves it untouched" in refused.stderr

@@ -168,12 +168,16 @@ def _parsed(original: bytes) -> Any:
 
 
 def _loads(text: str) -> Any:
-    """JSON as an agent reads it: NaN, Infinity and numbers past a double's range are refused.
+    """JSON as an agent reads it; ValueError for what mem could not write back as it is.
 
-    Python reads them, and would write each back as ``Infinity`` or ``NaN``, which no
-    JSON parser (nor the agent) reads: the whole settings file would be lost to it.
+    NaN, Infinity and numbers past a double's range: Python reads them, and would write
+    ``Infinity`` or ``NaN``, which no JSON parser (nor the agent) reads, so the whole
+    settings file would be lost to it. Nesting past Python's stack cannot be read at all.
     """
-    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("nested deeper than mem can read") from None
 
 
 def _no_constant(name: str) -> float:
@@ -225,7 +229,13 @@ def serialise_json(data: dict[str, Any], like: bytes | None) -> bytes:
     found = re.search(r"\n([ \t]+)\S", text)
     indent = found.group(1) if found else "  "
     newline = "\n" if not text or text.endswith("\n") else ""
-    return (json.dumps(data, indent=indent, ensure_ascii=False) + newline).encode("utf-8")
+    try:
+        serialised = json.dumps(data, indent=indent, ensure_ascii=False)
+    except RecursionError:
+        raise MemError(
+            "the settings are nested deeper than mem can write; mem leaves them untouched"
+        ) from None
+    return (serialised + newline).encode("utf-8")
 
 
 def write_json(
