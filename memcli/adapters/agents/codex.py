@@ -163,11 +163,23 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
         "" if not text or text.endswith(eol * 2) else (eol if text.endswith("\n") else eol * 2)
     )
     new = text + separator + server_block().replace("\n", eol)
-    if SERVER_NAME not in _servers(real, new):
+    if not _reads_as_ours(real, new):
         raise MemError(f"{path}: mem's table would not be read as intended; add it by hand")
     backup = backup_path(real) if original is not None else None
     change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run, backup=backup)
     return change._replace(path=path)
+
+
+def _reads_as_ours(path: Path, text: str) -> bool:
+    """Whether ``text`` (the file with mem's block) is TOML holding mem's table.
+
+    The file itself was read: TOML that no longer reads came of mem's block (an inline
+    ``mcp_servers = {...}`` cannot take another table), so it is not called broken.
+    """
+    try:
+        return SERVER_NAME in _servers(path, text)
+    except MemError:
+        return False
 
 
 def _line_ending(text: str) -> str:
