@@ -293,3 +293,17 @@ def test_settings_mem_cannot_read_back_as_they_are_are_left_untouched(
     refused = run_mem("install", "claude", "--no-mcp")
     assert refused.returncode == 1 and "mem leaves it untouched" in refused.stderr
     assert settings.read_text() == original and not _backup(settings).exists()
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_a_settings_folder_that_is_a_file_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    folder = project / f".{agent}"
+    folder.write_text("not a folder\n")
+    for command in ("install", "uninstall"):
+        done = run_mem(command, agent)
+        assert "internal error" not in done.stderr, done.stderr
+        assert done.returncode in (0, 1) and len(done.stderr.splitlines()) <= 1
+    assert folder.read_text() == "not a folder\n"

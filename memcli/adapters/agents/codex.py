@@ -283,15 +283,7 @@ def _block_end(text: str, start: int) -> int:
 
 
 def _read(path: Path) -> bytes | None:
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        return None
-    if size > MAX_CONFIG_BYTES:
-        raise MemError(
-            f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MB; mem leaves it untouched"
-        )
-    data = read_regular(path)
+    data = read_regular(path, MAX_CONFIG_BYTES)
     if data is None:
         return None
     try:

@@ -191,11 +191,12 @@ def _finite(text: str) -> float:
     return value
 
 
-def read_regular(path: Path) -> bytes | None:
+def read_regular(path: Path, max_bytes: int | None = None) -> bytes | None:
     """A settings file's bytes; None when there is none.
 
     Opened without waiting (a FIFO would block the read forever) and refused unless
-    it is a regular file: mem never reads a folder, a FIFO or a device as settings.
+    it is a regular file (of at most ``max_bytes``): mem never reads a folder, a FIFO
+    or a device as settings.
     """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -203,9 +204,15 @@ def read_regular(path: Path) -> bytes | None:
         return None
     except OSError as exc:
         raise MemError(f"{path} cannot be read ({exc.strerror}); mem leaves it untouched") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(info.st_mode):
+        problem = "is not a regular file"
+    elif max_bytes is not None and info.st_size > max_bytes:
+        problem = f"is larger than {max_bytes >> 20} MB"
+    if problem is not None:
         os.close(fd)
-        raise MemError(f"{path} is not a regular file; mem leaves it untouched")
+        raise MemError(f"{path} {problem}; mem leaves it untouched")
     with os.fdopen(fd, "rb") as handle:
         return handle.read()
 
