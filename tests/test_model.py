@@ -271,6 +271,22 @@ HAND_FRONTMATTER = [
         "t: a [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\nq: '[[[[[[[[[[[[[[[[[[[[[[[[['\n",
         None,
     ),
+    # Deep brackets the pre-scan cannot place (after a node's anchor or tag, after a quote
+    # that is text, in a block scalar): still mem's words, whatever the parser says.
+    ("deep-after-anchor", "x: &a " + "[" * 2_000 + "]" * 2_000 + "\n", "nested deeper than 20"),
+    ("deep-after-tag", "x: !!seq " + "{" * 2_000 + "}" * 2_000 + "\n", "nested deeper than 20"),
+    (
+        "deep-after-tagged-quote",
+        "x: [!!str 'a #', " + "[" * 2_000 + "]" * 2_000 + "]\n",
+        "nested deeper than 20",
+    ),
+    ("deep-after-quote-in-text", "t: x-'\nx: " + "[" * 2_000 + "]" * 2_000 + "\n", "nested deeper"),
+    (
+        "deep-after-block-scalar",
+        "t: |\n  'quoted\nx: " + "[" * 2_000 + "]" * 2_000 + "\n",
+        "nested deeper than 20",
+    ),
+    ("anchored-list", "tags: &t [[a], {b: [c]}]\n", None),
     ("huge-number", f"n: {'9' * 5000}\n", "broken YAML frontmatter"),
     ("impossible-date", "seen: 2026-02-30\n", "broken YAML frontmatter"),
     ("too-long", "note: '" + "x" * 1_000_000 + "'\n", "frontmatter is longer than"),

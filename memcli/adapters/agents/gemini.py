@@ -46,7 +46,7 @@ from memcli.adapters.agents.config_file import (
     finish_uninstall,
     merged_entry,
     read_json,
-    read_settings,
+    read_regular,
     resolve_links,
     write_json,
 )
@@ -116,7 +116,8 @@ def _read(path: Path) -> tuple[bytes | None, dict[str, Any]]:
     try:
         return read_json(path)
     except MemError:
-        lines = read_settings(path).decode("utf-8", errors="replace").splitlines()
+        data = read_regular(path) or b""  # a path that is no file: its own refusal again
+        lines = data.decode("utf-8", errors="replace").splitlines()
         if any(line.lstrip().startswith(("//", "/*")) for line in lines):
             raise MemError(
                 f"{path} holds comments, which mem would lose; add mem's hooks by hand "
