@@ -307,3 +307,16 @@ def test_a_settings_folder_that_is_a_file_is_a_one_line_error(
         assert "internal error" not in done.stderr, done.stderr
         assert done.returncode in (0, 1) and len(done.stderr.splitlines()) <= 1
     assert folder.read_text() == "not a folder\n"
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_uninstall_no_mcp_keeps_the_server_for_every_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    mem("install", agent)
+    mem("uninstall", agent, "--no-mcp")
+    left = "".join(path.read_text() for path in files if path.exists())
+    assert "mem hook" not in left
+    assert "mcpServers" in left or "mcp_servers" in left

@@ -96,8 +96,9 @@ def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
     servers[SERVER_NAME] = merged_entry(current, entry)
 
 
-def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    """Exactly mem's hooks and server out; the original bytes when nothing else changed."""
+def uninstall(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> SettingsChange:
+    """Exactly mem's hooks and (``with_mcp``) its server out; the original bytes when
+    nothing else changed."""
     real = resolve_links(path)
     if not real.exists():
         return SettingsChange(path, "", False)
@@ -105,7 +106,7 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
     assert original is not None
     GEMINI_HOOKS.remove(data)
     servers = mcp_servers(real, data, create=False)
-    if is_ours(servers.get(SERVER_NAME)):
+    if with_mcp and is_ours(servers.get(SERVER_NAME)):
         del servers[SERVER_NAME]
         if not servers:
             del data["mcpServers"]
