@@ -177,6 +177,26 @@ def test_a_stale_or_missing_index_is_reported_and_left_alone(project: Path, tmp_
     assert "`mem reindex --full`" in mem("status").stdout
 
 
+def test_a_broken_cache_or_index_is_a_problem_line_not_a_failure(
+    project: Path, tmp_path: Path
+) -> None:
+    mem("save", "A memory")
+    cache = central(tmp_path) / ".cache"
+    (cache / "index.db").unlink()
+    os.mkfifo(cache / "index.db")  # SQLite would wait on it for ever
+    result = run_mem("status", timeout=30)
+    assert result.returncode == 0 and "unusable: not a regular file" in result.stdout
+    (cache / "index.db").unlink()
+    (cache / "write.lock").unlink()
+    cache.rmdir()
+    cache.symlink_to(tmp_path)
+    result = run_mem("status", "--json")
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    (problem,) = json.loads(result.stdout)["layers"][0]["problems"]
+    assert "is a symbolic link, not a folder of the store" in problem
+    assert "problem      " in run_mem("status").stdout
+
+
 def test_uncommitted_changes_are_listed(project: Path, tmp_path: Path) -> None:
     mem("save", "A committed memory")
     store = central(tmp_path)

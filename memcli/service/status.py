@@ -129,7 +129,11 @@ def _index(store: Store, status: LayerStatus) -> None:
         state.state = "missing"
         state.detail = "not built yet: the next read builds it (or run `mem reindex`)"
         return
-    indexed = indexed_commit_of(path) if stat.S_ISREG(mode) else None
+    if not stat.S_ISREG(mode):  # a folder, a FIFO: never opened (SQLite would wait on a FIFO)
+        state.state = "unusable"
+        state.detail = "not a regular file: remove it, and the next read builds the index again"
+        return
+    indexed = indexed_commit_of(path)
     state.indexed_commit = indexed
     if indexed is None:
         state.state = "unusable"
