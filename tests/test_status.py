@@ -107,7 +107,7 @@ def test_a_central_store_its_counts_index_remote_and_semantic_line(
     assert (entry["path"], entry["source"], entry["project"]) == (str(store), "central", "proj")
     assert entry["exists"] is True
     assert (entry["memories"], entry["summaries"], entry["notes_sections"]) == (2, 1, 2)
-    assert entry["newest"] and entry["newest"][:4].isdigit()
+    assert entry["newest"] and entry["newest"][:4].isdigit() and entry["newest_age"]
     assert entry["index"]["state"] == "current"
     assert (
         entry["index"]["indexed_commit"]
@@ -321,3 +321,14 @@ def test_status_imports_no_heavy_module(project: Path) -> None:
         [sys.executable, "-c", guard], capture_output=True, text=True, check=True
     )
     assert result.stdout.splitlines()[-1] == "HEAVY:"
+
+
+def test_the_newest_memory_s_age(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-11-18T09:00:00Z")
+    mem("save", "An older memory")
+    monkeypatch.setenv("MEM_NOW", "2026-11-20T12:00:00Z")
+    mem("save", "The newest memory")
+    monkeypatch.setenv("MEM_NOW", "2026-11-23T12:30:00Z")
+    entry = layer()
+    assert (entry["newest"], entry["newest_age"]) == ("2026-11-20T12:00:00Z", "3d")
+    assert "newest 3d ago (2026-11-20)" in mem("status").stdout

@@ -47,6 +47,8 @@ class LayerStatus:
     notes_sections: int = 0
     newest: str | None = None
     """When the newest memory or summary was created (ISO), or None."""
+    newest_age: str | None = None
+    """How long ago that was: ``now``, ``5min``, ``3h``, ``2d``, ``3w``, ``4mo``, ``2y``."""
     index: IndexState | None = None
     transcripts: dict[str, Any] | None = None
     semantic: str | None = None
@@ -88,8 +90,19 @@ def _counts(store: Store, status: LayerStatus) -> None:
             newest_day, newest = dated.group(1), [path]
         elif dated and dated.group(1) == newest_day:
             newest.append(path)
-    status.newest = _newest_created(store, newest) or (newest_day or None)
+    day = f"{newest_day}T00:00:00Z" if newest_day else None  # a file no longer parses
+    status.newest = _newest_created(store, newest) or day
+    status.newest_age = _age(status.newest)
     status.notes_sections = _notes_sections(store)
+
+
+def _age(created: str | None) -> str | None:
+    from memcli.core.timeutil import age
+
+    try:
+        return age(created) if created else None
+    except (MemError, ValueError, OverflowError):
+        return None
 
 
 def _newest_created(store: Store, paths: list[str]) -> str | None:

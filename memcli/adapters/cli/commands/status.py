@@ -95,7 +95,10 @@ def _echo_layer(layer: LayerStatus) -> None:
         f"{layer.notes_sections:,} notes {_plural(layer.notes_sections, 'section', 'sections')}"
     )
     if layer.newest:
-        counts += f"; newest {_ago(layer.newest)} ({layer.newest[:10]})"
+        when = {None: "at an unknown time", "now": "just now"}.get(
+            layer.newest_age, f"{layer.newest_age} ago"
+        )
+        counts += f"; newest {when} ({layer.newest[:10]})"
     _row("memories", counts)
     if layer.index:
         index = layer.index
@@ -170,17 +173,6 @@ def _home_relative(path: Path) -> str:
         return f"~/{path.relative_to(Path.home())}"
     except ValueError:
         return str(path)
-
-
-def _ago(created: str) -> str:
-    from memcli.core.errors import MemError
-    from memcli.core.timeutil import age
-
-    try:
-        shown = age(created if "T" in created else f"{created}T00:00:00Z")
-    except (MemError, ValueError):
-        return "at an unknown time"
-    return "just now" if shown == "now" else f"{shown} ago"
 
 
 def _plural(count: int, one: str, many: str) -> str:
