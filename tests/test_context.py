@@ -40,6 +40,8 @@ def test_session_start_golden(indexed_fixture_store: Path) -> None:
 
 
 def test_prompt_context_golden(indexed_fixture_store: Path) -> None:
+    # Session start shows its best two in full (the FTS5 gotcha comes third): recall may bring it.
+    (indexed_fixture_store / "mem.toml").write_text("[context]\nhot_count = 2\n")
     text = mem("recall", "why does the FTS5 search fail on a hyphen like foo-bar?").stdout
     check_golden("prompt_context.md", text)
     assert "FTS5 MATCH rejects bare hyphens" in text
@@ -77,7 +79,16 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
 def test_context_json_reports_what_is_in_it(indexed_fixture_store: Path) -> None:
     report = json.loads(mem("context", "--format", "json").stdout)
     assert report["chars"] == len(report["context"]) <= report["budget"] == 8000
-    assert report["hot"] == ["01JDM3N4P5Q6R7S8T9V0W1X2Y3"]
+    # Best first: the decision and the preference (they hold whatever their age), the
+    # important gotcha, then today's gotcha; the rest follow with one line each.
+    assert report["hot"] == [
+        "01JBQ8Z1X4A2B3C4D5E6F7G8H9",
+        "01JD0A1B2C3D4E5F6G7H8J9K0M",
+        "01JC2M4K7R9S1T3V5W7X9Y1Z3A",
+        "01JDM3N4P5Q6R7S8T9V0W1X2Y3",
+        "01JD5N6P7Q8R9S0T1V2W3X4Y5Z",
+    ]
+    assert len(report["warm"]) == 3
     assert report["summaries"] == ["01JDH5J6K7M8N9P0Q1R2S3T4V5"]
     assert report["total"] == 9 and report["memory_md_lines"] == 5
 
@@ -191,7 +202,13 @@ def test_real_prompts_are_not_trivial() -> None:
     ]
 
 
+def _nothing_shown_in_full(root: Path) -> None:
+    """Session start lists memories by a line each only: recall may bring any of them."""
+    (root / "mem.toml").write_text("[context]\nhot_count = 0\n")
+
+
 def test_recall_returns_only_strong_matches(indexed_fixture_store: Path) -> None:
+    _nothing_shown_in_full(indexed_fixture_store)
     assert mem("recall", "tell me about the weather forecast for tomorrow").stdout == ""
     report = json.loads(
         mem("recall", "git plumbing commit performance with GitPython?", "--format", "json").stdout
@@ -200,6 +217,7 @@ def test_recall_returns_only_strong_matches(indexed_fixture_store: Path) -> None
 
 
 def test_recall_is_deterministic(indexed_fixture_store: Path) -> None:
+    _nothing_shown_in_full(indexed_fixture_store)
     prompt = "how should tests use git repositories and sqlite index files?"
     first = mem("recall", prompt).stdout
     assert first and all(mem("recall", prompt).stdout == first for _ in range(3))
@@ -258,12 +276,13 @@ def test_sandbox_blocks_unsafe_template_code(indexed_fixture_store: Path) -> Non
 
 
 def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
-    # Thirteen memories today: the session-start context lists only hot_count (5) of them.
+    # 13 memories today: the session-start context lists hot_count + warm_count (10) of them.
+    (store / "mem.toml").write_text("[context]\nwarm_count = 5\n")
     mem(
         "save",
         "Canary releases go to 5% of pods first, then 50%, then all",
         "--type",
-        "decision",
+        "discovery",
         "--concept",
         "canary",
         "--concept",

@@ -33,6 +33,7 @@ from memcli.index.schema import (
     FILTER_CONDITIONS,
     ID_AFTER,
     ID_BEFORE,
+    IMPORTANT,
     LAST_ROWID,
     MATCHES_UP_TO,
     PATH_BY_ID,
@@ -43,6 +44,7 @@ from memcli.index.schema import (
     SEARCHED_TEXTS,
     TEXTS,
     TOKENIZER,
+    TOUCHING,
 )
 
 MIN_PREFIX_CHARS = 4
@@ -320,6 +322,27 @@ class Queries:
         """Newest first; ``keyed``: only memories that have a key."""
         sql = RECENT.format(filters=filters.clause())
         return self._entries(sql, {**filters.params(), "limit": limit, "keyed": int(keyed)})
+
+    @translating_errors
+    def important(self, floor: float, *, limit: int) -> list[Entry]:
+        """Observations of at least ``floor`` importance, the most important (then newest) first."""
+        return self._entries(IMPORTANT, {"floor": floor, "limit": limit})
+
+    @translating_errors
+    def touching(
+        self, files: list[str], words: list[str], *, limit: int
+    ) -> list[tuple[Entry, bool]]:
+        """Observations naming one of ``files`` or having one of ``words`` as a concept.
+
+        Newest first, each with whether a file matched (not only a concept).
+        """
+        params = {"files": json.dumps(files), "words": json.dumps(words), "limit": limit}
+        cursor = self.db.execute(TOUCHING, params)
+        columns = columns_of(cursor)
+        if columns is None:
+            return []
+        by_file = columns.position["by_file"]
+        return [(columns.entry(row), bool(row[by_file])) for row in cursor]
 
     @translating_errors
     def around(

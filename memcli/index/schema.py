@@ -19,8 +19,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 5
-"""5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
+SCHEMA_VERSION = 6
+"""6: an index of important observations (session start reads them); a summary's sections
+are searched (and held) as its facts.
+
+5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
 
 4: created and updated always have four-digit years and name days that exist."""
 # How memories_fts splits text into tokens: (tokenizer, its arguments).
@@ -81,6 +84,8 @@ SCHEMA_INDEXES = """
 CREATE INDEX memories_by_created ON memories(created, id);
 CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
 CREATE INDEX memories_by_kind ON memories(kind, created, id);
+CREATE INDEX memories_by_importance ON memories(importance, created, id)
+    WHERE importance IS NOT NULL;
 CREATE INDEX tags_by_value ON tags(kind, value);
 CREATE INDEX tags_by_memory ON tags(memory);
 CREATE INDEX notes_by_path ON notes(path);
@@ -193,6 +198,29 @@ WHERE (:keyed = 0 OR m.key IS NOT NULL) {{filters}}
 ORDER BY m.created DESC, m.id DESC
 LIMIT :limit
 """
+IMPORTANT = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE m.importance IS NOT NULL AND m.importance >= :floor AND m.kind = 'observation'
+ORDER BY m.importance DESC, m.created DESC, m.id DESC
+LIMIT :limit
+"""
+# Observations naming one of :files (or a folder holding one) or one of :words as a concept;
+# by_file: whether a file matched (else only a concept did).
+TOUCHING = f"""
+WITH touched(memory, by_file) AS (
+    SELECT memory, 1 FROM tags
+    WHERE kind = 'file' AND value IN (SELECT value FROM json_each(:files))
+    UNION ALL
+    SELECT memory, 0 FROM tags
+    WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:words))
+)
+SELECT {ENTRY_COLUMNS}, NULL AS score, max(touched.by_file) AS by_file
+FROM touched JOIN memories m ON m.rowid = touched.memory
+WHERE m.kind = 'observation'
+GROUP BY m.rowid
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
 BEFORE = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
 WHERE (m.created, m.id) < (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
@@ -252,8 +280,10 @@ _to_json = json.JSONEncoder(ensure_ascii=False).encode
 def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> MemoryRows:
     """A memory's row, its tag rows, and what the full-text index searches.
 
-    In the column order of ``memories``, ``tags`` and ``memories_fts`` above.
+    In the column order of ``memories``, ``tags`` and ``memories_fts`` above. A
+    summary's sections (request, learned, ...) are held and searched as its facts.
     """
+    facts = searched_facts(record)
     memory = (
         rowid,
         record.id,
@@ -269,7 +299,7 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
         digest,
         _to_json(record.concepts),
         _to_json(record.files),
-        _to_json(record.facts),
+        _to_json(facts),
         record.narrative,
     )
     tags = [(rowid, "concept", c) for c in record.concepts]
@@ -277,9 +307,17 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
     text = (
         rowid,
         record.title,
-        "\n".join(record.facts),
+        "\n".join(facts),
         " ".join(record.concepts),
         " ".join(record.files),
         record.narrative,
     )
     return memory, tags, text
+
+
+def searched_facts(record: Record) -> list[str]:
+    """An observation's facts; a summary's filled-in sections, in their order."""
+    sections = getattr(record, "sections", None)
+    if record.kind == "summary" and callable(sections):
+        return [str(value) for value in sections().values()]
+    return list(record.facts)

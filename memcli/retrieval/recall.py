@@ -278,7 +278,7 @@ class Recall:
         if not plan.terms:
             return recall
         given = frozenset(injected.given(memory.store, session)) if session else frozenset()
-        shown = memory.read(lambda index: shown_in_full(index, settings["context"], moment))
+        shown = memory.read(lambda index: shown_in_full(index, settings, moment))
         exclude = frozenset(shown) | given
         outcome = searcher.search(
             prompt,

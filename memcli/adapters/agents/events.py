@@ -118,6 +118,18 @@ def prompt_recall(
     return text or None
 
 
+def forget_recalled(cwd: object, session: object, *, notify: Notify) -> None:
+    """After a compaction, recall may show the session again what it showed before."""
+    from memcli.retrieval import injected
+
+    kept = _session(session, notify)
+    if not kept:
+        return
+    memory = open_memory(cwd, notify)
+    if memory.store.exists():
+        injected.forget(memory.store, kept)
+
+
 def save_compaction(
     cwd: object, summary: object, session: object, *, agent: str, notify: Notify
 ) -> None:

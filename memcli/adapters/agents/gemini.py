@@ -49,7 +49,8 @@ from memcli.adapters.agents.hook_settings import HookSettings
 from memcli.core.errors import MemError
 
 GEMINI_HOOKS = HookSettings(
-    "gemini", {"SessionStart": 10_000, "BeforeAgent": 10_000, "SessionEnd": 10_000}
+    "gemini",
+    {"SessionStart": 10_000, "BeforeAgent": 10_000, "PreCompress": 10_000, "SessionEnd": 10_000},
 )
 """The events mem answers for Gemini CLI, with their timeouts in milliseconds."""
 SERVER_NAME = "mem"
