@@ -66,8 +66,17 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
         "Install the Claude hooks",
     ).stdout.strip()
     path = next((indexed_fixture_store / "summaries").rglob(f"*{identity[-6:].lower()}.md"))
-    body = path.read_text().split("\n---\n", 1)[1]
-    check_golden("compaction.md", body)
+    text = path.read_text()
+    # Each section once, in the frontmatter: the body holds only what they do not.
+    lines = [line for line in text.splitlines() if not line.startswith(("id:", "created:"))]
+    check_golden("compaction.md", "\n".join(lines) + "\n")
+    for section in ("Ship the context command", "Budgets and tiers", "Install the Claude hooks"):
+        assert text.count(section) == 1 + (section == "Ship the context command")  # + title
+    shown = mem("show", identity).stdout
+    assert shown.count("Budgets and tiers") == 1 and "## Investigated" in shown
+    context = mem("context").stdout.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
+    assert context.count("Ship the context command") == 1  # the title, not again as the request
+    assert context.count("Budgets and tiers") == 1
     assert git(indexed_fixture_store, "log", "-1", "--format=%s").strip() == (
         "summarize: Ship the context command"
     )

@@ -32,8 +32,9 @@ from memcli.core.timeutil import format_timestamp, now
 from memcli.index import Filters
 from memcli.retrieval import injected
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
-from memcli.retrieval.context import shown_in_full
+from memcli.retrieval.context import entry_signature, shown_in_full
 from memcli.retrieval.search import Hit, Searcher
+from memcli.retrieval.similar import distinct
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
@@ -301,6 +302,9 @@ class Recall:
         ]
         ranked = outcome.strategy in ("ranked", "all")
         chosen = strong(outcome.hits, len(plan.terms), own) if ranked else []
+        # Near-identical memories once: never beside each other, nor beside session start's.
+        seen = [entry_signature(entry) for entry in shown.values()]
+        chosen = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)[0]
         ids = [hit.entry.id for hit in chosen]
         short_ids = memory.read(lambda index: index.short_ids(ids))
         texts = memory.read(lambda index: index.texts(ids))
