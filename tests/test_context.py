@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import pickle
@@ -508,3 +509,158 @@ def test_a_compiled_template_cache_shipped_in_a_store_is_never_loaded(
     compiled = clone / ".git" / "mem" / "templates"
     assert compiled.is_dir() and any(compiled.iterdir())
     assert compiled.stat().st_mode & 0o777 == 0o700
+
+
+# ------------------------------------------------------- session start by value
+
+TODAY = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
+
+
+def _write_store(root: Path, memories: list[Observation]) -> Path:
+    """A store holding ``memories`` in one commit, its index built."""
+    store = Store(root)
+    git(root.parent, "init", "-q", "-b", "main", str(root))
+    for obs in memories:
+        path = root / store.new_path(obs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(obs.to_markdown())
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "memories")
+    mem("reindex", "--store", str(root))
+    return root
+
+
+def _obs(n: int, days_ago: float, **fields: Any) -> Observation:
+    created = TODAY - dt.timedelta(days=days_ago, minutes=n)
+    return Observation(
+        id=f"01JE{n:06d}" + "B" * 16,
+        created=created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        **{"type": "discovery", "title": f"Everyday note {n} on build step {n * 7}", **fields},
+    )
+
+
+@pytest.fixture
+def busy_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Old preferences and an important gotcha under three busy weeks of everyday notes."""
+    memories = [
+        _obs(1, 90, type="preference", title="Use pnpm, never npm, in this repo"),
+        _obs(2, 95, type="preference", title="Squash merge feature branches"),
+        _obs(3, 60, type="gotcha", title="The staging VPC has no NAT", importance=1.0),
+        *(_obs(100 + n, n / 4, facts=[f"step {n} takes {n} s", "cache it"]) for n in range(80)),
+    ]
+    root = _write_store(tmp_path / "busy", memories)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    return root
+
+
+def test_old_preferences_and_an_important_gotcha_outrank_weeks_of_notes(busy_store: Path) -> None:
+    report = json.loads(mem("context", "--format", "json").stdout)
+    durable = {_obs(n, 0).id for n in (1, 2, 3)}
+    assert durable <= set(report["hot"])
+    assert "Use pnpm, never npm" in report["context"] and "no NAT" in report["context"]
+
+
+def test_a_month_without_saves_still_shows_memories(busy_store: Path) -> None:
+    os.environ["MEM_NOW"] = "2027-01-01T12:00:00Z"
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert len(report["hot"]) == 5 and len(report["warm"]) == 20
+    assert "Use pnpm, never npm" in report["context"]
+
+
+def test_memories_saved_today_fill_the_budget_with_their_first_fact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long_title = "Reusing one HTTP client per app lifespan fixed the socket leak in the " + (
+        "exporter"
+    )
+    memories = [
+        _obs(n, n / 100, facts=[f"first fact {n}: the retry budget is {n} s", f"second fact {n}"])
+        for n in range(14)
+    ]
+    memories.append(
+        _obs(99, 0.5, title=long_title[:60] + "…", narrative=long_title + ". Keep it so.")
+    )
+    root = _write_store(tmp_path / "today", memories)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert len(report["hot"]) + len(report["warm"]) == 15
+    text = report["context"]
+    assert "first fact 13: the retry budget" in text  # a warm memory: its first fact
+    assert "second fact 0" in text and "second fact 13" not in text  # hot: every fact
+    assert long_title in text  # the first line of its text, not the cut title alone
+
+
+def test_near_identical_memories_are_shown_once(busy_store: Path) -> None:
+    twin = ("Restart the worker after changing .env", ["the worker reads .env once"])
+    for _ in range(2):
+        mem("save", "x", "--title", twin[0], "--fact", twin[1][0], "--type", "gotcha")
+    report = json.loads(mem("context", "--format", "json", "--explain").stdout)
+    assert report["context"].count("Restart the worker after changing .env") == 1
+    assert len(report["explain"]["duplicates"]) == 1
+    (busy_store / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    recalled = mem("recall", "why must the worker restart after changing .env?").stdout
+    assert recalled.count("Restart the worker after changing .env") == 1
+
+
+def test_one_session_is_one_latest_session(busy_store: Path) -> None:
+    for request in ("First half of the session", "The whole session, at its end"):
+        mem("compact", "--session", "s-1", "--request", request)
+    mem("compact", "--session", "s-0", "--request", "An earlier session")
+    text = mem("context").stdout
+    latest = text.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
+    assert "The whole session, at its end" in latest and "An earlier session" in latest
+    assert "First half of the session" not in latest
+
+
+def test_explain_shows_each_part_of_the_score(busy_store: Path) -> None:
+    text = mem("context", "--explain").stdout
+    assert "score = type x recency x importance x working x stale" in text
+    assert "working set: none" in text
+    first = text.splitlines()[3]
+    assert "hot" in first and "Use pnpm" not in first or "preference" in first
+    report = json.loads(mem("context", "--format", "json", "--explain").stdout)
+    top = report["explain"]["memories"][0]
+    assert top["shown"] == "hot" and set(top) >= {"recency", "importance", "working", "stale"}
+
+
+def test_the_footer_says_how_to_save(busy_store: Path) -> None:
+    footer = mem("context").stdout.rstrip().splitlines()[-1]
+    assert "`mem save" in footer and "MCP `save` tool" in footer
+
+
+def test_memories_touching_the_current_work_come_first(
+    busy_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-09-01T12:00:00Z")  # older than the everyday notes
+    mem(
+        "save",
+        "Refunds are computed in cents",
+        "--type",
+        "discovery",
+        "--file",
+        "src/payments/refund.py",
+    )
+    mem("save", "Invoices are rendered by weasyprint", "--type", "context", "--concept", "invoices")
+    project = tmp_path / "shop"
+    (project / "src" / "payments").mkdir(parents=True)
+    (project / "src" / "invoices.py").write_text("x\n")
+    (project / "src" / "payments" / "refund.py").write_text("x\n")
+    git(tmp_path, "init", "-q", "-b", "main", str(project))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "start")
+    monkeypatch.setenv("MEM_NOW", "2027-03-01T12:00:00Z")  # both months old by then
+    monkeypatch.chdir(project)
+    before = json.loads(mem("context", "--format", "json").stdout)
+    git(project, "checkout", "-q", "-b", "refunds")
+    (project / "src" / "payments" / "refund.py").write_text("y\n")
+    git(project, "commit", "-qam", "refunds")  # on the branch
+    (project / "src" / "invoices.py").write_text("y\n")  # in the work tree
+    after = json.loads(mem("context", "--format", "json", "--explain").stdout)
+    refund, invoices = (mem_json("search", words)[0]["id"] for words in ("refunds", "weasyprint"))
+    shown = before["hot"] + before["warm"]
+    assert refund not in shown and invoices not in shown
+    assert {refund, invoices} <= set(after["hot"])
+    assert "(touches your changes)" in after["context"]
+    assert after["explain"]["working_set"]["files"] == ["src/invoices.py", "src/payments/refund.py"]

@@ -27,6 +27,7 @@ from memcli.index.schema import (
     BY_ID,
     BY_KEY,
     BY_PREFIX,
+    COMMITS,
     COUNT,
     ENTRIES_BY_ID,
     ENTRIES_BY_ROWID,
@@ -36,6 +37,7 @@ from memcli.index.schema import (
     IMPORTANT,
     LAST_ROWID,
     MATCHES_UP_TO,
+    NEWEST,
     PATH_BY_ID,
     RANK_FTS,
     RECENT,
@@ -311,6 +313,11 @@ class Queries:
         ]
 
     @translating_errors
+    def commits(self, ids: list[str]) -> dict[str, str]:
+        """The project commit each of these memories was written at, where it has one."""
+        return dict(self.db.execute(COMMITS, (json.dumps(ids),)))
+
+    @translating_errors
     def texts(self, ids: list[str]) -> dict[str, str]:
         """The markdown text of each memory, from the index (no file is read)."""
         return dict(self.db.execute(TEXTS, (json.dumps(ids),)))
@@ -324,25 +331,35 @@ class Queries:
         return self._entries(sql, {**filters.params(), "limit": limit, "keyed": int(keyed)})
 
     @translating_errors
-    def important(self, floor: float, *, limit: int) -> list[Entry]:
-        """Observations of at least ``floor`` importance, the most important (then newest) first."""
-        return self._entries(IMPORTANT, {"floor": floor, "limit": limit})
+    def standing(
+        self,
+        *,
+        types: tuple[str, ...],
+        floor: float,
+        files: list[str],
+        words: list[str],
+        limit: int,
+    ) -> dict[str, tuple[str, str, float | None, str]]:
+        """Session start's candidates: id -> (type, created, importance, touches).
 
-    @translating_errors
-    def touching(
-        self, files: list[str], words: list[str], *, limit: int
-    ) -> list[tuple[Entry, bool]]:
-        """Observations naming one of ``files`` or having one of ``words`` as a concept.
-
-        Newest first, each with whether a file matched (not only a concept).
+        The newest ``limit`` observations, the newest of ``types``, the most
+        important (at least ``floor``), and the newest naming one of ``files`` or
+        having one of ``words`` as a concept (``touches``: ``file`` or
+        ``concept``; '' for the others).
         """
-        params = {"files": json.dumps(files), "words": json.dumps(words), "limit": limit}
-        cursor = self.db.execute(TOUCHING, params)
-        columns = columns_of(cursor)
-        if columns is None:
-            return []
-        by_file = columns.position["by_file"]
-        return [(columns.entry(row), bool(row[by_file])) for row in cursor]
+        found: dict[str, tuple[str, str, float | None, str]] = {}
+        rows = [
+            *self.db.execute(NEWEST, {"types": None, "limit": limit}),
+            *self.db.execute(NEWEST, {"types": json.dumps(list(types)), "limit": limit}),
+            *self.db.execute(IMPORTANT, {"floor": floor, "limit": limit}),
+        ]
+        for identity, kind, created, importance in rows:
+            found[identity] = (kind, created, importance, "")
+        if files or words:
+            params = {"files": json.dumps(files), "words": json.dumps(words), "limit": limit}
+            for identity, kind, created, importance, by_file in self.db.execute(TOUCHING, params):
+                found[identity] = (kind, created, importance, "file" if by_file else "concept")
+        return found
 
     @translating_errors
     def around(

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from memcli.core.model import Record
 
 SCHEMA_VERSION = 6
-"""6: an index of important observations (session start reads them); a summary's sections
-are searched (and held) as its facts.
+"""6: session start's candidates are read from indexes alone (type and importance beside
+kind and date; an index of important observations); the project commit a memory was
+written at (for staleness, without reading its file); a summary's sections are searched
+(and held) as its facts.
 
 5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
 
@@ -53,7 +55,8 @@ CREATE TABLE memories(
     concepts TEXT NOT NULL,
     files TEXT NOT NULL,
     facts TEXT NOT NULL,
-    narrative TEXT NOT NULL
+    narrative TEXT NOT NULL,
+    project_commit TEXT
 );
 CREATE TABLE tags(
     memory INTEGER NOT NULL,
@@ -83,8 +86,8 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 SCHEMA_INDEXES = """
 CREATE INDEX memories_by_created ON memories(created, id);
 CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
-CREATE INDEX memories_by_kind ON memories(kind, created, id);
-CREATE INDEX memories_by_importance ON memories(importance, created, id)
+CREATE INDEX memories_by_kind ON memories(kind, created, id, type, importance);
+CREATE INDEX memories_by_importance ON memories(importance, created, id, kind, type)
     WHERE importance IS NOT NULL;
 CREATE INDEX tags_by_value ON tags(kind, value);
 CREATE INDEX tags_by_memory ON tags(memory);
@@ -105,11 +108,11 @@ DROP TABLE IF EXISTS meta;
 GET_META = "SELECT value FROM meta WHERE name = ?"
 SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
 INSERT_MEMORY = """
-INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT(id) DO NOTHING
 """
 INSERT_TAG = "INSERT INTO tags(memory, kind, value) VALUES (?, ?, ?)"
-BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_FTS = """
 INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
 VALUES (?, ?, ?, ?, ?, ?)
@@ -198,14 +201,25 @@ WHERE (:keyed = 0 OR m.key IS NOT NULL) {{filters}}
 ORDER BY m.created DESC, m.id DESC
 LIMIT :limit
 """
+# Session start's candidates: only what scores them (the chosen are read whole after).
+STANDING_COLUMNS = "m.id, m.type, m.created, m.importance"
+NEWEST = f"""
+SELECT {STANDING_COLUMNS} FROM memories m
+WHERE m.kind = 'observation' AND (:types IS NULL OR m.type IN (SELECT value FROM json_each(:types)))
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
+# "+m.kind": the importance index, not the kind one (every observation has that kind).
 IMPORTANT = f"""
-SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
-WHERE m.importance IS NOT NULL AND m.importance >= :floor AND m.kind = 'observation'
+SELECT {STANDING_COLUMNS} FROM memories m
+WHERE m.importance IS NOT NULL AND m.importance >= :floor AND +m.kind = 'observation'
 ORDER BY m.importance DESC, m.created DESC, m.id DESC
 LIMIT :limit
 """
-# Observations naming one of :files (or a folder holding one) or one of :words as a concept;
-# by_file: whether a file matched (else only a concept did).
+# Observations naming one of :files (or a folder holding one) or one of :words as a concept,
+# with whether a file matched (else only a concept did). The latest indexed first (row
+# numbers grow as memories are added, and a rebuild adds them in date order): chosen from
+# the tags alone, so that only those are read from the memories.
 TOUCHING = f"""
 WITH touched(memory, by_file) AS (
     SELECT memory, 1 FROM tags
@@ -213,13 +227,13 @@ WITH touched(memory, by_file) AS (
     UNION ALL
     SELECT memory, 0 FROM tags
     WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:words))
+),
+latest(memory, by_file) AS (
+    SELECT memory, max(by_file) FROM touched GROUP BY memory ORDER BY memory DESC LIMIT :limit
 )
-SELECT {ENTRY_COLUMNS}, NULL AS score, max(touched.by_file) AS by_file
-FROM touched JOIN memories m ON m.rowid = touched.memory
-WHERE m.kind = 'observation'
-GROUP BY m.rowid
-ORDER BY m.created DESC, m.id DESC
-LIMIT :limit
+SELECT {STANDING_COLUMNS}, l.by_file
+FROM latest l CROSS JOIN memories m ON m.rowid = l.memory
+WHERE +m.kind = 'observation'
 """
 BEFORE = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
@@ -245,6 +259,10 @@ WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
 ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
 ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
 TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
+COMMITS = """
+SELECT id, project_commit FROM memories
+WHERE id IN (SELECT value FROM json_each(?)) AND project_commit IS NOT NULL
+"""
 SEARCHED_TEXTS = """
 SELECT id, title, facts, concepts, files, narrative FROM memories
 WHERE id IN (SELECT value FROM json_each(?))
@@ -301,6 +319,7 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
         _to_json(record.files),
         _to_json(facts),
         record.narrative,
+        getattr(record, "project_commit", None),
     )
     tags = [(rowid, "concept", c) for c in record.concepts]
     tags += [(rowid, "file", f) for f in record.files]

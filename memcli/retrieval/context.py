@@ -43,8 +43,13 @@ MAX_MEMORY_MD_BYTES = 4 << 20
 DURABLE_TYPES = ("preference", "decision")
 IMPORTANT = 0.7
 """Observations of at least this importance are candidates whatever their age."""
-POOL = 200
+POOL = 40
 """Candidates of each kind (newest, durable, important, touching the work) at most."""
+STALE_CHECKS = 12
+"""Shown memories with files whose staleness is checked at most, best first (each costs
+reading its file for the commit it was written at)."""
+DUPLICATE_MARGIN = 10
+"""Candidates read beyond those shown, to replace near-identical ones."""
 SUMMARY_POOL = 20
 """The newest summaries looked at, to find the latest ``summaries`` sessions."""
 MAX_DETAIL_CHARS = 240
@@ -59,8 +64,13 @@ SECTION_LABELS = {
 
 @dataclass
 class Candidate:
-    entry: Entry
+    """A memory in the running for session start: what scores it, then (when needed) itself."""
+
+    id: str
+    type: str
+    created: str
     standing: Standing
+    entry: Entry | None = None
 
     @property
     def score(self) -> float:
@@ -86,44 +96,73 @@ def candidates(
     """Every candidate for session start, scored (without staleness), best first.
 
     ``working``: the project's ``WorkingSet``, whose files and path words boost the
-    memories touching them (None: no boost).
+    memories touching them (None: no boost). Only what scores them is read.
     """
     weights = context_weights(settings)
     boost = float(settings["context"]["working_set"])
-    found: dict[str, Entry] = {}
-    pools = [
-        index.recent(Filters(kind="observation"), limit=POOL),
-        index.recent(Filters(kind="observation", types=DURABLE_TYPES), limit=POOL),
-        index.important(IMPORTANT, limit=POOL),
-    ]
-    for pool in pools:
-        for entry in pool:
-            found.setdefault(entry.id, entry)
-    touches: dict[str, str] = {}
-    if working is not None and working.files:
-        for entry, by_file in index.touching(working.paths, sorted(working.words), limit=POOL):
-            found.setdefault(entry.id, entry)
-            touches[entry.id] = "file" if by_file else "concept"
+    touching = working is not None and bool(working.files)
+    found = index.standing(
+        types=DURABLE_TYPES,
+        floor=IMPORTANT,
+        files=working.paths if touching else [],
+        words=sorted(working.words) if touching else [],
+        limit=POOL,
+    )
+    at = moment.timestamp()
     scored = []
-    for entry in found.values():
-        age = (moment - parse_timestamp(entry.created)).total_seconds()
-        parts = standing(
-            entry.type,
-            age,
-            entry.importance,
-            weights,
-            touches=touches.get(entry.id, ""),
-            working_weight=boost,
-        )
-        scored.append(Candidate(entry, parts))
+    for identity, (kind, created, importance, touches) in found.items():
+        age = at - _seconds(created)
+        parts = standing(kind, age, importance, weights, touches=touches, working_weight=boost)
+        scored.append(Candidate(identity, kind, created, parts))
     return ranked(scored)
+
+
+def _seconds(created: str) -> float:
+    """A stored creation time as seconds since the epoch (the index holds them in ISO form)."""
+    try:
+        return dt.datetime.fromisoformat(created).timestamp()
+    except ValueError:
+        return parse_timestamp(created).timestamp()
 
 
 def ranked(scored: list[Candidate]) -> list[Candidate]:
     """Best first; newest first among equal scores."""
-    scored.sort(key=lambda c: (c.entry.created, c.entry.id), reverse=True)
+    scored.sort(key=lambda c: (c.created, c.id), reverse=True)
     scored.sort(key=lambda c: -c.score)
     return scored
+
+
+def read_entries(index: Index, chosen: list[Candidate]) -> None:
+    """Read the memories of ``chosen`` that are not read yet."""
+    missing = [c.id for c in chosen if c.entry is None]
+    if not missing:
+        return
+    entries = {e.id: e for e in index.with_ids(missing)}
+    for candidate in chosen:
+        if candidate.entry is None:
+            candidate.entry = entries.get(candidate.id)
+
+
+def best_distinct(
+    index: Index, ranking: list[Candidate], count: int
+) -> tuple[list[Candidate], list[Candidate]]:
+    """The best ``count`` candidates no two near-identical, and those left out as such.
+
+    Read in windows from the top of the ranking, wider while duplicates leave too few.
+    """
+    window = count + DUPLICATE_MARGIN
+    while True:
+        read_entries(index, ranking[:window])
+        present = [c for c in ranking[:window] if c.entry is not None]
+        kept, dropped = distinct(present, candidate_signature, limit=count)
+        if len(kept) >= count or window >= len(ranking):
+            return kept, dropped
+        window *= 2
+
+
+def candidate_signature(candidate: Candidate) -> frozenset[str]:
+    assert candidate.entry is not None
+    return entry_signature(candidate.entry)
 
 
 def entry_signature(entry: Entry) -> frozenset[str]:
@@ -161,8 +200,8 @@ def shown_in_full(
     shows one fact each, so recall may still bring the rest.
     """
     own = settings["context"]
-    best = distinct(candidates(index, settings, moment), lambda c: entry_signature(c.entry))[0]
-    shown = [c.entry for c in best[: own["hot_count"]]]
+    best, _ = best_distinct(index, candidates(index, settings, moment), own["hot_count"])
+    shown = [c.entry for c in best if c.entry is not None]
     shown += latest_sessions(index, own["summaries"])
     return {entry.id: entry for entry in shown}
 
@@ -200,11 +239,14 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
 
 
 def session_start(
-    memory: Memory, budget: int | None = None, *, project: Path | None = None
+    memory: Memory, budget: int | None = None, *, explain: bool = False
 ) -> tuple[SessionContext, str]:
-    """The session-start context of an existing store, rendered; its notes go to ``notify``."""
+    """The session-start context of an existing store, rendered; its notes go to ``notify``.
+
+    ``explain``: every candidate is read, for ``SessionContext.explained``.
+    """
     memory.require_store()
-    session = SessionContext.gather(memory, budget, project=project)
+    session = SessionContext.gather(memory, budget, explain=explain)
     text = session.render()
     for note in session.notes:
         memory.notify(note)
@@ -271,6 +313,8 @@ class SessionContext:
     """Left out as near-identical: its id -> the id of the one shown."""
     working: Any = None
     """The project's ``WorkingSet``, when it is a git work tree."""
+    explain: bool = False
+    """Read every candidate (not only those shown), for ``explained``."""
 
     @classmethod
     def gather(
@@ -280,6 +324,7 @@ class SessionContext:
         *,
         with_index: bool = True,
         project: Path | None = None,
+        explain: bool = False,
     ) -> SessionContext:
         """Choose the memories, read MEMORY.md; without the index (being rebuilt): MEMORY.md only.
 
@@ -290,6 +335,7 @@ class SessionContext:
         settings = config.load(memory.store.root)
         own = settings["context"]
         context = cls(memory, own, budget if budget is not None else own["budget"])
+        context.explain = explain
         if with_index:
             context._choose(settings, project if project is not None else Path.cwd())
         context.memory_md_lines = read_memory_md(
@@ -304,30 +350,38 @@ class SessionContext:
         self.working = working_set(project, memory.store.root)
         moment = now()
 
-        def query(index: Index) -> tuple[list[Candidate], list[Entry], int]:
-            return (
-                candidates(index, settings, moment, self.working),
-                latest_sessions(index, own["summaries"]),
-                index.count(),
-            )
+        count = own["hot_count"] + own["warm_count"]
 
-        ranking, summaries, self.total = memory.read(query)
-        kept, dropped = distinct(ranking, lambda c: entry_signature(c.entry))
+        def query(
+            index: Index,
+        ) -> tuple[list[Candidate], list[Candidate], list[Candidate], list[Entry], int]:
+            ranking = candidates(index, settings, moment, self.working)
+            kept, dropped = best_distinct(index, ranking, count)
+            if self.explain:
+                read_entries(index, ranking)
+            return ranking, kept, dropped, latest_sessions(index, own["summaries"]), index.count()
+
+        ranking, kept, dropped, summaries, self.total = memory.read(query)
         self._note_duplicates(kept, dropped)
-        shown = kept[: own["hot_count"] + own["warm_count"]]
-        stale = _stale_ids(memory, [c.entry for c in shown], project)
-        for candidate in shown:
-            if candidate.entry.id in stale:
+        shown_entries = [c.entry for c in kept if c.entry is not None]
+        stale = _stale_ids(memory, shown_entries, project, self.working.top)
+        for candidate in kept:
+            if candidate.id in stale:
                 candidate.standing = candidate.standing._replace(stale=float(own["stale"]))
-        shown = ranked(shown)
-        self.ranking = ranked([*shown, *kept[len(shown) :]])
-        entries = [c.entry for c in shown]
+        shown = ranked(kept)
+        examined = {c.id for c in [*kept, *dropped]}
+        self.ranking = [
+            *ranked([*shown, *dropped]),
+            *(c for c in ranking if c.id not in examined),
+        ]
+        entries = [c.entry for c in shown if c.entry is not None]
         ids = [e.id for e in [*entries, *summaries]]
         short_ids = memory.read(lambda index: index.short_ids(ids))
         without_facts = [e.id for e in entries if not e.facts]
         texts = memory.read(lambda index: index.texts(without_facts)) if without_facts else {}
         for n, candidate in enumerate(shown):
             entry = candidate.entry
+            assert entry is not None  # best_distinct keeps only what it read
             facts = entry.facts if n < own["hot_count"] else entry.facts[:1]
             item = {
                 **entry_dict(entry, short_ids[entry.id]),
@@ -349,10 +403,10 @@ class SessionContext:
 
     def _note_duplicates(self, kept: list[Candidate], dropped: list[Candidate]) -> None:
         for candidate in dropped:
-            mine = entry_signature(candidate.entry)
-            twin = next((k for k in kept if near_identical(mine, entry_signature(k.entry))), None)
+            mine = candidate_signature(candidate)
+            twin = next((k for k in kept if near_identical(mine, candidate_signature(k))), None)
             if twin is not None:
-                self.duplicates[candidate.entry.id] = twin.entry.id
+                self.duplicates[candidate.id] = twin.id
 
     def variables(self) -> dict[str, Any]:
         shown = len(self.hot) + len(self.warm) + len(self.summaries)
@@ -432,11 +486,11 @@ class SessionContext:
             },
             "memories": [
                 {
-                    "id": c.entry.id,
-                    "type": c.entry.type,
-                    "title": c.entry.title,
-                    "created": c.entry.created,
-                    "shown": shown.get(c.entry.id, ""),
+                    "id": c.id,
+                    "type": c.type,
+                    "title": c.entry.title if c.entry is not None else "",
+                    "created": c.created,
+                    "shown": shown.get(c.id, ""),
                     "score": round(c.score, 4),
                     "type_weight": c.standing.type,
                     **{
@@ -451,14 +505,15 @@ class SessionContext:
         }
 
 
-def _stale_ids(memory: Memory, entries: list[Entry], project: Path) -> set[str]:
+def _stale_ids(memory: Memory, entries: list[Entry], project: Path, top: Path | None) -> set[str]:
     """The memories shown whose files changed since their commit (``mem stale``).
 
-    Costs nothing unless one of them has files and the project is a git work tree;
-    then a few git calls at most, each with a short timeout.
+    Costs nothing unless one of them has files and the project is a git work tree
+    (``top``); then a few git calls at most, each with a short timeout.
     """
-    if not any(entry.files for entry in entries):
+    with_files = [entry for entry in entries if entry.files][:STALE_CHECKS]
+    if top is None or not with_files:
         return set()
     from memcli.service.stale import stale_ids
 
-    return stale_ids(memory, entries, project)
+    return stale_ids(memory, with_files, project, top=top)

@@ -23,7 +23,7 @@ def signature(title: str, facts: Sequence[str] = ()) -> frozenset[str]:
     words = _WORD_RE.findall(" ".join([title, *facts]).lower())
     if len(words) < SHINGLE:
         return frozenset([" ".join(words)]) if words else frozenset()
-    return frozenset(" ".join(words[n : n + SHINGLE]) for n in range(len(words) - SHINGLE + 1))
+    return frozenset(map(" ".join, zip(*(words[n:] for n in range(SHINGLE)), strict=False)))
 
 
 def near_identical(a: frozenset[str], b: frozenset[str], threshold: float = THRESHOLD) -> bool:
@@ -31,6 +31,8 @@ def near_identical(a: frozenset[str], b: frozenset[str], threshold: float = THRE
         return False
     if a == b:
         return True
+    if min(len(a), len(b)) < threshold * max(len(a), len(b)):
+        return False  # the overlap cannot reach the threshold
     return len(a & b) / len(a | b) >= threshold
 
 
@@ -38,19 +40,55 @@ def distinct(
     items: Iterable[T],
     sign: Callable[[T], frozenset[str]],
     seen: Iterable[frozenset[str]] = (),
+    *,
+    limit: int | None = None,
 ) -> tuple[list[T], list[T]]:
     """``items`` in order without those near-identical to an earlier one (or to ``seen``).
 
-    Returns what is kept and what was left out.
+    Returns what is kept and what was left out; ``limit``: stop once this many are
+    kept (the items after are in neither list). Only memories sharing a shingle
+    are compared.
     """
     kept: list[T] = []
     dropped: list[T] = []
-    signatures = list(seen)
+    shown = Shingles()
+    for signature_seen in seen:
+        shown.add(signature_seen)
     for item in items:
+        if limit is not None and len(kept) >= limit:
+            break
         mine = sign(item)
-        if any(near_identical(mine, other) for other in signatures):
+        if shown.twin(mine):
             dropped.append(item)
             continue
-        signatures.append(mine)
+        shown.add(mine)
         kept.append(item)
     return kept, dropped
+
+
+class Shingles:
+    """Signatures already shown, found again by the shingles they share."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self.holders: dict[str, list[int]] = {}
+
+    def add(self, signature: frozenset[str]) -> None:
+        number = len(self.sizes)
+        self.sizes.append(len(signature))
+        for shingle in signature:
+            self.holders.setdefault(shingle, []).append(number)
+
+    def twin(self, signature: frozenset[str], threshold: float = THRESHOLD) -> bool:
+        """Whether a signature added before is near-identical to this one."""
+        if not signature:
+            return False
+        shared: dict[int, int] = {}
+        for shingle in signature:
+            for number in self.holders.get(shingle, ()):
+                shared[number] = shared.get(number, 0) + 1
+        mine = len(signature)
+        return any(
+            both / (mine + self.sizes[number] - both) >= threshold
+            for number, both in shared.items()
+        )

@@ -56,6 +56,8 @@ class WorkingSet:
     """The project's changed files (relative to its top) and the words their paths hold."""
 
     files: tuple[str, ...] = ()
+    top: Path | None = None
+    """The top of the project's git work tree (None: it is in none)."""
     base: str = ""
     """What the files changed against: ``HEAD`` or ``merge-base with <branch>``."""
     words: frozenset[str] = field(default_factory=frozenset)
@@ -152,9 +154,9 @@ def working_set(project: Path, store_root: Path, timeout: float = GIT_TIMEOUT) -
     top, git_dir, common = dirs
     try:
         if top == store_root.resolve():
-            return WorkingSet()  # the store's own files are not the project's work
+            return WorkingSet(top=top)  # the store's own files are not the project's work
     except OSError:
-        return WorkingSet()
+        return WorkingSet(top=top)
     against = _against(git_dir, common)
     argv = ["git", "diff", "--name-only", "-z", "--no-renames", *against, "--"]
     try:
@@ -168,10 +170,10 @@ def working_set(project: Path, store_root: Path, timeout: float = GIT_TIMEOUT) -
             check=False,
         )
     except (subprocess.TimeoutExpired, OSError):
-        return WorkingSet()
+        return WorkingSet(top=top)
     if done.returncode != 0:
-        return WorkingSet()
+        return WorkingSet(top=top)
     names = [n for n in done.stdout.decode("utf-8", "replace").split("\x00") if n]
     files = tuple(names[:MAX_FILES])
     base = "HEAD" if against == ["HEAD"] else f"merge-base with {against[1].split('/', 2)[2]}"
-    return WorkingSet(files, base, path_words(files))
+    return WorkingSet(files, top, base, path_words(files))

@@ -61,7 +61,7 @@ def context(
         return
     from memcli.retrieval.context import session_start
 
-    session, text = session_start(memory, budget)
+    session, text = session_start(memory, budget, explain=explain)
     if output_format == "json":
         echo_json(session.to_json(text) | ({"explain": session.explained()} if explain else {}))
     elif explain:
