@@ -561,8 +561,10 @@ def test_old_preferences_and_an_important_gotcha_outrank_weeks_of_notes(busy_sto
     assert "Use pnpm, never npm" in report["context"] and "no NAT" in report["context"]
 
 
-def test_a_month_without_saves_still_shows_memories(busy_store: Path) -> None:
-    os.environ["MEM_NOW"] = "2027-01-01T12:00:00Z"
+def test_a_month_without_saves_still_shows_memories(
+    busy_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2027-01-01T12:00:00Z")
     report = json.loads(mem("context", "--format", "json").stdout)
     assert len(report["hot"]) == 5 and len(report["warm"]) == 20
     assert "Use pnpm, never npm" in report["context"]
@@ -596,18 +598,23 @@ def test_near_identical_memories_are_shown_once(busy_store: Path) -> None:
     twin = ("Restart the worker after changing .env", ["the worker reads .env once"])
     for _ in range(2):
         mem("save", "x", "--title", twin[0], "--fact", twin[1][0], "--type", "gotcha")
+    assert mem("context").stdout.count("Restart the worker after changing .env") == 1
     report = json.loads(mem("context", "--format", "json", "--explain").stdout)
-    assert report["context"].count("Restart the worker after changing .env") == 1
     assert len(report["explain"]["duplicates"]) == 1
+
+
+def test_near_identical_memories_are_recalled_once(busy_store: Path) -> None:
     (busy_store / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    for fact in ("the worker reads .env once", "the worker reads .env once at start"):
+        mem("save", "x", "--title", "Restart the worker after changing .env", "--fact", fact)
     recalled = mem("recall", "why must the worker restart after changing .env?").stdout
     assert recalled.count("Restart the worker after changing .env") == 1
 
 
 def test_one_session_is_one_latest_session(busy_store: Path) -> None:
+    mem("compact", "--session", "s-0", "--request", "An earlier session")
     for request in ("First half of the session", "The whole session, at its end"):
         mem("compact", "--session", "s-1", "--request", request)
-    mem("compact", "--session", "s-0", "--request", "An earlier session")
     text = mem("context").stdout
     latest = text.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
     assert "The whole session, at its end" in latest and "An earlier session" in latest
