@@ -45,6 +45,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "MEM_NOW",
         "MEM_DEBUG",
         "XDG_DATA_HOME",
+        "XDG_CACHE_HOME",
         "GIT_DIR",
         "GIT_WORK_TREE",
         "GIT_INDEX_FILE",

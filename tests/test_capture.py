@@ -312,3 +312,77 @@ def test_session_start_without_a_store_creates_none(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     time.sleep(1.5)  # a detached sync, had one started, would have created the store by now
     assert not home.exists() or not any(home.iterdir())
+
+
+def failure_log(home: Path) -> Path:
+    """mem's failure log, in the cache folder of the tests' HOME."""
+    return home / ".cache" / "mem" / "failures.log"
+
+
+def wait_for_failures(log: Path, count: int = 1) -> list[list[str]]:
+    """The log's lines as (time, source, reason), once ``count`` are there (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while not log.exists() or len(log.read_text().splitlines()) < count:
+        assert time.monotonic() < deadline, f"no failure was logged in {log} within 10 s"
+        time.sleep(0.1)
+    return [line.split("\t") for line in log.read_text().splitlines()]
+
+
+@pytest.mark.e2e
+def test_a_session_end_whose_cwd_is_a_file_logs_why_and_doctor_reports_it(
+    store: Path, tmp_path: Path, isolated_env: Path
+) -> None:
+    not_a_folder = tmp_path / "notes.txt"
+    not_a_folder.write_text("x\n")
+    t = a_session(tmp_path / f"{SESSION}.jsonl")
+    hook_input = json.dumps(
+        {"session_id": SESSION, "transcript_path": str(t.path), "cwd": str(not_a_folder)}
+    )
+    done = run_mem("hook", "claude", "SessionEnd", input=hook_input, cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == ""
+    log = failure_log(isolated_env)
+    ((when, source, reason),) = wait_for_failures(log)
+    assert when.endswith("Z") and when[:4].isdigit()
+    assert source == "claude session end: summary capture"
+    assert str(not_a_folder) in reason and "not a folder" in reason
+    assert log.stat().st_mode & 0o077 == 0  # paths of the user's sessions: private
+    report = mem("doctor").stdout
+    (line,) = [line for line in report.splitlines() if line.startswith("warning:")]
+    assert "1 failure " in line and str(not_a_folder) in line and str(log) in line
+
+
+@pytest.mark.e2e
+def test_a_failing_sync_started_by_a_hook_is_logged(
+    store: Path, tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memcli.service.transcripts import transcripts_path
+    from memcli.store.files import Store
+
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    (tmp_path / "claude" / "projects").mkdir(parents=True)
+    transcripts_path(Store(store)).mkdir(parents=True)  # the sync cannot open its index
+    hook_input = json.dumps({"session_id": SESSION, "cwd": str(tmp_path)})
+    assert run_mem("hook", "claude", "SessionStart", input=hook_input).returncode == 0
+    ((_, source, reason),) = wait_for_failures(failure_log(isolated_env))
+    assert source == "claude session start: transcript sync" and reason
+
+
+def test_a_hook_that_fails_open_logs_why_and_the_log_stays_bounded(
+    store: Path, isolated_env: Path
+) -> None:
+    from memcli.core.failure_log import MAX_BYTES
+
+    log = failure_log(isolated_env)
+    log.parent.mkdir(parents=True)
+    old = "2020-01-01T00:00:00Z\tclaude SessionStart hook\tlong ago\n"
+    log.write_text(old * (MAX_BYTES // len(old) + 10))
+    result = mem("hook", "claude", "NoSuchEvent", input="{}")
+    assert result.exit_code == 0 and "NoSuchEvent" in result.output  # fails open, as before
+    lines = log.read_text().splitlines()
+    assert log.stat().st_size <= MAX_BYTES
+    assert lines[-1].split("\t")[1:2] == ["claude NoSuchEvent hook"]
+    assert "NoSuchEvent" in lines[-1].split("\t")[2]
+    assert all(line.count("\t") == 2 for line in lines)  # whole lines kept
+    # only the recent one is reported
+    (line,) = [line for line in mem("doctor").stdout.splitlines() if line.startswith("warning:")]
+    assert "1 failure " in line and "NoSuchEvent" in line

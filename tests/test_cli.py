@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from pathlib import Path
 
 import click
 import pytest
 
-from memcli.adapters.cli.main import cli
+from memcli.adapters.cli.main import HIDDEN_ALIASES, cli
 
 from .conftest import cli_commands, git, mem, mem_json
 
@@ -123,10 +124,27 @@ def test_json_input_mode_for_agents(store: Path) -> None:
         "key": "agent-json",
         "importance": 0.4,
     }
-    stored = mem_json("save", input=json.dumps(payload))
+    stored = mem_json("save", "--input", "json", input=json.dumps(payload))
     assert stored["type"] == "pattern" and stored["facts"] == ["one", "two"]
     assert stored["action"] == "saved" and stored["path"].startswith("observations/")
     assert (store / stored["path"]).exists()
+    assert mem("save", "--input", "json", input=json.dumps(payload)).stdout == f"{stored['id']}\n"
+
+
+def test_json_prints_json_and_reads_plain_text(store: Path) -> None:
+    """--json means "print JSON", as in every other command; stdin stays the text."""
+    stored = mem_json("save", input="Plain text from a pipe\n")
+    assert (
+        stored["narrative"].startswith("Plain text from a pipe") and stored["type"] == "discovery"
+    )
+
+
+def test_the_old_json_input_form_still_works_and_says_so(store: Path) -> None:
+    result = mem("save", "--json", input='{"text": "Old agents send this", "type": "gotcha"}')
+    assert json.loads(result.stdout)["type"] == "gotcha"
+    assert "deprecated: use --input json" in result.stderr
+    refused = mem("save", "x", "--input", "json", input="{}", expect=2)
+    assert "--input json reads stdin" in refused.stderr
 
 
 def test_forget_removes_files_in_one_commit_and_keeps_history(store: Path) -> None:
@@ -177,8 +195,8 @@ def test_since_until_filters(store: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_reindex_modes(store: Path) -> None:
     save("Something to index")
-    assert "up to date: 1 memories" in mem("reindex").stdout
-    assert "Rebuilt the index: 1 memories" in mem("reindex", "--full").stdout
+    assert "up to date: 1 memory" in mem("reindex").stdout
+    assert "Rebuilt the index: 1 memory" in mem("reindex", "--full").stdout
     assert "matches the 1 memory and notes files" in mem("reindex", "--check").stdout
     report = mem_json("reindex", "--check")
     assert report["ok"] is True and report["checked"] == 1
@@ -216,7 +234,8 @@ def test_every_command_has_help_text(path: list[str], command: click.Command) ->
     listed = command.get_short_help_str(limit=1000)  # what `mem --help` lists
     assert listed and summary.startswith(listed.rstrip("."))
     example = rest.partition("Example:\n")[2]
-    assert f"mem {' '.join(path)}" in example, rest
+    named = [HIDDEN_ALIASES.get(path[0], path[0]), *path[1:]]  # an alias shows its new name
+    assert f"mem {' '.join(named)}" in example, rest
     shown = " ".join(mem(*path, "--help").stdout.split())
     assert summary in shown and "Example:" in shown
 
@@ -245,3 +264,31 @@ def test_progress_is_one_redrawn_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert err == (
         "\rmem: indexing 512 of 2,000 memory files\rmem: indexing 2,000 of 2,000 memory files\n"
     )
+
+
+def test_help_lists_every_command_once_in_its_section() -> None:
+    from memcli.adapters.cli.main import HELP_SECTIONS, LAZY_COMMANDS
+
+    listed = [name for names in HELP_SECTIONS.values() for name in names]
+    assert len(listed) == len(set(listed))
+    assert sorted(listed) == sorted(set(LAZY_COMMANDS) - set(HIDDEN_ALIASES))
+    text = mem("--help").output
+    assert [s for s in HELP_SECTIONS if f"\n{s}:\n" in text] == list(HELP_SECTIONS)
+    names = re.findall(r"^  ([a-z-]+)  ", text.partition("Everyday:")[2], re.MULTILINE)
+    assert sorted(names) == sorted(listed)
+    assert "..." not in text.partition("Everyday:")[2]  # descriptions are not cut
+
+
+@pytest.mark.parametrize(("typed", "hint"), [("serach", "mem search"), ("isntall", "mem install")])
+def test_a_mistyped_command_names_the_closest_one(typed: str, hint: str) -> None:
+    result = mem(typed, "x", expect=2)
+    assert f"did you mean '{hint}'?" in result.stderr
+
+
+def test_progress_stays_quiet_while_a_run_is_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    from memcli.adapters.cli.options import terminal_progress
+
+    report = terminal_progress("reading", "transcript files", after=60.0)
+    report(1, 2)
+    report(2, 2)
+    assert capsys.readouterr().err == ""

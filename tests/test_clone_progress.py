@@ -48,7 +48,7 @@ def test_clone_draws_progress_on_a_terminal(remote: Path, tmp_path: Path) -> Non
     os.close(controller)
     assert process.returncode == 0
     assert "Receiving objects: 100%" in shown.decode()
-    assert stdout == f"Cloned file://{remote} (branch main) into {target}: 1 memories indexed.\n"
+    assert stdout == f"Cloned file://{remote} (branch main) into {target}: 1 memory indexed.\n"
 
 
 def test_clone_draws_nothing_when_stderr_is_not_a_terminal(remote: Path, tmp_path: Path) -> None:

@@ -205,5 +205,5 @@ def test_conflict_markers_in_a_memory_text_are_data(store: Path) -> None:
     )
     assert committed.returncode == 0, committed.stderr
     assert "Checked thrice" in mem_json("show", "markers")[0]["narrative"]
-    assert mem("reindex", "--full").stdout.startswith("Rebuilt the index: 1 memories at ")
+    assert mem("reindex", "--full").stdout.startswith("Rebuilt the index: 1 memory at ")
     assert mem_json("show", "markers")[0]["id"] == identity

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ def test_a_healthy_store(store: Path) -> None:
         "lexical only: no [semantic] model in mem.toml",
         "The store is healthy.",
     ]
+    assert mem_json("doctor")["healthy"] is True
 
 
 def test_problems_are_found_and_safe_ones_fixed(store: Path) -> None:
@@ -74,3 +76,6 @@ def test_duplicate_keys_are_reported(store: Path) -> None:
     git(store, "commit", "-qam", "by hand", "--no-verify")
     report = mem("doctor", expect=1).stdout
     assert "key 'alpha' is used by 2 files" in report
+    as_json = json.loads(mem("doctor", "--json", expect=1).stdout)
+    assert as_json["healthy"] is False
+    assert any("key 'alpha' is used by 2 files" in line for line in as_json["problems"])

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -130,7 +131,7 @@ def test_no_traceback_reaches_the_terminal(tmp_path: Path) -> None:
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
+def build_wheel(tmp_path: Path) -> Path:
     wheel_dir = tmp_path / "wheel"
     subprocess.run(
         [
@@ -149,6 +150,11 @@ def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
         capture_output=True,
     )
     (wheel,) = wheel_dir.glob("memcli-*.whl")
+    return wheel
+
+
+def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
+    wheel = build_wheel(tmp_path)
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert "memcli/templates/show.md.j2" in names
@@ -175,17 +181,66 @@ def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
     assert "- a fact" in rendered and "{% raw %}text" in rendered
 
 
-def test_readme_demo_runs(tmp_path: Path) -> None:
-    bin_dir = str(Path(mem_executable()).parent)
-    path = f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
-    result = subprocess.run(
+def installed_wheel(tmp_path: Path) -> Path:
+    """A new virtual environment with mem's wheel installed by pip, as a user would.
+
+    Its dependencies come from the test environment (a .pth line, which does not
+    bring this checkout's editable install along), so the test needs no network.
+    """
+    wheel = build_wheel(tmp_path)
+    venv = tmp_path / "user-venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    probe = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site = subprocess.run(
+        [venv / "bin" / "python", "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(site) / "test-dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
+    install = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
+    subprocess.run(
+        [*install, "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    return venv
+
+
+def test_the_installed_wheel_runs_the_demo_and_carries_the_eval_suite(tmp_path: Path) -> None:
+    venv = installed_wheel(tmp_path)
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    result = run_demo(outside, venv / "bin")
+    assert result.returncode == 0, result.stderr
+    assert "FTS5 MATCH rejects bare hyphens" in result.stdout
+    where = subprocess.run(
+        [
+            venv / "bin" / "python",
+            "-c",
+            "import memcli.retrieval.evaluation as e; print(e.__file__); print(e.bundled_suite())",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=outside,
+        env={k: v for k, v in os.environ.items() if k != "MEM_EVAL_SUITE"},
+        check=True,
+    ).stdout.split()
+    assert where[0].startswith(str(venv)) and not where[0].startswith(str(REPO_ROOT))
+    assert where[1].startswith(str(venv)) and where[1].endswith("eval_suite")
+
+
+def run_demo(cwd: Path, bin_dir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
         ["sh", str(REPO_ROOT / "scripts" / "demo.sh")],
         capture_output=True,
         text=True,
-        cwd=tmp_path,
+        cwd=cwd,
         timeout=120,
-        env={**os.environ, "PATH": path},
+        env={**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"},
     )
+
+
+def test_readme_demo_runs(tmp_path: Path) -> None:
+    result = run_demo(tmp_path, Path(mem_executable()).parent)
     assert result.returncode == 0, result.stderr
     for expected in (
         "FTS5 MATCH rejects bare hyphens",

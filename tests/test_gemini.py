@@ -73,7 +73,8 @@ def gemini_session(path: Path, project: str = "/home/u/app") -> Path:
         {**answer, "content": [{"text": "I will change retry.py."}], "toolCalls": [call]},
         {**answer, "content": [{"text": "I will change retry.py."}], "toolCalls": [done]},
         {**answer, "content": [{"text": "I will change retry.py."}], "toolCalls": [done, shell]},
-        {"$rewindTo": "nothing-of-this-session"},
+        {"id": "u-back", "timestamp": T.format(4), "type": "user", "content": "Undo that"},
+        {"$rewindTo": "u-back"},
         {"id": "u2", "timestamp": T.format(4), "type": "user", "content": "/stats"},
         {"id": "g2", "timestamp": T.format(5), "type": "gemini", "content": "Done: it backs off."},
         {"$set": {"lastUpdated": T.format(5)}},
@@ -181,7 +182,7 @@ def test_the_session_end_hook_starts_the_summary_and_answers_at_once(
     before = git(store, "rev-parse", "HEAD")
     started = time.monotonic()
     done = run_mem("hook", "gemini", "SessionEnd", input=json.dumps(payload), cwd=project)
-    assert done.returncode == 0 and done.stdout == "" and done.stderr == ""
+    assert done.returncode == 0 and done.stdout.strip() == "{}" and done.stderr == ""
     assert time.monotonic() - started < 5
     deadline = time.monotonic() + 10
     while git(store, "rev-parse", "HEAD") == before:
@@ -196,7 +197,7 @@ def test_the_session_end_hook_starts_the_summary_and_answers_at_once(
 def test_precompress_answers_nothing(store: Path, tmp_path: Path) -> None:
     payload = {"session_id": "s", "cwd": str(tmp_path), "trigger": "auto"}
     result = mem("hook", "gemini", "PreCompress", input=json.dumps(payload))
-    assert result.stdout == ""
+    assert json.loads(result.stdout) == {}
 
 
 def test_a_compression_lets_recall_show_again_what_it_showed(store: Path, tmp_path: Path) -> None:
@@ -211,9 +212,9 @@ def test_a_compression_lets_recall_show_again_what_it_showed(store: Path, tmp_pa
         }
     )
     assert "Stripe mock" in mem("hook", "gemini", "BeforeAgent", input=asked).stdout
-    assert mem("hook", "gemini", "BeforeAgent", input=asked).stdout == ""  # never twice
+    assert json.loads(mem("hook", "gemini", "BeforeAgent", input=asked).stdout) == {}  # once
     compress = {"session_id": SESSION, "cwd": str(tmp_path), "trigger": "auto"}
-    assert mem("hook", "gemini", "PreCompress", input=json.dumps(compress)).stdout == ""
+    assert json.loads(mem("hook", "gemini", "PreCompress", input=json.dumps(compress)).stdout) == {}
     assert "Stripe mock" in mem("hook", "gemini", "BeforeAgent", input=asked).stdout
 
 
@@ -249,3 +250,74 @@ def test_uninstall_leaves_a_file_it_never_touched_alone(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
     path.write_text(SETTINGS)
     assert not gemini.uninstall(path).changed and path.read_text() == SETTINGS
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"])
+@pytest.mark.parametrize("in_git", [True, False], ids=["git-without-store", "no-git"])
+def test_a_folder_without_a_store_gets_an_empty_object_and_no_note(
+    tmp_path: Path, event: str, in_git: bool
+) -> None:
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    if in_git:
+        git(folder, "init", "-q")
+    payload = {"session_id": "s", "cwd": str(folder), "prompt": "How do we deploy the app?"}
+    done = run_mem("hook", "gemini", event, input=json.dumps(payload), cwd=folder)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "{}", "")
+
+
+def test_installed_hooks_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    git(tmp_path, "init", "-q")
+    mem("install", "gemini")
+    hooks = json.loads((tmp_path / ".gemini" / "settings.json").read_text())["hooks"]
+    names = {event: hooks[event][0]["hooks"][0]["name"] for event in hooks}
+    assert names == {
+        "SessionStart": "mem-context",
+        "BeforeAgent": "mem-recall",
+        "PreCompress": "mem-compression",
+        "SessionEnd": "mem-summary",
+    }
+
+
+def test_rewound_turns_are_left_out_of_the_session_summary(store: Path, tmp_path: Path) -> None:
+    """``{"$rewindTo": ID}`` drops that message and every one after it (loadConversationRecord)."""
+    path = gemini_session(tmp_path / "s.jsonl", project="/home/u/app")
+    kept = path.read_text().splitlines()[:3]  # metadata, info, the first request
+    rewound = [
+        {"id": "u9", "timestamp": T.format(6), "type": "user", "content": "Delete the tests"},
+        {
+            "id": "g9",
+            "timestamp": T.format(7),
+            "type": "gemini",
+            "content": "Deleting them.",
+            "toolCalls": [
+                {
+                    "id": "w9",
+                    "name": "write_file",
+                    "args": {"file_path": "/home/u/app/tests/gone.py", "content": ""},
+                    "status": "success",
+                    "result": [{"text": "written"}],
+                }
+            ],
+        },
+        {"$rewindTo": "u9"},
+        {"id": "g2", "timestamp": T.format(8), "type": "gemini", "content": "Backed off."},
+    ]
+    path.write_text("\n".join(kept + [json.dumps(record) for record in rewound]) + "\n")
+    argv = ["--agent", "gemini", "--session", SESSION, "--transcript", str(path)]
+    result = mem_json("capture", "session-end", *argv, "--cwd", str(tmp_path))
+    shown = mem_json("show", result["id"])[0]
+    assert shown["request"] == "Make the retry loop back off exponentially"
+    assert "Backed off." in shown["completed"]
+    text = json.dumps(shown)
+    assert "gone.py" not in text and "Deleting them" not in text and "Delete the tests" not in text
+
+
+def test_a_rewind_to_an_unknown_message_drops_everything_before_it(tmp_path: Path) -> None:
+    path = gemini_session(tmp_path / "s.jsonl")
+    lines = path.read_text().splitlines()
+    rewind = json.dumps({"$rewindTo": "not-a-message"})
+    after = json.dumps({"id": "u5", "timestamp": T.format(9), "type": "user", "content": "Hi"})
+    path.write_text("\n".join([*lines, rewind, after]) + "\n")
+    assert [m.text for m in read_messages(path, "gemini")] == ["Hi"]

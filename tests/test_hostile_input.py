@@ -148,7 +148,7 @@ ROWS: list[tuple[str, str, Any, Any]] = [
         GOOD.format(id="01JD0000000000000000000YMM", title="Day", body="b")
         .replace("2026-11-01T00:00:00Z", "2026-02-30")
         .encode(),
-        "day is out of range for month",
+        "broken YAML frontmatter",
     ),
     (
         "hand-file",
@@ -274,7 +274,7 @@ def test_one_huge_memory_file_costs_nothing_but_a_refusal(store: Path) -> None:
     from memcli.store.files import MAX_MEMORY_FILE_BYTES
 
     payload = json.dumps({"text": "huge", "facts": ["x" * (MAX_TEXT_CHARS + 1)]})
-    refused = mem("save", "--json", input=payload, expect=1)
+    refused = mem("save", "--input", "json", "--json", input=payload, expect=1)
     assert "facts is longer than 8,000,000 characters" in refused.stderr
     assert git(store, "log", "--format=%s").count("\n") == 1  # only the store's first commit
     big = "x" * (MAX_MEMORY_FILE_BYTES + 10)

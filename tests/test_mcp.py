@@ -7,7 +7,9 @@ starting the SDK costs most of a second.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import tomllib
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
@@ -62,12 +64,18 @@ def start_client(
     base: Path,
     cwd: Path | None = None,
     roots: list[Path] | None = None,
+    env: dict[str, str] | None = None,
+    command: str | None = None,
 ) -> Client:
+    """``command`` (the installed ``mem``) ``args`` as an MCP host starts it, with ``env``."""
     portal = stack.enter_context(start_blocking_portal())
     errlog = base / "server-stderr.txt"
     log = stack.enter_context(errlog.open("w"))
     params = StdioServerParameters(
-        command=mem_executable(), args=["mcp", *args], env=server_env(base), cwd=cwd
+        command=command or mem_executable(),
+        args=args if command else ["mcp", *args],
+        env=server_env(base) if env is None else env,
+        cwd=cwd,
     )
     streams: AbstractContextManager[Any] = portal.wrap_async_context_manager(
         stdio_client(params, errlog=log)
@@ -323,3 +331,68 @@ def test_cli_install_mcp_in_the_project_and_for_the_user(
     user_config.write_text(json.dumps(data, indent=2))
     mem("uninstall", "claude", "--mcp", "--user")
     assert json.loads(user_config.read_text()) == {"numStartups": 4, "projects": {}}
+
+
+# ---- the store's location travels with the registration ----
+
+
+def _git_project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    return project
+
+
+def _stripped_env(home: Path) -> dict[str, str]:
+    """What an MCP host that passes only a few variables gives its servers."""
+    return {"PATH": os.environ["PATH"], "HOME": str(home)}
+
+
+@pytest.mark.e2e
+def test_a_registered_server_finds_the_store_in_a_stripped_environment(
+    tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _git_project(tmp_path)
+    monkeypatch.chdir(project)
+    mem("save", "Deploys go out on Tuesdays after the freeze")  # under MEM_HOME, not ~/.local
+    mem("install", "claude", "--mcp")
+    entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["mem"]
+    assert entry["env"]["MEM_HOME"] == os.environ["MEM_HOME"]
+    env = {**_stripped_env(isolated_env), **entry["env"]}
+    with ExitStack() as stack:
+        client = start_client(
+            stack, entry["args"], tmp_path, cwd=project, env=env, command=entry["command"]
+        )
+        assert len(client.ok("search", query="deploys tuesdays")) == 1
+
+
+@pytest.mark.e2e
+def test_a_save_never_creates_a_store_where_the_other_commands_do_not_look(
+    tmp_path: Path, isolated_env: Path
+) -> None:
+    project = _git_project(tmp_path)
+    with ExitStack() as stack:
+        client = start_client(stack, [], tmp_path, cwd=project, env=_stripped_env(isolated_env))
+        assert "no memory store" in client.error("search", query="deploys")
+        refused = client.error("save", text="Deploys go out on Tuesdays")
+        assert "MEM_HOME" in refused and "mem init" in refused
+        assert "no memory store" in client.error("search", query="deploys")
+    assert not (isolated_env / ".local" / "share" / "mem").exists()
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])
+def test_codex_and_gemini_registrations_carry_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    git(tmp_path, "init", "-q")
+    monkeypatch.setenv("MEM_STORE", str(tmp_path / "one-store"))
+    mem("install", agent)
+    if agent == "codex":
+        table = tomllib.loads((tmp_path / ".codex" / "config.toml").read_text())
+        env = table["mcp_servers"]["mem"]["env"]
+    else:
+        settings = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
+        env = settings["mcpServers"]["mem"]["env"]
+    assert env == {"MEM_HOME": os.environ["MEM_HOME"], "MEM_STORE": str(tmp_path / "one-store")}
+    mem("uninstall", agent)

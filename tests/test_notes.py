@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -347,3 +348,20 @@ def test_the_index_alone_ranks_headings_above_text() -> None:
     hits = index.search_notes('"cache"', 5)
     assert [hit.path for hit in hits] == ["notes/b.md", "notes/a.md"]
     assert isinstance(hits[0], NoteHit)
+
+
+def test_show_takes_the_reference_search_gives_a_note_section(store: Path) -> None:
+    (store / "notes").mkdir()
+    (store / "notes" / "deploy.md").write_text(
+        "# Deploy\n\nRun make ship.\n\n## Rollback\nuse the lever\nthen page ops\n"
+    )
+    commit(store, "add notes")
+    saved = mem("save", "Kites fly in the east wind", "--key", "kites").stdout.strip()
+    shown = mem("show", "notes/deploy.md:5").stdout
+    assert shown == "# notes/deploy.md:5 Deploy > Rollback\n\nuse the lever\nthen page ops\n"
+    assert "use the lever" in mem("show", "notes/deploy.md:6").stdout  # a line inside it
+    both = json.loads(mem("show", "kites", "notes/deploy.md", "--json").stdout)
+    assert [item["kind"] for item in both] == ["observation", "note"]
+    assert both[0]["id"] == saved and both[1]["heading"] == "Deploy"
+    missing = mem("show", "notes/nowhere.md:3", expect=1)
+    assert "notes/nowhere.md" in missing.stderr and "Traceback" not in missing.output

@@ -23,10 +23,10 @@ WRITES: list[tuple[str, list[tuple[list[str], str | None]]]] = [
     ("save --file", [(["save", "Visible text", "--file", f"src/a.py{SPAN}"], None)]),
     ("save --session", [(["save", "Visible text", "--session", f"s1 {SPAN}"], None)]),
     (
-        "save --json",
+        "save --input json",
         [
             (
-                ["save", "--json"],
+                ["save", "--input", "json"],
                 json.dumps(
                     {
                         "text": f"Visible {SPAN}",

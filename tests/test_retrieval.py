@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from memcli.retrieval.query import plan_query
 from memcli.retrieval.stopwords import ENGLISH
 
-from .conftest import mem, mem_json
+from .conftest import git, mem, mem_json
 
 
 def save(text: str, title: str, *args: str, when: str = "2026-11-01T00:00:00Z") -> str:
@@ -243,7 +244,12 @@ def noted(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_search_shows_a_section_of_the_notes_below_the_memories(noted: Path) -> None:
     lines = mem("search", "how do I roll back a bad release?").stdout.splitlines()
     assert lines[0].endswith("Release day")
-    assert lines[-1].startswith("note     notes/deploy.md:5  Deploy > Rollback — To roll back")
+    note = re.fullmatch(
+        r"(note *)  notes/deploy\.md:5  Deploy > Rollback — To roll back.*", lines[-1]
+    )
+    assert note is not None
+    id_column = lines[0].index("  ")  # the memory's id, padded to the same width
+    assert len(note.group(1)) == id_column
     notes = [hit for hit in mem_json("search", "roll back release") if hit["kind"] == "note"]
     assert [(n["path"], n["line"], n["heading"]) for n in notes] == [
         ("notes/deploy.md", 5, "Deploy > Rollback")
@@ -348,3 +354,31 @@ def test_e_g_is_not_a_file_name() -> None:
 
     assert "file" not in cues("what is the right way to fix it, e.g. the retry", 10)
     assert "file" in cues("what do we know about client.py", 10)
+
+
+def test_camel_case_identifiers_are_found_by_their_words(store: Path) -> None:
+    mem("save", "Catch psycopg's UniqueViolation on the retry path", "--key", "unique")
+    mem("save", "parseJSON chokes on a BOM", "--fact", "strip the BOM in HTTPServer")
+    mem("save", "Unrelated note about kites")
+    (store / "notes").mkdir()
+    (store / "notes" / "db.md").write_text("# Errors\n\nForeignKeyViolation means a missing row.\n")
+    git(store, "add", "-A")
+    git(store, "commit", "-qm", "notes")
+
+    def titles(query: str) -> list[str]:
+        return [hit["title"] for hit in mem_json("search", query, "--all")]
+
+    assert titles("unique violation") == ["Catch psycopg's UniqueViolation on the retry path"]
+    assert titles("UniqueViolation") == ["Catch psycopg's UniqueViolation on the retry path"]
+    assert titles("json http server") == ["parseJSON chokes on a BOM"]
+    notes = mem_json("search", "foreign key violation")
+    assert "notes/db.md" in json.dumps(notes)
+
+
+@given(st.text(max_size=200))
+def test_identifier_words_only_come_from_the_text(text: str) -> None:
+    from memcli.core.text import MAX_IDENTIFIER_PARTS, identifier_words
+
+    words = identifier_words(text).split()
+    assert len(words) <= MAX_IDENTIFIER_PARTS
+    assert all(word in text for word in words)

@@ -180,8 +180,11 @@ def test_private_spans_are_stripped_even_when_secrets_are_allowed(store: Path) -
 
 def test_json_payload_and_summaries_are_scanned(store: Path) -> None:
     payload = json.dumps({"text": "Rotate keys", "facts": ["fine", f"bad {SLACK}"]})
-    assert "Slack token xoxb-… (" in mem("save", "--json", input=payload, expect=1).stderr
-    assert "in fact 2" in mem("save", "--json", input=payload, expect=1).stderr
+    assert (
+        "Slack token xoxb-… ("
+        in mem("save", "--input", "json", "--json", input=payload, expect=1).stderr
+    )
+    assert "in fact 2" in mem("save", "--input", "json", "--json", input=payload, expect=1).stderr
     refused = mem("compact", "--request", "Set up CI", "--learned", f"token {GITLAB}", expect=1)
     assert "GitLab token glpat-… (26 chars) in learned" in refused.stderr
     mem("compact", "--request", "Set up CI", "--learned", f"token {GITLAB}", "--redact")

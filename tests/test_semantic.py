@@ -353,7 +353,7 @@ def test_vectors_follow_saves_and_are_reused_by_digest(store: Path, model_dir: P
     assert embeddings_notices(mem("list")) == [f"mem: embedding 2 memories with {model_dir}"]
     assert embeddings_notices(mem("list")) == []  # nothing new: nothing done
     saved = mem("save", "Cache with a memo table")
-    assert embeddings_notices(saved) == [f"mem: embedding 1 memories with {model_dir}"]
+    assert embeddings_notices(saved) == [f"mem: embedding 1 memory with {model_dir}"]
     identity = saved.stdout.strip()
     # A new file with the same text (a concept added) keeps its vector.
     assert embeddings_notices(mem("edit", identity, "--set", "concepts=caching")) == []
@@ -375,7 +375,7 @@ def test_a_hand_commit_is_embedded_by_the_next_read(store: Path, model_dir: Path
     path = next((store / "observations").rglob("*.md"))
     path.write_text(path.read_text().replace("Feature toggle", "Database query"))
     commit_without_hooks(store, "by hand")
-    assert embeddings_notices(mem("list")) == [f"mem: embedding 1 memories with {model_dir}"]
+    assert embeddings_notices(mem("list")) == [f"mem: embedding 1 memory with {model_dir}"]
     index, search = open_search(store)
     try:
         assert search.nearest("sql", 1)[0][1] > 0.5
@@ -397,7 +397,7 @@ def test_dropped_vector_tables_are_built_again(store: Path, model_dir: Path) -> 
     db = apsw.Connection(str(store / ".cache" / "index.db"))
     db.execute(vector_tables.DROP)
     db.close()
-    assert embeddings_notices(mem("list")) == [f"mem: embedding 1 memories with {model_dir}"]
+    assert embeddings_notices(mem("list")) == [f"mem: embedding 1 memory with {model_dir}"]
 
 
 def test_reindex_check_reports_missing_and_stale_vectors(store: Path, model_dir: Path) -> None:
@@ -523,7 +523,7 @@ def test_a_hook_leaves_many_memories_waiting_for_the_next_command(
     memory.embed_limit = 1
     memory.refresh_index()
     assert memory.vectors_waiting == 2
-    assert notices == ["2 memories wait for their vectors (`mem reindex` embeds them)"]
+    assert notices == ["2 memories without vectors yet (`mem reindex` embeds them)"]
     assert embeddings_notices(mem("reindex")) == [f"mem: embedding 2 memories with {model_dir}"]
 
 

@@ -167,7 +167,7 @@ def test_an_onnx_model_is_chosen_and_its_vectors_reused(store: Path, onnx_dir: P
     use_model(store, str(onnx_dir))
     assert embeddings_notices(mem("list")) == [f"mem: embedding 2 memories with {onnx_dir}"]
     saved = mem("save", "Use pytest fixtures for temporary repositories")
-    assert embeddings_notices(saved) == [f"mem: embedding 1 memories with {onnx_dir}"]
+    assert embeddings_notices(saved) == [f"mem: embedding 1 memory with {onnx_dir}"]
     # Same text, new file: the vector is reused by its digest.
     assert embeddings_notices(mem("edit", saved.stdout.strip(), "--set", "concepts=x")) == []
     assert embeddings_notices(mem("list")) == []

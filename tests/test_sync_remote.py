@@ -39,7 +39,7 @@ def pair(tmp_path: Path) -> tuple[Path, Path]:
     at(alice, "init", "--remote", str(remote))
     at(alice, "save", "Shared caching decision from the start", "--key", "shared-cache")
     assert "pushed the store to origin/main" in at(alice, "sync").stdout
-    assert "1 memories indexed" in mem("clone", str(remote), "--store", str(bob)).stdout
+    assert "1 memory indexed" in mem("clone", str(remote), "--store", str(bob)).stdout
     return alice, bob
 
 
@@ -111,7 +111,7 @@ def test_clone_takes_the_memory_branch_when_the_remote_head_names_another(
     at(alice, "save", "Alice's memory about caching", "--key", "alice-note")
     at(alice, "sync")
     cloned = mem("clone", str(remote), "--store", str(bob))
-    assert f"into {bob}: 1 memories indexed" in cloned.stdout
+    assert f"into {bob}: 1 memory indexed" in cloned.stdout
     assert git(bob, "symbolic-ref", "--short", "HEAD").strip() == "main"
     assert json.loads(at(bob, "show", "alice-note", "--json").stdout)[0]["title"]
     at(bob, "save", "Bob's memory about caching", "--key", "bob-note")
@@ -133,7 +133,7 @@ def test_clone_never_reports_an_empty_store_for_a_remote_with_memories(tmp_path:
     assert "team-a, team-b" in refused.stderr and "--branch" in refused.stderr
     assert not target.exists()
     cloned = mem("clone", str(remote), str(target), "--branch", "team-b")
-    assert "1 memories indexed" in cloned.stdout
+    assert "1 memory indexed" in cloned.stdout
     assert git(target, "symbolic-ref", "--short", "HEAD").strip() == "team-b"
     unknown = mem("clone", str(remote), str(tmp_path / "other"), "--branch", "nope", expect=1)
     assert "no branch nope" in unknown.stderr
@@ -332,7 +332,7 @@ def test_clone_prefers_the_branch_with_memories_to_the_one_head_names(tmp_path: 
     git(plain, "commit", "-q", "-m", "readme")
     git(plain, "push", "-q", str(remote), "master")
     cloned = mem("clone", str(remote), "--store", str(dave))
-    assert "1 memories indexed" in cloned.stdout
+    assert "1 memory indexed" in cloned.stdout
     assert git(dave, "symbolic-ref", "--short", "HEAD").strip() == "main"
     at(dave, "save", "Dave's memory")
     assert "to origin/main" in at(dave, "sync").stdout
@@ -356,3 +356,26 @@ def test_clone_asks_for_a_branch_when_several_other_branches_hold_memories(
     refused = mem("clone", str(remote), str(tmp_path / "c"), expect=1)
     assert "team-a, team-b" in refused.stderr and "--branch" in refused.stderr
     assert not (tmp_path / "c").exists()
+
+
+def test_remote_list_and_remove(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    at(store, "init")
+    assert at(store, "remote", "list", "--json").stdout.strip() == "[]"
+    at(store, "remote", "add", str(tmp_path / "a.git"))
+    at(store, "remote", "add", str(tmp_path / "b.git"), "--name", "backup")
+    listed = json.loads(at(store, "remote", "list", "--json").stdout)
+    assert listed == [
+        {"name": "backup", "url": str(tmp_path / "b.git")},
+        {"name": "origin", "url": str(tmp_path / "a.git")},
+    ]
+    assert (
+        at(store, "remote", "list").stdout
+        == f"backup\t{tmp_path / 'b.git'}\norigin\t{tmp_path / 'a.git'}\n"
+    )
+    at(store, "remote", "remove", "backup")
+    assert [r["name"] for r in json.loads(at(store, "remote", "list", "--json").stdout)] == [
+        "origin"
+    ]
+    refused = at(store, "remote", "remove", "backup", expect=1)
+    assert "no remote named 'backup'" in refused.stderr

@@ -656,3 +656,44 @@ def test_codex_session_cwd_is_a_bounded_read(tmp_path: Path, first: bytes, cwd: 
     path.write_bytes(first + b'{"more": 1}\n')
     assert codex_session_cwd(path) == cwd
     assert codex_session_cwd(tmp_path / "missing.jsonl") is None
+
+
+IMPOSSIBLE_TIMES = [
+    "9999-99-99T00:00:00Z",
+    "2026-02-30T10:00:00Z",
+    "2026-03-01T24:00:00Z",
+    "2026-03-01T10:60:00.5Z",
+    "2026-13-01T10:00:00+02:00",
+]
+
+
+def _one_timed_message(agent: str, timestamp: str) -> list[TranscriptMessage]:
+    """The messages of a one-message transcript of ``agent`` stamped ``timestamp``."""
+    if agent == "claude":
+        records: list[dict[str, Any]] = [
+            {**claude("user", "u1", None, "hello"), "timestamp": timestamp}
+        ]
+    elif agent == "codex":
+        records = [
+            {"timestamp": T0, "type": "session_meta", "payload": {"id": "s", "cwd": "/p"}},
+            {
+                "timestamp": timestamp,
+                "type": "response_item",
+                "payload": {"type": "message", "role": "user", "content": "hello"},
+            },
+        ]
+    else:
+        records = [
+            {"sessionId": "s", "projectHash": "h", "startTime": T0, "kind": "main"},
+            {"id": "m1", "timestamp": timestamp, "type": "user", "content": "hello"},
+        ]
+    parser = parser_for(agent)
+    return [m for record in records for m in parser.feed(json.dumps(record).encode())]
+
+
+@pytest.mark.parametrize("timestamp", IMPOSSIBLE_TIMES)
+@pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
+def test_an_impossible_timestamp_is_taken_as_missing(agent: str, timestamp: str) -> None:
+    messages = _one_timed_message(agent, timestamp)
+    assert [(m.text, m.time) for m in messages] == [("hello", None)]
+    assert _one_timed_message(agent, "2026-03-01T10:00:00.5Z")[0].time == "2026-03-01T10:00:00Z"

@@ -110,7 +110,7 @@ def test_sync_search_show_and_status(project: Path, store: Path) -> None:
     assert {hit["session"] for hit in hits} == {SESSION, OTHER}
     assert hits[0]["role"] == "assistant" and "socket timeout" in hits[0]["snippet"]
     keys = {"kind", "session", "seq", "ref", "time", "role", "tools", "snippet", "score"}
-    assert set(hits[0]) == keys | {"matched"}
+    assert set(hits[0]) == keys | {"matched", "short"}
     # thinking is not indexed; a tool call's command and its tool name are
     assert mem_json("transcripts", "search", "zebras") == []
     assert mem_json("transcripts", "search", "pytest", "--tool", "Bash", "--session", SESSION[:6])
@@ -233,6 +233,127 @@ def test_an_archived_codex_session_keeps_its_messages_and_a_deleted_one_leaves(
     write(archived, [codex_message("and the papaya", 2)], mode="a")  # its position followed it
     assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 1
     assert mem_json("transcripts", "status")["messages"] == 2
+
+
+def _codex_rollout(day: Path, name: str, cwd: Path, text: str) -> tuple[Path, list[str]]:
+    """A rollout's path and its lines (not written yet)."""
+    meta = {"timestamp": "2026-03-01T10:00:00Z", "type": "session_meta",
+            "payload": {"id": name, "cwd": str(cwd)}}  # fmt: skip
+    lines = [json.dumps(meta), json.dumps(codex_message(text))]
+    return day / f"rollout-2026-03-01T10-00-00-{name}.jsonl", lines
+
+
+@pytest.mark.parametrize("first_sync_sees", ["nothing", "half a first line"])
+def test_a_codex_rollout_empty_or_half_written_at_the_first_sync_is_indexed_later(
+    project: Path, store: Path, tmp_path: Path, first_sync_sees: str
+) -> None:
+    """The session-start hook syncs as Codex creates the rollout: its project is not known yet."""
+    day = tmp_path / "codex" / "sessions" / "2026" / "03" / "01"
+    day.mkdir(parents=True)
+    path, lines = _codex_rollout(day, "fresh", project, "tune the kiwi cache")
+    whole = "".join(line + "\n" for line in lines)
+    path.write_text("" if first_sync_sees == "nothing" else whole[:30])
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 0
+    assert mem_json("transcripts", "sync", "--source", "codex")["files_read"] == 0  # unchanged
+    path.write_text(whole)
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 1
+    (hit,) = mem_json("transcripts", "search", "kiwi")
+    assert hit["session"] == "fresh"
+
+
+def test_an_index_holding_an_undecided_rollout_recovers_without_being_deleted(
+    project: Path, store: Path, tmp_path: Path
+) -> None:
+    """A transcripts.db written before the fix: the rollout's row says 'another project'."""
+    day = tmp_path / "codex" / "sessions" / "2026" / "03" / "01"
+    day.mkdir(parents=True)
+    path, lines = _codex_rollout(day, "fresh", project, "tune the kiwi cache")
+    path.write_text("")
+    assert mem_json("transcripts", "sync", "--source", "codex")["files_seen"] == 1
+    info = path.stat()
+    connection = apsw.Connection(str(db_path(store)))
+    connection.execute("DELETE FROM files")
+    connection.execute(  # the row earlier versions stored: unmatched, no cwd, an empty file
+        "INSERT INTO files(path, agent, session, matched, cwd, size, mtime_ns, inode, device, "
+        "consumed, last_start, last_digest, state, skips, messages) "
+        "VALUES (?, 'codex', NULL, 0, NULL, 0, ?, ?, ?, 0, 0, NULL, NULL, '{}', 0)",
+        (str(path), info.st_mtime_ns, info.st_ino, info.st_dev),
+    )
+    connection.close()
+    path.write_text("".join(line + "\n" for line in lines))
+    assert mem_json("transcripts", "sync", "--source", "codex")["messages_added"] == 1
+    assert [hit["session"] for hit in mem_json("transcripts", "search", "kiwi")] == ["fresh"]
+
+
+CONTINUATION = "0c0ffee0-0000-4000-8000-00000000000c"
+
+
+def test_a_message_copied_into_another_transcript_is_indexed_once(
+    project: Path, store: Path
+) -> None:
+    """A resumed session's file repeats the earlier file's lines (same uuids): one message each.
+
+    The file indexed first keeps a message; a copy in another file is counted as skipped.
+    When the file holding a message is deleted, a file with its copy is read again.
+    """
+    original = write(session_file(project), conversation())
+    write(session_file(project, CONTINUATION), [*conversation(), record("user", 5, "and papaya")])
+    report = mem_json("transcripts", "sync")
+    assert report["messages_added"] == 5
+    status = mem_json("transcripts", "status")
+    assert status["messages"] == 5 and status["sessions"] == 1
+    assert sum(status["skipped"].values()) >= 4
+    assert len(mem_json("transcripts", "search", "socket")) == 1
+    original.unlink()
+    assert mem_json("transcripts", "sync")["files_dropped"] == 1
+    assert mem_json("transcripts", "status")["messages"] == 5
+    (hit,) = mem_json("transcripts", "search", "socket")
+    assert hit["session"] == SESSION
+
+
+def test_an_index_with_messages_indexed_twice_keeps_one_of_each(project: Path, store: Path) -> None:
+    """A transcripts.db written before the fix, holding a message twice, is cleaned in place."""
+    write(session_file(project), conversation())
+    mem("transcripts", "sync")
+    connection = apsw.Connection(str(db_path(store)))
+    connection.execute("DROP INDEX IF EXISTS messages_uuid")
+    connection.execute(
+        "INSERT INTO messages SELECT rowid + 100, file || '.copy', agent, session, seq + 100, "
+        "time, role, text, chars, files, tools, commands, failed, uuid, parent, sidechain "
+        "FROM messages"
+    )
+    connection.execute(
+        "INSERT INTO messages_fts(rowid, text, files, tools) "
+        "SELECT rowid, 'socket timeout', '', '' FROM messages WHERE seq = 104"
+    )
+    connection.pragma("user_version", 1)
+    connection.close()
+    before = [hit["seq"] for hit in mem_json("transcripts", "search", "socket timeout")]
+    assert 104 in before  # the message's second row, as such an index held it
+    mem("transcripts", "sync")
+    assert mem_json("transcripts", "status")["messages"] == 4
+    after = [hit["seq"] for hit in mem_json("transcripts", "search", "socket timeout")]
+    assert after == [seq for seq in before if seq < 100]
+
+
+def test_the_session_shown_is_a_prefix_no_other_session_shares(project: Path, store: Path) -> None:
+    near = SESSION[:-1] + "9"  # the same first 35 characters
+    write(session_file(project), conversation())
+    write(session_file(project, near), conversation(near))
+    write(session_file(project, OTHER), conversation(OTHER))
+    mem("transcripts", "sync")
+    hits = mem_json("transcripts", "search", "socket timeout")
+    shown = {hit["session"]: hit["short"] for hit in hits}
+    assert shown[SESSION] == SESSION and shown[near] == near  # nothing shorter is theirs alone
+    assert shown[OTHER] == OTHER[:8]
+    lines = mem("transcripts", "search", "socket timeout").stdout.splitlines()
+    refs = [line.split()[0] for line in lines]
+    assert sorted(refs) == sorted(f"{hit['short']}:{hit['seq']}" for hit in hits)
+    for ref in refs:  # each shown reference opens its own session
+        session = mem_json("transcripts", "show", ref)["session"]
+        assert session.startswith(ref.partition(":")[0])
+    header = mem("transcripts", "show", f"{shown[near]}:4").stdout.splitlines()[0]
+    assert f"{near}:1" in header
 
 
 def test_snippets_and_shown_messages_are_redacted(project: Path, store: Path) -> None:
@@ -382,3 +503,11 @@ def test_an_index_a_first_sync_is_still_creating_reads_as_empty(project: Path, s
     assert mem_json("transcripts", "status")["messages"] == 0
     result = mem("transcripts", "search", "anything", expect=1)
     assert "no transcripts are indexed yet" in result.output
+
+
+def test_a_sync_reports_its_progress_file_by_file(project: Path, store: Path) -> None:
+    write(session_file(project), conversation())
+    write(session_file(project, OTHER), conversation(OTHER))
+    told: list[tuple[int, int]] = []
+    report = service.sync(db_path(store), project, progress=lambda *seen: told.append(seen))
+    assert report.files_read == 2 and told == [(1, 2), (2, 2)]

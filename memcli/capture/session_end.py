@@ -11,12 +11,16 @@ and under it a per-session marker (the fast answer) or a summary of this session
 with ``source: session-end`` already committed (the durable one, found with
 ``git grep``) means there is nothing to do.
 
+Nobody reads a detached process's stderr: why it failed goes to mem's failure
+log (``core.failure_log``), which ``mem doctor`` reports.
+
 Top-level imports stay light: the hook imports this module within its time limit.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -35,8 +39,14 @@ MAX_TRANSCRIPT_BYTES = 1 << 30
 """A transcript is read up to this many bytes (streamed: memory stays bounded)."""
 
 
-def start_detached(argv: list[str], cwd: Path | None = None) -> bool:
-    """Start ``mem ARGV...`` fully detached: its own session, no inherited pipes, never waited."""
+def start_detached(argv: list[str], cwd: Path | None, who: str) -> bool:
+    """Start ``mem ARGV...`` fully detached: its own session, no inherited pipes, never waited.
+
+    ``who`` names it in mem's failure log, where it writes why it failed (nobody
+    reads its stderr); a process that cannot be started is logged here.
+    """
+    from memcli.core import failure_log
+
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "memcli", *argv],
@@ -46,20 +56,26 @@ def start_detached(argv: list[str], cwd: Path | None = None) -> bool:
             start_new_session=True,
             close_fds=True,
             cwd=cwd if cwd is not None and cwd.is_dir() else None,
+            env={**os.environ, failure_log.DETACHED_ENV: who},
         )
-    except OSError:
+    except OSError as exc:
+        failure_log.record(who, f"could not start `mem {argv[0]}` ({exc.strerror or exc})")
         return False
     process.returncode = 0  # never waited for: it outlives the caller on purpose
     return True
 
 
-def transcripts_sync(source: str, *, wait: float | None = None, cwd: Path | None = None) -> bool:
+def transcripts_sync(
+    source: str, who: str, *, wait: float | None = None, cwd: Path | None = None
+) -> bool:
     """``mem transcripts sync --source SOURCE``, best effort; False when it did not succeed.
 
     Detached when ``wait`` is None (hooks), else run and waited for up to ``wait``
-    seconds (the capture process). Its failure never stops anything else.
+    seconds (the capture process). Its failure never stops anything else: it is
+    written to mem's failure log under ``who``.
     """
     from memcli.capture.transcripts.locate import claude_home, codex_home
+    from memcli.core import failure_log
 
     if source not in ("claude", "codex"):
         return False  # read at session end, not indexed (Gemini CLI)
@@ -68,7 +84,7 @@ def transcripts_sync(source: str, *, wait: float | None = None, cwd: Path | None
         return False  # the agent has written no transcript here: nothing to sync
     argv = ["transcripts", "sync", "--source", source]
     if wait is None:
-        return start_detached(argv, cwd)
+        return start_detached(argv, cwd, who)
     try:
         done = subprocess.run(
             [sys.executable, "-m", "memcli", *argv],
@@ -77,8 +93,13 @@ def transcripts_sync(source: str, *, wait: float | None = None, cwd: Path | None
             stderr=subprocess.DEVNULL,
             timeout=wait,
             check=False,
+            env={**os.environ, failure_log.DETACHED_ENV: who},  # it logs its own failure
         )
-    except (OSError, subprocess.SubprocessError):
+    except subprocess.TimeoutExpired:
+        failure_log.record(who, f"the transcript sync took over {wait:.0f} s and was stopped")
+        return False
+    except (OSError, subprocess.SubprocessError) as exc:
+        failure_log.record(who, f"could not run the transcript sync ({exc})")
         return False
     return done.returncode == 0
 
@@ -135,7 +156,13 @@ def capture_session_end(
             sections = {"request": facts.request}
             extra["summarized_by"] = "command"
         elif fallback:
+            from memcli.core import failure_log
+
             extra["summarize_fallback"] = fallback
+            failure_log.record(
+                f"{agent} session end: summarize command",
+                f"{fallback}; the extractive summary was kept",
+            )
         result = memory.writer.summarize(
             sections, session=session, text=text, extra=extra, secrets="redact"
         )

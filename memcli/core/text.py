@@ -23,3 +23,33 @@ def clip(text: str, limit: int) -> str:
 def one_line(text: str, limit: int) -> str:
     """``text`` as one printable line of at most ``limit`` characters."""
     return clip(" ".join(_CONTROL_RE.sub(" ", text[: limit * 4]).split()), limit)
+
+
+def counted(number: int, singular: str, plural: str | None = None) -> str:
+    """``1 memory``, ``2 memories``, ``1,000 files``: a number and its noun, agreed."""
+    noun = singular if number == 1 else (plural or f"{singular}s")
+    return f"{number:,} {noun}"
+
+
+# A word with a case change inside: UniqueViolation, parseJSON, HTTPServer, s3Bucket.
+_CAMEL_RE = re.compile(r"\b(?=[A-Za-z0-9]*(?:[a-z0-9][A-Z]|[A-Z][A-Z][a-z]))[A-Za-z0-9]+")
+_CAMEL_SPLIT_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+MAX_IDENTIFIER_PARTS = 200
+
+
+def identifier_words(text: str) -> str:
+    """The words inside the CamelCase identifiers of ``text``, space-separated.
+
+    The full-text index stores them beside the text, so that "unique violation"
+    finds ``UniqueViolation`` (snake_case needs nothing: ``_`` already separates
+    words). At most ``MAX_IDENTIFIER_PARTS`` words, so a file of identifiers
+    cannot double the index.
+    """
+    if text.isascii() and text.islower():
+        return ""
+    words: list[str] = []
+    for match in _CAMEL_RE.finditer(text):
+        words += _CAMEL_SPLIT_RE.sub(" ", match.group()).split()
+        if len(words) >= MAX_IDENTIFIER_PARTS:
+            break
+    return " ".join(words[:MAX_IDENTIFIER_PARTS])

@@ -27,6 +27,7 @@ from memcli.index.schema import (
     NOTE_DIGESTS,
     NOTE_ROWIDS_BY_PATH,
     SEARCH_NOTES,
+    searchable,
 )
 
 if TYPE_CHECKING:
@@ -64,7 +65,10 @@ def add_note(
     stamp = note_digest(data)
     for chunk in chunk_markdown(data.decode("utf-8", "replace"), name):
         db.execute(INSERT_NOTE, (path, chunk.heading, chunk.line, chunk.text, stamp))
-        db.execute(INSERT_NOTE_FTS, (db.last_insert_rowid(), chunk.heading, chunk.text))
+        db.execute(
+            INSERT_NOTE_FTS,
+            (db.last_insert_rowid(), searchable(chunk.heading), searchable(chunk.text)),
+        )
 
 
 def remove_note(db: apsw.Connection, path: str) -> None:

@@ -16,14 +16,18 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from memcli.core.text import identifier_words
+
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 6
-"""6: session start's candidates are read from indexes alone (type and importance beside
+SCHEMA_VERSION = 7
+"""7: session start's candidates are read from indexes alone (type and importance beside
 kind and date; an index of important observations); the project commit a memory was
 written at (for staleness, without reading its file); a summary's sections are searched
 (and held) as its facts.
+
+6: the words inside CamelCase identifiers are indexed beside the text.
 
 5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
 
@@ -325,11 +329,11 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
     tags += [(rowid, "file", f) for f in record.files]
     text = (
         rowid,
-        record.title,
-        "\n".join(facts),
-        " ".join(record.concepts),
-        " ".join(record.files),
-        record.narrative,
+        searchable(record.title),
+        searchable("\n".join(facts)),
+        searchable(" ".join(record.concepts)),
+        searchable(" ".join(record.files)),
+        searchable(record.narrative),
     )
     return memory, tags, text
 
@@ -340,3 +344,10 @@ def searched_facts(record: Record) -> list[str]:
     if record.kind == "summary" and callable(sections):
         return [str(value) for value in sections().values()]
     return list(record.facts)
+
+
+def searchable(text: str) -> str:
+    """What the full-text index stores of a field: the text, and the words inside its
+    CamelCase identifiers (``UniqueViolation`` is also ``Unique Violation``)."""
+    words = identifier_words(text)
+    return f"{text}\n{words}" if words else text

@@ -2,12 +2,13 @@
 
 ``<index dir>/transcripts.db`` sits beside the memory index and is as disposable:
 a schema version mismatch or a corrupt file is dropped and built again by the next
-``mem transcripts sync``. It never enters git.
+``mem transcripts sync`` (version 1 is migrated in place). It never enters git.
 
 ``files`` remembers, per transcript file, where the last sync stopped (the cursor of
 ``capture.transcripts.tail``), the parser's state and what it skipped; ``messages``
-holds each message once, its text zlib-compressed (transcripts are mostly tool output
-and prose, which shrinks three to four times); ``messages_fts`` is a *contentless*
+holds each message once (one row per uuid, whichever files repeat it: ``COPY_SKIP``),
+its text zlib-compressed (transcripts are mostly tool output and prose, which
+shrinks three to four times); ``messages_fts`` is a *contentless*
 FTS5 table over (text, files, tools) keyed by the message's integer rowid, with
 ``contentless_delete`` so that a file parsed again can replace its rows.
 The full-text index keeps positions (``detail=full``): a column-detail index would
@@ -31,7 +32,13 @@ import apsw
 from memcli.core.errors import IndexCorrupt, MemError, NotFound
 
 TRANSCRIPTS_FILE = "transcripts.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: a message is held once (its uuid unique); a version 1 file is migrated in place."""
+READABLE_VERSIONS = (1, SCHEMA_VERSION)
+"""Versions a reader can use as they are (the same tables)."""
+COPY_SKIP = "copy of a message another transcript holds"
+"""The skip reason counting a message a file repeats (a resumed session's file repeats
+the earlier one's lines, uuids and all): the file indexed first keeps it."""
 BUSY_TIMEOUT_MS = 20_000
 WEIGHTS = {"text": 4.0, "files": 2.0, "tools": 1.0}
 """bm25 weights in the column order of messages_fts: text above file paths above tool names."""
@@ -75,12 +82,25 @@ CREATE TABLE messages(
 );
 CREATE UNIQUE INDEX messages_session_seq ON messages(session, seq);
 CREATE INDEX messages_file ON messages(file);
+CREATE UNIQUE INDEX messages_uuid ON messages(uuid) WHERE uuid IS NOT NULL;
 CREATE VIRTUAL TABLE messages_fts USING fts5(
     text, files, tools,
     content='', contentless_delete=1,
     tokenize='porter unicode61 remove_diacritics 2'
 );
 """
+MIGRATE_FROM_1 = """
+CREATE TEMP TABLE copies AS
+    SELECT rowid AS id FROM messages
+    WHERE uuid IS NOT NULL
+      AND rowid NOT IN (SELECT min(rowid) FROM messages WHERE uuid IS NOT NULL GROUP BY uuid);
+DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM copies);
+DELETE FROM messages WHERE rowid IN (SELECT id FROM copies);
+DROP TABLE copies;
+CREATE UNIQUE INDEX messages_uuid ON messages(uuid) WHERE uuid IS NOT NULL;
+UPDATE files SET messages = (SELECT count(*) FROM messages WHERE file = files.path) WHERE matched;
+"""
+"""Version 1 to 2: each message's later copies out (the first one indexed stays)."""
 DROP_ALL = """
 DROP TABLE IF EXISTS messages_fts;
 DROP TABLE IF EXISTS messages;
@@ -105,12 +125,23 @@ INSERT_MESSAGE = """
 INSERT INTO messages(rowid, file, agent, session, seq, time, role, text, chars, files, tools,
     commands, failed, uuid, parent, sidechain)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(uuid) WHERE uuid IS NOT NULL DO NOTHING
 """
 INSERT_FTS = "INSERT INTO messages_fts(rowid, text, files, tools) VALUES (?, ?, ?, ?)"
 DELETE_FILE_FTS = (
     "DELETE FROM messages_fts WHERE rowid IN (SELECT rowid FROM messages WHERE file = ?)"
 )
 DELETE_FILE_MESSAGES = "DELETE FROM messages WHERE file = ?"
+FILE_UUIDS = "SELECT uuid FROM messages WHERE file = ? AND uuid IS NOT NULL"
+COUNT_MISSING = """
+SELECT count(*) FROM json_each(?) AS wanted
+WHERE NOT EXISTS (SELECT 1 FROM messages WHERE uuid = wanted.value)
+"""
+# The cursor of a file that skipped copies, reset: the next sync reads it from its start.
+REOPEN_COPIES = """
+UPDATE files SET size = -1, consumed = 0, last_start = 0, last_digest = NULL
+WHERE matched AND path != ? AND json_extract(skips, ?) > 0
+"""
 DELETE_FILE = "DELETE FROM files WHERE path = ?"
 RENAME_FILE = "UPDATE files SET path = ? WHERE path = ?"
 RENAME_FILE_MESSAGES = "UPDATE messages SET file = ? WHERE file = ?"
@@ -139,6 +170,8 @@ SEARCH_JOIN = " JOIN messages AS m ON m.rowid = messages_fts.rowid"
 MESSAGE = "SELECT rowid, session, seq, time, role, text, tools, files FROM messages WHERE rowid = ?"
 SESSIONS_LIKE = "SELECT DISTINCT session FROM messages WHERE session >= ? AND session < ? LIMIT 2"
 SESSION_EXISTS = "SELECT 1 FROM messages WHERE session = ? LIMIT 1"
+SESSION_BEFORE = "SELECT max(session) FROM messages WHERE session < ?"
+SESSION_AFTER = "SELECT min(session) FROM messages WHERE session > ?"
 AROUND = """
 SELECT rowid, session, seq, time, role, text, tools, files FROM messages
 WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq
@@ -156,6 +189,8 @@ class FileRow:
     matched: bool
     """The file belongs to the project (a Codex rollout from elsewhere is remembered, unread)."""
     cwd: str | None
+    """An unmatched rollout's working directory; None: not known yet (looked at again when the
+    file changes)."""
     size: int
     mtime_ns: int
     inode: int
@@ -246,13 +281,17 @@ class TranscriptIndex:
             self.db = apsw.Connection(str(self.path), flags=flags)
         self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         version = self.db.pragma("user_version")
-        if version != SCHEMA_VERSION:
-            if not create and not version:  # a first sync is creating it right now
+        if version == SCHEMA_VERSION or (not create and version in READABLE_VERSIONS):
+            self.db.execute("SELECT count(*) FROM files").fetchall()
+        elif create and version == 1:
+            with self.write():
+                self.db.execute(MIGRATE_FROM_1)
+                self.db.pragma("user_version", SCHEMA_VERSION)
+        elif not create:
+            if not version:  # a first sync is creating it right now
                 raise NotFound("no transcripts are indexed yet; run `mem transcripts sync`")
-            if not create:
-                raise MemError(
-                    "the transcript index is of another version; run `mem transcripts sync`"
-                )
+            raise MemError("the transcript index is of another version; run `mem transcripts sync`")
+        else:
             if version:
                 self.rebuilt = "the transcript index is of another version; rebuilding it"
             self.db.pragma("journal_mode", "WAL")
@@ -260,8 +299,6 @@ class TranscriptIndex:
                 self.db.execute(DROP_ALL)
                 self.db.execute(SCHEMA)
                 self.db.pragma("user_version", SCHEMA_VERSION)
-        else:
-            self.db.execute("SELECT count(*) FROM files").fetchall()
         self.db.pragma("synchronous", "NORMAL")
 
     def _discard(self) -> None:
@@ -321,31 +358,52 @@ class TranscriptIndex:
     def put_file(self, row: FileRow) -> None:
         self.db.execute(PUT_FILE, row.params())
 
-    def forget_file(self, path: str) -> None:
-        """The file's messages out of the index (and its row, when it is gone)."""
+    def forget_file(self, path: str) -> list[str]:
+        """The file's messages out of the index; the uuids they had."""
+        uuids = [uuid for (uuid,) in self.db.execute(FILE_UUIDS, (path,))]
         self.db.execute(DELETE_FILE_FTS, (path,))
         self.db.execute(DELETE_FILE_MESSAGES, (path,))
+        return uuids
 
-    def drop_file(self, path: str) -> None:
-        self.forget_file(path)
+    def drop_file(self, path: str) -> list[str]:
+        """The file's row and messages out of the index; the uuids they had."""
+        uuids = self.forget_file(path)
         self.db.execute(DELETE_FILE, (path,))
+        return uuids
+
+    def reopen_copies(self, uuids: list[str], keep: str = "") -> bool:
+        """When one of ``uuids`` left the index, files that skipped copies are read again.
+
+        Their cursors are reset (``keep`` excepted): the next sync reads them from the
+        start, and a copy whose message is gone is indexed from them. True if any were.
+        """
+        if not uuids:
+            return False
+        (missing,) = next(self.db.execute(COUNT_MISSING, (json.dumps(uuids),)))
+        if not missing:
+            return False
+        self.db.execute(REOPEN_COPIES, (keep, f'$."{COPY_SKIP}"'))
+        return self.db.changes() > 0
 
     def rename_file(self, old: str, new: str) -> None:
         """A transcript moved (Codex archives a session): its row and messages follow it."""
         self.db.execute(RENAME_FILE, (new, old))
         self.db.execute(RENAME_FILE_MESSAGES, (new, old))
 
-    def add_messages(self, file: str, messages: Iterable[Any]) -> int:
-        """Insert ``TranscriptMessage``s read from ``file``; how many."""
+    def add_messages(self, file: str, messages: Iterable[Any]) -> tuple[int, int]:
+        """Insert ``TranscriptMessage``s read from ``file``: how many, and how many copies.
+
+        A message whose uuid the index holds already (from this file or another) is
+        a copy: left out, its first reading kept.
+        """
         cursor = self.db.cursor()
         (rowid,) = next(cursor.execute(NEXT_ROWID))
         seqs: dict[str, int] = {}
-        count = 0
+        count = copies = 0
         for message in messages:
             seq = seqs.get(message.session)
             if seq is None:
                 (seq,) = next(cursor.execute(NEXT_SEQ, (message.session,)))
-            seqs[message.session] = seq + 1
             files, tools = join_list(message.files), join_list(message.tools)
             encoded = message.text.encode("utf-8", "surrogatepass")
             cursor.execute(
@@ -369,10 +427,14 @@ class TranscriptIndex:
                     int(message.sidechain),
                 ),
             )
+            if not self.db.changes():
+                copies += 1
+                continue
+            seqs[message.session] = seq + 1
             cursor.execute(INSERT_FTS, (rowid, message.text, files, tools))
             rowid += 1
             count += 1
-        return count
+        return count, copies
 
     def set_meta(self, name: str, value: str) -> None:
         self.db.execute(SET_META, (name, value))
@@ -426,6 +488,15 @@ class TranscriptIndex:
             return [prefix]
         upper = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\U0010ffff"
         return [row[0] for row in self.db.execute(SESSIONS_LIKE, (prefix, upper))]
+
+    def session_neighbours(self, session: str) -> list[str]:
+        """The indexed sessions just before and just after ``session`` in sorted order."""
+        found = []
+        for sql in (SESSION_BEFORE, SESSION_AFTER):
+            (value,) = next(self.db.execute(sql, (session,)))
+            if value is not None:
+                found.append(str(value))
+        return found
 
     def last_seq(self, session: str) -> int:
         for (value,) in self.db.execute(LAST_SEQ, (session,)):

@@ -289,7 +289,9 @@ def _shown_at_session_start(
 
 
 def bundled_suite() -> Path | None:
-    """The repository's ``eval/`` folder, when mem runs from a checkout that has it."""
+    """mem's labelled eval suite: ``MEM_EVAL_SUITE``, else the copy shipped in the package
+    (wheels carry it as ``memcli/eval_suite``), else ``eval/`` of the checkout mem runs from."""
     override = os.environ.get("MEM_EVAL_SUITE")
-    candidate = Path(override) if override else Path(__file__).resolve().parents[2] / "eval"
-    return candidate if (candidate / "queries.jsonl").is_file() else None
+    package = Path(__file__).resolve().parents[1]
+    candidates = [Path(override)] if override else [package / "eval_suite", package.parent / "eval"]
+    return next((c for c in candidates if (c / "queries.jsonl").is_file()), None)

@@ -534,6 +534,7 @@ def sample_variables(name: str) -> dict[str, Any]:
                 {
                     "kind": "transcript",
                     "session": "6f1c2d3e-0000-4000-8000-000000000001",
+                    "short": "6f1c2d3e",
                     "seq": 42,
                     "ref": "6f1c2d3e-0000-4000-8000-000000000001:42",
                     "time": "2026-11-20T14:03:00Z",

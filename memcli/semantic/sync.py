@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from memcli.core.text import counted
 from memcli.index import vectors
 from memcli.semantic.model import (
     MAX_TOKENIZER_BYTES,
@@ -162,10 +163,11 @@ def follow(
     with index._write():
         vectors.remove(db, gone)
     waiting = limit is not None and len(fresh) > limit
+    memories = counted(len(fresh), "memory", "memories")
     if waiting:
-        notify(f"{len(fresh):,} memories wait for their vectors (`mem reindex` embeds them)")
+        notify(f"{memories} without vectors yet (`mem reindex` embeds them)")
     elif fresh:
-        notify(f"embedding {len(fresh):,} memories with {name}")
+        notify(f"embedding {memories} with {name}")
         _embed(index, name, meta, directory, fresh, progress)
     with index._write():
         vectors.store(db, reused)

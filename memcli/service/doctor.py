@@ -38,6 +38,8 @@ class Checkup:
     fixed: list[str] = field(default_factory=list)
     semantic: str = ""
     """One line: semantic search and its model, or why search is lexical only."""
+    warnings: list[str] = field(default_factory=list)
+    """Worth knowing, not wrong with the store (recent failures of background work)."""
 
 
 def examine(memory: Memory, *, fix: bool) -> Checkup:
@@ -75,6 +77,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     if git_problem:
         checkup.problems.append(git_problem)
     _uncommitted(memory, checkup, fix and not git_problem)
+    _background_failures(checkup)
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
             checkup.problems.append(
@@ -115,6 +118,21 @@ def _semantic(memory: Memory, checkup: Checkup) -> None:
     checkup.semantic = status.reason
     if status.model and not status.enabled:
         checkup.problems.append(status.reason)
+
+
+def _background_failures(checkup: Checkup) -> None:
+    """How many hooks and background processes failed lately, the latest, and the log."""
+    from memcli.core import failure_log
+
+    found = failure_log.recent()
+    if not found:
+        return
+    latest = found[-1]
+    checkup.warnings.append(
+        f"{len(found)} failure{'s' if len(found) > 1 else ''} of hooks or background work in "
+        f"the last {failure_log.RECENT_DAYS} days; the latest, at {latest.time}: "
+        f"{latest.source}: {latest.reason} (log: {failure_log.log_path()})"
+    )
 
 
 def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:

@@ -1,6 +1,6 @@
 """A session summary made from its sections: cleaned, screened, rendered.
 
-``mem compact``, the PostCompact hook and the SessionEnd capture give sections
+``mem summarize``, the PostCompact hook and the SessionEnd capture give sections
 (request, investigated, learned, completed, next steps) and/or free text. The
 sections are kept in the frontmatter; the body is the free text (without a
 first line that is the title) rendered through ``compaction.md.j2`` (the

@@ -2,7 +2,8 @@
 
 ``sync`` finds the project's transcripts (Claude Code's project folder and its
 subagent files, Codex rollouts whose first record's cwd is the project or inside
-it), and parses only what each file gained since the last sync
+it; a rollout whose first record is not written yet is looked at again when it
+grows), and parses only what each file gained since the last sync
 (``capture.transcripts.tail``). One sync writes at a time: a second one finding
 the lock held returns at once (hooks start syncs in the background). Messages of
 a transcript that is later deleted stay in the index: the index is the longer
@@ -17,13 +18,19 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput, LockTimeout, MemError, NotFound
-from memcli.index.transcripts import TRANSCRIPTS_FILE, FileRow, StoredMessage, TranscriptIndex
+from memcli.index.transcripts import (
+    COPY_SKIP,
+    TRANSCRIPTS_FILE,
+    FileRow,
+    StoredMessage,
+    TranscriptIndex,
+)
 
 if TYPE_CHECKING:
     from memcli.capture.transcripts.records import TranscriptMessage
@@ -36,6 +43,8 @@ HITS_PER_SESSION = 3
 CANDIDATES = 400
 """Ranked hits read before grouping by session."""
 SNIPPET_CHARS = 200
+SHORT_SESSION = 8
+"""A session is shown by its first characters: this many, or more where another shares them."""
 SHOW_CHARS = 4000
 """A message's text shown by ``show`` is cut to this."""
 _REDACT_MARGIN = 3000
@@ -136,8 +145,12 @@ def sync(
     source: str | None = None,
     directory: Path | None = None,
     wait: float = 0.0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SyncReport:
-    """Bring the transcript index up to date with the files; only new bytes are parsed."""
+    """Bring the transcript index up to date with the files; only new bytes are parsed.
+
+    ``progress`` is told ``(files done, files in all)`` after each file.
+    """
     from memcli.store.lock import exclusive_lock
 
     started = time.monotonic()
@@ -145,7 +158,7 @@ def sync(
     db_path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with exclusive_lock(db_path.parent / LOCK_FILE, timeout=wait):
-            _sync_locked(db_path, project, source, directory, report)
+            _sync_locked(db_path, project, source, directory, report, progress)
     except LockTimeout:
         report.busy = True
     report.seconds = time.monotonic() - started
@@ -158,6 +171,7 @@ def _sync_locked(
     source: str | None,
     directory: Path | None,
     report: SyncReport,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     index = TranscriptIndex(db_path)
     try:
@@ -165,10 +179,13 @@ def _sync_locked(
             report.notices.append(index.rebuilt)
         known = index.files()
         listed = list(transcript_files(project, source, directory))
-        _follow_moves(index, known, listed, report)
-        for path, agent, check_cwd in listed:
+        if _follow_moves(index, known, listed, report):
+            known = index.files()  # files holding copies of what left are read again
+        for number, (path, agent, check_cwd) in enumerate(listed, 1):
             report.files_seen += 1
             _sync_file(index, path, agent, check_cwd, project, known.get(str(path)), report)
+            if progress is not None:
+                progress(number, len(listed))
         with index.write():
             index.set_meta("last_sync", _utc_now())
     finally:
@@ -180,13 +197,14 @@ def _follow_moves(
     known: dict[str, FileRow],
     listed: list[tuple[Path, str, bool]],
     report: SyncReport,
-) -> None:
+) -> bool:
     """Known transcripts that are gone: moved ones (same file) follow, deleted ones leave.
 
     A transcript someone deleted takes its messages out of the index with it; one
     that was moved (Codex archiving a session) keeps them and its read position.
     A reused inode is no risk: the tail's check of the last line read finds a
-    different file and reads it anew.
+    different file and reads it anew. True when files holding copies of the
+    messages that left are to be read again.
     """
     names = {str(path) for path, _, _ in listed}
     gone: dict[tuple[int, int], FileRow] = {}
@@ -194,7 +212,7 @@ def _follow_moves(
         if name not in names and not os.path.lexists(name):
             gone[(row.device, row.inode)] = row
     if not gone:
-        return
+        return False
     for path, _, _ in listed:
         name = str(path)
         if name in known:
@@ -211,11 +229,13 @@ def _follow_moves(
             moved.path = name
             known[name] = moved
             report.files_moved += 1
+    reopened = False
     for row in gone.values():
         with index.write():
-            index.drop_file(row.path)
+            reopened = index.reopen_copies(index.drop_file(row.path)) or reopened
         del known[row.path]
         report.files_dropped += 1
+    return reopened
 
 
 def _sync_file(
@@ -234,7 +254,9 @@ def _sync_file(
     except OSError:
         return
     if row is not None and not row.matched:
-        return  # a rollout of another project: never opened again
+        if row.cwd is not None or plan(path, _cursor(row), info) == "same":
+            return  # a rollout of another project (never opened again), or one unchanged
+        row = None  # its project was not known yet (empty, or a half-written first line)
     if row is None and check_cwd:
         from memcli.capture.transcripts.locate import codex_session_cwd
 
@@ -289,27 +311,36 @@ def _read_file(
         fresh = os.fstat(handle.fileno())
         cursor.size, cursor.mtime_ns = fresh.st_size, fresh.st_mtime_ns
         cursor.inode, cursor.device = fresh.st_ino, fresh.st_dev
-        if cursor.consumed == 0 and row is not None:
-            index.forget_file(str(path))
+        forgotten = index.forget_file(str(path)) if cursor.consumed == 0 and row else []
         batch: list[TranscriptMessage] = []
-        added = 0
+        added = copies = 0
         for line in read_lines(handle, cursor):
             batch += parser.feed(line)
             if len(batch) >= _BATCH:
                 session = session or batch[0].session
-                added += index.add_messages(str(path), batch)
+                added, copies = _add(index, path, batch, added, copies)
                 batch = []
         if batch:
             session = session or batch[0].session
-            added += index.add_messages(str(path), batch)
-        for reason, count in parser.skips.items():
-            skips[reason] = skips.get(reason, 0) + count
+            added, copies = _add(index, path, batch, added, copies)
+        index.reopen_copies(forgotten, keep=str(path))  # read again: what left held no more
+        for reason, count in [*parser.skips.items(), (COPY_SKIP, copies)]:
+            if count:
+                skips[reason] = skips.get(reason, 0) + count
         new_row = _row(path, agent, info, cursor, cwd=cwd, matched=True)
         new_row.session, new_row.state, new_row.skips = session, parser.state(), skips
         new_row.messages = total + added
         index.put_file(new_row)
     report.files_read += 1
     report.messages_added += added
+
+
+def _add(
+    index: TranscriptIndex, path: Path, batch: list[TranscriptMessage], added: int, copies: int
+) -> tuple[int, int]:
+    """Messages added and copies left out so far, ``batch`` included."""
+    more, repeated = index.add_messages(str(path), batch)
+    return added + more, copies + repeated
 
 
 def _cursor(row: FileRow | None) -> Any:
@@ -413,11 +444,14 @@ class TranscriptHit:
     score: float
     matched: int = 0
     """How many of the query's terms the message holds (in its text, paths or tool names)."""
+    short: str = ""
+    """The session's start as shown: no other indexed session starts with it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": "transcript",
             "session": self.session,
+            "short": self.short or self.session[:SHORT_SESSION],
             "seq": self.seq,
             "ref": f"{self.session}:{self.seq}",
             "time": self.time,
@@ -489,9 +523,23 @@ def search(
             )
             if len(hits) == limit:
                 break
+        shorts = {session: short_session(index, session) for session in shown}
     finally:
         index.close()
-    return hits, words
+    return [replace(hit, short=shorts[hit.session]) for hit in hits], words
+
+
+def short_session(index: TranscriptIndex, session: str) -> str:
+    """The shortest start of ``session`` (``SHORT_SESSION`` characters at least) that is its own.
+
+    Only the sessions next to it in sorted order can share a longer start with it,
+    so two lookups decide; ``show`` and ``--session`` resolve what is returned to
+    this session alone.
+    """
+    length = SHORT_SESSION
+    for other in index.session_neighbours(session):
+        length = max(length, len(os.path.commonprefix([session, other])) + 1)
+    return session[:length]
 
 
 def _where(index: TranscriptIndex, filters: SearchFilters) -> tuple[str, list[Any]]:
@@ -559,9 +607,17 @@ def _words_pattern(words: list[str]) -> re.Pattern[str] | None:
     return re.compile(r"(?<![^\W_])(?:" + "|".join(stems) + ")", re.IGNORECASE)
 
 
-def show(
-    db_path: Path, ref: str, *, context: int = 3
-) -> tuple[str, int | None, list[StoredMessage]]:
+@dataclass(frozen=True)
+class Shown:
+    """What ``show`` found: the session, its start as shown, message N and those around."""
+
+    session: str
+    short: str
+    seq: int | None
+    messages: list[StoredMessage]
+
+
+def show(db_path: Path, ref: str, *, context: int = 3) -> Shown:
     """The messages around ``SESSION[:N]`` (the session's start without N)."""
     session_part, _, number = ref.rpartition(":") if ":" in ref else (ref, "", "")
     if not session_part:
@@ -578,7 +634,8 @@ def show(
         if seq is not None and not 1 <= seq <= last:
             raise NotFound(f"session {session} has messages 1 to {last}, not {seq}")
         first, end = (seq - context, seq + context) if seq is not None else (1, 1 + 2 * context)
-        return session, seq, index.around(session, max(1, first), end)
+        messages = index.around(session, max(1, first), end)
+        return Shown(session, short_session(index, session), seq, messages)
     finally:
         index.close()
 

@@ -39,6 +39,15 @@ def mem_home() -> Path:
     return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "mem"
 
 
+def data_home_named() -> bool:
+    """Whether this process was told where mem's data is (``MEM_HOME`` or ``XDG_DATA_HOME``).
+
+    Neither: ``mem_home()`` is the default, which is the user's only when their own
+    shell names neither either (a server an agent starts may get a stripped environment).
+    """
+    return bool(os.environ.get("MEM_HOME") or os.environ.get("XDG_DATA_HOME"))
+
+
 def check_project_name(name: str) -> str:
     if not _PROJECT_RE.fullmatch(name) or name in (".", ".."):
         raise InvalidInput(f"invalid project name {name!r}: use letters, digits, '.', '_' or '-'")

@@ -287,6 +287,25 @@ def add_remote(store: Store, url: str, name: str = "origin") -> None:
     store.git.run(["remote", "add", "--", name, url])
 
 
+def list_remotes(store: Store) -> list[tuple[str, str]]:
+    """Each remote's name and fetch URL, in git's order."""
+    output = store.git.run(["remote", "-v"]).stdout.decode(errors="replace")
+    remotes: dict[str, str] = {}
+    for line in output.splitlines():
+        name, _, rest = line.partition("\t")
+        url, _, kind = rest.rpartition(" ")
+        if kind == "(fetch)":
+            remotes.setdefault(name, url)
+    return list(remotes.items())
+
+
+def remove_remote(store: Store, name: str) -> None:
+    """Forget a remote; the memories it shared stay in the store."""
+    if name not in dict(list_remotes(store)):
+        raise StoreError(f"the store has no remote named {name!r}; `mem remote list` shows them")
+    store.git.run(["remote", "remove", "--", name])
+
+
 def check_url(url: str) -> str:
     """A URL or path for git, never an option (``--upload-pack=…`` runs a command)."""
     if not url or url.startswith("-") or any(c in url for c in "\0\n\r"):

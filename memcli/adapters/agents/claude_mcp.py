@@ -1,14 +1,18 @@
 """Registering ``mem mcp`` with Claude Code, and taking exactly that registration out again.
 
 Claude Code reads a project's MCP servers from ``.mcp.json`` at the project's top
-and the user's from the top-level ``mcpServers`` of ``~/.claude.json``; both hold
-``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...]}}}``.
+and the user's from the top-level ``mcpServers`` of ``~/.claude.json`` (in
+``$CLAUDE_CONFIG_DIR`` when that is set); both hold
+``{"mcpServers": {NAME: {"type": "stdio", "command": ..., "args": [...], "env": {...}}}}``;
+mem's ``env`` names its data folder (``MEM_HOME``, and ``MEM_STORE`` when set), for
+a host that starts servers with a stripped environment.
 mem adds one server named ``mem`` and touches nothing else, with the hooks'
 installer's merge, diff, backup and exact uninstall (config_file.py).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -18,9 +22,12 @@ from typing import Any
 from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
+    backup_path,
     finish_uninstall,
+    merged_entry,
     read_json,
     resolve_links,
+    server_env,
     write_json,
 )
 from memcli.core.errors import MemError
@@ -30,10 +37,22 @@ _OURS_RE = re.compile(r"(?:^|[\s/\\])(?:mem|memcli)\s+mcp(?:\s|$)")
 
 
 def config_path(*, user: bool, cwd: Path) -> Path:
-    """``~/.claude.json``, or ``.mcp.json`` at the top of the project's git repository."""
-    if user:
-        return Path.home() / ".claude.json"
-    return project_top(cwd) / ".mcp.json"
+    """The user's ``.claude.json``, or ``.mcp.json`` at the top of the project's git repository.
+
+    Where Claude Code keeps its global config (``getGlobalClaudeFile``): a legacy
+    ``.config.json`` in its config folder when there is one, else ``.claude.json``
+    in ``$CLAUDE_CONFIG_DIR`` when that is set, else in the home directory (beside
+    ``~/.claude``, not in it).
+    """
+    if not user:
+        return project_top(cwd) / ".mcp.json"
+    from memcli.capture.transcripts.locate import claude_home
+
+    legacy = claude_home() / ".config.json"
+    if legacy.exists():
+        return legacy
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return (Path(configured).expanduser() if configured else Path.home()) / ".claude.json"
 
 
 def server_entry() -> dict[str, Any]:
@@ -44,7 +63,7 @@ def server_entry() -> dict[str, Any]:
         command, args = str(Path(sys.executable).parent / "mem"), ["mcp"]
     else:
         command, args = sys.executable, ["-m", "memcli", "mcp"]
-    return {"type": "stdio", "command": command, "args": args}
+    return {"type": "stdio", "command": command, "args": args, "env": server_env()}
 
 
 def is_ours(entry: Any) -> bool:
@@ -63,9 +82,10 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
         raise MemError(
             f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
-    entry = server_entry()
-    servers[SERVER_NAME] = {**current, **entry} if current else entry
-    return write_json(real, original, data, dry_run=dry_run, keep_backup=True)._replace(path=path)
+    servers[SERVER_NAME] = merged_entry(current, server_entry())
+    # Only the first install backs the file up: the file as it was before mem.
+    change = write_json(real, original, data, dry_run=dry_run, keep_backup=current is None)
+    return change._replace(path=path)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
@@ -76,11 +96,21 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
     assert original is not None
     servers = mcp_servers(real, data, create=False)
     if not is_ours(servers.get(SERVER_NAME)):
-        return SettingsChange(path, "", False)
+        backup = backup_path(real)
+        return SettingsChange(path, "", False, backup if backup.exists() else None)
     del servers[SERVER_NAME]
     if not servers:
         del data["mcpServers"]
     return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
+
+
+def registers_server(path: Path) -> bool:
+    """Whether the JSON settings at ``path`` hold mem's entry in ``mcpServers``."""
+    real = resolve_links(path)
+    if not real.is_file():
+        return False
+    _original, data = read_json(real)
+    return is_ours(mcp_servers(real, data, create=False).get(SERVER_NAME))
 
 
 def mcp_servers(path: Path, data: dict[str, Any], *, create: bool) -> dict[str, Any]:

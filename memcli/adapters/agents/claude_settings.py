@@ -18,9 +18,12 @@ CLAUDE_HOOKS = HookSettings("claude", INSTALLED_EVENTS)
 
 
 def settings_path(*, user: bool, cwd: Path) -> Path:
-    """``~/.claude/settings.json``, or ``.claude/settings.json`` at the project's top."""
+    """The user's ``settings.json`` (``$CLAUDE_CONFIG_DIR``, else ``~/.claude``), or
+    ``.claude/settings.json`` at the project's top."""
     if user:
-        return Path.home() / ".claude" / "settings.json"
+        from memcli.capture.transcripts.locate import claude_home
+
+        return claude_home() / "settings.json"
     return project_top(cwd) / ".claude" / "settings.json"
 
 

@@ -49,7 +49,9 @@ What Codex reads (openai/codex, ``codex-rs/``):
 - MCP servers: ``[mcp_servers.NAME]`` in the same ``config.toml``, ``command``
   and ``args`` (optional ``env``, ``cwd``, ``startup_timeout_sec``,
   ``tool_timeout_sec``, ``enabled``) (docs/config.md, config/src/mcp_types.rs
-  ``RawMcpServerConfig``). Codex waits 10 s for a server's ``initialize`` and
+  ``RawMcpServerConfig``). A server gets only a few of Codex's variables (HOME,
+  PATH, ...; ``env_vars`` lists more) and its ``env``: mem's table names mem's
+  data folder there. Codex waits 10 s for a server's ``initialize`` and
   tool list by default (core ``DEFAULT_STARTUP_TIMEOUT``); ``mem mcp`` took
   1.0-1.6 s, and 3.5-4.8 s with no bytecode cached yet, on a busy 2-core
   machine, so mem's table asks for 30.
@@ -72,10 +74,12 @@ from typing import Any
 
 from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
-    BACKUP_SUFFIX,
     SettingsChange,
+    backup_path,
     mem_command,
+    remove_file,
     resolve_links,
+    server_env,
     write_bytes,
 )
 from memcli.adapters.agents.hook_settings import HookSettings
@@ -96,6 +100,8 @@ def trust_note(*, user: bool) -> str:
 
 SERVER_NAME = "mem"
 BLOCK_START = "# mem's MCP server (`mem uninstall codex` removes this block)\n"
+_MARKER = BLOCK_START.rstrip("\n")
+"""The block's first line, found whatever the file's line endings."""
 MAX_CONFIG_BYTES = 4 << 20
 STARTUP_TIMEOUT_SEC = 30
 """Seconds Codex waits for ``mem mcp`` to start (its default, 10, is near what a first start
@@ -118,17 +124,23 @@ def server_table() -> dict[str, Any]:
     import shlex
 
     words = [*shlex.split(mem_command()), "mcp"]
-    return {"command": words[0], "args": words[1:], "startup_timeout_sec": STARTUP_TIMEOUT_SEC}
+    return {
+        "command": words[0],
+        "args": words[1:],
+        "startup_timeout_sec": STARTUP_TIMEOUT_SEC,
+        "env": server_env(),  # Codex passes its servers a few variables only
+    }
 
 
 def server_block() -> str:
     """mem's ``[mcp_servers.mem]`` table, as the block of text it adds."""
     table = server_table()
     args = ", ".join(_toml_string(word) for word in table["args"])
+    env = ", ".join(f"{name} = {_toml_string(value)}" for name, value in table["env"].items())
     return (
         f"{BLOCK_START}[mcp_servers.{SERVER_NAME}]\n"
         f"command = {_toml_string(table['command'])}\nargs = [{args}]\n"
-        f"startup_timeout_sec = {table['startup_timeout_sec']}\n"
+        f"startup_timeout_sec = {table['startup_timeout_sec']}\nenv = {{ {env} }}\n"
     )
 
 
@@ -139,7 +151,7 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     text = original.decode("utf-8") if original is not None else ""
     current = _servers(real, text).get(SERVER_NAME)
     if current is not None:
-        start = text.find(BLOCK_START)
+        start = text.find(_MARKER)
         if start >= 0:
             return _update_block(path, real, original, text, start, dry_run=dry_run)
         if _is_ours(current):
@@ -147,15 +159,22 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
         raise MemError(
             f"{path}: mcp_servers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
+    eol = _line_ending(text)
     separator = (
-        "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+        "" if not text or text.endswith(eol * 2) else (eol if text.endswith("\n") else eol * 2)
     )
-    new = text + separator + server_block()
+    new = text + separator + server_block().replace("\n", eol)
     if SERVER_NAME not in _servers(real, new):
         raise MemError(f"{path}: mem's table would not be read as intended; add it by hand")
-    backup = real.with_name(real.name + BACKUP_SUFFIX) if original else None
+    backup = backup_path(real) if original is not None else None
     change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run, backup=backup)
     return change._replace(path=path)
+
+
+def _line_ending(text: str) -> str:
+    """The file's line ending: CRLF when its first line ends so, else LF."""
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
 
 
 def _update_block(
@@ -174,7 +193,7 @@ def _update_block(
         for line in text[start:end].splitlines(keepends=True)[2:]
         if line.split("=", 1)[0].strip() not in intended
     ]
-    block = server_block() + "".join(added)
+    block = server_block().replace("\n", _line_ending(text)) + "".join(added)
     if text[start:end] == block:
         return SettingsChange(path, "", False)
     new = text[:start] + block + text[end:]
@@ -182,6 +201,15 @@ def _update_block(
     if not isinstance(table, dict) or any(table.get(k) != v for k, v in intended.items()):
         raise MemError(f"{path}: mem's table would not be read as intended; change it by hand")
     return write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run)._replace(path=path)
+
+
+def registers_server(path: Path) -> bool:
+    """Whether ``config.toml`` at ``path`` holds mem's ``[mcp_servers.mem]``."""
+    real = resolve_links(path)
+    original = _read(real) if real.is_file() else None
+    if original is None:
+        return False
+    return _is_ours(_servers(real, original.decode("utf-8")).get(SERVER_NAME))
 
 
 def toml_hook_events(path: Path) -> list[str]:
@@ -206,37 +234,25 @@ def uninstall_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     """Take exactly mem's block out of ``config.toml``; the original bytes when nothing changed."""
     real = resolve_links(path)
     original = _read(real)
-    if original is None:
-        return SettingsChange(path, "", False)
+    backup = backup_path(real)
+    start = original.decode("utf-8").find(_MARKER) if original else -1
+    if original is None or start < 0:
+        return SettingsChange(path, "", False, backup if backup.exists() else None)
     text = original.decode("utf-8")
-    start = text.find(BLOCK_START)
-    if start < 0:
-        return SettingsChange(path, "", False)
     end = _block_end(text, start)
     before, after = text[:start], text[end:]
-    if not after and before.endswith("\n\n"):
-        before = before[:-1]  # the blank line mem put before its block
-    new = before + after
-    if SERVER_NAME in _servers(real, new):
+    eol = _line_ending(text)
+    if not after and before.endswith(eol * 2):
+        before = before[: -len(eol)]  # the blank line mem put before its block
+    new = (before + after).encode("utf-8")
+    if SERVER_NAME in _servers(real, new.decode("utf-8")):
         raise MemError(f"{path}: mcp_servers.{SERVER_NAME} would stay; remove it by hand")
-    backup = real.with_name(real.name + BACKUP_SUFFIX)
     if not new.strip() and not backup.exists():
-        import difflib
-
-        lines = text.splitlines(keepends=True)
-        diff = "".join(difflib.unified_diff(lines, [], fromfile=str(path), tofile="/dev/null"))
-        if not dry_run:
-            real.unlink()  # mem's install created the file
-        return SettingsChange(path, diff, True)
+        return remove_file(real, original, dry_run=dry_run)._replace(path=path)  # mem made it
     # The original bytes when only mem's block (and the blank line before it) is gone.
-    if backup.exists() and backup.read_bytes().rstrip(b"\n") == new.encode("utf-8").rstrip(b"\n"):
-        new = backup.read_text(encoding="utf-8")
-    if backup.exists() and backup.read_bytes() == new.encode("utf-8"):
-        change = write_bytes(
-            real, original, new.encode("utf-8"), dry_run=dry_run, remove_backup=backup
-        )
-    else:
-        change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run)
+    if backup.exists() and backup.read_bytes().rstrip(b"\r\n") == new.rstrip(b"\r\n"):
+        new = backup.read_bytes()
+    change = write_bytes(real, original, new, dry_run=dry_run, remove_backup=backup)
     return change._replace(path=path)
 
 

@@ -6,6 +6,12 @@ a backup of the previous bytes is kept beside it, the write is atomic and keeps
 the file's mode, a file that is a symbolic link (dotfile managers) is written
 through (the file it points to changes, the link stays), and an uninstall that
 leaves nothing of mem behind restores the original bytes.
+
+Settings files hold secrets (API keys, an OAuth account): every file mem writes
+beside one, the backup and the temporary file renamed over it, is created with
+the original's mode, so no copy is ever readable by more people than the file.
+The backup goes when the uninstall takes mem's part out; one the uninstall
+cannot use is named in its report.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import os
 import re
 import shlex
 import shutil
+import stat
 import sys
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -29,6 +36,8 @@ class SettingsChange(NamedTuple):
     path: Path
     diff: str
     changed: bool
+    backup_left: Path | None = None
+    """A backup of mem's that this uninstall left where it is (nothing of mem's to take out)."""
 
 
 def mem_command() -> str:
@@ -39,6 +48,32 @@ def mem_command() -> str:
     if beside.exists():
         return shlex.quote(str(beside))
     return f"{shlex.quote(sys.executable)} -m memcli"
+
+
+def server_env() -> dict[str, str]:
+    """Where mem's data is, for the ``env`` of the ``mem mcp`` an agent starts.
+
+    Agents may start MCP servers with a stripped environment (Codex passes a few
+    variables only): without these, the server would look for the store, and create
+    one on a save, somewhere the user's other mem commands never look.
+    """
+    from memcli.store.location import mem_home
+
+    env = {"MEM_HOME": str(mem_home().absolute())}
+    store = os.environ.get("MEM_STORE")
+    if store:
+        env["MEM_STORE"] = str(Path(store).expanduser().absolute())
+    return env
+
+
+def merged_entry(current: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    """mem's server ``entry`` over the one registered: other keys and ``env`` variables stay."""
+    if not isinstance(current, dict):
+        return entry
+    merged = {**current, **entry}
+    if isinstance(current.get("env"), dict) and "env" in entry:
+        merged["env"] = {**current["env"], **entry["env"]}
+    return merged
 
 
 def resolve_links(path: Path) -> Path:
@@ -56,31 +91,42 @@ def finish_uninstall(
 ) -> SettingsChange:
     """Write ``data`` (``path``'s JSON with mem's part taken out) as exactly as can be.
 
-    Nothing of mem's taken out: the file is left as it is.
+    Nothing of mem's taken out: the file is left as it is (a backup of mem's is reported).
     Nothing left and no backup: mem's install created the file, so it goes.
     Nothing else changed since the install: the backup's exact bytes come back.
-    Otherwise the remaining JSON is written, indented like the file.
+    Otherwise the remaining JSON is written, indented like the file. The backup goes.
     """
-    if _parsed(original) == data:
-        return SettingsChange(path, "", False)  # nothing of mem's was there: not even reformatted
-    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    backup = backup_path(path)
+    if _parsed(original) == data:  # nothing of mem's was there: not even reformatted
+        return SettingsChange(path, "", False, backup if backup.exists() else None)
     if not data and not backup.exists():
         # mem's install created this file: nothing of anyone else's is in it.
-        diff = "".join(
-            difflib.unified_diff(
-                original.decode("utf-8").splitlines(keepends=True),
-                [],
-                fromfile=str(path),
-                tofile="/dev/null",
-            )
-        )
-        if not dry_run:
-            path.unlink()
-        return SettingsChange(path, diff, True)
+        return remove_file(path, original, dry_run=dry_run)
     if backup.exists() and parse_json(backup) == data:
         restored = backup.read_bytes()  # nothing else changed since install: the exact bytes
         return write_bytes(path, original, restored, dry_run=dry_run, remove_backup=backup)
-    return write_json(path, original, data, dry_run=dry_run, keep_backup=False)
+    new = serialise_json(data, original)
+    return write_bytes(path, original, new, dry_run=dry_run, remove_backup=backup)
+
+
+def remove_file(path: Path, original: bytes, *, dry_run: bool) -> SettingsChange:
+    """The file mem's install created, deleted (its diff: every line goes)."""
+    diff = "".join(
+        difflib.unified_diff(
+            original.decode("utf-8").splitlines(keepends=True),
+            [],
+            fromfile=str(path),
+            tofile="/dev/null",
+        )
+    )
+    if not dry_run:
+        path.unlink()
+    return SettingsChange(path, diff, True)
+
+
+def backup_path(path: Path) -> Path:
+    """Where mem keeps the file as it was before its first install."""
+    return path.with_name(path.name + BACKUP_SUFFIX)
 
 
 def _parsed(original: bytes) -> Any:
@@ -91,10 +137,8 @@ def _parsed(original: bytes) -> Any:
 
 
 def parse_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
+    """A file's JSON (an empty file: ``{}``, as agents read it), or None."""
+    return _parsed(path.read_bytes())
 
 
 def read_json(path: Path) -> tuple[bytes | None, dict[str, Any]]:
@@ -125,7 +169,7 @@ def write_json(
     if original is None and not data:
         return SettingsChange(path, "", False)
     new = serialise_json(data, original)
-    backup = path.with_name(path.name + BACKUP_SUFFIX) if keep_backup and original else None
+    backup = backup_path(path) if keep_backup and original is not None else None
     return write_bytes(path, original, new, dry_run=dry_run, backup=backup)
 
 
@@ -151,13 +195,31 @@ def write_bytes(
     if dry_run or not changed:
         return SettingsChange(path, diff, changed)
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = stat.S_IMODE(path.stat().st_mode) if original is not None else None
     if backup is not None and original is not None:
-        backup.write_bytes(original)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temp.write_bytes(new)
-    if original is not None:
-        os.chmod(temp, path.stat().st_mode & 0o7777)  # a private file stays private
-    os.replace(temp, path)
+        replace_with(backup, original, mode)  # as private as the file it copies
+    replace_with(path, new, mode)
     if remove_backup is not None:
         remove_backup.unlink(missing_ok=True)
     return SettingsChange(path, diff, changed)
+
+
+def replace_with(path: Path, data: bytes, mode: int | None) -> None:
+    """``path`` holds ``data``, atomically: a temporary file beside it, renamed over it.
+
+    The temporary file is created with ``mode`` (the file's own; None: a new file's
+    default), so the bytes are never readable by anyone the file does not let read them.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temp.unlink(missing_ok=True)  # a crashed run's: never written through
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(temp, flags, 0o666 if mode is None else mode & 0o777)
+    try:
+        if mode is not None and hasattr(os, "fchmod"):
+            os.fchmod(fd, mode)  # the umask may have narrowed it: exactly the file's
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise

@@ -60,6 +60,21 @@ def open_memory(cwd: object, notify: Notify) -> Memory:
     return memory
 
 
+def existing_memory(cwd: object, notify: Notify) -> Memory | None:
+    """The memory of the hook's project when it has a store; None: nothing to add.
+
+    A folder outside any git repository has no store either: that is no trouble to
+    report (an agent may show a hook's note at every prompt), only nothing to add.
+    """
+    from memcli.core.errors import StoreError
+
+    try:
+        memory = open_memory(cwd, notify)
+    except StoreError:  # no project to find a store for
+        return None
+    return memory if memory.store.exists() else None
+
+
 def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = None) -> str | None:
     """The session-start context within ``agent``'s budget (and ``cap``); None: nothing to add.
 
@@ -70,14 +85,14 @@ def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = 
     from memcli.core import config
     from memcli.retrieval.context import SessionContext
 
-    memory = open_memory(cwd, notify)
-    if not memory.store.exists():
+    memory = existing_memory(cwd, notify)
+    if memory is None:
         return None  # no memory for this project yet: nothing to add
     if agent in TRANSCRIPT_READERS:
         from memcli.capture.session_end import transcripts_sync
 
         # Detached, never waited for; in the session's directory, whose project it indexes.
-        transcripts_sync(agent, cwd=directory(cwd))
+        transcripts_sync(agent, f"{agent} session start: transcript sync", cwd=directory(cwd))
     budget = _budget(config.agent_budget(config.load(memory.store.root), agent, "context"), cap)
     with_index = _index_usable(memory, notify, ", so this session starts with MEMORY.md only")
     context = SessionContext.gather(memory, budget, with_index=with_index, project=directory(cwd))
@@ -104,8 +119,8 @@ def prompt_recall(
 
     if not isinstance(prompt, str):
         return None
-    memory = open_memory(cwd, notify)
-    if not memory.store.exists() or not _index_usable(memory, notify, ""):
+    memory = existing_memory(cwd, notify)
+    if memory is None or not _index_usable(memory, notify, ""):
         return None
     settings = config.load(memory.store.root)
     budget = _budget(config.agent_budget(settings, agent, "recall"), cap)
@@ -125,8 +140,8 @@ def forget_recalled(cwd: object, session: object, *, notify: Notify) -> None:
     kept = _session(session, notify)
     if not kept:
         return
-    memory = open_memory(cwd, notify)
-    if memory.store.exists():
+    memory = existing_memory(cwd, notify)
+    if memory is not None:
         injected.forget(memory.store, kept)
 
 
@@ -174,7 +189,7 @@ def start_session_end(
     where = directory(cwd)
     kept = _session(session, notify) or ""
     argv = detached_capture_argv(agent, kept, transcript, str(where) if where else None)
-    return start_detached(argv, where)
+    return start_detached(argv, where, f"{agent} session end: summary capture")
 
 
 def _budget(configured: int, cap: int | None) -> int:
@@ -250,6 +265,8 @@ def reindex_in_background(memory: Memory) -> bool:
     except (OSError, ValueError):
         pass  # none recorded, or it is gone
     cache.mkdir(parents=True, exist_ok=True)
+    from memcli.core.failure_log import DETACHED_ENV
+
     process = subprocess.Popen(
         [sys.executable, "-m", "memcli", "reindex", "--store", str(memory.store.root)],
         stdin=subprocess.DEVNULL,
@@ -258,6 +275,7 @@ def reindex_in_background(memory: Memory) -> bool:
         start_new_session=True,
         close_fds=True,
         cwd=memory.store.root,
+        env={**os.environ, DETACHED_ENV: "hook: background reindex"},  # it logs its failure
     )
     pid_file.write_text(str(process.pid), encoding="ascii")
     process.returncode = 0  # never waited for: it outlives this hook on purpose

@@ -10,15 +10,18 @@ What Gemini CLI reads and sends, from its repository (google-gemini/gemini-cli):
 - Hooks (docs/hooks/reference.md, packages/core/src/hooks/types.ts): Claude Code's
   shape, ``hooks.EVENT = [{matcher?, sequential?, hooks: [{type: "command",
   command, name?, timeout?, description?}]}]`` with ``timeout`` in milliseconds
-  (default 60,000). Every hook gets on stdin ``session_id``, ``transcript_path``,
-  ``cwd``, ``hook_event_name``, ``timestamp`` (hookEventHandler.ts,
-  createBaseInput); SessionStart adds ``source`` (startup, resume, clear),
-  BeforeAgent ``prompt``, PreCompress ``trigger`` (auto, manual), SessionEnd
-  ``reason`` (exit, clear, logout, prompt_input_exit, other). Exit 0 with JSON on
-  stdout; ``hookSpecificOutput.additionalContext`` is added to the model's context
-  (SessionStart: the first turn; BeforeAgent: appended to the prompt for this
-  turn). PreCompress is advisory (fired before compression, output ignored but
-  ``systemMessage``); SessionEnd is best effort (the CLI does not wait for it).
+  (default 60,000); mem names its hooks mem-context, mem-recall and mem-summary.
+  Every hook gets on stdin ``session_id``, ``transcript_path``, ``cwd``,
+  ``hook_event_name``, ``timestamp`` (hookEventHandler.ts, createBaseInput);
+  SessionStart adds ``source`` (startup, resume, clear), BeforeAgent ``prompt``,
+  PreCompress ``trigger`` (auto, manual), SessionEnd ``reason`` (exit, clear,
+  logout, prompt_input_exit, other). Exit 0 with JSON on stdout, which is parsed
+  as JSON: mem answers ``{}`` when it has nothing to add (a folder without a
+  store), with nothing on stderr. ``hookSpecificOutput.additionalContext`` is
+  added to the model's context (SessionStart: the first turn; BeforeAgent:
+  appended to the prompt for this turn). PreCompress is advisory (fired before
+  compression, output ignored but ``systemMessage``); SessionEnd is best effort
+  (the CLI does not wait for it).
 - ``mcpServers.NAME``: ``command``, ``args``, ``env``, ``cwd``, ``timeout`` (ms),
   ``trust`` (skip confirmations; mem leaves it to the user), or ``url`` /
   ``httpUrl`` for remote servers (docs/tools/mcp-server.md).
@@ -41,6 +44,7 @@ from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
     finish_uninstall,
+    merged_entry,
     read_json,
     resolve_links,
     write_json,
@@ -51,8 +55,15 @@ from memcli.core.errors import MemError
 GEMINI_HOOKS = HookSettings(
     "gemini",
     {"SessionStart": 10_000, "BeforeAgent": 10_000, "PreCompress": 10_000, "SessionEnd": 10_000},
+    names={
+        "SessionStart": "mem-context",
+        "BeforeAgent": "mem-recall",
+        "PreCompress": "mem-compression",
+        "SessionEnd": "mem-summary",
+    },
 )
-"""The events mem answers for Gemini CLI, with their timeouts in milliseconds."""
+"""The events mem answers for Gemini CLI, with their timeouts in milliseconds and the name
+each hook is shown by."""
 SERVER_NAME = "mem"
 
 
@@ -62,11 +73,23 @@ def settings_path(*, user: bool, cwd: Path) -> Path:
     return folder / "settings.json"
 
 
-def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    """mem's hooks and its MCP server into settings.json, in one write."""
+def install(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> SettingsChange:
+    """mem's hooks and (``with_mcp``) its MCP server into settings.json, in one write."""
     real = resolve_links(path)
     original, data = _read(real)
+    servers = data.get("mcpServers")
+    registered = isinstance(servers, dict) and is_ours(servers.get(SERVER_NAME))
+    # Only the first install backs the file up: the file as it was before mem.
+    first = not GEMINI_HOOKS.installed(data) and not registered
     GEMINI_HOOKS.add(real, data)
+    if with_mcp:
+        _add_server(path, real, data)
+    change = write_json(real, original, data, dry_run=dry_run, keep_backup=first)
+    return change._replace(path=path)
+
+
+def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
+    """mem's entry in ``mcpServers``; one of mem's there is kept current."""
     servers = mcp_servers(real, data, create=True)
     current = servers.get(SERVER_NAME)
     if current is not None and not is_ours(current):
@@ -74,9 +97,7 @@ def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
             f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
     entry = {key: value for key, value in server_entry().items() if key != "type"}
-    servers[SERVER_NAME] = {**current, **entry} if current else entry
-    change = write_json(real, original, data, dry_run=dry_run, keep_backup=True)
-    return change._replace(path=path)
+    servers[SERVER_NAME] = merged_entry(current, entry)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:

@@ -38,6 +38,8 @@ class HookSettings:
     """Uninstall leaves ``{"hooks": []}`` where mem's group was when groups follow it, and
     install puts mem's hook back there: an agent that trusts hooks by their position
     (Codex) then still trusts the groups after mem's."""
+    names: dict[str, str] = field(default_factory=dict)
+    """Event -> the hook's ``name`` (Gemini CLI shows it in /hooks and its messages)."""
     _ours: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -90,11 +92,13 @@ class HookSettings:
             groups = hooks.setdefault(event, [])
             if not isinstance(groups, list):
                 raise MemError(f"{path}: hooks.{event} is not a list; fix the file by hand first")
-            entry = {
+            entry: dict[str, Any] = {
                 "type": "command",
                 "command": f"{command} hook {self.agent} {event}",
                 "timeout": timeout,
             }
+            if event in self.names:
+                entry["name"] = self.names[event]
             ours = [
                 hook
                 for group in groups

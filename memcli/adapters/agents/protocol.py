@@ -70,12 +70,16 @@ answer over 10,000 characters, and the JSON around the text needs room)."""
 ANSWER_BYTE_CAPS: dict[str, int] = {"codex": 9_600}
 """UTF-8 bytes of hook text an agent takes whole: Codex counts a token per 4 bytes and
 moves hook text over 2,500 tokens to a file, leaving the model a cut preview."""
+NOTHING_TO_ADD: dict[str, dict[str, Any]] = {"gemini": {}}
+"""The answer meaning "nothing to add", for an agent that wants one: Gemini CLI parses a
+hook's stdout as JSON (docs/hooks/reference.md), so it gets an empty object."""
 
 
 def answer(
     agent: str, event: str, payload: Any, notify: Callable[[str], None]
 ) -> dict[str, Any] | None:
-    """The JSON answer to one hook event of ``agent``, or None for no answer at all."""
+    """The JSON answer to one hook event of ``agent``, or None for no answer at all
+    (Gemini CLI: ``{}`` when there is nothing to add)."""
     moments = MOMENTS[agent]
     if event not in moments:
         raise ValueError(
@@ -108,8 +112,14 @@ def answer(
     if text and byte_cap is not None:
         text = fit_bytes(text, byte_cap)
     if not text:
-        return None
+        return nothing_to_add(agent)
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+
+
+def nothing_to_add(agent: str) -> dict[str, Any] | None:
+    """What ``agent`` is answered when mem has nothing for it (None: no answer at all)."""
+    empty = NOTHING_TO_ADD.get(agent)
+    return None if empty is None else dict(empty)
 
 
 def fit_bytes(text: str, limit: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import io
 import os
 import sys
 from typing import Any
@@ -50,6 +51,28 @@ LAZY_COMMANDS = {
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 
+HELP_SECTIONS = {
+    "Everyday": (
+        "save",
+        "search",
+        "show",
+        "list",
+        "context",
+        "recall",
+        "edit",
+        "forget",
+        "restore",
+        "timeline",
+    ),
+    "Agents": ("install", "uninstall", "summarize", "transcripts", "import", "export"),
+    "Sharing": ("clone", "remote", "sync", "log", "diff"),
+    "Maintenance": ("init", "doctor", "reindex", "stale", "hooks", "eval", "mcp", "serve"),
+    "Plumbing (run by hooks and agents)": ("hook", "capture", "git-hook"),
+}
+"""How ``mem --help`` groups the commands, in order; every command but an alias is in one."""
+HIDDEN_ALIASES = {"compact": "summarize"}
+"""Names kept working for scripts written before the command was renamed."""
+
 
 class MemGroup(click.Group):
     """Loads each command's module only when it runs (click's LazyGroup pattern), and turns
@@ -61,6 +84,30 @@ class MemGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Commands in sections, each with its first sentence in full (not cut to fit)."""
+        for section, names in HELP_SECTIONS.items():
+            rows = []
+            for name in names:
+                command = self.get_command(ctx, name)
+                if command is not None:
+                    rows.append((name, command.get_short_help_str(limit=120)))
+            if rows:
+                with formatter.section(section):
+                    formatter.write_dl(rows)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            hint = f"; did you mean 'mem {close[0]}'?" if close else "; see 'mem --help'"
+            ctx.fail(f"no command '{name}'{hint}")
+        return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = LAZY_COMMANDS.get(cmd_name)
@@ -98,7 +145,49 @@ def cli() -> None:
 
 
 def main() -> None:
-    """Entry point: never lets a traceback reach the terminal (MEM_DEBUG=1 shows it)."""
+    """Entry point: never lets a traceback reach the terminal (MEM_DEBUG=1 shows it).
+
+    Started in the background (``MEM_DETACHED`` names by whom), nobody reads its
+    stderr: a failure's last line goes to mem's failure log instead.
+    """
+    from memcli.core import failure_log
+
+    source = os.environ.pop(failure_log.DETACHED_ENV, None)
+    if not source:
+        _run()
+        return
+    sys.stderr = tail = _Tail()
+    try:
+        _run()
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            failure_log.record(source, tail.last_line() or f"exit status {exc.code}")
+        raise
+    except BaseException as exc:  # MEM_DEBUG=1: the traceback is for nobody
+        failure_log.record(source, f"internal error ({type(exc).__name__}: {exc})")
+        raise
+
+
+class _Tail(io.StringIO):
+    """Stderr of a detached process: only its end is kept, to name a failure."""
+
+    KEEP = 4000
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if self.tell() > 2 * self.KEEP:
+            end = self.getvalue()[-self.KEEP :]
+            self.seek(0)
+            self.truncate()
+            super().write(end)
+        return written
+
+    def last_line(self) -> str:
+        lines = [line for line in self.getvalue().splitlines() if line.strip()]
+        return lines[-1].removeprefix("Error: ") if lines else ""
+
+
+def _run() -> None:
     try:
         cli.main(prog_name="mem")
     except KeyboardInterrupt:

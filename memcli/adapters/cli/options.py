@@ -61,14 +61,21 @@ def open_existing(store_dir: str | None, project: str | None) -> Memory:
 
 
 def terminal_progress(
-    doing: str = "indexing", what: str = "memory files"
+    doing: str = "indexing", what: str = "memory files", *, after: float = 0.0
 ) -> Callable[[int, int], None]:
-    """A one-line counter on the terminal, redrawn at most ten times a second."""
+    """A one-line counter on the terminal, redrawn at most ten times a second.
+
+    With ``after``, nothing is drawn until that many seconds have passed (a quick
+    run stays quiet), and then to the end.
+    """
     last = 0.0
+    quiet_until = time.monotonic() + after
 
     def report(done: int, total: int) -> None:
         nonlocal last
         moment = time.monotonic()
+        if moment < quiet_until and not last:
+            return
         if done < total and moment - last < 0.1:
             return
         last = moment

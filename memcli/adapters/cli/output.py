@@ -23,8 +23,11 @@ def entry_line(entry: Entry, short_id: str, *, marker: str = "") -> str:
     return f"{marker}{short_id}  {entry.type:<10} {age(entry.created):>5}  {entry.title}{key}"
 
 
-def echo_entries(entries: list[Entry], short_ids: dict[str, str], *, anchor: str = "") -> None:
-    width = max((len(short_ids[e.id]) for e in entries), default=0)
+def echo_entries(
+    entries: list[Entry], short_ids: dict[str, str], *, anchor: str = "", width: int = 0
+) -> None:
+    """One line a memory, the ids padded to one width (at least ``width``)."""
+    width = max([len(short_ids[e.id]) for e in entries] + [width])
     for entry in entries:
         marker = ("> " if entry.id == anchor else "  ") if anchor else ""
         click.echo(entry_line(entry, short_ids[entry.id].ljust(width), marker=marker))

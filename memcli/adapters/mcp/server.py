@@ -29,7 +29,7 @@ from mcp.server.stdio import stdio_server
 
 from memcli import __version__
 from memcli.adapters.mcp.tools import TOOLS, call, input_schema
-from memcli.core.errors import MemError
+from memcli.core.errors import MemError, StoreError
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -45,7 +45,8 @@ class Stores:
     """The store the tools use, opened on first use (from the client's roots if any).
 
     A missing store is an error for reading tools; ``save`` creates it, as
-    ``mem save`` does.
+    ``mem save`` does, but never a central store while the server does not know
+    where mem's data is (no MEM_HOME or XDG_DATA_HOME): a guess could be a second store.
     """
 
     def __init__(self, store_dir: str | None, project: str | None) -> None:
@@ -68,6 +69,8 @@ class Stores:
     def _open(self, cwd: Path, create: bool) -> MemStore:
         from memcli.api import open_store
 
+        if create:
+            _refuse_a_guessed_store(self.store_dir, self.project, cwd)
         return open_store(
             self.store_dir, project=self.project, cwd=cwd, create=create, notify=_notice
         )
@@ -75,6 +78,27 @@ class Stores:
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
+
+
+def _refuse_a_guessed_store(store_dir: str | None, project: str | None, cwd: Path) -> None:
+    """A save makes no central store where this server only guesses mem's data folder.
+
+    An agent may start its servers with a stripped environment: without MEM_HOME
+    (which ``mem install`` writes into the registration) the default data folder
+    may not be the user's, and a store created there would be a second one, which
+    their other mem commands never read.
+    """
+    from memcli.store.files import Store
+    from memcli.store.location import data_home_named, locate
+
+    where = locate(store_dir, project, cwd)
+    if where.source != "central" or data_home_named() or Store(where.root).exists():
+        return
+    raise StoreError(
+        f"no memory store at {where.root}, and this server was started without MEM_HOME,"
+        " so a store made there may not be the one mem's other commands use: run"
+        " `mem init` in the project, or `mem install` again (it gives the server MEM_HOME)"
+    )
 
 
 async def _client_root(server: Server[Any, Any]) -> Path | None:

@@ -10,8 +10,12 @@ its token counts), so the same ``id`` comes back: its text is taken once and
 each tool call (``toolCalls: [{id, name, args, result, status}]``) once when
 called and once when it finished (status success, error or cancelled).
 ``{"$set": {...}}`` updates the metadata (``$set.messages`` is a checkpoint of
-every message: those not seen yet are read), ``{"$rewindTo": id}`` marks a rewind
-(what came before stays read). ``content`` is Gemini's PartListUnion: a string,
+every message: those not seen yet are read). ``{"$rewindTo": id}`` marks a rewind
+(``/rewind``): that message and every message first recorded after it are taken
+back, all of them when the id is not one of the file's (``loadConversationRecord``).
+A line-by-line reader cannot take back what it gave; a whole file's reader
+(``whole_session_parser``, the session-end summary) looks for rewinds first and
+leaves those messages out. ``content`` is Gemini's PartListUnion: a string,
 a part (``{text}``, ``{functionCall}``, ``{functionResponse}``...) or a list of
 them. Older versions wrote one whole JSON document (``session-*.json``): when it
 is on one line it is read as a metadata record holding ``messages``.
@@ -20,6 +24,7 @@ is on one line it is read as a metadata record holding ``messages``.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from memcli.capture.transcripts.records import (
@@ -28,6 +33,7 @@ from memcli.capture.transcripts.records import (
     TranscriptMessage,
     clean,
     cut,
+    iter_lines,
     utc_time,
 )
 
@@ -47,8 +53,12 @@ class GeminiParser(BaseParser):
 
     agent = "gemini"
 
-    def __init__(self, state: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, state: dict[str, Any] | None = None, rewound: frozenset[str] = frozenset()
+    ) -> None:
         super().__init__()
+        self._rewound = rewound
+        """Ids of messages a rewind took back: left out (``rewound_messages``)."""
         self.restore_calls(state)
         known = state if isinstance(state, dict) else {}
         session = known.get("session")
@@ -99,6 +109,9 @@ class GeminiParser(BaseParser):
             return []
         if not isinstance(key, str) or not key:
             self.skips["message without an id"] += 1
+            return []
+        if key in self._rewound:
+            self.skips["rewound"] += 1
             return []
         time = utc_time(data.get("timestamp"))
         found: list[TranscriptMessage] = []
@@ -203,6 +216,53 @@ class GeminiParser(BaseParser):
             uuid=clean(uuid) if uuid else None,
             **fields,
         )
+
+
+def whole_session_parser(path: Path, *, max_bytes: int | None = None) -> GeminiParser:
+    """A parser for reading ``path`` whole: it leaves out the messages rewinds took back."""
+    return GeminiParser(rewound=rewound_messages(path, max_bytes=max_bytes))
+
+
+def rewound_messages(path: Path, *, max_bytes: int | None = None) -> frozenset[str]:
+    """Ids of the messages the session's rewinds took back, as Gemini CLI loads the file.
+
+    Messages are kept in the order each id was first recorded; ``{"$rewindTo": ID}``
+    removes ID and every message after it (all of them for an unknown ID), and a
+    message recorded again later is back. Most files have no rewind: one scan of the
+    bytes finds that out before any JSON is parsed.
+    """
+    if not _mentions(path, b'"$rewindTo"', max_bytes):
+        return frozenset()
+    order: dict[str, None] = {}
+    taken: set[str] = set()
+    with path.open("rb") as handle:
+        for line, _end in iter_lines(handle, max_bytes=max_bytes):
+            record = _json_object(line)
+            target = record.get("$rewindTo")
+            if isinstance(target, str):
+                ids = list(order)
+                back = ids[ids.index(target) :] if target in order else ids
+                taken.update(back)
+                for key in back:
+                    del order[key]
+            elif isinstance(record.get("id"), str):
+                order[record["id"]] = None
+                taken.discard(record["id"])
+    return frozenset(taken)
+
+
+def _mentions(path: Path, needle: bytes, max_bytes: int | None) -> bool:
+    with path.open("rb") as handle:
+        return any(needle in line for line, _end in iter_lines(handle, max_bytes=max_bytes))
+
+
+def _json_object(line: bytes) -> dict[str, Any]:
+    """The line's JSON object, or an empty one (any other line)."""
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _user_text(data: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ read) with ``parser_for(agent, state)``.
 from __future__ import annotations
 
 import collections
+import datetime as dt
 import json
 import re
 from collections.abc import Iterator
@@ -82,7 +83,12 @@ def read_messages(
 
     ``max_bytes`` stops after that many bytes of whole lines.
     """
-    parser = parser_for(agent)
+    if agent == "gemini":  # a rewind takes back messages recorded before it
+        from memcli.capture.transcripts.gemini import whole_session_parser
+
+        parser: LineParser = whole_session_parser(path, max_bytes=max_bytes)
+    else:
+        parser = parser_for(agent)
     with path.open("rb") as handle:
         for line, _end in iter_lines(handle, max_bytes=max_bytes):
             yield from parser.feed(line)
@@ -144,12 +150,17 @@ MAX_REMEMBERED_CALLS = 1000  # tool-call ids kept to name their results (state s
 
 
 def utc_time(value: object) -> str | None:
-    """A record's timestamp as ``YYYY-MM-DDTHH:MM:SSZ`` (UTC), or None if it is none."""
+    """A record's timestamp as ``YYYY-MM-DDTHH:MM:SSZ`` (UTC), or None if it is none.
+
+    An impossible time (month 13, 30 February, hour 24) is none: every reader
+    stores a message without a time rather than one that sorts nowhere real.
+    """
     if not isinstance(value, str) or len(value) > 64:
         return None
-    if _FAST_TIME.fullmatch(value):
-        return value[:19] + "Z"
     try:
+        if _FAST_TIME.fullmatch(value):
+            dt.datetime.fromisoformat(value[:19])  # the shape is right; is it a real moment?
+            return value[:19] + "Z"
         from memcli.core.timeutil import format_timestamp, parse_timestamp
 
         return format_timestamp(parse_timestamp(value))

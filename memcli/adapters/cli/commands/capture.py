@@ -29,7 +29,7 @@ def capture() -> None:
 )
 @click.option(
     "--cwd",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     help="The session's working directory: it selects the store and the project commit.",
 )
 @json_option
@@ -72,14 +72,16 @@ def session_end(
         raise InvalidInput(f"no transcript reader for the agent {agent!r} (known: {known})")
     if not transcript.is_file():
         raise InvalidInput(f"the transcript {transcript} is not a file")
-    where = cwd if cwd is not None and cwd.is_dir() else Path.cwd()
+    if cwd is not None and not cwd.is_dir():  # its store and project are unknown: write nowhere
+        raise InvalidInput(f"the session's working directory {cwd} is not a folder")
+    where = cwd or Path.cwd()
     memory = Memory(locate(store_dir, project, where), notify=notice)
     result = capture_session_end(
         memory, agent=agent, session=session, transcript=transcript, cwd=cwd
     )
     # After the summary (the next session wants it soon), and best effort: its
     # failure stops nothing.
-    transcripts_sync(agent, wait=SYNC_TIMEOUT)
+    transcripts_sync(agent, f"{agent} session end: transcript sync", wait=SYNC_TIMEOUT)
     if as_json:
         echo_json(
             {

@@ -41,14 +41,14 @@ def compact(
     project: str | None,
     **sections: str | None,
 ) -> None:
-    """Record a session summary, committed under summaries/ (also: mem summarize).
+    """Record a session summary, committed under summaries/ (`mem compact` is an alias).
 
     The sections are rendered through the compaction.md.j2 template; the
     summary is searchable and shown in later session-start contexts.
 
     \b
     Example:
-        mem compact --request "Fix search on hyphens" --learned "FTS5 needs quoted terms" \\
+        mem summarize --request "Fix search on hyphens" --learned "FTS5 needs quoted terms" \\
             --next-steps "Add a test for NEAR"
         echo '{"request": "…", "learned": "…"}' | mem summarize --stdin
     """

@@ -1,33 +1,75 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from memcli.adapters.cli.options import open_memory, store_options
+from memcli.adapters.cli.options import json_option, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
 
 
 @click.command()
 @click.option("--fix", is_flag=True, help="Repair what is safe to repair, and say what was done.")
+@json_option
 @store_options
-def doctor(fix: bool, store_dir: str | None, project: str | None) -> None:
+def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Check the store: invalid or duplicate memories, index drift, locks, uncommitted files.
 
-    Exits 1 while problems remain.
+    Also reports recent failures of hooks and of the work they start in the
+    background (their log is in mem's cache folder), and whether `mem mcp`, where an
+    agent's settings register it, can start (the MCP extra is installed). Exits 1
+    while problems remain.
 
     \b
     Example:
         mem doctor
         mem doctor --fix
+        mem doctor --json
     """
     from memcli.service.doctor import examine
 
     checkup = examine(open_memory(store_dir, project), fix=fix)
+    problems = [*checkup.problems, *_mcp_problems()]
+    if as_json:
+        echo_json(
+            {
+                "healthy": not problems,
+                "problems": problems,
+                "warnings": checkup.warnings,
+                "fixed": checkup.fixed,
+                "semantic": checkup.semantic or None,
+            }
+        )
+        if problems:
+            raise ProblemsReported()
+        return
     if checkup.semantic:
         click.echo(checkup.semantic)
     for line in checkup.fixed:
         click.echo(f"fixed: {line}")
-    for line in checkup.problems:
+    for line in problems:
         click.echo(f"problem: {line}")
-    if checkup.problems:
+    for line in checkup.warnings:
+        click.echo(f"warning: {line}")
+    if problems:
         raise ProblemsReported()
     click.echo("The store is healthy.")
+
+
+def _mcp_problems() -> list[str]:
+    """A registered ``mem mcp`` that could not start here (the MCP extra is missing)."""
+    from memcli.adapters.agents.registrations import server_registrations
+
+    places = server_registrations(Path.cwd())
+    if not places:
+        return []
+    from memcli.adapters.mcp.sdk import INSTALL_EXTRA, cannot_start_reason
+
+    reason = cannot_start_reason()
+    if reason is None:
+        return []
+    where = ", ".join(map(str, places))
+    return [
+        f"mem's MCP server is registered in {where} but cannot start: {reason}; {INSTALL_EXTRA}"
+    ]

@@ -51,9 +51,10 @@ def eval_command(
 ) -> None:
     """Measure how well search and recall find the right memories.
 
-    Without FILE, runs the labelled suite of mem's repository (eval/: its
-    queries over its memories and thousands of distractors, in a new store in
-    a temporary folder). With FILE, runs your queries on your store: one JSON
+    Without FILE, runs mem's own labelled suite, which ships inside the
+    installed package (eval/ of mem's repository: its queries over its
+    memories and thousands of distractors, in a new store in a temporary
+    folder). With FILE, runs your queries on your store: one JSON
     object a line, {"query": "...", "relevant": ["<id or key>", ...]}, with an
     empty list for a prompt nothing should answer.
 
@@ -81,8 +82,8 @@ def eval_command(
         suite = bundled_suite()
         if suite is None:
             raise click.UsageError(
-                "no queries file given, and mem's eval/ suite is not here "
-                "(it comes with a checkout of mem's repository): pass FILE"
+                "no queries file given, and mem's eval suite is missing from this install "
+                "(set MEM_EVAL_SUITE to an eval/ folder of mem's repository): pass FILE"
             )
         report = _run_suite(suite, modes, model)
     if as_json:

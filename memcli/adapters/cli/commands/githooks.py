@@ -4,7 +4,8 @@ from pathlib import Path
 
 import click
 
-from memcli.adapters.cli.options import notice, open_existing, store_options
+from memcli.adapters.cli.options import json_option, notice, open_existing, store_options
+from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
 from memcli.service.memory import Memory
 from memcli.store.location import StoreLocation
@@ -54,8 +55,9 @@ def hooks_uninstall(store_dir: str | None, project: str | None) -> None:
 
 
 @hooks.command("status")
+@json_option
 @store_options
-def hooks_status(store_dir: str | None, project: str | None) -> None:
+def hooks_status(as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Show which of mem's git hooks are installed in the store.
 
     \b
@@ -65,7 +67,11 @@ def hooks_status(store_dir: str | None, project: str | None) -> None:
     from memcli.store import githooks
 
     memory = open_existing(store_dir, project)
-    for state in githooks.status(memory.store):
+    states = githooks.status(memory.store)
+    if as_json:
+        echo_json([{"name": state.name, "state": state.state} for state in states])
+        return
+    for state in states:
         click.echo(f"{state.name:<14} {state.state}")
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -58,10 +59,12 @@ def gemini(event: str) -> None:
 
 
 def _answer(agent: str, event: str) -> None:
+    reply: dict[str, Any] | None = None
     try:
         # Not cli.options (it loads the index and the store): a session end must answer at once.
-        from memcli.adapters.agents.protocol import MAX_HOOK_INPUT_BYTES, answer
+        from memcli.adapters.agents.protocol import MAX_HOOK_INPUT_BYTES, answer, nothing_to_add
 
+        reply = nothing_to_add(agent)  # also what a failing hook answers, where there is one
         raw = sys.stdin.buffer.read(MAX_HOOK_INPUT_BYTES + 1) if sys.stdin is not None else b""
         if len(raw) > MAX_HOOK_INPUT_BYTES:
             raise ValueError(f"the hook input is over {MAX_HOOK_INPUT_BYTES >> 20} MB")
@@ -70,9 +73,11 @@ def _answer(agent: str, event: str) -> None:
     except Exception as exc:  # fail open, whatever it was
         if os.environ.get("MEM_DEBUG"):
             raise
+        from memcli.core import failure_log
+
         message = " ".join(str(exc).split()) or type(exc).__name__
         click.echo(f"mem: {event} hook skipped: {message}", err=True)
-        return
+        failure_log.record(f"{agent} {event} hook", message)  # stderr may reach nobody
     if reply is not None:
         click.echo(json.dumps(reply, ensure_ascii=False))
 

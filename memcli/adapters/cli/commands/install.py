@@ -1,49 +1,88 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from memcli.adapters.cli.options import F
+from memcli.core.errors import MemError
 
 if TYPE_CHECKING:
     from memcli.adapters.agents.config_file import SettingsChange
 
 
 def _scope_options(f: F) -> F:
+    """``--scope project|user`` (``--user`` for short) and ``--dry-run``, for every agent."""
     f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
-    f = click.option(
-        "--mcp",
+    f = click.option("--user", "scope", flag_value="user", help="Short for --scope user.")(f)
+    # Before --scope, --project chose the project's settings; it stays, hidden, for scripts.
+    f = click.option("--project", "scope", flag_value="project", hidden=True)(f)
+    return click.option(
+        "--scope",
+        type=click.Choice(["project", "user"]),
+        default="project",
+        show_default=True,
+        help="The project's settings, or the user's (every project).",
+    )(f)
+
+
+def _server_option(where: str) -> Callable[[F], F]:
+    """``--mcp/--no-mcp``: the MCP server too, or the hooks only.
+
+    Unset, the server is registered when it can start (the MCP extra is installed).
+    """
+    return click.option(
+        "--mcp/--no-mcp",
         "with_mcp",
-        is_flag=True,
-        help="Also the MCP server `mem mcp`: in .mcp.json (with --user, ~/.claude.json).",
-    )(f)
-    f = click.option(
-        "--user", "scope", flag_value="user", help="The user's ~/.claude/settings.json."
-    )(f)
+        default=None,
+        help=f"Also `mem mcp` in {where} (the default when the MCP extra is installed), "
+        "or the hooks only.",
+    )
+
+
+def _uninstall_server_option(f: F) -> F:
     return click.option(
-        "--project",
-        "scope",
-        flag_value="project",
+        "--mcp/--no-mcp",
+        "with_mcp",
         default=True,
-        help="The project's .claude/settings.json (the default).",
+        show_default=True,
+        help="Also remove mem's MCP server, or only the hooks.",
     )(f)
 
 
-def _agent_scope_options(f: F) -> F:
-    f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
-    f = click.option("--user", "scope", flag_value="user", help="The user's settings.")(f)
-    return click.option(
-        "--project",
-        "scope",
-        flag_value="project",
-        default=True,
-        help="The project's settings (the default).",
-    )(f)
+def _server_wanted(with_mcp: bool | None) -> bool:
+    """Whether to register ``mem mcp``: as asked, else when it can start here.
+
+    Asked for and unable to start: one line and exit 1, before anything is written.
+    Not asked for and unable to start: the hooks alone, and one line saying how to add it.
+    """
+    from memcli.adapters.mcp.sdk import INSTALL_EXTRA, cannot_start_reason
+
+    reason = cannot_start_reason()
+    if reason is None:
+        return with_mcp is not False
+    if with_mcp:
+        raise MemError(
+            f"mem's MCP server could not start here: {reason}; {INSTALL_EXTRA} first,"
+            " or install without it (--no-mcp)"
+        )
+    if with_mcp is None:
+        click.echo(
+            f"mem: the hooks only: mem's MCP server could not start here ({reason});"
+            f" {INSTALL_EXTRA} and install again to add it",
+            err=True,
+        )
+    return False
 
 
 def _report(change: SettingsChange, dry_run: bool, done: str) -> None:
+    if change.backup_left is not None:
+        click.echo(
+            f"mem's copy of {change.path} from before its install is still at"
+            f" {change.backup_left}: delete it when you no longer need it."
+        )
     if not change.changed:
         click.echo(f"Nothing to change in {change.path}.")
         return
@@ -63,24 +102,27 @@ def install() -> None:
 
 @install.command("claude")
 @_scope_options
-def install_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
+@_server_option(".mcp.json (--user: .claude.json)")
+def install_claude(scope: str, with_mcp: bool | None, dry_run: bool) -> None:
     """Add mem's hooks to Claude Code's settings (merged, backed up, diff shown).
 
     SessionStart gets the session-start context, UserPromptSubmit the memories
-    recalled for the prompt, PostCompact saves the compaction summary. Other
-    settings and hooks are never touched. --mcp also registers `mem mcp` (the
-    search, timeline, get, save, forget and context tools) as the MCP server
-    "mem", the same way.
+    recalled for the prompt, PostCompact saves the compaction summary,
+    SessionEnd starts a summary of the session. Other settings and hooks are
+    never touched. `mem mcp` (the search, timeline, get, save, forget and
+    context tools) is registered as the MCP server "mem" the same way, when
+    the MCP extra is installed (--no-mcp: the hooks only).
 
     \b
     Example:
         mem install claude --dry-run
-        mem install claude --user
-        mem install claude --mcp
+        mem install claude --scope user
+        mem install claude --no-mcp
     """
     from memcli.adapters.agents.claude_settings import install as add_hooks
     from memcli.adapters.agents.claude_settings import settings_path
 
+    with_mcp = _server_wanted(with_mcp)
     path = settings_path(user=scope == "user", cwd=Path.cwd())
     _report(add_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
     if with_mcp:
@@ -103,8 +145,9 @@ def uninstall() -> None:
 
 @uninstall.command("claude")
 @_scope_options
+@_uninstall_server_option
 def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
-    """Remove exactly the hooks `mem install claude` added (--mcp: and its MCP server).
+    """Remove exactly the hooks and MCP server `mem install claude` added.
 
     \b
     Example:
@@ -124,14 +167,9 @@ def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
 
 
 @install.command("codex")
-@_agent_scope_options
-@click.option(
-    "--mcp/--no-mcp",
-    "with_mcp",
-    default=True,
-    help="Also `mem mcp` in config.toml (the default), or the hooks only.",
-)
-def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
+@_scope_options
+@_server_option("config.toml")
+def install_codex(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
     """Add mem's hooks to Codex's hooks.json and `mem mcp` to its config.toml.
 
     SessionStart gets the session-start context (within mem.toml's
@@ -151,6 +189,7 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
     from memcli.adapters.agents import codex
 
     hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
+    with_mcp = _server_wanted(with_mcp)
     if with_mcp:
         codex.install_server(config_path, dry_run=True)  # a config mem must refuse: no hooks
     hooks_change = codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run)
@@ -169,8 +208,9 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
 
 
 @uninstall.command("codex")
-@_agent_scope_options
-def uninstall_codex(scope: str, dry_run: bool) -> None:
+@_scope_options
+@_uninstall_server_option
+def uninstall_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
     """Remove exactly what `mem install codex` added.
 
     \b
@@ -182,16 +222,18 @@ def uninstall_codex(scope: str, dry_run: bool) -> None:
     hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
     change = codex.CODEX_HOOKS.uninstall(hooks_path, dry_run=dry_run)
     _report(change, dry_run, "Removed mem's hooks from")
-    _report(
-        codex.uninstall_server(config_path, dry_run=dry_run),
-        dry_run,
-        "Removed mem's MCP server from",
-    )
+    if with_mcp:
+        _report(
+            codex.uninstall_server(config_path, dry_run=dry_run),
+            dry_run,
+            "Removed mem's MCP server from",
+        )
 
 
 @install.command("gemini")
-@_agent_scope_options
-def install_gemini(scope: str, dry_run: bool) -> None:
+@_scope_options
+@_server_option("mcpServers")
+def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
     """Add mem's hooks and `mem mcp` to Gemini CLI's settings.json.
 
     SessionStart gets the session-start context, BeforeAgent the memories
@@ -203,16 +245,19 @@ def install_gemini(scope: str, dry_run: bool) -> None:
     \b
     Example:
         mem install gemini --dry-run
+        mem install gemini --no-mcp
     """
     from memcli.adapters.agents import gemini
 
+    with_mcp = _server_wanted(with_mcp)
     path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
-    change = gemini.install(path, dry_run=dry_run)
-    _report(change, dry_run, "Installed mem's hooks and MCP server in")
+    change = gemini.install(path, dry_run=dry_run, with_mcp=with_mcp)
+    done = "Installed mem's hooks and MCP server in" if with_mcp else "Installed mem's hooks in"
+    _report(change, dry_run, done)
 
 
 @uninstall.command("gemini")
-@_agent_scope_options
+@_scope_options
 def uninstall_gemini(scope: str, dry_run: bool) -> None:
     """Remove exactly what `mem install gemini` added.
 

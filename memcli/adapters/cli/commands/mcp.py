@@ -31,7 +31,9 @@ def mcp(store_dir: str | None, project: str | None) -> None:
     except ImportError as exc:
         if exc.name is None or not exc.name.startswith(("mcp", "anyio", "pydantic")):
             raise
+        from memcli.adapters.mcp.sdk import INSTALL_EXTRA
+
         raise MemError(
-            f"mem mcp needs the MCP SDK ({exc.name} is missing): pip install 'memcli[mcp]'"
+            f"mem mcp needs the MCP SDK ({exc.name} is missing): {INSTALL_EXTRA}"
         ) from None
     serve(store_dir, project)

@@ -7,6 +7,7 @@ import click
 from memcli.adapters.cli.options import json_option, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
+from memcli.core.text import counted
 
 if TYPE_CHECKING:
     from memcli.service.memory import Drift
@@ -91,14 +92,16 @@ def reindex(
                 "commit": memory.store.head(),
             }
         )
-    elif report is None:
-        click.echo(f"The index is up to date: {count} memories at {commit}.")
+        return
+    memories = counted(count, "memory", "memories")
+    if report is None:
+        click.echo(f"The index is up to date: {memories} at {commit}.")
     elif report.rebuilt:
-        click.echo(f"Rebuilt the index: {count} memories at {commit}.")
+        click.echo(f"Rebuilt the index: {memories} at {commit}.")
     else:
         click.echo(
             f"Updated the index: {report.added} added, {report.removed} removed; "
-            f"{count} memories at {commit}."
+            f"{memories} at {commit}."
         )
 
 

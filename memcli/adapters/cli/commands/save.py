@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     "--agent",
     help="The agent that wrote it (claude, codex, ...; default: the one detected, if any).",
 )
+@click.option(
+    "--input",
+    "input_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="What stdin holds: the text, or one JSON object of fields (as agents send).",
+)
 @secrets_options
 @json_option
 @store_options
@@ -53,6 +61,7 @@ def save(
     importance: float | None,
     session: str | None,
     agent: str | None,
+    input_format: str,
     secrets: Policy,
     as_json: bool,
     store_dir: str | None,
@@ -60,10 +69,10 @@ def save(
 ) -> None:
     """Save a memory and commit it; prints its id.
 
-    The text comes from the argument or, without one, from stdin. With --json,
-    stdin holds one JSON object instead (text, type, title, facts, concepts,
-    files, key, importance, session, agent), options override its fields, and
-    the stored memory is printed as JSON.
+    The text comes from the argument or, without one, from stdin. With
+    --input json, stdin holds one JSON object instead (text, type, title,
+    facts, concepts, files, key, importance, session, agent) and options
+    override its fields. --json prints the stored memory as JSON.
 
     Provenance: the agent (--agent, or Claude Code when run from its shell) and,
     when the current directory is in a project's git repository, that
@@ -78,7 +87,7 @@ def save(
     Example:
         mem save "FTS5 MATCH parses foo-bar as a column filter" --type gotcha \\
             --fact "quote each term before MATCH" --concept sqlite,fts5
-        echo '{"text": "...", "type": "decision"}' | mem save --json
+        echo '{"text": "...", "type": "decision"}' | mem save --input json --json
     """
     from pathlib import Path
 
@@ -98,14 +107,24 @@ def save(
         session=session,
         agent=agent,
     )
-    if as_json:
+    stdin = _read_stdin() if text is None else ""
+    if input_format == "text" and as_json and text is None and stdin.lstrip().startswith("{"):
+        click.echo(
+            "mem: reading a JSON object with --json is deprecated: use --input json "
+            "(--json only prints the result)",
+            err=True,
+        )
+        input_format = "json"
+    if input_format == "json":
+        if text is not None:
+            raise click.UsageError("--input json reads stdin: give no TEXT argument")
         try:
-            payload = json.loads(_read_stdin())
+            payload = json.loads(stdin)
         except json.JSONDecodeError as exc:
-            raise InvalidInput(f"the --json payload on stdin is not valid JSON: {exc}") from None
+            raise InvalidInput(f"the JSON payload on stdin is not valid JSON: {exc}") from None
         draft = Draft.from_json(payload).merged(given)
     elif text is None:
-        draft = given.merged(Draft(text=_read_stdin()))
+        draft = given.merged(Draft(text=stdin))
     else:
         draft = given
     memory = open_memory(store_dir, project)

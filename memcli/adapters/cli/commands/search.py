@@ -129,18 +129,20 @@ def search(
         else:
             echo_json([entry.to_json(short_ids[entry.id]) for entry in outcome.entries] + sections)
         return
+    # Notes and transcript messages are labelled where a memory shows its id: one column.
+    labels = ["note"] * bool(notes) + ["transcript"] * bool(messages)
+    width = max([len(short_id) for short_id in short_ids.values()] + [len(x) for x in labels] + [0])
     if explain:
         _echo_explained(outcome, short_ids, searcher.semantic_line())
     else:
-        echo_entries(outcome.entries, short_ids)
+        echo_entries(outcome.entries, short_ids, width=width)
     for line in note_lines([hit for hit, _ in notes]):
-        click.echo(f"note     {line}")
+        click.echo(f"{'note':<{width}}  {line}")
     if messages:
         from memcli.adapters.cli.commands.transcripts import hit_line
 
         for hit in messages:
-            line = hit_line(hit.session, hit.seq, hit.time, hit.role, hit.snippet)
-            click.echo(f"transcript  {line}")
+            click.echo(f"{'transcript':<{width}}  {hit_line(hit)}")
 
 
 def _transcript_hits(memory: Memory, query: str, filters: Filters) -> list[TranscriptHit]:

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import json
+
 import click
 
-from memcli.adapters.cli.options import open_existing, open_memory, store_options
+from memcli.adapters.cli.options import json_option, open_existing, open_memory, store_options
+from memcli.core.text import counted
 
 
 @click.command("sync")
@@ -52,6 +55,7 @@ def remote() -> None:
     \b
     Example:
         mem remote add git@example.com:team/memory.git
+        mem remote list
     """
 
 
@@ -71,6 +75,44 @@ def remote_add(url: str, name: str, store_dir: str | None, project: str | None) 
     memory = open_existing(store_dir, project)
     add_remote(memory.store, url, name)
     click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
+
+
+@remote.command("list")
+@json_option
+@store_options
+def remote_list(as_json: bool, store_dir: str | None, project: str | None) -> None:
+    """List the store's remotes: name and URL.
+
+    \b
+    Example:
+        mem remote list
+    """
+    from memcli.store.remote import list_remotes
+
+    remotes = list_remotes(open_existing(store_dir, project).store)
+    if as_json:
+        click.echo(json.dumps([{"name": name, "url": url} for name, url in remotes]))
+        return
+    if not remotes:
+        click.echo("no remote: `mem remote add URL` adds one", err=True)
+    for name, url in remotes:
+        click.echo(f"{name}\t{url}")
+
+
+@remote.command("remove")
+@click.argument("name")
+@store_options
+def remote_remove(name: str, store_dir: str | None, project: str | None) -> None:
+    """Remove a remote from the store; the memories stay.
+
+    \b
+    Example:
+        mem remote remove origin
+    """
+    from memcli.store.remote import remove_remote
+
+    remove_remote(open_existing(store_dir, project).store, name)
+    click.echo(f"Removed remote {name}.")
 
 
 @click.command("clone")
@@ -107,7 +149,5 @@ def clone_command(
     cloned = clone(url, memory.store, branch)
     memory.install_git_hooks()
     report = memory.reindex(full=True)
-    count = report.added if report else 0
-    click.echo(
-        f"Cloned {url} (branch {cloned}) into {memory.store.root}: {count} memories indexed."
-    )
+    memories = counted(report.added if report else 0, "memory", "memories")
+    click.echo(f"Cloned {url} (branch {cloned}) into {memory.store.root}: {memories} indexed.")

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,12 +11,14 @@ from memcli.adapters.cli.options import (
     notice,
     since_option,
     store_options,
+    terminal_progress,
     until_value,
 )
 from memcli.adapters.cli.output import echo_json
 
 if TYPE_CHECKING:
     from memcli.index.transcripts import StoredMessage
+    from memcli.service.transcripts import TranscriptHit
 
 
 def _db_path(store_dir: str | None, project: str | None) -> Path:
@@ -91,8 +94,13 @@ def sync_transcripts(
     memory = open_memory(store_dir, project)
     memory.ensure_store()
     db_path = service.transcripts_path(memory.store)
+    terminal = sys.stderr is not None and sys.stderr.isatty()
     report = service.sync(
-        db_path, service.project_dir(Path.cwd(), project_dir), source=source, directory=directory
+        db_path,
+        service.project_dir(Path.cwd(), project_dir),
+        source=source,
+        directory=directory,
+        progress=terminal_progress("reading", "transcript files", after=1.0) if terminal else None,
     )
     for line in report.notices:
         notice(line)
@@ -215,13 +223,14 @@ def search_transcripts(
         shown = query if len(query) <= 80 else f"{query[:77]}..."
         notice(f"no transcript message matches {shown!r}")
     for hit in hits:
-        click.echo(hit_line(hit.session, hit.seq, hit.time, hit.role, hit.snippet))
+        click.echo(hit_line(hit))
 
 
-def hit_line(session: str, seq: int, time: str | None, role: str, text: str) -> str:
-    """``3f2a9c1e:42  2026-11-20 14:03  assistant  …the snippet…``"""
-    when = (time or "")[:16].replace("T", " ") or "-"
-    return f"{session[:8]}:{seq:<5} {when:<16}  {role:<9}  {text}"
+def hit_line(hit: TranscriptHit) -> str:
+    """``3f2a9c1e:42  2026-11-20 14:03  assistant  …the snippet…`` (a longer start of the
+    session where another session shares its first eight characters)."""
+    when = (hit.time or "")[:16].replace("T", " ") or "-"
+    return f"{hit.short}:{hit.seq:<5} {when:<16}  {hit.role:<9}  {hit.snippet}"
 
 
 @transcripts.command("show")
@@ -250,14 +259,19 @@ def show_transcript(
     """
     from memcli.service.transcripts import show
 
-    session, seq, messages = show(_db_path(store_dir, project), ref, context=context)
+    shown = show(_db_path(store_dir, project), ref, context=context)
     if as_json:
         echo_json(
-            {"session": session, "seq": seq, "messages": [_message_json(m) for m in messages]}
+            {
+                "session": shown.session,
+                "short": shown.short,
+                "seq": shown.seq,
+                "messages": [_message_json(m) for m in shown.messages],
+            }
         )
         return
-    for message in messages:
-        _echo_message(message, message.seq == seq)
+    for message in shown.messages:
+        _echo_message(message, shown.short, message.seq == shown.seq)
 
 
 def _message_json(message: StoredMessage) -> dict[str, Any]:
@@ -274,12 +288,12 @@ def _message_json(message: StoredMessage) -> dict[str, Any]:
     }
 
 
-def _echo_message(message: StoredMessage, marked: bool) -> None:
+def _echo_message(message: StoredMessage, short: str, marked: bool) -> None:
     from memcli.service.transcripts import shown_text
 
     marker = "▶ " if marked else ""
     when = (message.time or "")[:19].replace("T", " ")
     tools = f"  [{', '.join(message.tools)}]" if message.tools else ""
-    click.echo(f"{marker}── {message.session[:8]}:{message.seq}  {when}  {message.role}{tools}")
+    click.echo(f"{marker}── {short}:{message.seq}  {when}  {message.role}{tools}")
     click.echo(shown_text(message.text))
     click.echo("")

@@ -1,0 +1,205 @@
+"""``mem install`` / ``mem uninstall`` for every agent: what they leave behind and where."""
+
+from __future__ import annotations
+
+import json
+import stat
+from pathlib import Path
+
+import pytest
+
+from .conftest import git, mem, run_mem
+
+INSTALLED = {
+    "claude": [".claude/settings.json", ".mcp.json"],
+    "codex": [".codex/hooks.json", ".codex/config.toml"],
+    "gemini": [".gemini/settings.json"],
+}
+"""The files each agent's project install changes (claude: with --mcp)."""
+CONTENT = {".json": '{\n  "theirs": 1\n}\n', ".toml": '# mine\nmodel = "gpt-5"\n'}
+
+
+def _install_args(agent: str, *scope: str) -> list[str]:
+    return [agent, *scope, *(["--mcp"] if agent == "claude" else [])]
+
+
+def _project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q")
+    monkeypatch.chdir(project)
+    return project
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def _backup(path: Path) -> Path:
+    return path.with_name(path.name + ".mem-backup")
+
+
+def _agent_files(project: Path, agent: str, *, empty: bool = False) -> list[Path]:
+    """The agent's settings files in ``project``, written (empty, or private with content)."""
+    files = [project / name for name in INSTALLED[agent]]
+    for path in files:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text("" if empty else CONTENT[path.suffix])
+        path.chmod(0o644 if empty else 0o600)
+    return files
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_a_backup_is_as_private_as_its_file_and_goes_with_uninstall(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    files = _agent_files(_project(tmp_path, monkeypatch), agent)
+    mem("install", *_install_args(agent))
+    for path in files:
+        assert _mode(_backup(path)) == 0o600, path
+        assert _mode(path) == 0o600 and _backup(path).read_text() == CONTENT[path.suffix]
+        # The user changes the file afterwards: the uninstall cannot give back the bytes.
+        text = path.read_text()
+        path.write_text(text.replace('"theirs": 1', '"theirs": 2').replace("gpt-5", "o3"))
+    mem("uninstall", *_install_args(agent))
+    for path in files:
+        assert not _backup(path).exists(), path
+        assert _mode(path) == 0o600
+
+
+def test_user_scope_backups_of_claude_files_are_private(isolated_env: Path) -> None:
+    settings, state = isolated_env / ".claude" / "settings.json", isolated_env / ".claude.json"
+    settings.parent.mkdir()
+    for path in (settings, state):
+        path.write_text('{"oauthAccount": {"emailAddress": "me@example.com"}}\n')
+        path.chmod(0o600)
+    mem("install", "claude", "--user", "--mcp")
+    assert (_mode(_backup(settings)), _mode(_backup(state))) == (0o600, 0o600)
+    mem("uninstall", "claude", "--user", "--mcp")
+    assert not _backup(settings).exists() and not _backup(state).exists()
+
+
+def test_uninstall_says_where_a_backup_it_cannot_use_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = _agent_files(_project(tmp_path, monkeypatch), "claude")[0]
+    mem("install", "claude")
+    settings.write_text(CONTENT[".json"])  # mem's hooks taken out by hand
+    said = mem("uninstall", "claude").stdout
+    assert str(_backup(settings)) in said and _backup(settings).exists()
+
+
+def test_codex_config_with_crlf_comes_back_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    original = b'# mine\r\nmodel = "gpt-5"\r\n\r\n[tools]\r\nweb_search = true\r\n'
+    config.write_bytes(original)
+    mem("install", "codex")
+    installed = config.read_bytes()
+    assert b"[mcp_servers.mem]\r\n" in installed  # mem's block in the file's line endings
+    assert b"\n" not in installed.replace(b"\r\n", b"")
+    mem("uninstall", "codex")
+    assert config.read_bytes() == original
+    assert not _backup(config).exists()
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_an_empty_settings_file_comes_back_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    files = _agent_files(_project(tmp_path, monkeypatch), agent, empty=True)
+    mem("install", *_install_args(agent))
+    assert all(path.read_bytes() for path in files)
+    mem("uninstall", *_install_args(agent))
+    for path in files:
+        assert path.exists() and path.read_bytes() == b"", path
+        assert not _backup(path).exists()
+
+
+def test_claude_user_scope_follows_claude_config_dir(
+    isolated_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude Code reads settings.json and .claude.json from CLAUDE_CONFIG_DIR when it is set."""
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    (config / ".claude.json").write_text('{"numStartups": 3}\n')
+    said = mem("install", "claude", "--user", "--mcp").stdout
+    assert str(config / "settings.json") in said and str(config / ".claude.json") in said
+    assert "hook claude SessionStart" in (config / "settings.json").read_text()
+    assert json.loads((config / ".claude.json").read_text())["mcpServers"]["mem"]
+    assert not (isolated_env / ".claude").exists() and not (isolated_env / ".claude.json").exists()
+    mem("uninstall", "claude", "--user", "--mcp")
+    assert not (config / "settings.json").exists()
+    assert (config / ".claude.json").read_text() == '{"numStartups": 3}\n'
+
+
+def _without_mcp(tmp_path: Path) -> dict[str, str]:
+    """An environment whose Python cannot import the MCP SDK, as without the extra installed."""
+    shim = tmp_path / "no-mcp"
+    (shim / "mcp").mkdir(parents=True, exist_ok=True)
+    (shim / "mcp" / "__init__.py").write_text(
+        'raise ModuleNotFoundError("No module named \'mcp\'", name="mcp")\n'
+    )
+    return {"PYTHONPATH": str(shim)}
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_no_server_is_registered_that_cannot_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    before = [path.read_bytes() for path in files]
+    asked = run_mem("install", agent, "--mcp", cwd=project, env=_without_mcp(tmp_path))
+    assert asked.returncode == 1 and asked.stdout == ""
+    assert len(asked.stderr.splitlines()) == 1 and "pip install 'memcli[mcp]'" in asked.stderr
+    assert [path.read_bytes() for path in files] == before  # nothing written
+    # Not asked for: the hooks alone, and one line saying how to add the server.
+    hooks_only = run_mem("install", agent, cwd=project, env=_without_mcp(tmp_path))
+    assert hooks_only.returncode == 0, hooks_only.stderr
+    assert "pip install 'memcli[mcp]'" in hooks_only.stderr
+    written = "".join(path.read_text() for path in files if path.exists())
+    assert "mcpServers" not in written and "mcp_servers" not in written
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_the_mcp_server_is_registered_by_default_where_it_can_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    mem("install", agent)
+    written = "".join(path.read_text() for path in files if path.exists())
+    assert "mcpServers" in written or "mcp_servers" in written
+    mem("uninstall", agent)
+    left = "".join(path.read_text() for path in files if path.exists())
+    assert "mcpServers" not in left and "mcp_servers" not in left and "mem hook" not in left
+
+
+def test_doctor_says_when_a_registered_server_cannot_start(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    mem("install", "claude", "--mcp")
+    healthy = run_mem("doctor", cwd=project)
+    assert healthy.returncode == 0 and "MCP" not in healthy.stdout
+    sick = run_mem("doctor", cwd=project, env=_without_mcp(tmp_path))
+    assert sick.returncode == 1
+    (line,) = [line for line in sick.stdout.splitlines() if "MCP server" in line]
+    assert line.startswith("problem:") and str(project / ".mcp.json") in line
+    assert "pip install 'memcli[mcp]'" in line
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_scope_user_is_what_user_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    _project(tmp_path, monkeypatch)
+    by_scope = mem("install", agent, "--scope", "user", "--dry-run").output
+    assert by_scope == mem("install", agent, "--user", "--dry-run").output
+    assert by_scope != mem("install", agent, "--dry-run").output
+    assert "Would have" in by_scope
