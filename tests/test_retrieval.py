@@ -165,6 +165,8 @@ def aged(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         when="2026-10-30T12:00:00Z",
     )
     monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    # Session start lists memories by a line each: recall may bring any of them.
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")
     return store
 
 

@@ -254,10 +254,14 @@ def session_start(
 
 
 def first_line(text: str, title: str) -> str:
-    """The first line of a memory's text that says more than its title ('' when none does)."""
+    """The first line of a memory's text that says more than its title ('' when none does).
+
+    A line near-identical to the title (``similar``) says nothing more.
+    """
+    own = signature(title)
     for line in text.splitlines():
         line = line.strip().lstrip("#").strip()
-        if line and line.rstrip(".") != title.rstrip("."):
+        if line and not near_identical(signature(line), own):
             return clip(line, MAX_DETAIL_CHARS)
     return ""
 
