@@ -625,8 +625,9 @@ def test_explain_shows_each_part_of_the_score(busy_store: Path) -> None:
     text = mem("context", "--explain").stdout
     assert "score = type x recency x importance x working x stale" in text
     assert "working set: none" in text
-    first = text.splitlines()[3]
-    assert "hot" in first and "Use pnpm" not in first or "preference" in first
+    first, parts = text.splitlines()[3:5]
+    assert "hot" in first and "gotcha: The staging VPC has no NAT" in first
+    assert "x importance 2.718 x working 1 x stale 1" in parts  # importance 1.0
     report = json.loads(mem("context", "--format", "json", "--explain").stdout)
     top = report["explain"]["memories"][0]
     assert top["shown"] == "hot" and set(top) >= {"recency", "importance", "working", "stale"}

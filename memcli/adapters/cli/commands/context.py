@@ -76,9 +76,9 @@ def _echo_explained(explained: dict[str, Any]) -> None:
     working = explained["working_set"]
     if working["files"]:
         shown = ", ".join(working["files"][:10]) + (", …" if len(working["files"]) > 10 else "")
-        click.echo(
-            f"working set: {len(working['files'])} files changed ({working['base']}): {shown}"
-        )
+        count = len(working["files"])
+        files = "1 file" if count == 1 else f"{count} files"
+        click.echo(f"working set: {files} changed ({working['base']}): {shown}")
     else:
         click.echo("working set: none (no git work tree here, or nothing changed)")
     click.echo("score = type x recency x importance x working x stale")
