@@ -672,3 +672,32 @@ def test_memories_touching_the_current_work_come_first(
     assert {refund, invoices} <= set(after["hot"])
     assert "(touches your changes)" in after["context"]
     assert after["explain"]["working_set"]["files"] == ["src/invoices.py", "src/payments/refund.py"]
+
+
+def test_the_working_set_of_a_clone_and_of_a_linked_worktree(
+    busy_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upstream = tmp_path / "upstream"
+    (upstream / "api").mkdir(parents=True)
+    (upstream / "api" / "routes.py").write_text("x\n")
+    (upstream / "README.md").write_text("x\n")
+    git(tmp_path, "init", "-q", "-b", "trunk", str(upstream))
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-qm", "start")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(clone))  # origin/HEAD -> origin/trunk
+    git(clone, "worktree", "add", "-q", "-b", "feature", str(tmp_path / "linked"))
+    linked = tmp_path / "linked"
+    (linked / "api" / "routes.py").write_text("y\n")
+    git(linked, "commit", "-qam", "routes")
+    (linked / "README.md").write_text("y\n")
+    monkeypatch.chdir(linked / "api")
+    working = json.loads(mem("context", "--format", "json", "--explain").stdout)["explain"]
+    assert working["working_set"] == {
+        "base": "merge-base with origin/trunk",
+        "files": ["README.md", "api/routes.py"],
+    }
+    monkeypatch.chdir(clone)  # on the default branch: what is not committed yet
+    (clone / "README.md").write_text("z\n")
+    working = json.loads(mem("context", "--format", "json", "--explain").stdout)["explain"]
+    assert working["working_set"] == {"base": "HEAD", "files": ["README.md"]}
