@@ -560,3 +560,38 @@ def test_a_compaction_mid_session_lets_recall_repeat_and_keeps_one_entry_a_sessi
     latest = context.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
     assert latest.count("\n### ") == 1 and "Started the Stripe mock" in latest
     assert latest.count("Make the checkout tests pass") == 1
+
+
+def test_what_session_start_showed_for_the_current_work_is_not_recalled_again(
+    project: Path, tmp_path: Path
+) -> None:
+    for n in range(4):
+        assert (
+            run_mem("save", f"House rule {n}", "--type", "preference", cwd=project).returncode == 0
+        )
+    saved = run_mem(
+        "save",
+        "Refunds are computed in cents, never in floats",
+        "--type",
+        "discovery",
+        "--file",
+        "src/payments/refund.py",
+        cwd=project,
+    )
+    assert saved.returncode == 0, saved.stderr
+    (project / "src" / "payments").mkdir(parents=True)
+    (project / "src" / "payments" / "refund.py").write_text("x\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "start")
+    git(project, "checkout", "-q", "-b", "refunds")
+    (project / "src" / "payments" / "refund.py").write_text("y\n")  # the current work
+    start, _ = hook(
+        "SessionStart", payload(project, "SessionStart", source="startup"), cwd=tmp_path
+    )
+    context = start["hookSpecificOutput"]["additionalContext"]
+    assert "Refunds are computed in cents" in context.split("House rule")[0]  # among the best
+    asked = payload(project, "UserPromptSubmit", prompt="are refunds computed in cents or floats?")
+    assert hook("UserPromptSubmit", asked, cwd=tmp_path)[0] is None  # shown already
+    other = {**asked, "session_id": "another"}  # a session that did not see it
+    recalled, _ = hook("UserPromptSubmit", other, cwd=tmp_path)
+    assert "Refunds are computed in cents" in recalled["hookSpecificOutput"]["additionalContext"]

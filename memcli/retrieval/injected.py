@@ -1,4 +1,5 @@
-"""What recall has already given each agent session, so no prompt repeats it.
+"""What each agent session was already given (by recall, or in full at session start),
+so that no prompt repeats it.
 
 One small JSON file per session in the store's cache folder (derived data, like
 the index): the ids given so far, oldest first. A compaction forgets them

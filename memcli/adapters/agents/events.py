@@ -75,12 +75,20 @@ def existing_memory(cwd: object, notify: Notify) -> Memory | None:
     return memory if memory.store.exists() else None
 
 
-def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = None) -> str | None:
+def session_start(
+    cwd: object,
+    *,
+    agent: str,
+    notify: Notify,
+    cap: int | None = None,
+    session: object = None,
+) -> str | None:
     """The session-start context within ``agent``'s budget (and ``cap``); None: nothing to add.
 
     Starts a detached transcript sync of the project when mem reads the agent's
     transcripts. With the index far behind the store, a detached rebuild starts
-    and the context holds MEMORY.md only.
+    and the context holds MEMORY.md only. What it shows in full is noted for
+    ``session``: recall never repeats it in that session.
     """
     from memcli.core import config
     from memcli.retrieval.context import SessionContext
@@ -99,6 +107,12 @@ def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = 
     if not with_index and not context.memory_md_lines:
         return None
     text = context.render()
+    kept = _session(session, notify)
+    shown = [item["id"] for item in [*context.hot, *context.summaries]]
+    if text and kept and shown:
+        from memcli.retrieval import injected
+
+        injected.note(memory.store, kept, shown)
     if memory.vectors_waiting:
         reindex_in_background(memory)
     return text or None

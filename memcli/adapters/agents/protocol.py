@@ -94,7 +94,7 @@ def answer(
     if moment == "context":
         if payload.get("source") == "compact":
             events.forget_recalled(cwd, session, notify=notify)
-        text = events.session_start(cwd, agent=agent, notify=notify, cap=cap)
+        text = events.session_start(cwd, agent=agent, notify=notify, cap=cap, session=session)
     elif moment == "recall":
         prompt = payload.get("prompt")
         text = events.prompt_recall(cwd, prompt, session, agent=agent, notify=notify, cap=cap)
