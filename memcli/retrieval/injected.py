@@ -68,7 +68,7 @@ def note(store: Store, session: str, ids: list[str]) -> None:
     folder = _folder(store)
     if folder is None:
         return
-    kept = [*given(store, session), *ids][-MAX_IDS:]
+    kept = list(dict.fromkeys([*given(store, session), *ids]))[-MAX_IDS:]
     encoded = json.dumps({"ids": kept}).encode("utf-8")
     while len(encoded) > MAX_FILE_BYTES and kept:
         kept = kept[len(kept) // 4 + 1 :]  # the oldest quarter goes
