@@ -3,7 +3,8 @@
     python eval/check.py            # checks, then prints a summary; exit 1 on a problem
 
 Checks: every line parses; fields and types; keys unique; every relevant key exists;
-styles valid; minimum counts; and that a `paraphrase` query shares no content word
+styles valid (prompts.jsonl has its own); no query twice across queries.jsonl and
+prompts.jsonl; minimum counts; and that a `paraphrase` query shares no content word
 (after lowercasing, dropping stop words and stripping suffixes) with its targets.
 """
 
@@ -23,6 +24,11 @@ TYPES = frozenset(
     {"preference", "decision", "discovery", "gotcha", "pattern", "friction", "context"}
 )
 STYLES = frozenset({"question", "complaint", "error", "file", "paraphrase", "keyword", "offtopic"})
+PROMPT_STYLES = frozenset(
+    {"imperative", "question", "complaint", "error", "file", "unanswerable", "offtopic"}
+)
+"""prompts.jsonl: prompts in agents' shapes for the recall gate; the last two have no answer."""
+NEGATIVE = frozenset({"unanswerable", "offtopic"})
 KEY = re.compile(r"^[a-z0-9][a-z0-9.-]{0,60}$")
 CONCEPT = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 MIN_TARGETS = 70
@@ -30,6 +36,8 @@ MIN_LABELLED = 150
 MIN_OFFTOPIC = 20
 MIN_PARAPHRASE = 50
 MIN_DISTRACTORS = 3000
+MIN_PROMPTS = 80
+MIN_UNANSWERABLE = 40
 
 # Function words only: a content word (a noun, verb, adjective, number, name) counts.
 STOP_WORDS = frozenset(
@@ -230,7 +238,12 @@ def check_memory(row: dict[str, Any], *, keyed: bool, max_age: float) -> None:
         raise SetError(f"{where}: importance must be a number from 0 to 1")
 
 
-def check_query(row: dict[str, Any], keys: set[str]) -> None:
+def check_query(
+    row: dict[str, Any],
+    keys: set[str],
+    styles: frozenset[str] = STYLES,
+    negative: frozenset[str] = frozenset({"offtopic"}),
+) -> None:
     where = row["_where"]
     extra = sorted(set(row) - {"_where", "query", "relevant", "style"})
     if extra:
@@ -238,13 +251,14 @@ def check_query(row: dict[str, Any], keys: set[str]) -> None:
     if not isinstance(row.get("query"), str) or not row["query"].strip():
         raise SetError(f"{where}: query must be a non-empty string")
     style = row.get("style")
-    if style not in STYLES:
-        raise SetError(f"{where}: style must be one of {', '.join(sorted(STYLES))}")
+    if style not in styles:
+        raise SetError(f"{where}: style must be one of {', '.join(sorted(styles))}")
     relevant = row.get("relevant")
     if not isinstance(relevant, list) or not all(isinstance(k, str) for k in relevant):
         raise SetError(f"{where}: relevant must be a list of keys")
-    if (style == "offtopic") != (not relevant):
-        raise SetError(f"{where}: off-topic queries, and only they, have no relevant memory")
+    if (style in negative) != (not relevant):
+        kinds = " and ".join(sorted(negative))
+        raise SetError(f"{where}: {kinds} queries, and only they, have no relevant memory")
     unknown = [k for k in relevant if k not in keys]
     if unknown:
         raise SetError(f"{where}: unknown key(s) {', '.join(unknown)}")
@@ -266,10 +280,13 @@ def check(folder: Path = HERE) -> dict[str, Counter[str]]:
     by_key = {row["key"]: row for row in memories}
     for row in queries:
         check_query(row, set(by_key))
-    texts = Counter(row["query"].strip().lower() for row in queries)
+    prompts = read_jsonl(folder / "prompts.jsonl")
+    for row in prompts:
+        check_query(row, set(by_key), PROMPT_STYLES, NEGATIVE)
+    texts = Counter(row["query"].strip().lower() for row in queries + prompts)
     repeated = sorted(q for q, n in texts.items() if n > 1)
     if repeated:
-        raise SetError(f"queries.jsonl: repeated query {repeated[0]!r}")
+        raise SetError(f"queries.jsonl, prompts.jsonl: repeated query {repeated[0]!r}")
     titles = {row["title"].strip().lower() for row in memories}
     copied = [row["_where"] for row in distractors if row["title"].strip().lower() in titles]
     if copied:
@@ -284,12 +301,15 @@ def check(folder: Path = HERE) -> dict[str, Counter[str]]:
                     f"{row['_where']}: paraphrase shares {', '.join(sorted(shared))} with {key}"
                 )
     styles = Counter(row["style"] for row in queries)
+    prompt_styles = Counter(row["style"] for row in prompts)
     labelled = sum(n for s, n in styles.items() if s != "offtopic")
     for what, have, least in (
         ("target memories", len(memories), MIN_TARGETS),
         ("labelled queries", labelled, MIN_LABELLED),
         ("off-topic queries", styles["offtopic"], MIN_OFFTOPIC),
         ("paraphrase queries", styles["paraphrase"], MIN_PARAPHRASE),
+        ("answerable prompts", sum(1 for r in prompts if r["relevant"]), MIN_PROMPTS),
+        ("unanswerable prompts", prompt_styles["unanswerable"], MIN_UNANSWERABLE),
         ("distractors", len(distractors), MIN_DISTRACTORS),
     ):
         if have < least:
@@ -300,6 +320,7 @@ def check(folder: Path = HERE) -> dict[str, Counter[str]]:
         raise SetError(f"no query has {unasked[0]} as an answer")
     return {
         "styles": styles,
+        "prompt styles": prompt_styles,
         "types": Counter(row["type"] for row in memories),
         "distractor types": Counter(row["type"] for row in distractors),
         "queries per target": Counter(str(n) for n in answered.values()),

@@ -115,11 +115,15 @@ class MemStore:
         importance: float | None = None,
         session: str | None = None,
         secrets: SecretsPolicy = "refuse",
+        agent: str | None = None,
+        project_commit: str | None = None,
     ) -> dict[str, Any]:
         """Save a memory and commit it; a ``key`` that exists updates that memory.
 
-        Returns the stored record (``record_dict``) with ``path``, ``action``
-        (saved, updated or unchanged) and ``commit`` (None when unchanged).
+        ``agent`` (who saved it) and ``project_commit`` (the project's HEAD then)
+        are its provenance: ``mem stale`` compares the memory's files since that
+        commit. Returns the stored record (``record_dict``) with ``path``,
+        ``action`` (saved, updated or unchanged) and ``commit`` (None when unchanged).
         """
         from memcli.core.draft import Draft
         from memcli.core.validate import check_importance, check_key, check_type
@@ -134,6 +138,8 @@ class MemStore:
             key=check_key(_text(key, "key")) if key is not None else None,
             importance=check_importance(importance),
             session=_optional_text(session, "session"),
+            agent=_optional_text(agent, "agent"),
+            project_commit=_optional_text(project_commit, "project_commit"),
         )
         return self.save_draft(draft, secrets=secrets)
 

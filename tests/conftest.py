@@ -111,6 +111,17 @@ def git(root: Path, *args: str) -> str:
     ).stdout
 
 
+def git_project(root: Path, files: dict[str, str]) -> str:
+    """A project's git repository at ``root`` with ``files`` in one commit; its HEAD."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-qm", "first")
+    return git(root, "rev-parse", "HEAD").strip()
+
+
 def mem_executable() -> str:
     """The installed ``mem`` entry point: beside this interpreter, else on PATH."""
     beside = Path(sys.executable).parent / "mem"
@@ -126,8 +137,9 @@ def run_mem(
     input: str | bytes | None = None,
     cwd: Path | None = None,
     env: dict[str, str] | None = None,
+    timeout: float = 120,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``mem`` command in a subprocess."""
+    """Run the installed ``mem`` command in a subprocess (killed, failing, after ``timeout`` s)."""
     data = input.decode() if isinstance(input, bytes) else input
     return subprocess.run(
         [mem_executable(), *args],
@@ -136,7 +148,7 @@ def run_mem(
         text=True,
         cwd=cwd,
         env={**os.environ, **(env or {})},
-        timeout=120,
+        timeout=timeout,
     )
 
 
@@ -145,7 +157,7 @@ FIXTURE_NOW = "2026-11-21T12:00:00Z"
 
 
 @pytest.fixture(scope="session")
-def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """fixtures/store committed once in a git repository, for each test to copy."""
     root = tmp_path_factory.mktemp("fixture") / "store"
     shutil.copytree(FIXTURES / "store", root)
@@ -164,7 +176,8 @@ def _fixture_store_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["commit", "-q", "-m", "fixture store"],
     ):
         subprocess.run(["git", *args], cwd=root, check=True, env=env)
-    return root
+    yield root
+    shutil.rmtree(root.parent, ignore_errors=True)  # kept by no failure: each test copies it
 
 
 @pytest.fixture

@@ -63,6 +63,27 @@ def test_session_start_and_prompt_hooks_answer_as_each_agent_reads(
 
 
 @pytest.mark.parametrize(
+    ("agent", "event"),
+    [("claude", "UserPromptSubmit"), ("codex", "UserPromptSubmit"), ("gemini", "BeforeAgent")],
+)
+def test_an_instruction_without_a_cue_is_recalled_for(
+    project: Path, tmp_path: Path, agent: str, event: str
+) -> None:
+    payload = {
+        "session_id": f"{agent}-3",
+        "cwd": str(project),
+        "hook_event_name": event,
+        "prompt": "Start the Stripe mock for the checkout tests",
+    }
+    env = {"MEM_NOW": "2027-01-15T10:00:00Z"}
+    # Session start lists memories by a line each: recall may bring their facts.
+    (tmp_path / "mem-home" / "webshop" / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    result = run_mem("hook", agent, event, input=json.dumps(payload), cwd=tmp_path, env=env)
+    assert result.returncode == 0 and "port 12111" in result.stdout
+    assert "idempotency" not in result.stdout
+
+
+@pytest.mark.parametrize(
     ("agent", "event"), [("codex", "Stop"), ("gemini", "PreCompress"), ("gemini", "SessionEnd")]
 )
 def test_events_with_nothing_to_add_answer_nothing(

@@ -109,7 +109,9 @@ WRITTEN = [
     Refusal(["list", "--project", "C:x"], None, FAILURE, "invalid project name"),
     Refusal(["list", "--project", "a\x00b"], None, FAILURE, "invalid project name"),
     Refusal(["mcp", "--project", "../x"], None, FAILURE, "invalid project name"),
-    Refusal(["forget", "--purge", UNKNOWN_ID], None, FAILURE, "no forgotten memory with the id"),
+    Refusal(
+        ["forget", "--purge", "-y", UNKNOWN_ID], None, FAILURE, "no forgotten memory with the id"
+    ),
     Refusal(["diff", "no-such-revision"], None, FAILURE, "not a revision"),
     Refusal(["git-hook", "no-such-hook"], None, USAGE, "unknown git hook 'no-such-hook'"),
     Refusal(
@@ -131,6 +133,15 @@ WRITTEN = [
         "'bad name with spaces' is not a valid remote name",
     ),
     Refusal(["sync", "--continue"], None, FAILURE, "the store has no remote"),
+    # Bytes that are not UTF-8 reach Python as lone surrogates: refused before any command.
+    Refusal(["show", "\udcff\udcfe"], None, USAGE, "argument 2 (\\xff\\xfe) is not UTF-8"),
+    Refusal(
+        ["transcripts", "search", "x", "--session", "\udcff"],
+        None,
+        USAGE,
+        "argument 5 (\\xff) is not UTF-8 text",
+    ),
+    Refusal(["save", "caf\udce9", "--json"], None, USAGE, "argument 2 (caf\\xe9) is not UTF-8"),
     Refusal(["sync"], None, FAILURE, "the store has no remote"),
     *(
         Refusal([command, UNKNOWN_ID], None, FAILURE, f"no memory has the id or key '{UNKNOWN_ID}'")
@@ -211,7 +222,12 @@ def test_the_table_covers_every_command_once_per_case() -> None:
 def test_runtime_errors_through_the_installed_command(indexed_fixture_store: Path) -> None:
     """The real entry point too (its last-resort guard is not in the in-process runner)."""
     by_args = {tuple(case.args): case for case in TABLE}
-    for args in (["show", UNKNOWN_ID], ["search", "x", "--limit", "0"], ["no-such-command"]):
+    for args in (
+        ["show", UNKNOWN_ID],
+        ["search", "x", "--limit", "0"],
+        ["no-such-command"],
+        ["show", "\udcff\udcfe"],  # given to the process as the bytes ff fe
+    ):
         case = by_args[tuple(args)]
         result = run_mem(*args, env={"MEM_STORE": str(indexed_fixture_store)})
         assert result.returncode == case.code

@@ -386,3 +386,33 @@ def test_a_hook_that_fails_open_logs_why_and_the_log_stays_bounded(
     # only the recent one is reported
     (line,) = [line for line in mem("doctor").stdout.splitlines() if line.startswith("warning:")]
     assert "1 failure " in line and "NoSuchEvent" in line
+
+
+def test_a_secret_the_log_would_cut_is_redacted_whole(store: Path, isolated_env: Path) -> None:
+    """The reason is redacted before any cut: blanks folded away never bring half a token in."""
+    token = "ghp_" + "aB3" * 12
+    for blanks in (10, 1_950, 1_980):
+        event = "Odd" + " " * blanks + token
+        assert mem("hook", "claude", event, input="{}").exit_code == 0
+    lines = failure_log(isolated_env).read_text().splitlines()
+    assert len(lines) == 3 and all("[REDACTED" in line for line in lines)
+    assert "ghp_" not in "".join(lines)
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        "9999-99-99T99:99:99Z",
+        "2026-11-31T10:00:00Z",
+        "2026-11-20T24:00:00Z",
+        "2999-01-01T00:00:00Z",
+    ],
+)
+def test_doctor_counts_no_failure_at_an_impossible_or_far_future_time(
+    store: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    log = failure_log(isolated_env)
+    log.parent.mkdir(parents=True)
+    log.write_text(f"{when}\tclaude SessionStart hook\tnever\n")
+    assert not [line for line in mem("doctor").stdout.splitlines() if "never" in line]

@@ -460,7 +460,7 @@ def test_session_start_never_rebuilds_a_large_index_itself(tmp_path: Path) -> No
 def test_a_prompt_never_waits_for_a_large_index_rebuild(tmp_path: Path) -> None:
     root = tmp_path / "big-store"
     env = unindexed_store(root)
-    prompt = payload(tmp_path, "UserPromptSubmit", prompt="what are the rollout steps for payment?")
+    prompt = payload(tmp_path, "UserPromptSubmit", prompt="what is rollout step 17 for payment?")
     answer, stderr = hook("UserPromptSubmit", prompt, cwd=tmp_path, env=env)
     assert answer is None and "rebuilding it in the background" in stderr
     wait_for_background_reindex(root)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -201,7 +203,8 @@ def records(db: Path, project: str | None = "shop") -> list[Any]:
 def test_an_observation_becomes_a_memory_with_its_fields(tmp_path: Path) -> None:
     db = closed_db(tmp_path)
     first, second = records(db)
-    assert first.source_id == "claude-mem:observations:1"
+    assert re.fullmatch(r"claude-mem:observations:[0-9a-f]{24}", first.source_id)
+    assert first.aliases == ("claude-mem:observations:1@2025-11-22T08:26:40Z",)
     assert first.problem is None and first.skip is None
     memory = first.record
     assert isinstance(memory, Observation)
@@ -217,7 +220,7 @@ def test_an_observation_becomes_a_memory_with_its_fields(tmp_path: Path) -> None
     assert memory.id[:10] == first.record.id[:10]
     Observation.from_markdown(memory.to_markdown(), "x.md")  # a valid memory file
 
-    assert second.source_id == "claude-mem:session_summaries:1"
+    assert re.fullmatch(r"claude-mem:session_summaries:[0-9a-f]{24}", second.source_id)
     assert isinstance(second.record, Summary)
     assert second.record.request == "Fix the cart totals"
     assert second.record.learned == "Rounding is per line"
@@ -280,35 +283,35 @@ def test_every_type_bad_json_and_nulls_each_give_a_record_or_a_reason(tmp_path: 
     notes_only = summary(conn, notes="Only notes", files_edited='["a.py"]')
     conn.close()
 
-    by_id = {item.source_id: item for item in records(path)}
+    by_id = {item.label.split(":")[0]: item for item in records(path)}
     assert len(by_id) == 21
-    types = [by_id[f"claude-mem:observations:{n}"].record.type for n in range(1, 11)]
+    types = [by_id[f"observation {n}"].record.type for n in range(1, 11)]
     assert types == ["gotcha", "context", "pattern", "context", "discovery", "decision",
                      "gotcha", "gotcha", "context", "discovery"]  # fmt: skip
-    assert by_id["claude-mem:observations:10"].record.extra == {"claude_mem_type": "timeline-event"}
+    assert by_id["observation 10"].record.extra == {"claude_mem_type": "timeline-event"}
 
-    kept = by_id[f"claude-mem:observations:{bad}"].record
+    kept = by_id[f"observation {bad}"].record
     assert kept.facts == ["not [json"]
     assert kept.concepts == ['{"a": 1}']
     assert kept.files == []
     # No narrative: the facts stand for it; file columns that are not JSON are kept as text.
     assert kept.narrative == "- not [json\n\nOther files: [1, null, src/a.py"
 
-    empty = by_id[f"claude-mem:observations:{nulls}"]
+    empty = by_id[f"observation {nulls}"]
     assert empty.record is None and empty.skip == "empty in claude-mem"
-    assert by_id[f"claude-mem:observations:{only_subtitle}"].record.title == "Only a subtitle here"
-    assert by_id[f"claude-mem:observations:{only_text}"].record.title == "Legacy text only"
-    failed = by_id[f"claude-mem:observations:{no_time}"]
+    assert by_id[f"observation {only_subtitle}"].record.title == "Only a subtitle here"
+    assert by_id[f"observation {only_text}"].record.title == "Legacy text only"
+    failed = by_id[f"observation {no_time}"]
     assert failed.record is None and "created_at" in (failed.problem or "")
-    assert by_id[f"claude-mem:observations:{seconds}"].record.created == "2023-11-14T22:13:20Z"
-    assert by_id[f"claude-mem:observations:{nul_byte}"].record.title == "Hasa NUL"
-    assert by_id[f"claude-mem:observations:{bad_utf8}"].record.title == "caf\ufffd bytes"
-    assert "ghp_" in by_id[f"claude-mem:observations:{secret}"].record.narrative  # screened later
-    assert by_id[f"claude-mem:session_summaries:{empty_summary}"].skip == "empty in claude-mem"
-    notes = by_id[f"claude-mem:session_summaries:{notes_only}"].record
+    assert by_id[f"observation {seconds}"].record.created == "2023-11-14T22:13:20Z"
+    assert by_id[f"observation {nul_byte}"].record.title == "Hasa NUL"
+    assert by_id[f"observation {bad_utf8}"].record.title == "caf\ufffd bytes"
+    assert "ghp_" in by_id[f"observation {secret}"].record.narrative  # screened later
+    assert by_id[f"summary {empty_summary}"].skip == "empty in claude-mem"
+    notes = by_id[f"summary {notes_only}"].record
     assert notes.learned == "Only notes" and "## Files edited\n\n- a.py" in notes.narrative
-    assert by_id[f"claude-mem:observations:{nulls}"].record is None
-    assert by_id[f"claude-mem:observations:{only_text}"].record.session == "sdk-1"
+    assert by_id[f"observation {nulls}"].record is None
+    assert by_id[f"observation {only_text}"].record.session == "sdk-1"
 
 
 def test_the_first_schema_without_titles_reads_from_text(tmp_path: Path) -> None:
@@ -393,8 +396,8 @@ def test_a_database_claude_mem_has_open_is_read_with_its_wal(tmp_path: Path) -> 
     writer.close()
 
 
-def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: Path) -> None:
-    """-wal left behind without -shm (claude-mem died): its rows count, no -shm is created."""
+def crashed_db(tmp_path: Path) -> Path:
+    """A database claude-mem died with: rows in its -wal, no -shm (mem reads a private copy)."""
     db = closed_db(tmp_path)
     writer = apsw.Connection(str(db))
     writer.execute("PRAGMA wal_autocheckpoint = 0")
@@ -404,9 +407,16 @@ def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: P
     for name in ("claude-mem.db", "claude-mem.db-wal"):
         (crashed / name).write_bytes((db.parent / name).read_bytes())
     writer.close()
+    return crashed / "claude-mem.db"
+
+
+def test_a_crashed_claude_mem_s_wal_is_read_without_a_file_appearing(tmp_path: Path) -> None:
+    """-wal left behind without -shm (claude-mem died): its rows count, no -shm is created."""
+    db = crashed_db(tmp_path)
+    crashed = db.parent
     before = _snapshot(crashed)
     assert list(before) == ["claude-mem.db", "claude-mem.db-wal"]
-    titles = [item.record.title for item in records(crashed / "claude-mem.db")]
+    titles = [item.record.title for item in records(db)]
     assert "Only in the WAL so far" in titles
     assert _snapshot(crashed) == before
 
@@ -545,7 +555,7 @@ def test_the_whole_import_once_searchable_idempotent_and_revertible(
     texts = [p.read_text() for p in store.glob("observations/**/*.md")]
     (stored,) = [text for text in texts if "Cart totals" in text]
     assert "claude_mem_type: discovery" in stored
-    assert 'imported_from: "claude-mem:observations:1"' in stored
+    assert re.search(r'imported_from: "claude-mem:observations:[0-9a-f]{24}"', stored)
     mem("reindex", "--check")
 
     again = _import(db, expect=1)
@@ -598,3 +608,124 @@ def test_a_store_without_a_project_name_asks_which(tmp_path: Path, store: Path) 
     db = closed_db(tmp_path)
     result = mem("import", "claude-mem", str(db), expect=2)
     assert "--project NAME or --all-projects" in result.output
+
+
+def _waiting_for(pid: int, lock: Path) -> bool:
+    """Whether the process has the store's write lock file open (it is waiting for it)."""
+    try:
+        links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+    except OSError:
+        return False
+    return str(lock) in links
+
+
+def test_two_imports_of_one_database_at_once_import_each_row_once(
+    tmp_path: Path, store: Path
+) -> None:
+    """Both check the rows, then wait for the lock: the second finds the first's rows."""
+    import subprocess
+    import time
+
+    from memcli.store.files import Store
+    from tests.conftest import mem, mem_executable
+
+    db = tmp_path / "claude-mem.db"
+    conn = make_db(db)
+    for n in range(50):
+        observation(conn, title=f"Row {n} of claude-mem", narrative=f"Narrative {n}.")
+    conn.close()
+    mem("save", "Before the imports")
+    args = [mem_executable(), "import", "claude-mem", str(db), "--project", "shop"]
+    lock = store / ".cache" / "write.lock"
+    with Store(store).write_lock():
+        imports = [
+            subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for _ in range(2)
+        ]
+        deadline = time.monotonic() + 60
+        while not all(_waiting_for(p.pid, lock) for p in imports):
+            assert time.monotonic() < deadline and all(p.poll() is None for p in imports)
+            time.sleep(0.01)
+    outputs = [p.communicate(timeout=60) for p in imports]
+    assert [p.returncode for p in imports] == [0, 0], outputs
+    reports = sorted(out.splitlines()[0] for out, _ in outputs)
+    assert reports == ["50 rows: imported 0, skipped 50, failed 0",
+                       "50 rows: imported 50, skipped 0, failed 0"]  # fmt: skip
+    assert len(list(store.glob("observations/**/*.md"))) == 51
+
+
+def _one_row_db(path: Path, title: str, epoch: int = EPOCH_MS) -> Path:
+    conn = make_db(path)
+    observation(conn, title=title, narrative=f"{title}, in detail.", created_at_epoch=epoch)
+    conn.close()
+    return path
+
+
+def test_row_one_of_a_second_database_is_imported_too(tmp_path: Path, store: Path) -> None:
+    first = _one_row_db(tmp_path / "first.db", "Row one of the first database")
+    second = _one_row_db(tmp_path / "second.db", "Row one of the second database")
+    assert _import(first)["imported"] == 1
+    assert _import(second)["imported"] == 1
+    assert len(list(store.glob("observations/**/*.md"))) == 2
+
+
+def test_a_moved_database_is_still_recognised(tmp_path: Path, store: Path) -> None:
+    db = closed_db(tmp_path)
+    assert _import(db)["imported"] == 2
+    moved = tmp_path / "elsewhere" / "renamed.db"
+    moved.parent.mkdir()
+    db.rename(moved)
+    again = _import(moved)
+    assert again["imported"] == 0 and again["skipped_by_reason"] == {"already imported": 2}
+
+
+def test_rows_without_an_id_are_each_imported_once(tmp_path: Path, store: Path) -> None:
+    db = tmp_path / "no-ids.db"
+    conn = apsw.Connection(str(db))
+    conn.execute(
+        "CREATE TABLE observations (id INTEGER, project TEXT, title TEXT, created_at TEXT)"
+    )
+    for n in range(3):
+        insert(conn, "observations", project="shop", title=f"Row {n}", created_at="2025-01-01")
+    conn.close()
+    assert _import(db)["imported"] == 3
+    again = _import(db)
+    assert again["imported"] == 0 and again["skipped_by_reason"] == {"already imported": 3}
+
+
+def test_a_store_imported_under_the_row_id_alone_is_not_imported_again(
+    tmp_path: Path, store: Path
+) -> None:
+    """mem once named a row ``claude-mem:<table>:<id>``: those imports are still known."""
+    from tests.conftest import git
+
+    db = closed_db(tmp_path)
+    assert _import(db)["imported"] == 2
+    tables = {
+        "Cart totals round per line": "observations:1",
+        "Fix the cart totals": "session_summaries:1",
+    }
+    for path in store.glob("*/**/*.md"):
+        text = path.read_text()
+        title = next(t for t in tables if t in text)
+        old = f'imported_from: "claude-mem:{tables[title]}"'
+        path.write_text(re.sub(r"imported_from: .*", old, text))
+    git(store, "commit", "-qam", "as an older mem wrote them", "--no-verify", "--allow-empty")
+    again = _import(db)
+    assert again["imported"] == 0 and again["skipped_by_reason"] == {"already imported": 2}
+    other = _one_row_db(tmp_path / "other.db", "Another database's row 1", EPOCH_MS + 60_000)
+    assert _import(other)["imported"] == 1
+
+
+def test_a_refused_row_is_reported_without_its_secret(tmp_path: Path, store: Path) -> None:
+    from tests.conftest import mem
+
+    token = "ghp_" + "a1B2c3D4e5F6" * 3
+    db = tmp_path / "claude-mem.db"
+    conn = make_db(db)
+    # The report names each row by its title's first 60 characters: the token is cut there.
+    observation(conn, title=f"The deploy job reads its GitHub token {token}", narrative="x")
+    conn.close()
+    result = mem("import", "claude-mem", str(db), "--project", "shop", expect=1)
+    assert "refusing to store likely secrets" in result.output
+    assert token[:8] not in result.output and "[REDACTED:" in result.output

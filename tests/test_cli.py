@@ -159,6 +159,16 @@ def test_forget_removes_files_in_one_commit_and_keeps_history(store: Path) -> No
     assert "First memory to forget" in git(store, "log", "-p", "--all")
 
 
+def test_forget_and_restore_report_in_json(store: Path) -> None:
+    saved = save("A memory that comes back", "--key", "boomerang")
+    forgotten = mem_json("forget", "boomerang")
+    assert [entry["id"] for entry in forgotten] == [saved] and forgotten[0]["commit"]
+    restored = mem_json("restore", "boomerang")
+    assert restored["id"] == saved and restored["key"] == "boomerang"
+    assert restored["path"].startswith("observations/") and restored["commit"]
+    assert [hit["id"] for hit in mem_json("list")] == [saved]
+
+
 def test_forget_is_all_or_nothing(store: Path) -> None:
     a = save("Memory that stays")
     result = mem("forget", a, "no-such-key", expect=1)

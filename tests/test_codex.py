@@ -255,6 +255,19 @@ def test_no_mcp_and_someone_elses_server(tmp_path: Path, monkeypatch: pytest.Mon
     assert (hooks.read_bytes(), config.read_text()) == (before, theirs)  # nothing written
 
 
+@pytest.mark.parametrize("inline", ["mcp_servers = {}", 'mcp_servers = { x = { command = "x" } }'])
+def test_servers_written_inline_are_not_called_invalid(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, inline: str
+) -> None:
+    """Valid TOML where mem's block cannot go: the refusal says so, not that the file is broken."""
+    monkeypatch.chdir(tmp_path)
+    hooks, config = _codex_files(tmp_path)
+    config.write_text(f"{inline}\n{CONFIG}")
+    refused = mem("install", "codex", expect=1).output
+    assert "not valid TOML" not in refused and "add it by hand" in refused
+    assert config.read_text() == f"{inline}\n{CONFIG}"
+
+
 def test_user_scope_uses_codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "codex-home"
     monkeypatch.setenv("CODEX_HOME", str(home))

@@ -27,6 +27,9 @@ BAD_SETTINGS = [
     ("recall", "min_prompt_chars", "true", f"recall.min_prompt_chars {COUNT_RANGE}"),
     ("recall", "relative_score", "inf", "recall.relative_score must be a number from 0 to 1"),
     ("recall", "relative_score", "nan", "recall.relative_score must be a number from 0 to 1"),
+    ("recall", "min_evidence", "1.5", "recall.min_evidence must be a number from 0 to 1"),
+    ("recall", "cue_evidence", '"low"', "recall.cue_evidence must be a number from 0 to 1"),
+    ("recall", "margin_weight", "11", "recall.margin_weight must be a number from 0 to 10"),
 ]
 
 

@@ -142,7 +142,7 @@ def test_a_detached_head_reads_but_refuses_writes(indexed_fixture_store: Path) -
     mem("save", "One more memory", "--key", "more")
     git(indexed_fixture_store, "checkout", "-q", "--detach", "HEAD~1")
     assert "One more memory" not in mem("list").stdout  # what that commit holds
-    for args in (["save", "x"], ["forget", "01JDF1G2"], ["forget", "--purge", "01JDF1G2"]):
+    for args in (["save", "x"], ["forget", "01JDF1G2"], ["forget", "--purge", "-y", "01JDF1G2"]):
         assert "is on a detached HEAD" in mem(*args, expect=1).stderr
     assert "is on a detached HEAD" in mem("doctor", expect=1).stdout
     git(indexed_fixture_store, "checkout", "-q", "main")

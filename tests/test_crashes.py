@@ -158,3 +158,118 @@ def test_kills_at_random_moments(env: dict[str, str]) -> None:
     for n, code in enumerate(outcomes):
         if n % 4 != 3 and code == 0:  # finished before the kill: it must be there
             assert f"Random kill number {n}" in saved_titles
+
+
+def _jsonl_rows(folder: Path, count: int) -> Path:
+    """``count`` memories as ``mem export`` writes them (ids kept), in one file."""
+    lines = [
+        json.dumps(
+            {
+                "id": f"01JDM3N4P5{n:016d}",
+                "created": "2026-11-20T10:00:00Z",
+                "type": "discovery",
+                "title": f"Imported row {n}",
+                "narrative": f"Row {n} of an import that was killed.",
+            }
+        )
+        for n in range(count)
+    ]
+    path = folder / f"rows-{count}.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def assert_each_id_once(env: dict[str, str], expected: int) -> None:
+    """``expected`` memory files, no two with one id, every one committed."""
+    store = store_of(env)
+    files = list((store / "observations").rglob("*.md"))
+    ids = [parse_memory_file("x.md", p.read_bytes()).id for p in files]
+    assert len(ids) == len(set(ids)) == expected
+    assert git(store, "status", "--porcelain") == ""
+    assert run_mem("doctor", env=env).returncode == 0
+
+
+@pytest.mark.parametrize("point", SAVE_POINTS)
+def test_an_import_retried_after_a_crash_adds_nothing_beside_it(
+    env: dict[str, str], tmp_path: Path, point: str
+) -> None:
+    rows = _jsonl_rows(tmp_path, 3)
+    killed = run_mem("import", "jsonl", str(rows), env={**env, "MEM_CRASH_AT": point})
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem("import", "jsonl", str(rows), env=env)
+    assert again.returncode == 0, again.stderr
+    report = again.stdout.splitlines()[0]
+    assert report in (
+        "3 rows: imported 3, skipped 0, failed 0",
+        "3 rows: imported 0, skipped 3, failed 0",
+    )
+    assert_each_id_once(env, 3 + 3)
+
+
+@pytest.mark.parametrize("point", SAVE_POINTS)
+def test_a_keyed_save_retried_after_a_crash_keeps_one_memory(
+    env: dict[str, str], point: str
+) -> None:
+    args = ["save", "The deploy runbook lives in ops/", "--key", "runbook"]
+    killed = run_mem(*args, env={**env, "MEM_CRASH_AT": point})
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem(*args, env=env)
+    assert again.returncode == 0, again.stderr
+    assert_each_id_once(env, 3 + 1)
+    listed = json.loads(run_mem("list", "--json", env=env).stdout)
+    assert [m["key"] for m in listed].count("runbook") == 1
+
+
+@pytest.mark.parametrize("point", ["files-written", "staged"])
+def test_an_import_of_memory_md_retried_after_a_crash_commits_it(
+    env: dict[str, str], tmp_path: Path, point: str
+) -> None:
+    folder = tmp_path / "claude-memory"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text("# Memory\n\n- [Deploys](deploy.md)\n")
+    (folder / "deploy.md").write_text("---\nname: Deploys go through CI\ntype: project\n---\nx\n")
+    args = ["import", "claude-memory", str(folder)]
+    assert run_mem(*args, env={**env, "MEM_CRASH_AT": point}).returncode == -signal.SIGKILL
+    again = run_mem(*args, env=env)
+    assert again.returncode == 0, again.stderr
+    store = store_of(env)
+    assert git(store, "ls-files", "MEMORY.md") == "MEMORY.md\n"
+    assert_each_id_once(env, 3 + 1)
+
+
+def test_an_import_killed_while_writing_files_is_undone_by_the_retry(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """A real SIGKILL from outside, as soon as the import's first file is on disk."""
+    rows = _jsonl_rows(tmp_path, 400)
+    folder = store_of(env) / "observations" / "2026" / "11"
+    before = len(list(folder.iterdir()))
+    process = subprocess.Popen(
+        [mem_executable(), "import", "jsonl", str(rows)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while sum(1 for name in os.listdir(folder) if name.endswith(".md")) <= before:
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.001)
+    finally:
+        process.kill()
+        process.wait(timeout=60)
+    again = run_mem("import", "jsonl", str(rows), env=env)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("400 rows: imported ")
+    assert_each_id_once(env, 3 + 400)
+
+
+def test_doctor_names_an_interrupted_write_and_fix_settles_it(env: dict[str, str]) -> None:
+    killed = run_mem("save", "Killed half way", env={**env, "MEM_CRASH_AT": "lock-held"})
+    assert killed.returncode == -signal.SIGKILL
+    found = run_mem("doctor", env=env)
+    assert found.returncode == 1
+    assert "a write was interrupted (save: discovery: Killed half way)" in found.stdout
+    fixed = run_mem("doctor", "--fix", env=env)
+    assert "fixed: undid an interrupted write: save: discovery: Killed half way" in fixed.stdout
+    assert run_mem("doctor", env=env).returncode == 0

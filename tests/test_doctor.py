@@ -79,3 +79,30 @@ def test_duplicate_keys_are_reported(store: Path) -> None:
     as_json = json.loads(mem("doctor", "--json", expect=1).stdout)
     assert as_json["healthy"] is False
     assert any("key 'alpha' is used by 2 files" in line for line in as_json["problems"])
+
+
+def test_fix_leaves_files_whose_id_or_key_another_holds_uncommitted(store: Path) -> None:
+    """The pre-commit hook refuses two files with one id or key: so does doctor --fix."""
+    mem("save", "The alpha memory", "--key", "alpha")
+    original = next((store / "observations").rglob("*.md"))
+    copy = original.with_name("copy.md")
+    copy.write_text(original.read_text())
+    same_key = original.with_name("same-key.md")
+    same_key.write_text(
+        "---\nid: 01JDM3N4P5Q6R7S8T9V0W1X2Y4\ntype: gotcha\ntitle: Another alpha\n"
+        "key: alpha\ncreated: 2026-11-20T10:00:00Z\n---\nSame key by hand.\n"
+    )
+    fine = original.with_name("fine.md")
+    fine.write_text(
+        "---\nid: 01JDM3N4P5Q6R7S8T9V0W1X2Y5\ntype: gotcha\ntitle: A fine hand edit\n"
+        "created: 2026-11-20T10:00:00Z\n---\nNothing shared.\n"
+    )
+    fixed = mem("doctor", "--fix", expect=1).stdout
+    assert "fixed: committed 1 uncommitted memory file(s)" in fixed
+    committed = git(store, "ls-files", "observations")
+    assert "fine.md" in committed
+    assert "copy.md" not in committed and "same-key.md" not in committed
+    assert f"not committed, {copy.relative_to(store)}: its id" in fixed
+    assert f"not committed, {same_key.relative_to(store)}: its key 'alpha'" in fixed
+    assert copy.exists() and same_key.exists()  # left for a person to resolve
+    assert "fine.md" in git(store, "show", "--stat", "--format=", "HEAD")

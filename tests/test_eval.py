@@ -83,6 +83,14 @@ SUITE_QUERIES = [
 ]
 
 
+SUITE_PROMPTS = [
+    {"query": "Make the upload URL last longer", "relevant": ["t-upload"], "style": "imperative"},
+    {"query": "Move the flags out of Unleash", "relevant": ["t-flags"], "style": "imperative"},
+    {"query": "extract this block into a helper", "relevant": [], "style": "unanswerable"},
+    {"query": "what is the capital of Peru?", "relevant": [], "style": "offtopic"},
+]
+
+
 def write_jsonl(path: Path, rows: list[dict[str, object]]) -> None:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
 
@@ -94,6 +102,7 @@ def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     write_jsonl(folder / "memories.jsonl", SUITE_MEMORIES)
     write_jsonl(folder / "distractors.jsonl", SUITE_DISTRACTORS)
     write_jsonl(folder / "queries.jsonl", SUITE_QUERIES)
+    write_jsonl(folder / "prompts.jsonl", SUITE_PROMPTS)
     monkeypatch.setenv("MEM_EVAL_SUITE", str(folder))
     return folder
 
@@ -104,11 +113,63 @@ def test_the_suite_is_measured_beside_plain_bm25(suite: Path) -> None:
     assert set(report["modes"]) == {"bm25", "lexical"}
     assert report["modes"]["lexical"]["recall@10"] == 1.0
     gate = report["recall"]["lexical"]
-    assert gate["offtopic"] == 1 and gate["offtopic_answered"] == 0
+    assert gate["offtopic"] == 3 and gate["offtopic_answered"] == 0  # prompts.jsonl has 2
     # Four memories: session start shows them all in full, so recall never repeats them.
     assert gate["hit_rate"] == 1.0 and gate["answered"] == 0
     text = mem("eval", "--by-style").stdout
     assert "recall@10" in text and "lexical recall@10 vs bm25" in text and "question" in text
+
+
+def test_the_gate_is_reported_by_style_and_half(suite: Path) -> None:
+    from memcli.retrieval.evaluation import half
+
+    report = json.loads(mem("eval", "--json").stdout)
+    assert report["gate_prompts"] == len(SUITE_QUERIES) + len(SUITE_PROMPTS)
+    styles = report["recall"]["lexical"]["by_style"]
+    assert list(styles) == [
+        "imperative",
+        "question",
+        "answerable",
+        "not paraphrase",
+        "agents' prompts",
+        "offtopic",
+        "unanswerable",
+    ]
+    imperative = styles["imperative"]
+    # A few memories: session start shows them in full, recall need not repeat them.
+    assert imperative["labelled"] and imperative["all"] == {
+        "prompts": 2,
+        "answered": 0,
+        "shown": 2,
+        "rate": 1.0,
+    }
+    for name, tally in styles.items():
+        halves = [tally[h]["prompts"] for h in ("tune", "held-out")]
+        assert sum(halves) == tally["all"]["prompts"], name
+    prompts = [row["query"] for row in SUITE_QUERIES + SUITE_PROMPTS]
+    assert styles["offtopic"]["all"]["prompts"] == 2
+    assert not styles["offtopic"]["labelled"] and styles["unanswerable"]["all"]["rate"] == 0.0
+    held_out = sum(half(text) == "held-out" for text in prompts)
+    assert (
+        styles["answerable"]["held-out"]["prompts"]
+        + sum(styles[s]["held-out"]["prompts"] for s in ("offtopic", "unanswerable"))
+        == held_out
+    )
+    text = mem("eval").stdout
+    assert "tune" in text and "held-out" in text and "false fires (nothing answers)" in text
+    assert "  imperative" in text and "  unanswerable" in text
+
+
+def test_the_split_is_fixed_and_near_even_on_the_suite() -> None:
+    from memcli.retrieval.evaluation import HALVES, half
+
+    from .conftest import REPO_ROOT
+
+    rows = (REPO_ROOT / "eval" / "prompts.jsonl").read_text().splitlines()
+    texts = [json.loads(row)["query"] for row in rows]
+    halves = [half(text) for text in texts]
+    assert halves == [half(text) for text in texts] and set(halves) == set(HALVES)
+    assert 0.4 < halves.count("held-out") / len(halves) < 0.6
 
 
 def test_a_users_queries_file_runs_on_their_store(store: Path, tmp_path: Path) -> None:

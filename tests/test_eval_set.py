@@ -43,7 +43,7 @@ def _write(path: Path, rows: list[dict[str, Any]]) -> None:
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
     """A copy of the set with its first 200 distractors, for breaking."""
-    for name in ("memories.jsonl", "queries.jsonl"):
+    for name in ("memories.jsonl", "queries.jsonl", "prompts.jsonl"):
         shutil.copy(EVAL / name, tmp_path / name)
     _write(tmp_path / "distractors.jsonl", _rows(EVAL / "distractors.jsonl")[:200])
     return tmp_path
@@ -57,6 +57,9 @@ def test_the_committed_set_passes_its_checks() -> None:
     assert styles["paraphrase"] >= 50
     assert sum(summary["distractor types"].values()) >= 3000
     assert set(summary["types"]) == check.TYPES
+    prompts = summary["prompt styles"]
+    assert sum(n for s, n in prompts.items() if s not in check.NEGATIVE) >= 80
+    assert prompts["unanswerable"] >= 40 and prompts["imperative"] >= 40
 
 
 def test_the_command_prints_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,6 +91,12 @@ def test_no_distractor_repeats_a_target_title() -> None:
         ("memories.jsonl", lambda r: r[0].update(importance=2), "importance"),
         ("distractors.jsonl", lambda r: r[0].update(key="d-1"), "no key"),
         ("distractors.jsonl", lambda r: None, "only 200 distractors"),
+        ("prompts.jsonl", lambda r: r[0].update(style="paraphrase"), "style must be"),
+        ("prompts.jsonl", lambda r: r[0].update(relevant=[]), "only they"),
+        ("prompts.jsonl", lambda r: r[-1].update(relevant=["t-upload-timeout"]), "only they"),
+        ("prompts.jsonl", lambda r: r[0].update(relevant=["t-nowhere"]), "unknown key"),
+        ("prompts.jsonl", lambda r: r[1].update(query=r[0]["query"]), "repeated query"),
+        ("prompts.jsonl", lambda r: r.__setitem__(slice(0, 80), []), "answerable prompts"),
     ],
 )
 def test_a_broken_set_is_refused_in_one_line(

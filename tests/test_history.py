@@ -200,3 +200,31 @@ def test_restore_never_gives_a_key_two_memories(store: Path) -> None:
     result = mem("restore", first, expect=1)
     assert "deploy" in result.stderr and "already" in result.stderr
     assert [m["title"] for m in mem_json("list")] == ["Deploys go out on Thursdays now"]
+
+
+def test_a_forgotten_memory_is_restored_and_logged_by_its_key_or_id(store: Path) -> None:
+    identity = mem("save", "Staging deploys need a ticket", "--key", "staging").stdout.strip()
+    mem("save", "Staging deploys need a ticket and a reviewer", "--key", "staging")
+    mem("save", "Unrelated memory about staging servers", "--key", "servers")
+    mem("forget", "staging")
+    for ref in ("staging", identity, identity[:12]):
+        actions = [e["action"] for e in mem_json("log", ref)]
+        assert actions == ["forget", "update", "save"], ref
+    out = mem("restore", "staging").stdout
+    assert out.startswith(f"restored {identity}")
+    assert "a reviewer" in mem_json("show", "staging")[0]["narrative"]  # as it was last
+
+
+def test_restore_of_an_unknown_key_is_a_clear_error(store: Path) -> None:
+    mem("save", "Something", "--key", "present")
+    mem("forget", "present")
+    result = mem("restore", "never-had-it", expect=1)
+    assert "no forgotten memory with the id or key 'never-had-it'" in result.stderr
+
+
+def test_the_journal_shows_the_id_of_each_memory(store: Path) -> None:
+    identity = mem("save", "A memory that will go", "--key", "gone").stdout.strip()
+    mem("forget", "gone")
+    lines = mem("log").stdout.splitlines()
+    assert len(lines) == 2 and all(identity in line for line in lines)
+    assert [e["ids"] for e in mem_json("log")] == [[identity], [identity]]

@@ -128,6 +128,14 @@ ROWS: list[tuple[str, str, Any, Any]] = [
     ),
     (
         "hand-file",
+        "deep-nesting-behind-an-anchor",
+        GOOD.format(id="01JD0000000000000000000DPA", title="Deep", body="b")
+        .replace("---\nb", "x: &deep " + "[" * 5_000 + "]" * 5_000 + "\n---\nb")
+        .encode(),
+        "frontmatter is nested deeper than",
+    ),
+    (
+        "hand-file",
         "created-after-year-9999",
         GOOD.format(id="01JD0000000000000000000BGG", title="Late", body="b")
         .replace("2026-11-01T00:00:00Z", "9999-12-31T23:00:00-05:00")

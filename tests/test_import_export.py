@@ -308,3 +308,76 @@ def test_import_commit_messages_read_well() -> None:
     one = Observation(id="01JDX3Z6AAAAAAAAAAAAAAAAAA", type="decision", title="T", created="x")
     subject = journal.import_message("a/memory", [one], notes=True).splitlines()[0]
     assert subject == "import: 1 memory and MEMORY.md"
+
+
+def _strict(text: str) -> object:
+    """JSON as a strict parser reads it: Infinity and NaN are not JSON."""
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+ROW = {
+    "id": "01JDX3Z6T0V6K8M2Q9R4S5T7W8",
+    "type": "decision",
+    "title": "Keep the index disposable",
+    "created": "2026-01-02T03:04:05Z",
+    "narrative": "Rebuild it from the files.",
+}
+
+
+@pytest.mark.parametrize(
+    "value", ["1e309", "-1e309", "NaN", "Infinity", "[1, -Infinity]", '{"a": 1e400}']
+)
+def test_a_number_json_cannot_carry_is_refused_on_import(
+    store: Path, tmp_path: Path, value: str
+) -> None:
+    dump = tmp_path / "rows.jsonl"
+    line = json.dumps({**ROW, "extra": {"reach": "VALUE"}}).replace('"VALUE"', value)
+    dump.write_text(line + "\n")
+    result = mem("import", "jsonl", str(dump), expect=1)
+    assert "line 1: not a finite number: infinity and NaN are not JSON" in result.output
+    assert not (store / "observations").exists()
+
+
+def test_hand_edited_infinity_and_nan_come_out_as_strict_json(store: Path) -> None:
+    folder = store / "observations" / "2026" / "01"
+    folder.mkdir(parents=True)
+    text = HAND_EDITED.replace("nested: {a: 1}", "reach: .inf\nfloor: -.inf\nratio: .nan")
+    (folder / "2026-01-02-hand.md").write_text(text.replace("owners: [ann, bob]", "x: [.inf]"))
+    git(store, "add", "-A")
+    git(store, "commit", "-q", "-m", "hand edit")
+    expected = {"reach": "Infinity", "floor": "-Infinity", "ratio": "NaN", "x": ["Infinity"]}
+    shown = _strict(mem("show", ROW["id"], "--json").stdout)
+    assert isinstance(shown, list) and {k: shown[0][k] for k in expected} == expected
+    exported = _strict(mem("export").stdout)
+    assert isinstance(exported, dict) and exported["extra"] == {
+        "reviewed": "2026-02-03",
+        **expected,
+    }
+
+
+def test_known_fields_under_extra_are_refused_on_import(store: Path, tmp_path: Path) -> None:
+    dump = tmp_path / "rows.jsonl"
+    rows = [
+        {**ROW, "extra": {"id": "01JDX3Z6T0V6K8M2Q9R4S5T7W9", "type": "gotcha"}},
+        {**ROW, "id": "01JDX3Z6T0V6K8M2Q9R4S5T7WA", "extra": {"narrative": "other"}},
+    ]
+    dump.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    result = mem("import", "jsonl", str(dump), expect=1)
+    assert "line 1: extra holds 'id', 'type': mem's own fields go at the top level" in (
+        result.output
+    )
+    assert "line 2: extra holds 'narrative'" in result.output
+    assert not (store / "observations").exists()
+
+
+def test_claude_memory_with_an_infinite_number_is_refused(store: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "ttl.md").write_text("---\nname: Cache TTL\nttl: .inf\n---\nIt never expires.\n")
+    result = mem("import", "claude-memory", str(folder), expect=1)
+    assert "ttl.md: ttl is not a finite number" in result.output
+    assert not (store / "observations").exists()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem, run_mem
+from .conftest import git, mem, mem_executable, run_mem
 
 INSTALLED = {
     "claude": [".claude/settings.json", ".mcp.json"],
@@ -203,3 +205,118 @@ def test_scope_user_is_what_user_was(
     assert by_scope == mem("install", agent, "--user", "--dry-run").output
     assert by_scope != mem("install", agent, "--dry-run").output
     assert "Would have" in by_scope
+
+
+def _not_a_file(path: Path, kind: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+@pytest.mark.parametrize(
+    ("agent", "name"),
+    [(agent, name) for agent, names in INSTALLED.items() for name in names]
+    + [("claude", ".claude/settings.json.mem-backup")],
+)
+def test_a_settings_path_that_is_no_file_is_refused_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str, name: str, kind: str
+) -> None:
+    """A FIFO is never opened for a blocking read (mem would wait forever), a folder never read."""
+    project = _project(tmp_path, monkeypatch)
+    if name.endswith(".mem-backup"):
+        _agent_files(project, agent)
+        mem("install", *_install_args(agent))
+        (project / name).unlink()
+    _not_a_file(project / name, kind)
+    for command in ("install", "uninstall"):
+        try:
+            done = subprocess.run(
+                [mem_executable(), command, *_install_args(agent)],
+                capture_output=True,
+                text=True,
+                timeout=20,
+                stdin=subprocess.DEVNULL,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"mem {command} {agent} waited on a {kind} at {name}")
+        if command == "install" and name.endswith(".mem-backup"):
+            continue  # the backup is only read by the uninstall
+        assert done.returncode == 1, (command, done.stdout, done.stderr)
+        assert f"{project / name} is not a regular file" in done.stderr
+        assert "internal error" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert (project / name).is_dir() if kind == "folder" else (project / name).is_fifo()
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_hooks_and_server_run_this_mem_not_another_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    """Another ``mem`` first on PATH (older, without the MCP extra) would answer the agent."""
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    other = tmp_path / "other-bin"
+    other.mkdir()
+    (other / "mem").write_text("#!/bin/sh\necho 'an older mem' >&2\nexit 2\n")
+    (other / "mem").chmod(0o755)
+    path = f"{other}{os.pathsep}{os.environ['PATH']}"
+    done = run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path})
+    assert done.returncode == 0, done.stderr
+    written = "".join(path.read_text() for path in files)
+    assert mem_executable() in written
+    assert '"mem hook' not in written and '"command": "mem"' not in written
+    assert 'command = "mem"' not in written
+    # The mem on PATH is this one (a link to it, as pipx makes): plain `mem` is kept.
+    (other / "mem").unlink()
+    (other / "mem").symlink_to(mem_executable())
+    run_mem("uninstall", agent, cwd=project, env={"PATH": path})
+    assert run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path}).returncode == 0
+    assert mem_executable() not in "".join(path.read_text() for path in files)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["1e999", "-1e400", "NaN", "Infinity", "[" * 100_000 + "]" * 100_000],
+    ids=["huge", "huge-negative", "nan", "infinity", "deep"],
+)
+def test_settings_mem_cannot_read_back_as_they_are_are_left_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """A number read back would be written as Infinity (no agent could read the file then);
+    lists nested past Python's stack cannot be read at all."""
+    settings = _project(tmp_path, monkeypatch) / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = f'{{"theirs": {value}}}\n'
+    settings.write_text(original)
+    refused = run_mem("install", "claude", "--no-mcp")
+    assert refused.returncode == 1 and "mem leaves it untouched" in refused.stderr
+    assert settings.read_text() == original and not _backup(settings).exists()
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_a_settings_folder_that_is_a_file_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    folder = project / f".{agent}"
+    folder.write_text("not a folder\n")
+    for command in ("install", "uninstall"):
+        done = run_mem(command, agent)
+        assert "internal error" not in done.stderr, done.stderr
+        assert done.returncode in (0, 1) and len(done.stderr.splitlines()) <= 1
+    assert folder.read_text() == "not a folder\n"
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_uninstall_no_mcp_keeps_the_server_for_every_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    files = _agent_files(project, agent)
+    mem("install", agent)
+    mem("uninstall", agent, "--no-mcp")
+    left = "".join(path.read_text() for path in files if path.exists())
+    assert "mem hook" not in left
+    assert "mcpServers" in left or "mcp_servers" in left

@@ -21,12 +21,12 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.context import RequestContext
-from mcp.types import CallToolResult, ListRootsResult, Root, TextContent
+from mcp.types import CallToolResult, Implementation, ListRootsResult, Root, TextContent
 
 from memcli.adapters.agents import claude_mcp
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, mem, mem_executable, server_env
+from .conftest import git, git_project, mem, mem_executable, server_env
 
 
 class Client:
@@ -66,6 +66,7 @@ def start_client(
     roots: list[Path] | None = None,
     env: dict[str, str] | None = None,
     command: str | None = None,
+    name: str = "mcp",
 ) -> Client:
     """``command`` (the installed ``mem``) ``args`` as an MCP host starts it, with ``env``."""
     portal = stack.enter_context(start_blocking_portal())
@@ -87,7 +88,12 @@ def start_client(
 
     session = stack.enter_context(
         portal.wrap_async_context_manager(
-            ClientSession(read, write, list_roots_callback=list_roots if roots else None)
+            ClientSession(
+                read,
+                write,
+                list_roots_callback=list_roots if roots else None,
+                client_info=Implementation(name=name, version="1.0"),
+            )
         )
     )
     portal.call(session.initialize)
@@ -156,6 +162,23 @@ def test_a_save_is_a_commit_and_search_timeline_get_read_it(
     assert "chunk the uploads" in records[1]["narrative"]
     again = client.ok("save", text="Uploads retry five times before failing.", key="retries")
     assert again["id"] == second["id"] and again["action"] != "saved"
+
+
+def hand_edit(store: Path, path: str, lines: str) -> None:
+    """Add frontmatter lines to a memory file and commit it, as a person would."""
+    file = store / path
+    file.write_text(file.read_text().replace("\n---\n", f"\n{lines}\n---\n", 1))
+    git(store, "commit", "-q", "-am", "hand edit")
+
+
+def test_get_answers_strict_json_for_a_hand_edited_infinity(server: tuple[Client, Path]) -> None:
+    client, store = server
+    saved = client.ok("save", text="The cache never expires.", key="cache-ttl")
+    hand_edit(store, saved["path"], "ttl: .inf\nratio: .nan")
+    result = client.call("get", ids=["cache-ttl"])
+    assert not result.isError
+    (record,) = json.loads(_text(result), parse_constant=lambda name: pytest.fail(name))
+    assert (record["ttl"], record["ratio"]) == ("Infinity", "NaN")
 
 
 @pytest.mark.e2e
@@ -273,6 +296,23 @@ def test_the_store_comes_from_the_clients_root(tmp_path: Path) -> None:
         client.ok("save", text="Found through the client's root.")  # a save does
         assert len(client.ok("search", query="root")) == 1
     assert "Found through the client's root" in git(workspace / ".mem", "log", "-p")
+
+
+@pytest.mark.e2e
+def test_a_save_records_the_client_as_its_agent_and_the_projects_commit(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    head = git_project(project, {"src/app.py": "print('hi')\n"})
+    (project / ".mem").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ExitStack() as stack:  # the project is the client's root, not the server's folder
+        client = start_client(
+            stack, [], tmp_path, cwd=elsewhere, roots=[project], name="claude-code"
+        )
+        saved = client.ok("save", text="The app prints a greeting.", files=["src/app.py"])
+    assert (saved["agent"], saved["project_commit"]) == ("claude", head)
+    stored = (project / ".mem" / saved["path"]).read_text()
+    assert "agent: claude" in stored and head in stored
 
 
 # ---- mem install claude --mcp ----

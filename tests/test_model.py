@@ -7,7 +7,7 @@ import re
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memcli.core import codec
@@ -271,6 +271,22 @@ HAND_FRONTMATTER = [
         "t: a [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\nq: '[[[[[[[[[[[[[[[[[[[[[[[[['\n",
         None,
     ),
+    # Deep brackets the pre-scan cannot place (after a node's anchor or tag, after a quote
+    # that is text, in a block scalar): still mem's words, whatever the parser says.
+    ("deep-after-anchor", "x: &a " + "[" * 2_000 + "]" * 2_000 + "\n", "nested deeper than 20"),
+    ("deep-after-tag", "x: !!seq " + "{" * 2_000 + "}" * 2_000 + "\n", "nested deeper than 20"),
+    (
+        "deep-after-tagged-quote",
+        "x: [!!str 'a #', " + "[" * 2_000 + "]" * 2_000 + "]\n",
+        "nested deeper than 20",
+    ),
+    ("deep-after-quote-in-text", "t: x-'\nx: " + "[" * 2_000 + "]" * 2_000 + "\n", "nested deeper"),
+    (
+        "deep-after-block-scalar",
+        "t: |\n  'quoted\nx: " + "[" * 2_000 + "]" * 2_000 + "\n",
+        "nested deeper than 20",
+    ),
+    ("anchored-list", "tags: &t [[a], {b: [c]}]\n", None),
     ("huge-number", f"n: {'9' * 5000}\n", "broken YAML frontmatter"),
     ("impossible-date", "seen: 2026-02-30\n", "broken YAML frontmatter"),
     ("too-long", "note: '" + "x" * 1_000_000 + "'\n", "frontmatter is longer than"),
@@ -312,6 +328,8 @@ def _depth(value: object) -> int:
 
 
 @given(_nested)
+@example(":[")  # a plain scalar that starts with an indicator character
+@example({"a-": ["-[", "?{"]})
 @settings(max_examples=300, deadline=None)
 def test_flow_depth_counts_what_yaml_nests(value: object) -> None:
     """The pre-parser bound counts flow nesting as YAML does, strings and all."""

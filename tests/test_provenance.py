@@ -154,3 +154,23 @@ def test_the_post_compact_summary_records_claude_and_the_project_commit(
         head,
         "s-compact",
     )
+
+
+@pytest.mark.parametrize(
+    ("client", "agent"),
+    [
+        ("claude-code", "claude"),
+        ("codex-mcp-client", "codex"),
+        ("gemini-cli-mcp-client-mem", "gemini"),  # newer Gemini CLIs add the server's name
+        ("Zed Editor", "zed-editor"),
+        ("  --Cursor (VS Code)--", "cursor-vs-code"),
+        ("日本語", None),
+        ("", None),
+        (None, None),
+        ("a" * 300, "a" * 100),
+    ],
+)
+def test_an_mcp_clients_name_becomes_an_agent_name(client: str | None, agent: str | None) -> None:
+    from memcli.capture.provenance import agent_of_client
+
+    assert agent_of_client(client) == agent

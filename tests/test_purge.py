@@ -59,7 +59,7 @@ def test_purge_removes_every_trace_and_keeps_everything_else(store: Path) -> Non
     before = commits(store)
     assert CODENAME in all_history(store)
 
-    result = mem("forget", "--purge", secret["id"])
+    result = mem("forget", "--purge", "-y", secret["id"])
     assert f"purged {secret['id']}" in result.stdout
     assert "2 commit(s) dropped, 1 changed" in result.stderr
 
@@ -93,10 +93,25 @@ def test_purge_follows_a_memory_across_renames_by_hand(store: Path) -> None:
     new = old.with_name("renamed by hand, café.md")  # fast-export quotes this path
     git(store, "mv", old.relative_to(store).as_posix(), new.relative_to(store).as_posix())
     git(store, "commit", "-q", "-m", f"Rename the {CODENAME} memory")
-    mem("forget", "--purge", "host")
+    mem("forget", "--purge", "-y", "host")
     assert_gone(store, CODENAME)  # also the hand commit's message in COMMIT_EDITMSG
     assert [hit["key"] for hit in mem_json("list")] == ["keep"]
     assert "Rename the" not in all_history(store)  # it only renamed that memory
+
+
+def test_purge_without_a_terminal_refuses_unless_yes_is_given(store: Path) -> None:
+    """An agent's shell has no terminal to ask on: a history rewrite needs -y there."""
+    secret = save(f"The launch codename is {CODENAME}", "--key", "launch")
+    head = git(store, "rev-parse", "HEAD")
+    env = {"MEM_STORE": str(store)}
+    refused = run_mem("forget", "--purge", secret["id"], input="", env=env)
+    assert refused.returncode == 1
+    assert refused.stderr.count("\n") == 1 and "-y" in refused.stderr
+    assert refused.stdout == ""
+    assert git(store, "rev-parse", "HEAD") == head and CODENAME in all_history(store)
+    purged = run_mem("forget", "--purge", "-y", secret["id"], input="", env=env)
+    assert purged.returncode == 0, purged.stderr
+    assert_gone(store, CODENAME)
 
 
 def test_purge_refuses_uncommitted_changes_and_touches_nothing(store: Path) -> None:
@@ -104,7 +119,7 @@ def test_purge_refuses_uncommitted_changes_and_touches_nothing(store: Path) -> N
     path = store / saved["path"]
     path.write_text(path.read_text() + "\nedited by hand\n")
     head = git(store, "rev-parse", "HEAD")
-    result = mem("forget", "--purge", "x", expect=1)
+    result = mem("forget", "--purge", "-y", "x", expect=1)
     assert "uncommitted changes" in result.stderr
     assert git(store, "rev-parse", "HEAD") == head and "edited by hand" in path.read_text()
 
@@ -116,7 +131,7 @@ def test_purged_history_replaces_the_remote_only_with_a_lease(store: Path, tmp_p
     mem("save", "Shared knowledge stays", "--key", "shared")
     secret = save(f"{CODENAME} leaked into a memory", "--key", "oops")
     mem("sync")
-    result = mem("forget", "--purge", secret["id"])
+    result = mem("forget", "--purge", "-y", secret["id"])
     assert "mem sync --force-with-lease" in result.stderr
 
     refused = mem("sync", expect=1)
@@ -143,7 +158,7 @@ def test_force_with_lease_refuses_when_the_remote_moved_on(store: Path, tmp_path
     mem("save", "Someone else saved this meanwhile", "--store", str(other))
     mem("sync", "--store", str(other))
 
-    mem("forget", "--purge", secret["id"])
+    mem("forget", "--purge", "-y", secret["id"])
     before = git(remote, "rev-parse", "main")
     refused = mem("sync", "--force-with-lease", expect=1)
     assert "changed since mem last saw it" in refused.stderr
@@ -156,6 +171,7 @@ def test_a_purge_killed_half_way_is_finished_by_doctor(store: Path) -> None:
     killed = run_mem(
         "forget",
         "--purge",
+        "-y",
         secret["id"],
         env={"MEM_STORE": str(store), "MEM_CRASH_AT": "purge-imported"},
     )
@@ -183,7 +199,7 @@ def test_purge_removes_a_file_whose_name_git_quotes(store: Path, name: str) -> N
         (old.parent / name).relative_to(store).as_posix(),
     )
     git(store, "commit", "-q", "-m", "Rename by hand")
-    result = mem("forget", "--purge", "host")
+    result = mem("forget", "--purge", "-y", "host")
     assert f"purged {saved['id']}" in result.stdout
     assert not (old.parent / name).exists()
     assert_gone(store, CODENAME)
@@ -197,7 +213,7 @@ def test_purge_does_not_say_purged_while_a_copy_keeps_the_text(store: Path) -> N
     (store / "archive" / "old.md").write_text((store / saved["path"]).read_text())
     git(store, "add", "archive")
     git(store, "commit", "-q", "--no-verify", "-m", "Keep a copy")
-    result = mem("forget", "--purge", "host", expect=1)
+    result = mem("forget", "--purge", "-y", "host", expect=1)
     assert "purged" not in result.stdout
     assert "could not take" in result.stderr and saved["id"] in result.stderr
 
@@ -218,7 +234,7 @@ def _shared(tmp_path: Path, store: Path) -> tuple[Path, Path, dict[str, str]]:
 def test_a_purge_reaches_every_clone_through_sync(store: Path, tmp_path: Path) -> None:
     remote, other, secret = _shared(tmp_path, store)
     mem("save", "C saved this before it heard of the purge", "--store", str(other))
-    mem("forget", "--purge", secret["id"])
+    mem("forget", "--purge", "-y", secret["id"])
     mem("sync", "--force-with-lease")
 
     synced = mem("sync", "--store", str(other))
@@ -241,7 +257,7 @@ def test_a_purge_reaches_every_clone_through_sync(store: Path, tmp_path: Path) -
 def test_sync_refuses_to_push_a_purged_memory_back(store: Path, tmp_path: Path) -> None:
     remote, other, secret = _shared(tmp_path, store)
     copy = (other / secret["path"]).read_text()
-    mem("forget", "--purge", secret["id"])
+    mem("forget", "--purge", "-y", secret["id"])
     mem("sync", "--force-with-lease")
     mem("sync", "--store", str(other))
     (other / secret["path"]).write_text(copy)  # brought back by hand
@@ -255,7 +271,7 @@ def test_sync_refuses_to_push_a_purged_memory_back(store: Path, tmp_path: Path) 
 
 def test_applying_a_purge_refuses_uncommitted_changes(store: Path, tmp_path: Path) -> None:
     _, other, secret = _shared(tmp_path, store)
-    mem("forget", "--purge", secret["id"])
+    mem("forget", "--purge", "-y", secret["id"])
     mem("sync", "--force-with-lease")
     path = other / secret["path"]
     path.write_text(path.read_text() + "\nedited in C\n")
@@ -268,7 +284,7 @@ def test_a_purged_memory_cannot_come_back_by_a_hand_commit(store: Path) -> None:
     save(f"The launch codename is {CODENAME}", "--key", "launch")
     path = mem_json("search", CODENAME)[0]["path"]
     kept = (store / path).read_bytes()
-    mem("forget", "--purge", "launch")
+    mem("forget", "--purge", "-y", "launch")
 
     (store / path).parent.mkdir(parents=True, exist_ok=True)
     (store / path).write_bytes(kept)
@@ -286,7 +302,7 @@ def test_a_purged_memory_cannot_come_back_by_a_hand_commit(store: Path) -> None:
 
 def test_a_commit_taking_ids_out_of_purged_txt_is_refused(store: Path) -> None:
     secret = save(f"The launch codename is {CODENAME}", "--key", "launch")
-    mem("forget", "--purge", "launch")
+    mem("forget", "--purge", "-y", "launch")
     listed = (store / "purged.txt").read_text()
     (store / "purged.txt").write_text(listed.replace(f"{secret['id']}\n", ""))
     git(store, "add", "purged.txt")
@@ -310,7 +326,7 @@ def test_a_purge_is_refused_while_the_stash_holds_work(store: Path) -> None:
     path.write_text(path.read_text() + "\nuncommitted thought\n")
     git(store, "stash", "-q")
     head = git(store, "rev-parse", "HEAD")
-    refused = mem("forget", "--purge", "launch", expect=1)
+    refused = mem("forget", "--purge", "-y", "launch", expect=1)
     assert "git stash list" in refused.stderr
     assert git(store, "rev-parse", "HEAD") == head
     assert CODENAME in all_history(store)
@@ -341,6 +357,6 @@ def test_a_purge_deletes_the_text_kept_from_a_refused_edit(
     refused = mem("edit", "launch", expect=1)
     kept = Path(refused.stderr.split("kept in ")[1].split()[0].rstrip(";:,"))
     assert kept.is_relative_to(store / ".cache") and CODENAME in kept.read_text()
-    mem("forget", "--purge", "launch")
+    mem("forget", "--purge", "-y", "launch")
     assert not kept.exists()
     assert_gone(store, CODENAME)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.core.secrets import redact, report, scan
+from memcli.core.secrets import redact, redacted_head, report, scan
 
 from .conftest import git, mem, mem_json
 
@@ -241,3 +241,144 @@ def test_doctor_does_not_commit_a_hand_edit_that_adds_a_secret(store: Path) -> N
     assert "holds likely secrets: Stripe live key sk_live_… (32 chars)" in result.stdout
     assert STRIPE not in result.output
     assert head(store) == before and STRIPE not in history(store)
+
+
+# ---------------------------------------------- cuts: redacted before, never through
+
+
+def words(length: int) -> str:
+    """Prose of exactly ``length`` characters, ending in a space."""
+    return ("lorem ipsum dolor " * (length // 18 + 1))[: length - 1] + " "
+
+
+@pytest.mark.parametrize(("text", "rule", "secret"), FOUND, ids=[row[1] for row in FOUND])
+@pytest.mark.parametrize("at", [0.1, 0.5, 0.9])
+def test_a_cut_through_any_secret_keeps_none_of_it(
+    text: str, rule: str, secret: str, at: float
+) -> None:
+    text = "earlier lines\n" * 3 + text + " and after it\nmore"
+    limit = text.index(secret) + max(1, int(len(secret) * at))
+    head = redacted_head(text, limit)
+    assert len(head) <= limit and head.startswith("earlier lines\n")
+    kept = secret[: limit - text.index(secret)]
+    assert all(line.strip() not in head for line in kept.splitlines() if len(line.strip()) > 3)
+
+
+def capture(transcript: Path, session: str) -> dict[str, object]:
+    return mem_json(  # type: ignore[no-any-return]
+        "capture", "session-end", "--session", session, "--transcript", str(transcript)
+    )
+
+
+def test_session_end_capture_redacts_a_secret_its_caps_cut_through(
+    store: Path, tmp_path: Path
+) -> None:
+    from .test_capture import SESSION, Transcript
+
+    t = Transcript(tmp_path / "s.jsonl")
+    # A DB_PASSWORD straddling the 200-character cut of a command; GitHub tokens
+    # straddling the 2,000-character cuts of the request and of the last answer.
+    command = "echo " + words(180) + f'DB_PASSWORD="{PASSWORD}x1Y2z"'
+    assert command.index(PASSWORD) < 200 < command.index(PASSWORD) + len(PASSWORD)
+    t.user(words(1980) + GITHUB + " was leaked")
+    t.tool("Bash", "ok", command=command)
+    t.say(words(1990) + GITHUB)
+    assert capture(t.path, SESSION)["action"] == "saved"
+    stored = history(store)
+    assert PASSWORD[:8] not in stored and GITHUB[:12] not in stored
+    assert stored.count("[REDACTED:") >= 3  # the request, the command, the last answer
+
+
+def test_post_compact_redacts_a_secret_at_the_200_000_character_cut(store: Path) -> None:
+    summary = words(200_000 - 39) + GITHUB
+    payload = json.dumps({"hook_event_name": "PostCompact", "compact_summary": summary})
+    mem("hook", "claude", "PostCompact", input=payload)
+    stored = history(store)
+    assert "compact summary were cut" in stored
+    assert GITHUB[:12] not in stored and "[REDACTED:github-token]" in stored
+
+
+def test_a_derived_title_cut_through_a_secret_keeps_none_of_it(store: Path) -> None:
+    # The title is the text's first 80 characters, cut inside the quoted password.
+    text = f'Staging sets DB_PASSWORD="{PASSWORD} {words(90)}" for the app'
+    saved = mem_json("save", "--redact", input=json.dumps({"text": text}))
+    assert PASSWORD[:6] not in history(store)
+    assert saved["title"].startswith('Staging sets DB_PASSWORD="[REDACTED:')
+
+
+# --------------------------------------------- every field is screened, the session too
+
+
+def test_a_summary_s_session_is_screened_everywhere(store: Path, tmp_path: Path) -> None:
+    from .test_capture import Transcript
+
+    refused = mem("compact", "--learned", "x", "--session", GITHUB, expect=1)
+    assert "GitHub token ghp_… (40 chars) in session" in refused.stderr
+    assert not (store / "summaries").exists()
+    mem("compact", "--learned", "x", "--session", GITHUB, "--redact")
+    payload = {"hook_event_name": "PostCompact", "compact_summary": "y", "session_id": GITLAB}
+    mem("hook", "claude", "PostCompact", input=json.dumps(payload))
+    t = Transcript(tmp_path / "s.jsonl", session=SLACK)
+    t.user("tidy the build")
+    assert capture(t.path, SLACK)["action"] == "saved"
+    stored = history(store)
+    assert GITHUB not in stored and GITLAB not in stored and SLACK not in stored
+    summaries = mem_json("list", "--kind", "summary")
+    sessions = [mem_json("show", s["id"])[0]["session"] for s in summaries]
+    assert sorted(sessions) == sorted(
+        ["[REDACTED:github-token]", "[REDACTED:gitlab-token]", "[REDACTED:slack-token]"]
+    )
+
+
+@pytest.mark.parametrize(
+    "option", ["--key", "--file", "--agent", "--session", "--concept"], ids=str.lstrip
+)
+def test_every_field_of_save_is_screened(store: Path, option: str) -> None:
+    refused = mem("save", "Deploys run nightly", option, GITHUB, expect=1)
+    assert f"GitHub token ghp_… (40 chars) in {option[2:]}" in refused.stderr
+    assert not (store / "observations").exists()
+
+
+def test_a_key_or_agent_holding_a_secret_is_refused_even_with_redact(store: Path) -> None:
+    for option in ("--key", "--agent"):
+        refused = mem("save", "Deploys run nightly", option, GITHUB, "--redact", expect=1)
+        assert f"a {option[2:]} cannot be redacted" in refused.stderr
+        assert GITHUB not in refused.output
+    assert not (store / "observations").exists()
+    given = {"text": "Deploys run nightly", "files": [f"ci/{GITHUB}.yml"]}
+    saved = mem_json("save", "--redact", input=json.dumps(given))
+    assert saved["files"] == ["ci/[REDACTED:github-token].yml"]
+
+
+def test_import_redacts_frontmatter_fields_and_names_no_file_after_a_secret(
+    store: Path, tmp_path: Path
+) -> None:
+    row = {
+        "id": "01JCZ8K3M4N5P6Q7R8S9T0V1W2",
+        "kind": "observation",
+        "type": "discovery",
+        "title": f"The token {GITHUB} is for CI",
+        "created": "2026-11-21T10:00:00Z",
+        "narrative": "CI pushes tags",
+        "session": GITLAB,
+        "extra": {"origin": {"note": f"from {SLACK}"}},
+        "path": f"observations/2026/11/{AWS}.md",
+    }
+    source = tmp_path / "in.jsonl"
+    source.write_text(json.dumps(row) + "\n")
+    refused = mem("import", "jsonl", str(source), expect=1)
+    assert "in session" in refused.output and "in field origin.note" in refused.output
+    mem("import", "jsonl", str(source), "--redact")
+    (shown,) = mem_json("show", row["id"])
+    assert shown["session"] == "[REDACTED:gitlab-token]"
+    assert shown["origin"] == {"note": "from [REDACTED:slack-token]"}
+    stored = history(store) + git(store, "ls-files")
+    assert not any(s in stored for s in (GITHUB, GITLAB, SLACK, AWS, GITHUB.lower()[:12]))
+
+
+def test_edit_redacts_a_secret_in_the_frontmatter_and_the_file_still_reads(store: Path) -> None:
+    mem("save", "Cache warming runs nightly", "--key", "warm")
+    mem("edit", "warm", "--set", f"session={GITHUB}", "--redact")
+    (shown,) = mem_json("show", "warm")
+    assert shown["session"] == "[REDACTED:github-token]" and GITHUB not in history(store)
+    assert "ok" in mem("reindex", "--check", "--json").stdout

@@ -7,6 +7,7 @@ with a token from one. Both serve the same store, as two programs would.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -32,7 +33,7 @@ from memcli.adapters.http.listen import unix_listener
 from memcli.core.errors import MemError
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, mem_executable, server_env
+from .conftest import git, git_project, mem_executable, server_env
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +41,9 @@ pytestmark = pytest.mark.e2e
 class Server:
     """A running ``mem serve``: its process, where it listens, and a client for it."""
 
-    def __init__(self, args: list[str], base: Path, name: str) -> None:
+    def __init__(
+        self, args: list[str], base: Path, name: str, env: dict[str, str] | None = None
+    ) -> None:
         self.log = base / f"{name}-stderr.txt"
         with self.log.open("w") as log:
             self.process = subprocess.Popen(
@@ -48,7 +51,8 @@ class Server:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
-                env=server_env(base),
+                env={**server_env(base), **(env or {})},
+                cwd=base / "project" if (base / "project").is_dir() else None,
             )
         self.where = self._wait_ready()
 
@@ -79,7 +83,14 @@ def store(base: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def unix_server(base: Path, store: Path) -> Iterator[Server]:
+def project(base: Path) -> Path:
+    """A project's git repository with one commit: where every server runs."""
+    git_project(base / "project", {"src/upload.py": "LIMIT = 10\n"})
+    return base / "project"
+
+
+@pytest.fixture(scope="module")
+def unix_server(base: Path, store: Path, project: Path) -> Iterator[Server]:
     server = Server(["--store", str(store), "--workers", "2"], base, "unix")
     yield server
     path = Path(server.where.removeprefix("unix socket ").removesuffix(" (2 processes)"))
@@ -102,7 +113,10 @@ def client(socket_path: Path) -> Iterator[httpx.Client]:
 
 @pytest.fixture(scope="module")
 def tcp_server(base: Path, store: Path, unix_server: Server) -> Iterator[Server]:
-    server = Server(["--store", str(store), "--port", "0"], base, "tcp")
+    # four connections at most wait without the token (a few clients reach the limit)
+    server = Server(
+        ["--store", str(store), "--port", "0"], base, "tcp", {"MEM_SERVE_MAX_WAITING": "4"}
+    )
     yield server
     assert server.stop() == 0, server.log.read_text()
     assert server.log.read_text().splitlines()[-1] == "mem: stopped"
@@ -184,6 +198,42 @@ def test_save_is_a_commit_and_search_timeline_batch_inject_read_it(
     assert again.status_code == 200 and again.json()["action"] == "updated"
 
 
+def test_batch_answers_strict_json_for_a_hand_edited_infinity(
+    client: httpx.Client, store: Path
+) -> None:
+    saved = save(client, text="The cache never expires.", key="cache-ttl")
+    file = store / saved["path"]
+    file.write_text(file.read_text().replace("\n---\n", "\nttl: -.inf\n---\n", 1))
+    git(store, "commit", "-q", "-am", "hand edit")
+    response = client.post("/api/memory/batch", json={"ids": ["cache-ttl"]})
+    assert response.status_code == 200, response.text
+    body = json.loads(response.text, parse_constant=lambda name: pytest.fail(name))
+    assert body["results"][0]["ttl"] == "-Infinity"
+
+
+def test_saves_record_the_agent_and_the_projects_commit(
+    client: httpx.Client, project: Path, socket_path: Path
+) -> None:
+    head = git(project, "rev-parse", "HEAD").strip()
+    named = save(client, text="Named by its body.", agent="codex", files=["src/upload.py"])
+    assert (named["agent"], named["project_commit"]) == ("codex", head)
+    by_header = {"Mem-Agent": "deploy-bot"}
+    response = client.post(
+        "/api/memory/save", json={"text": "Named by a header."}, headers=by_header
+    )
+    assert (response.json()["agent"], response.json()["project_commit"]) == ("deploy-bot", head)
+    anonymous = save(client, text="Named by nobody.")
+    assert (anonymous["agent"], anonymous["project_commit"]) == (None, head)
+    bad = {"Mem-Agent": "two words"}
+    assert "invalid agent" in refused(
+        client.post("/api/memory/save", json={"text": "x"}, headers=bad), 422
+    )
+    transport = httpx.AsyncHTTPTransport(uds=str(socket_path))
+    _, saved, _ = _mcp_round_trip("http://mem/mcp", transport=transport, headers=by_header)
+    record = json.loads(saved.content[0].text)
+    assert (record["agent"], record["project_commit"]) == ("deploy-bot", head)
+
+
 def test_bad_requests_get_their_http_status_and_one_line(
     client: httpx.Client, socket_path: Path
 ) -> None:
@@ -258,9 +308,9 @@ with Store(Path(sys.argv[1])).write_lock():
 """
 
 
-def test_reads_answer_while_a_save_waits_for_the_write_lock(
-    client: httpx.Client, store: Path
-) -> None:
+@contextlib.contextmanager
+def write_lock_held(store: Path) -> Iterator[None]:
+    """The store's write lock, held by another process until the block ends."""
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD_LOCK, str(store)],
         stdin=subprocess.PIPE,
@@ -268,14 +318,25 @@ def test_reads_answer_while_a_save_waits_for_the_write_lock(
         text=True,
     )
     assert holder.stdout is not None and holder.stdin is not None
-    assert holder.stdout.readline().strip() == "locked"
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+        holder.stdout.close()
+
+
+def test_reads_answer_while_a_save_waits_for_the_write_lock(
+    client: httpx.Client, store: Path
+) -> None:
     outcome: list[httpx.Response] = []
     saver = threading.Thread(
         target=lambda: outcome.append(
             client.post("/api/memory/save", json={"text": "Saved after the lock was let go."})
         )
     )
-    try:
+    with write_lock_held(store):
         saver.start()
         time.sleep(0.3)  # the save is now waiting for the lock
         began = time.monotonic()
@@ -284,10 +345,6 @@ def test_reads_answer_while_a_save_waits_for_the_write_lock(
             assert client.post("/api/memory/batch", json={"ids": ["retries"]}).status_code == 200
         assert time.monotonic() - began < 5
         assert saver.is_alive() and not outcome
-    finally:
-        holder.stdin.close()
-        holder.wait(timeout=30)
-        holder.stdout.close()
     saver.join(timeout=60)
     assert outcome and outcome[0].status_code == 201, outcome
 
@@ -496,3 +553,163 @@ def test_usage_errors_and_the_help(tmp_path: Path) -> None:
     both = mem("serve", "--socket", str(tmp_path / "s"), "--port", "1", expect=2)
     assert "not both" in both.output
     assert "go with --port" in mem("serve", "--host", "0.0.0.0", expect=2).output
+
+
+# ------------------------------------------------------- slow and crowding clients
+
+LIMITS = {
+    "MEM_SERVE_HEADER_TIMEOUT": "0.5",
+    "MEM_SERVE_BODY_TIMEOUT": "0.5",
+    "MEM_SERVE_MAX_REQUESTS": "2",
+}
+"""Small limits, so that the tests reach them with a few connections in a second."""
+
+
+@pytest.fixture(scope="module")
+def limited(base: Path, store: Path, unix_server: Server) -> Iterator[str]:
+    """The URL of a TCP server with ``LIMITS``."""
+    server = Server(["--store", str(store), "--port", "0"], base, "limited", LIMITS)
+    yield server.where.split(" ", 1)[0]
+    assert server.stop() == 0, server.log.read_text()
+
+
+def connect(url: str, first: bytes = b"") -> socket.socket:
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    raw = socket.create_connection((host, int(port)), timeout=30)
+    raw.sendall(first)
+    return raw
+
+
+def answer(raw: socket.socket, *, then_closed: bool = True) -> tuple[int, dict[str, Any]]:
+    """The status and JSON body of the next answer on ``raw`` (by its Content-Length); with
+    ``then_closed``, the server must close the connection after it."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = raw.recv(65536)
+        assert chunk, f"closed without an answer: {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    assert headers["content-type"] == "application/json", head
+    while len(body) < int(headers["content-length"]):
+        body += raw.recv(65536)
+    if then_closed:
+        assert raw.recv(65536) == b""
+    return int(lines[0].split()[1]), json.loads(body)
+
+
+def request(path: str, token: str, body: bytes = b"", length: int | None = None) -> bytes:
+    size = len(body) if length is None else length
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: mem\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+        f"Content-Length: {size}\r\n\r\n"
+    ).encode() + body
+
+
+def test_clients_without_the_token_cannot_crowd_out_those_with_it(tcp_url: str, token: str) -> None:
+    trusted = connect(tcp_url, b"GET /health HTTP/1.1\r\nHost: mem\r\n")
+    trusted.sendall(f"Authorization: Bearer {token}\r\n\r\n".encode())
+    assert answer(trusted, then_closed=False)[0] == 200
+    crowd = [connect(tcp_url, b"GET /hea") for _ in range(12)]  # half a request line each
+    with httpx.Client(base_url=tcp_url, timeout=30) as http:  # one more: the 9th must go
+        health = http.get("/health", headers={"Authorization": f"Bearer {token}"})
+        assert health.status_code == 200, health.text
+    crowded = (503, {"error": "too many connections are waiting to send a request: try again"})
+    assert [answer(raw) for raw in crowd[:9]] == [crowded] * 9  # the longest waiting first
+    for raw in crowd:
+        raw.close()
+    # the connection that showed the token kept its place all along
+    trusted.sendall(
+        f"GET /health HTTP/1.1\r\nHost: mem\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
+    )
+    assert answer(trusted, then_closed=False)[0] == 200
+    trusted.close()
+
+
+def test_a_request_head_or_body_that_stalls_is_answered_408_and_closed(
+    limited: str, token: str
+) -> None:
+    head = connect(limited, f"GET /health HTTP/1.1\r\nAuthorization: Bearer {token}\r\n".encode())
+    nothing = connect(limited)
+    save = connect(limited, request("/api/memory/save", token, b'{"text": "x', length=500))
+    mcp = connect(limited, request("/mcp", token, b'{"jsonrpc":', length=500))
+    stalled_head = (408, {"error": "the request head did not arrive within 0.5 s"})
+    stalled_body = (408, {"error": "the request body did not arrive within 0.5 s"})
+    assert [answer(head), answer(nothing)] == [stalled_head] * 2
+    assert [answer(save), answer(mcp)] == [stalled_body] * 2
+    for raw in (head, nothing, save, mcp):
+        raw.close()
+
+
+def test_past_the_requests_answered_at_once_the_answer_is_a_json_503(
+    limited: str, token: str, store: Path
+) -> None:
+    headers = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=limited, timeout=60, headers=headers) as http:
+
+        def one(n: int) -> int:
+            return http.post("/api/memory/save", json={"text": f"Waited its turn {n}."}).status_code
+
+        with ThreadPoolExecutor(2) as pool:
+            with write_lock_held(store):
+                saves = [pool.submit(one, n) for n in range(2)]  # both wait for the lock
+                deadline = time.monotonic() + 30
+                while (busy := http.get("/health")).status_code == 200:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.02)
+                assert "answering 2 requests already" in refused(busy, 503)
+                assert busy.headers["retry-after"] == "1"
+            assert [save.result() for save in saves] == [201, 201]
+        assert http.get("/health").status_code == 200
+
+
+def test_malformed_requests_and_large_mcp_bodies_are_json_errors(tcp_url: str, token: str) -> None:
+    bad_length = b"POST /api/memory/save HTTP/1.1\r\nHost: mem\r\nContent-Length: abc\r\n\r\n{}"
+    with connect(tcp_url, bad_length) as raw:
+        status, body = answer(raw)
+    assert status == 400 and "not valid HTTP/1.1" in body["error"]
+    with connect(tcp_url, request("/mcp", token, b"{}", length=2_000_000)) as raw:
+        status, body = answer(raw)
+    assert (status, body) == (413, {"error": "the request body is over 1,048,576 bytes"})
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the cap counts as it reads
+        for _ in range(20):
+            yield b" " * 65536
+
+    with httpx.Client(base_url=tcp_url, timeout=30, headers=headers) as http:
+        assert "over 1,048,576 bytes" in refused(http.post("/mcp", content=chunks()), 413)
+
+
+def test_a_stop_with_slow_clients_is_prompt_and_logs_no_traceback(
+    base: Path, store: Path, unix_server: Server, token: str
+) -> None:
+    server = Server(["--store", str(store), "--port", "0"], base, "stopping")
+    url = server.where.split(" ", 1)[0]
+    slow = [
+        connect(url, b"GET /hea"),
+        connect(url, request("/api/memory/save", token, b'{"text": "x', length=500)),
+        connect(url, request("/mcp", token, b'{"jsonrpc":', length=500)),
+    ]
+    with httpx.Client(base_url=url, timeout=30) as http:  # every request has arrived
+        assert http.get("/health", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    assert server.stop() == 0
+    stopping = (503, {"error": "the server is stopping"})
+    assert [answer(raw) for raw in slow[1:]] == [stopping] * 2
+    assert slow[0].recv(100) == b""
+    for raw in slow:
+        raw.close()
+    log = server.log.read_text()
+    assert "Traceback" not in log and log.splitlines()[-1] == "mem: stopped", log
+    assert all(line.startswith("mem: ") for line in log.splitlines()), log
+
+
+def test_limits_that_are_not_numbers_are_refused(tmp_path: Path) -> None:
+    from .conftest import run_mem
+
+    for name, value in [("MEM_SERVE_HEADER_TIMEOUT", "soon"), ("MEM_SERVE_MAX_WAITING", "0")]:
+        done = run_mem("serve", "--store", str(tmp_path / "s"), env={name: value})
+        assert done.returncode == 1 and done.stderr.startswith(f"Error: {name} must be"), done
+        assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "s").exists()

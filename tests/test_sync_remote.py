@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import socket
 import subprocess
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import git, mem, mem_executable
+from .conftest import git, mem, mem_executable, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -362,7 +366,8 @@ def test_remote_list_and_remove(tmp_path: Path) -> None:
     store = tmp_path / "store"
     at(store, "init")
     assert at(store, "remote", "list", "--json").stdout.strip() == "[]"
-    at(store, "remote", "add", str(tmp_path / "a.git"))
+    added = json.loads(at(store, "remote", "add", str(tmp_path / "a.git"), "--json").stdout)
+    assert added == {"name": "origin", "url": str(tmp_path / "a.git")}
     at(store, "remote", "add", str(tmp_path / "b.git"), "--name", "backup")
     listed = json.loads(at(store, "remote", "list", "--json").stdout)
     assert listed == [
@@ -377,5 +382,85 @@ def test_remote_list_and_remove(tmp_path: Path) -> None:
     assert [r["name"] for r in json.loads(at(store, "remote", "list", "--json").stdout)] == [
         "origin"
     ]
+    assert json.loads(at(store, "remote", "remove", "origin", "--json").stdout) == {
+        "removed": "origin"
+    }
     refused = at(store, "remote", "remove", "backup", expect=1)
     assert "no remote named 'backup'" in refused.stderr
+
+
+def test_init_and_clone_report_in_json(pair: tuple[Path, Path], tmp_path: Path) -> None:
+    carol = tmp_path / "carol"
+    cloned = json.loads(mem("clone", str(tmp_path / "remote.git"), str(carol), "--json").stdout)
+    assert cloned == {
+        "store": str(carol),
+        "url": str(tmp_path / "remote.git"),
+        "branch": "main",
+        "memories": 1,
+    }
+    fresh = json.loads(mem("init", "--store", str(tmp_path / "dave"), "--json").stdout)
+    assert fresh == {"store": str(tmp_path / "dave"), "created": True, "remote": None}
+    again = json.loads(mem("init", "--store", str(tmp_path / "dave"), "--json").stdout)
+    assert again["created"] is False
+
+
+@pytest.fixture
+def silent_remote() -> Iterator[str]:
+    """The address of a server that takes connections and never answers: a remote hung
+    for good."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    taken: list[socket.socket] = []
+
+    def take() -> None:
+        with contextlib.suppress(OSError):  # until the listener closes
+            while True:
+                taken.append(listener.accept()[0])
+
+    thread = threading.Thread(target=take, daemon=True)
+    thread.start()
+    yield f"127.0.0.1:{listener.getsockname()[1]}"
+    listener.close()
+    thread.join(timeout=10)
+    for connection in taken:
+        connection.close()
+
+
+def test_sync_and_clone_stop_when_the_remote_never_answers(
+    pair: tuple[Path, Path], silent_remote: str, tmp_path: Path
+) -> None:
+    alice, _ = pair
+    env = {"MEM_GIT_TIMEOUT": "0.5"}
+    url = f"git://{silent_remote}/memory.git"
+    git(alice, "remote", "set-url", "origin", url)
+    fetch = run_mem("sync", "--store", str(alice), env=env)
+    assert fetch.returncode == 1, fetch
+    assert fetch.stderr == (
+        f"Error: git fetch from origin ({url}) did not finish within 0.5 s, so it was stopped "
+        "(MEM_GIT_TIMEOUT sets the limit)\n"
+    )
+    # fetching works, pushing hangs: through git's helper for http, a process of its own
+    git(alice, "remote", "set-url", "origin", str(tmp_path / "remote.git"))
+    pushurl = f"http://user:secret@{silent_remote}/memory.git"
+    git(alice, "remote", "set-url", "--push", "origin", pushurl)
+    at(alice, "save", "Alice's memory to push")
+    push = run_mem("sync", "--store", str(alice), env=env)
+    assert push.returncode == 1 and push.stderr.count("\n") == 1, push
+    assert push.stderr.startswith(
+        f"Error: git push to origin (http://{silent_remote}/memory.git) did not finish"
+    )
+    clone = run_mem("clone", url, str(tmp_path / "carol"), env=env)
+    assert clone.returncode == 1 and clone.stderr.count("\n") == 1, clone
+    assert clone.stderr.startswith(f"Error: git clone of {url} did not finish within 0.5 s")
+    assert not (tmp_path / "carol").exists()
+    bad = run_mem("sync", "--store", str(alice), env={"MEM_GIT_TIMEOUT": "soon"})
+    assert bad.returncode == 1 and bad.stderr.startswith("Error: MEM_GIT_TIMEOUT must be"), bad
+
+
+def test_sync_reports_in_json(pair: tuple[Path, Path]) -> None:
+    alice, bob = pair
+    at(alice, "save", "Alice's lesson about queues", "--type", "discovery")
+    at(alice, "sync")
+    report = json.loads(at(bob, "sync", "--json").stdout)
+    assert set(report) == {"steps", "indexed"} and set(report["indexed"]) == {"added", "removed"}
+    assert report["steps"] and all(isinstance(step, str) for step in report["steps"])
+    assert "Alice's lesson about queues" in at(bob, "list").stdout

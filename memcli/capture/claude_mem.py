@@ -4,7 +4,8 @@ claude-mem keeps ``observations`` (title, subtitle, narrative, facts, concepts,
 files, a type of its own) and ``session_summaries`` (request, investigated,
 learned, completed, next steps) in ``~/.claude-mem/claude-mem.db``. Each row
 becomes an ``Incoming``: an ``Observation`` or a ``Summary`` named by a stable
-``source_id``, or a ``problem`` saying why it cannot be imported.
+``source_id`` (``claude-mem:<table>:<digest of the row>``, see :func:`row_identity`),
+or a ``problem`` saying why it cannot be imported.
 
 Reading never writes: a database in WAL mode whose ``-wal`` file is absent (no
 claude-mem process has it open) is opened ``immutable=1``, since even a
@@ -20,7 +21,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +31,9 @@ from memcli.capture.importing import Incoming
 from memcli.core.errors import InvalidInput, MemError
 from memcli.core.ids import new_ulid
 from memcli.core.model import SUMMARY_FIELDS, Observation, Summary
+from memcli.core.regular import NotRegularFile, open_regular, require_regular
 from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.secrets import redact, redacted_head
 from memcli.core.text import clip
 from memcli.core.timeutil import format_timestamp, parse_timestamp
 from memcli.core.titles import default_title, summary_title
@@ -323,7 +327,7 @@ def _incoming(
     project: str | None,
 ) -> Incoming:
 
-    source_id = f"{SOURCE}:{table}:{row_id}"
+    source_id = f"{SOURCE}:{table}:{row_identity(table, values)}"
     kind = "observation" if table == "observations" else "summary"
     label = f"{kind} {row_id}"
     try:
@@ -332,7 +336,28 @@ def _incoming(
         return Incoming(source_id=source_id, label=label, problem=str(exc))
     if isinstance(result, str):
         return Incoming(source_id=source_id, label=label, skip=result)
-    return Incoming(source_id=source_id, label=f"{label}: {result.title[:60]}", record=result)
+    shown = redacted_head(redact(result.title), 60)  # shown by the report, even when refused
+    return Incoming(
+        source_id=source_id,
+        label=f"{label}: {shown}",
+        record=result,
+        aliases=(f"{SOURCE}:{table}:{row_id}@{result.created}",),
+    )
+
+
+def row_identity(table: str, values: dict[str, str | None]) -> str:
+    """A row's identity: a digest of what it says and when (its table's columns).
+
+    Not its row id, which each database numbers from 1 (and a NULL id is no
+    identity at all), and not the database's path, which changes when the user
+    moves or copies the file: a row is recognised in whatever file it is. Empty
+    columns are left out, so a schema migration adding columns changes nothing,
+    and so is ``project``, which claude-mem may rename or merge.
+    """
+    import hashlib
+
+    kept = sorted((name, value) for name, value in values.items() if value and name != "project")
+    return hashlib.sha256(json.dumps([table, kept]).encode("ascii")).hexdigest()[:24]
 
 
 def _observation(
@@ -477,7 +502,7 @@ def _text(value: str | None) -> str:
 def _clip_session(session: str | None) -> str | None:
 
     text = " ".join(_text(session).split())
-    return text[:MAX_SESSION_CHARS] or None
+    return redacted_head(text, MAX_SESSION_CHARS) or None
 
 
 def _decode(value: Any) -> str | None:
@@ -537,19 +562,15 @@ def _open(path: Path, wait_ms: int) -> apsw.Connection:
 
     import apsw
 
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(100)
-    except FileNotFoundError:
-        raise InvalidInput(f"{path} does not exist: give claude-mem's database file") from None
-    except IsADirectoryError:
-        raise InvalidInput(f"{path} is a directory: give claude-mem's database file") from None
-    except OSError as exc:
-        raise MemError(f"{path} cannot be read: {exc.strerror or exc}") from None
+    header = _header(path)
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
         raise InvalidInput(f"{path} is not an SQLite database")
     wal_mode = header[18] == 2
     wal_file = Path(f"{path}-wal")
+    try:
+        require_regular(wal_file)  # SQLite would read a FIFO there for ever
+    except NotRegularFile as exc:
+        raise MemError(f"{wal_file} {exc.reason}; mem does not read it") from None
     if wal_mode and wal_file.exists() and not Path(f"{path}-shm").exists():
         # claude-mem died with rows in its WAL (a running one keeps the -shm): SQLite would
         # create a -shm beside the original to read them, so a private copy is read instead.
@@ -571,14 +592,27 @@ def _open(path: Path, wait_ms: int) -> apsw.Connection:
     return conn
 
 
+def _header(path: Path) -> bytes:
+    """The first 100 bytes of the database file: a regular file (never a FIFO or device)."""
+    try:
+        with open_regular(path) as handle:
+            return handle.read(100)
+    except FileNotFoundError:
+        raise InvalidInput(f"{path} does not exist: give claude-mem's database file") from None
+    except NotRegularFile as exc:
+        what = "is a directory" if stat.S_ISDIR(exc.mode) else exc.reason
+        raise InvalidInput(f"{path} {what}: give claude-mem's database file") from None
+    except OSError as exc:
+        raise MemError(f"{path} cannot be read: {exc.strerror or exc}") from None
+
+
 def _private_copy(path: Path, wal_file: Path) -> Path:
     """The database and its WAL copied into a temporary folder removed when mem exits."""
-    import atexit
     import shutil
     import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="mem-claude-mem-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    _remove_at_exit(folder)  # before anything is copied: only an empty folder can be left
     copy = folder / path.name
     try:
         shutil.copyfile(path, copy)
@@ -586,6 +620,49 @@ def _private_copy(path: Path, wal_file: Path) -> Path:
     except OSError as exc:
         raise MemError(f"{path} cannot be copied to read its WAL: {exc.strerror or exc}") from None
     return copy
+
+
+def _remove_at_exit(folder: Path) -> None:
+    """``folder`` removed when mem exits, and when SIGTERM or SIGHUP stops it.
+
+    A copy of claude-mem's database can be hundreds of MB: a stopped import must
+    not leave it in the temporary folder. After the removal the signal does what
+    it did before (by default: end the process, as killed by that signal).
+    """
+    import atexit
+    import shutil
+    import signal
+    import threading
+
+    def remove() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(remove)
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may handle signals
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue
+        previous = signal.getsignal(signum)
+        if previous not in (signal.SIG_IGN, None):  # ignored (nohup): stays ignored
+            signal.signal(signum, _removing(remove, previous))
+
+
+def _removing(remove: Callable[[], None], previous: Any) -> Callable[[int, Any], None]:
+    """A signal handler that calls ``remove``, then ``previous`` (or the default action)."""
+    import os
+    import signal
+
+    def handler(signum: int, frame: Any) -> None:
+        remove()
+        if callable(previous):
+            previous(signum, frame)
+            return
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    return handler
 
 
 def _reason(exc: Exception) -> str:

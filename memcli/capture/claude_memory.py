@@ -6,17 +6,21 @@ index Claude Code loads at session start. Each file becomes an observation:
 its type mapped to mem's (the original kept as ``claude_type``), its name the
 title, its description the first fact, its body the narrative, its file's
 modification time the created time. A file is identified by its name
-(``claude-memory:<file name>``): importing again skips it.
+(``claude-memory:<file name>``): importing again skips it. A link is read only
+when it stays in the folder (one out of it is skipped, never followed), and
+only regular files are read (a FIFO or device is a failed row, never a hang).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
+from memcli.core.regular import open_regular
 
 if TYPE_CHECKING:
     from memcli.capture.importing import Incoming
@@ -25,6 +29,7 @@ MEMORY_INDEX = "MEMORY.md"
 MAX_FILE_BYTES = 1 << 20
 """A memory file of Claude Code's larger than this is refused (its own are a few KB)."""
 MAX_FILES = 100_000
+OUTSIDE = "links outside the folder (not followed)"
 TYPE_MAP = {
     "user": "preference",
     "feedback": "preference",
@@ -64,13 +69,27 @@ def read_claude_memory(directory: Path) -> Iterator[Incoming]:
     from memcli.capture.importing import Incoming
 
     for path in memory_files(directory):
-        label = path.name
+        label, source_id = path.name, f"claude-memory:{path.name}"
+        if links_outside(path, directory):
+            yield Incoming(source_id, label, skip=f"{label} {OUTSIDE}")
+            continue
         try:
             record = _observation(path)
         except InvalidInput as exc:
-            yield Incoming(f"claude-memory:{path.name}", label, problem=str(exc))
+            yield Incoming(source_id, label, problem=str(exc))
             continue
-        yield Incoming(f"claude-memory:{path.name}", label, record=record)
+        yield Incoming(source_id, label, record=record)
+
+
+def links_outside(path: Path, directory: Path) -> bool:
+    """Whether ``path`` is a symbolic link whose target is not inside ``directory``."""
+    if not path.is_symlink():
+        return False
+    try:
+        target = path.resolve()
+        return directory.resolve() not in target.parents
+    except (OSError, RuntimeError):  # a loop of links: nothing inside to read
+        return True
 
 
 def read_index(directory: Path) -> str | None:
@@ -83,7 +102,7 @@ def read_index(directory: Path) -> str | None:
 
 def _read_text(path: Path) -> str:
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise InvalidInput(f"cannot be read ({exc.strerror})") from None
@@ -99,8 +118,10 @@ def _observation(path: Path) -> Any:
     from memcli.core import codec
     from memcli.core.ids import new_ulid
     from memcli.core.model import Observation
+    from memcli.core.secrets import redacted_head
     from memcli.core.timeutil import format_timestamp
     from memcli.core.titles import default_title
+    from memcli.core.validate import MAX_TITLE_CHARS
 
     text = _read_text(path)
     try:
@@ -119,6 +140,8 @@ def _observation(path: Path) -> Any:
         extra["claude_type"] = claude_type
     for key, value in metadata.items():
         if key not in ("name", "description", "type") and isinstance(value, str | int | float):
+            if isinstance(value, float) and not math.isfinite(value):
+                raise InvalidInput(f"{key} is not a finite number: infinity and NaN are not JSON")
             extra[f"claude_{key}"] = value
     body = body.strip()
     if not body and not description:
@@ -126,7 +149,7 @@ def _observation(path: Path) -> Any:
     record = Observation(
         id=new_ulid(),
         type=TYPE_MAP.get(claude_type.lower(), "discovery"),
-        title=" ".join(title.split())[:200],
+        title=redacted_head(" ".join(title.split()), MAX_TITLE_CHARS),
         created=created,
         narrative=body,
         facts=[description] if description and description != title else [],

@@ -66,6 +66,9 @@ class Incoming:
     """A reason to skip it on purpose (counted, not failed)."""
     path: str | None = None
     """Where its file should go (a mem export says where it was); else a new path."""
+    aliases: tuple[str, ...] = ()
+    """Identities an older mem gave the row, each ``<source_id>@<created>``: the row is
+    already imported when a memory imported under that identity has that ``created``."""
 
 
 @dataclass
@@ -129,6 +132,12 @@ def run_import(
     stops the import before anything is written.
     """
     report = ImportReport(source, dry_run)
+    if not dry_run:
+        # A retry after a crash: what the killed import wrote is committed (or undone)
+        # before the rows are checked against the store.
+        settled = memory.writer.settle()
+        if settled:
+            memory.notify(settled)
     plan = _Plan(memory, report, secrets)
     tick = _ticker(memory.notify) if progress else None
     count = 0
@@ -141,9 +150,13 @@ def run_import(
     if dry_run or (not plan.rows and notes is None):
         report.imported = len(plan.rows)
         return report
-    result = memory.writer.import_records(plan.rows, source=source, notes=notes)
+    result = memory.writer.import_records(
+        plan.rows, source=source, notes=notes, imported=plan.imported_meanwhile
+    )
     report.imported = len(result.written)
     report.notes_written = result.notes_written
+    if result.imported:
+        report.skipped["already imported"] += len(result.imported)
     if result.taken:
         report.skipped["already in the store"] += len(result.taken)
     report.commit = result.commit
@@ -167,7 +180,10 @@ class _Plan:
         self.secrets = secrets
         self.rows: list[tuple[str, str, Record]] = []
         self.exists = memory.store.exists()
+        self.head = memory.store.head() if self.exists else None
+        """The commit ``imported`` was read from."""
         self.imported = _imported_sources(memory) if self.exists else set()
+        self._since: set[str] | None = None
         self.purged = memory.store.purged_ids() if self.exists else frozenset()
         self.ids: set[str] = set()
         self.sources: set[str] = set()
@@ -184,7 +200,8 @@ class _Plan:
             return
         record = item.record
         if item.source_id:
-            if item.source_id in self.imported or item.source_id in self.sources:
+            known = (item.source_id, *item.aliases)
+            if any(s in self.imported for s in known) or item.source_id in self.sources:
                 report.skipped["already imported"] += 1
                 return
             if IMPORTED_FROM not in record.extra:
@@ -209,6 +226,17 @@ class _Plan:
             self.keys.add(checked.key)
         if len(report.preview) < PREVIEW_ROWS:
             report.preview.append(f"{checked.type}: {checked.title}  ({item.label})")
+
+    def imported_meanwhile(self, record: Record) -> bool:
+        """Whether another import stored this row's source row since the plan was made.
+
+        Asked by the writer under the lock: two imports of one source at once
+        each check their rows first, so the second must look again.
+        """
+        if self._since is None:
+            moved = self.memory.store.head() != self.head
+            self._since = _imported_sources(self.memory) - self.imported if moved else set()
+        return record.extra.get(IMPORTED_FROM) in self._since
 
     def _known(self, record: Record) -> str | None:
         """Why a record is skipped (its id is stored already), or None; refuses purged ids."""
@@ -237,16 +265,19 @@ class _Plan:
     def _file(self, record: Record, wanted: str | None) -> tuple[str, str, Record]:
         """The path and text of the record's file once screened, and the record read back."""
         from memcli.core.model import without_private
-        from memcli.service.screening import screen
+        from memcli.service.screening import screen, screened
 
         if record.key and record.key in self.keys:
             raise InvalidInput(f"the key {record.key!r} is used by an earlier row")
-        path = self._path(record, wanted)
-        text = without_private(record).to_markdown()
+        # Field by field, before the path is named: a file name is made from the title.
         try:
-            text = screen({path: text}, [], self.secrets)[path]
+            record = screened(without_private(record), None, self.secrets)
+            if wanted and screen({"path": wanted}, [], self.secrets)["path"] != wanted:
+                wanted = None  # redacted: the file gets a name of mem's own
         except SecretsFound as exc:
             raise SecretsFound(str(exc).split(". Remove them")[0]) from None
+        path = self._path(record, wanted)
+        text = record.to_markdown()
         data = text.encode("utf-8")
         if len(data) > MAX_MEMORY_FILE_BYTES:
             raise InvalidInput(f"is larger than {MAX_MEMORY_FILE_BYTES >> 20} MB as a memory file")
@@ -282,17 +313,25 @@ def _one_line(exc: MemError) -> str:
 
 
 def _imported_sources(memory: Memory) -> set[str]:
-    """Every ``imported_from`` value in the store's memory files (one ``git grep``)."""
+    """Every ``imported_from`` value in the store's memory files (one ``git grep``).
+
+    Each also as ``<value>@<created>`` (its file's ``created``), so that an
+    identity an older mem gave a row (see ``Incoming.aliases``) is recognised
+    only for the very row it came from.
+    """
     from memcli.store.files import MEMORY_DIRS
 
     result = memory.store.git.run(
         [
             "grep",
-            "-h",
+            "-z",
             "-I",
             "--no-color",
+            "--all-match",  # only the files that have both
             "-e",
             f"^{IMPORTED_FROM}: ",
+            "-e",
+            "^created: ",
             "--",
             *MEMORY_DIRS,
         ],
@@ -302,15 +341,30 @@ def _imported_sources(memory: Memory) -> set[str]:
         from memcli.store.git import first_line
 
         raise StoreError(f"git grep failed: {first_line(result.stderr)}")
+    sources: dict[str, list[str]] = {}
+    created: dict[str, str] = {}
+    for match in result.stdout.decode("utf-8", "replace").split("\n"):
+        path, _, line = match.partition("\0")
+        name, _, value = line.partition(": ")
+        if name == IMPORTED_FROM:
+            sources.setdefault(path, []).append(_scalar(value))
+        elif name == "created":
+            created.setdefault(path, _scalar(value))  # the frontmatter's: the first
     found = set()
-    prefix = f"{IMPORTED_FROM}: "
-    for line in result.stdout.decode("utf-8", "replace").splitlines():
-        value = line[len(prefix) :]
-        if value.startswith('"'):
-            try:
-                loaded = json.loads(value)
-            except ValueError:
-                continue
-            value = loaded if isinstance(loaded, str) else value
-        found.add(value)
+    for path, values in sources.items():
+        found.update(values)
+        if path in created:
+            found.update(f"{value}@{created[path]}" for value in values)
     return found
+
+
+def _scalar(value: str) -> str:
+    """A frontmatter value as mem writes it: plain, or quoted as JSON."""
+    value = value.strip()
+    if value.startswith('"'):
+        try:
+            loaded = json.loads(value)
+        except ValueError:
+            return value
+        return loaded if isinstance(loaded, str) else value
+    return value

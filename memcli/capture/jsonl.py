@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 from collections.abc import Iterator
 from typing import IO, TYPE_CHECKING, Any
 
@@ -47,7 +46,7 @@ def export_records(memory: Memory) -> Iterator[tuple[Record, str]]:
 
 def export_line(record: Record, path: str | None = None) -> str:
     """One record as one JSON line (no newline)."""
-    from memcli.core.serialize import record_dict
+    from memcli.core.serialize import record_dict, to_json
 
     data = record_dict(dataclasses.replace(record, extra={}))
     extra: dict[str, Any] = {}
@@ -62,7 +61,7 @@ def export_line(record: Record, path: str | None = None) -> str:
         data["dates"] = dates
     if path:
         data["path"] = path
-    return json.dumps(data, ensure_ascii=False, default=str)
+    return to_json(data, default=str)
 
 
 def read_jsonl(stream: IO[bytes], name: str) -> Iterator[Incoming]:
@@ -105,10 +104,11 @@ def read_jsonl(stream: IO[bytes], name: str) -> Iterator[Incoming]:
 def record_from_line(text: str) -> tuple[Record, str | None]:
     """The record one export line holds, read as its file would be; ``InvalidInput`` if not."""
     from memcli.core import codec
+    from memcli.core.serialize import from_json
     from memcli.store.files import parse_memory_file
 
     try:
-        data = json.loads(text)
+        data = from_json(text)
     except ValueError as exc:
         raise InvalidInput(f"not valid JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -119,6 +119,7 @@ def record_from_line(text: str) -> tuple[Record, str | None]:
     extra = data.pop("extra", {})
     if not isinstance(extra, dict):
         raise InvalidInput("extra must be a JSON object")
+    _check_extra_names(extra)
     dates = data.pop("dates", [])
     path = data.pop("path", None)
     body = data.pop("narrative", "") or ""
@@ -147,6 +148,20 @@ def record_from_line(text: str) -> tuple[Record, str | None]:
     except InvalidMemoryFile as exc:
         raise InvalidInput(exc.problem) from None
     return record, path if isinstance(path, str) else None
+
+
+def _check_extra_names(extra: dict[str, Any]) -> None:
+    """Refuse a field of mem's own under ``extra``: it would replace the one given at the top.
+
+    Refused, not ignored: which of two ids (or types) was meant, only the person
+    who wrote the line knows, and a row imported under the other would be silently wrong.
+    """
+    own = [repr(key) for key in extra if key in _LINE_KEYS or key in ("kind", "narrative")]
+    if own:
+        raise InvalidInput(
+            f"extra holds {', '.join(own)}: mem's own fields go at the top level of the line, "
+            "extra holds only the others"
+        )
 
 
 def _check_types(data: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ any git repository simply gives None.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -30,6 +31,28 @@ def detected_agent() -> str | None:
     return None
 
 
+MCP_CLIENTS = {
+    "claude-code": "claude",
+    "codex-mcp-client": "codex",
+    "gemini-cli-mcp-client": "gemini",
+}
+"""The names these agents give themselves as MCP clients, and mem's names for them."""
+
+
+def agent_of_client(name: object) -> str | None:
+    """The agent an MCP client is, from the name it gives in ``initialize`` (clientInfo):
+    claude, codex or gemini for those agents, else that name made fit for the field
+    (lower case; runs of other characters than letters, digits, '.', '_', '-' as '-')."""
+    if not isinstance(name, str):
+        return None
+    lowered = name.strip().lower()
+    for known, agent in MCP_CLIENTS.items():
+        if lowered == known or lowered.startswith(f"{known}-"):
+            return agent
+    cleaned = re.sub(r"[^a-z0-9._-]+", "-", lowered).strip("-._")[:100]
+    return cleaned if KEY_RE.fullmatch(cleaned) else None
+
+
 def _git(args: list[str], cwd: Path, timeout: float) -> str | None:
     from memcli.store.git import clean_env
 
@@ -48,6 +71,14 @@ def _git(args: list[str], cwd: Path, timeout: float) -> str | None:
     if done.returncode != 0:
         return None
     return done.stdout.decode("utf-8", "replace").strip()
+
+
+def working_directory() -> Path | None:
+    """The current directory, or None when it is gone."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None
 
 
 def project_top(cwd: Path, timeout: float = GIT_TIMEOUT) -> Path | None:

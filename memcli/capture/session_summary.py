@@ -58,11 +58,16 @@ _TAG_BLOCK_RE = re.compile(r"<(system-reminder|command-[a-z]+)>.*?</\1>", re.DOT
 
 
 def cut(text: str, limit: int) -> str:
-    """``text`` stripped, and cut at ``limit`` characters with a mark when longer."""
+    """``text`` stripped, and cut at ``limit`` characters with a mark when longer.
+
+    What is cut is redacted first: a secret the cut goes through is kept in none of its part.
+    """
+    from memcli.core.secrets import redacted_head
+
     text = text.strip()
     if len(text) <= limit:
         return text
-    return text[:limit].rstrip() + f" […{len(text) - limit} more characters]"
+    return redacted_head(text, limit).rstrip() + f" […{len(text) - limit} more characters]"
 
 
 def real_request(text: str) -> str | None:

@@ -29,13 +29,15 @@ class SummarizeFailed(Exception):
 
 def run_summarize_command(command: str, facts: str, *, timeout: float, max_input: int) -> str:
     """The command's answer to the prompt and ``facts`` (cut to ``max_input`` characters)."""
+    from memcli.core.secrets import redacted_head
+
     try:
         argv = shlex.split(command)
     except ValueError as exc:
         raise SummarizeFailed(f"the command cannot be split into words ({exc})") from None
     if not argv:
         raise SummarizeFailed("the command is empty")
-    given = (PROMPT + facts)[:max_input].encode("utf-8", "replace")
+    given = redacted_head(PROMPT + facts, max_input).encode("utf-8", "replace")
     try:
         process = subprocess.Popen(
             argv,

@@ -169,6 +169,8 @@ def _parse_yaml(head: str) -> dict[str, Any]:
         _check_structure(yaml, head, loader)
         metadata = YAMLHandler().load(head, Loader=loader)
     except yaml.YAMLError as exc:
+        if _opener_run(head) > MAX_YAML_DEPTH:  # what a parser's own nesting bound refuses
+            raise _Refused(f"frontmatter is nested deeper than {MAX_YAML_DEPTH} levels") from None
         problem = str(getattr(exc, "problem", None) or exc).splitlines()[0]
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
@@ -190,9 +192,9 @@ def _flow_depth(head: str) -> int:
     Run before the parser, so mem's own bound applies whatever the parser's is:
     a scanner may read a whole flow collection ahead and refuse it in words of
     its own. A bracket opens a collection only where YAML allows one (at the
-    start of a value, or inside another flow collection); quoted scalars and
-    comments are skipped. Block nesting needs indentation, which costs a line
-    a level, and is bounded by ``_check_structure``.
+    start of a value, after a node's anchor or tag, or inside another flow
+    collection); quoted scalars and comments are skipped. Block nesting needs
+    indentation, which costs a line a level, and is bounded by ``_check_structure``.
     """
     deepest = depth = 0
     i, size = 0, len(head)
@@ -209,6 +211,9 @@ def _flow_depth(head: str) -> int:
             i = size if end < 0 else end
             continue
         at_value_start = previous in (openers_flow if depth else openers_block)
+        if char in "&!" and at_value_start:  # an anchor or a tag: the value comes after it
+            i = _skip_property(head, i)
+            continue
         if char in "\"'" and at_value_start:
             i = _skip_quoted(head, i)
             previous = char
@@ -218,9 +223,40 @@ def _flow_depth(head: str) -> int:
             deepest = max(deepest, depth)
         elif char in "]}" and depth:
             depth -= 1
+        if char in ":-?" and not _indicator(head, i, after_quote=previous in "\"'"):
+            char = "a"  # inside a plain scalar (``:[``, ``a-[``), not an indicator
         previous = char
         i += 1
     return deepest
+
+
+def _indicator(text: str, i: int, *, after_quote: bool) -> bool:
+    """Whether the ``:``, ``-`` or ``?`` at ``i`` is YAML's indicator, not scalar text:
+    followed by a space, a line end or the end (``:`` also right after a quoted key)."""
+    following = text[i + 1 : i + 2]
+    return following in ("", " ", "\t", "\n") or (text[i] == ":" and after_quote)
+
+
+def _skip_property(text: str, start: int) -> int:
+    """The index just past the anchor (``&name``) or tag (``!!seq``) at ``start``."""
+    i = start + 1
+    while i < len(text) and text[i] not in " \t\n,[]{}":
+        i += 1
+    return i
+
+
+_OPENER_RUN_RE = re.compile(r"[\[{][\[{ \t]*")
+
+
+def _opener_run(head: str) -> int:
+    """The most ``[`` and ``{`` in one run (blanks between them allowed), quoted or not.
+
+    A parser that refuses nesting beyond its own bound must have met hundreds of
+    levels within its read-ahead, so a long run of them: when YAML is refused and such
+    a run is there, the nesting is what is wrong, whatever the pre-scan could place.
+    """
+    runs = (match.group() for match in _OPENER_RUN_RE.finditer(head))
+    return max((len(run) - run.count(" ") - run.count("\t") for run in runs), default=0)
 
 
 def _skip_quoted(text: str, start: int) -> int:

@@ -17,11 +17,15 @@ warm_window = "7d"     # no longer used, likewise
 budget = 8000
 limit = 3              # at most this many memories for one prompt
 min_prompt_chars = 15  # shorter prompts are trivial and get nothing
-min_matched_terms = 3  # a hit must share this many words with the prompt (all if fewer)
-relative_score = 0.7   # ...and score at least this fraction of the best hit
-min_similarity = 0.7   # or be this similar in meaning (with a semantic model)
-long_prompt_words = 10 # a prompt this long is worth recalling for; shorter ones need a
-                       # question mark, a file name or a time word ("yesterday")
+min_evidence = 0.45    # the best memory's share of the prompt (words weighed by rarity)
+                       # plus margin_weight x its lead over the next must reach this
+cue_evidence = 0.35    # ...or this, when the prompt has a cue: a question mark, a file
+                       # name, a time word ("yesterday") or long_prompt_words words
+margin_weight = 1.0    # (0 to 10)
+relative_score = 0.7   # other memories: at least this share of what the best covers
+min_similarity = 0.7   # or this similar in meaning (with a semantic model)
+long_prompt_words = 10
+min_matched_terms = 3  # notes and transcripts: a cue, then this many shared words
 
 [agents]               # what each agent's hooks can take, in characters (the smaller of
 claude_context = 9000  # this and [context] or [recall] budget applies): Claude Code cuts a
@@ -86,10 +90,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "budget": 8000,
         "limit": 3,
         "min_prompt_chars": 15,
-        "min_matched_terms": 3,
+        "min_evidence": 0.45,
+        "cue_evidence": 0.35,
+        "margin_weight": 1.0,
         "relative_score": 0.7,
         "min_similarity": 0.7,
         "long_prompt_words": 10,
+        "min_matched_terms": 3,
     },
     "agents": {
         "claude_context": 9000,
@@ -132,6 +139,7 @@ WEIGHTS = frozenset(
         "context.recency",
         "context.importance",
         "context.working_set",
+        "recall.margin_weight",
     }
 )
 """Weights range from 0 to ``MAX_WEIGHT``; other numbers with a decimal point from 0 to 1."""
@@ -188,8 +196,9 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
 
 def _read_settings_file(path: Path) -> str | None:
     """The text of ``mem.toml``: a plain file of the store, never read through a link."""
-    import os
     import stat
+
+    from memcli.core.regular import open_regular
 
     try:
         status = path.lstat()
@@ -201,9 +210,11 @@ def _read_settings_file(path: Path) -> str | None:
         raise InvalidInput(f"{path} is not a plain file")
     if status.st_size > MAX_SETTINGS_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_SETTINGS_BYTES // 1024} KB")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read(MAX_SETTINGS_BYTES + 1)
+    try:
+        with open_regular(path, follow_links=False) as handle:  # swapped since: no hang
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
+    except OSError as exc:
+        raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

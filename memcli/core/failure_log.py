@@ -4,7 +4,7 @@ A hook answers an agent that shows little or nothing of its stderr, and the work
 hooks start in the background (the session-end capture, transcript syncs, a
 reindex) has no terminal at all. Each of their failures is one line of
 ``failures.log`` in ``cache_dir()``: ``TIME<TAB>SOURCE<TAB>REASON`` (UTC time;
-what failed, such as ``claude session end: summary capture``; why, on one line,
+what failed, such as ``claude session end: summary capture``; why; both on one line,
 likely secrets redacted). The file stays under ``MAX_BYTES``: past it, the
 oldest lines go. ``mem doctor`` reports the recent ones.
 
@@ -28,7 +28,11 @@ background: its failures are logged under that name (``adapters.cli.main``)."""
 LOG_NAME = "failures.log"
 MAX_BYTES = 64 * 1024
 MAX_REASON_CHARS = 500
+SCANNED_CHARS = 64 * 1024
+"""Of a source or reason on one line, what the secret scanner reads (the log keeps less)."""
 RECENT_DAYS = 7
+FUTURE_DAYS = 1
+"""A line dated further ahead than this is no recent failure (a hand edit, a clock far off)."""
 _OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 """Never through a link, never blocked on a FIFO: the log is a regular file or nothing."""
 
@@ -62,7 +66,7 @@ def log_path() -> Path:
 def record(source: str, reason: str) -> None:
     """Append one failure (never raises); the oldest lines go when the file is too big."""
     try:
-        line = f"{_now()}\t{_one_line(source, 80)}\t{_one_line(_redacted(reason))}\n"
+        line = f"{_now()}\t{_one_line(source, 80)}\t{_one_line(reason)}\n"
         path = log_path()
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | _OPEN_FLAGS, 0o600)
@@ -81,16 +85,30 @@ def record(source: str, reason: str) -> None:
 
 def recent(days: int = RECENT_DAYS) -> list[Failure]:
     """The failures logged in the last ``days`` days, oldest first (none if unreadable)."""
-    from memcli.core.timeutil import CANONICAL_RE
-
-    since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_now_seconds() - days * 86400))
+    now = _now_seconds()
+    since, until = _time(now - days * 86400), _time(now + FUTURE_DAYS * 86400)
     found = []
     for line in _read(log_path()).splitlines():
         when, _, rest = line.partition("\t")
         source, _, reason = rest.partition("\t")
-        if reason and CANONICAL_RE.fullmatch(when) and when >= since:
+        if reason and since <= when <= until and _real_time(when):
             found.append(Failure(when, source, reason))
     return found
+
+
+def _real_time(text: str) -> bool:
+    """Whether ``text`` is a time in mem's form that exists (no 30 February, no hour 24)."""
+    import datetime as dt
+
+    from memcli.core.timeutil import CANONICAL_RE
+
+    if not CANONICAL_RE.fullmatch(text):
+        return False
+    try:
+        dt.datetime.fromisoformat(text[:19])
+    except ValueError:
+        return False
+    return True
 
 
 def _trim(path: Path) -> None:
@@ -134,14 +152,15 @@ def _regular(fd: int) -> bool:
 
 
 def _one_line(text: str, limit: int = MAX_REASON_CHARS) -> str:
-    text = " ".join(text.split()) or "(no reason given)"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` on one line of at most ``limit`` characters, likely secrets redacted first.
 
-
-def _redacted(text: str) -> str:
+    Redacted before it is cut, and folded before the scanner's bound: a token cut in
+    two is one the scanner no longer knows.
+    """
     from memcli.core.secrets import redact
 
-    return redact(text[: 4 * MAX_REASON_CHARS])
+    text = redact(" ".join(text.split())[:SCANNED_CHARS]) or "(no reason given)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _now_seconds() -> float:
@@ -158,4 +177,8 @@ def _now_seconds() -> float:
 
 
 def _now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(_now_seconds()))
+    return _time(_now_seconds())
+
+
+def _time(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))

@@ -25,6 +25,11 @@ Policy = Literal["refuse", "redact", "allow"]
 
 MIN_ASSIGNED_CHARS = 8
 MIN_ASSIGNED_ENTROPY = 3.0
+CUT_MARGIN = 512
+"""Characters past a cut scanned with its last line: more than any rule needs to see a secret."""
+MAX_PRIVATE_KEY_CHARS = 8192
+"""A private key block (the one secret of several lines) is at most this long: 4096-bit RSA
+in PEM takes about 3,300 characters."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +226,10 @@ def _matches(text: str) -> list[_Match]:
 
 
 def _assignments(text: str) -> Iterator[re.Match[str]]:
-    """Assignments on the lines that mention a secret word (trying every line is slow)."""
+    """Assignments on the lines that mention a secret word (trying every line is slow).
+
+    A line without ``=`` or ``:`` holds none, and is passed over without trying.
+    """
     scanned_up_to = 0
     for keyword in _KEYWORD_RE.finditer(text):
         if keyword.start() < scanned_up_to:
@@ -229,7 +237,8 @@ def _assignments(text: str) -> Iterator[re.Match[str]]:
         start = text.rfind("\n", 0, keyword.start()) + 1
         end = text.find("\n", keyword.end())
         end = len(text) if end < 0 else end
-        yield from _ASSIGNMENT.finditer(text, start, end)
+        if text.find("=", start, end) >= 0 or text.find(":", start, end) >= 0:
+            yield from _ASSIGNMENT.finditer(text, start, end)
         scanned_up_to = end
 
 
@@ -279,6 +288,26 @@ def redact(text: str) -> str:
         position = match.end
     parts.append(text[position:])
     return "".join(parts)
+
+
+def redacted_head(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text``, a secret that the cut goes through redacted.
+
+    Every cut of text that is stored or shown goes through here: redact, then cut.
+    Scanned after a cut, a secret the cut goes through is a part that may no longer
+    look like a secret (its quote left open, a token under its length), and it
+    would be kept. So the line the cut falls in is scanned whole (every secret but a
+    private key is on one line; a key's block from its first line), with
+    ``CUT_MARGIN`` characters past the cut. The secrets wholly before that line
+    are left for the caller's scan, and its policy (refuse, redact or allow).
+    """
+    if len(text) <= limit:
+        return text
+    start = text.rfind("\n", 0, limit) + 1
+    key_block = text.rfind("-----BEGIN", max(0, limit - MAX_PRIVATE_KEY_CHARS), limit)
+    if 0 <= key_block < start:
+        start = text.rfind("\n", 0, key_block) + 1
+    return (text[:start] + redact(text[start : limit + CUT_MARGIN]))[:limit]
 
 
 def redact_fields(fields: dict[str, str | list[str] | None]) -> dict[str, str | list[str] | None]:

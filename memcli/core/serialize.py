@@ -45,12 +45,20 @@ a search found:
 
     kind "note", path (of its file), heading ("Deploy > Rollback"), line (where
     the section starts, 1-based), excerpt (its text on one line, clipped), score
+
+**JSON** (``to_json``, ``from_json``): every shape above is written as strict JSON.
+A hand-edited file can hold numbers JSON has not (YAML's ``.inf``, ``.nan``): they
+are written as the strings ``"Infinity"``, ``"-Infinity"`` and ``"NaN"``. Read as
+input, such a number is refused.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from typing import TYPE_CHECKING, Any
 
+from memcli.core.errors import InvalidInput
 from memcli.core.schema import KNOWN_FIELDS, SHORT_ID_CHARS
 
 if TYPE_CHECKING:  # kept out of the import: `mem search --json` needs neither
@@ -186,3 +194,39 @@ def note_dict(hit: NoteSection) -> dict[str, Any]:
         "excerpt": excerpt(hit.text),
         "score": hit.score,
     }
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with each float that strict JSON cannot carry (infinite, NaN) as a string."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, dict):
+        return {name: json_safe(item) for name, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(item) for item in value]
+    return value
+
+
+def to_json(value: Any, **options: Any) -> str:
+    """``value`` as strict JSON (what every JSON parser reads), UTF-8 characters as they are."""
+    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, **options)
+
+
+def from_json(text: str) -> Any:
+    """Parse JSON input; ``InvalidInput`` for a number that is infinite or NaN.
+
+    Python's parser takes ``Infinity`` and ``NaN``, and reads ``1e309`` as infinity:
+    stored, such a number could not be written back as JSON.
+    """
+    return json.loads(text, parse_constant=_refused, parse_float=_finite)
+
+
+def _finite(literal: str) -> float:
+    number = float(literal)
+    if not math.isfinite(number):
+        _refused(literal)
+    return number
+
+
+def _refused(literal: str) -> float:
+    raise InvalidInput(f"not a finite number: infinity and NaN are not JSON ({literal[:40]})")

@@ -10,10 +10,15 @@ _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 
 
 def clip(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut after a whole word, marked with an ellipsis."""
+    """At most ``limit`` characters, cut after a whole word, marked with an ellipsis.
+
+    What is cut is redacted first: a secret the cut goes through is kept in none of its part.
+    """
+    from memcli.core.secrets import redacted_head
+
     if len(text) <= limit:
         return text
-    cut = text[: limit - 1]
+    cut = redacted_head(text, limit - 1)
     space = cut.rfind(" ")
     if space > limit // 2:
         cut = cut[:space]
@@ -22,7 +27,10 @@ def clip(text: str, limit: int) -> str:
 
 def one_line(text: str, limit: int) -> str:
     """``text`` as one printable line of at most ``limit`` characters."""
-    return clip(" ".join(_CONTROL_RE.sub(" ", text[: limit * 4]).split()), limit)
+    from memcli.core.secrets import redacted_head
+
+    head = text if len(text) <= limit * 4 else redacted_head(text, limit * 4)
+    return clip(" ".join(_CONTROL_RE.sub(" ", head).split()), limit)
 
 
 def counted(number: int, singular: str, plural: str | None = None) -> str:

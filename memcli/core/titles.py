@@ -19,10 +19,13 @@ def default_title(narrative: str) -> str:
     else:
         return ""
     line = _SENTENCE_END_RE.split(line, maxsplit=1)[0].rstrip(".")
+    from memcli.core.secrets import redacted_head
+
     if len(line) <= 80:
         return line
-    cut = line[:80].rsplit(" ", 1)[0]
-    return (cut if len(cut) >= 20 else line[:80]).rstrip(" ,;:") + "…"
+    head = redacted_head(line, 80)  # never a part of a secret: the title is cut through it
+    cut = head.rsplit(" ", 1)[0]
+    return (cut if len(cut) >= 20 else head).rstrip(" ,;:") + "…"
 
 
 def summary_title(sections: dict[str, str | None], given: str | None) -> str:

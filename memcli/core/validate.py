@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Any
 
 from memcli.core.errors import InvalidInput
@@ -150,12 +151,17 @@ def strip_private(text: str) -> str:
 
 def strip_private_deep(value: Any) -> Any:
     """``value`` with private spans removed from every string in it (lists, mappings)."""
+    return map_strings(value, strip_private)
+
+
+def map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """``value`` with ``change`` applied to every string in it (lists and mappings too)."""
     if isinstance(value, str):
-        return strip_private(value)
+        return change(value)
     if isinstance(value, list):
-        return [strip_private_deep(item) for item in value]
+        return [map_strings(item, change) for item in value]
     if isinstance(value, dict):
-        return {name: strip_private_deep(item) for name, item in value.items()}
+        return {name: map_strings(item, change) for name, item in value.items()}
     return value
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterator
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -32,6 +33,8 @@ from memcli.index.schema import (
     ENTRIES_BY_ID,
     ENTRIES_BY_ROWID,
     FILTER_CONDITIONS,
+    HOLDING_PREFIX,
+    HOLDING_TOKEN,
     ID_AFTER,
     ID_BEFORE,
     IMPORTANT,
@@ -47,6 +50,7 @@ from memcli.index.schema import (
     TEXTS,
     TOKENIZER,
     TOUCHING,
+    VOCABULARY,
 )
 
 MIN_PREFIX_CHARS = 4
@@ -282,8 +286,8 @@ class Queries:
         tokenize = self._tokenizer()
         wanted = [(_tokens(tokenize, term.text, query=True), term.prefix) for term in terms]
         counts = dict.fromkeys(ids, 0)
-        for identity, *fields in self.db.execute(SEARCHED_TEXTS, (json.dumps(ids),)):
-            tokens = _tokens(tokenize, "\n".join(str(f) for f in fields), query=False)
+        for identity, about, narrative in self._searched_tokens(ids):
+            tokens = about + narrative
             present = set(tokens)
             counts[identity] = sum(
                 1
@@ -291,6 +295,41 @@ class Queries:
                 if pattern and _holds(tokens, present, pattern, prefix)
             )
         return counts
+
+    @translating_errors
+    def token_sets(self, ids: list[str]) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+        """Each memory's tokens (stemmed, like search): of what it is about (title, facts,
+        concepts, files), and of its narrative."""
+        return {
+            identity: (frozenset(about), frozenset(narrative))
+            for identity, about, narrative in self._searched_tokens(ids)
+        }
+
+    def _searched_tokens(self, ids: list[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+        tokenize = self._tokenizer()
+        for identity, *fields, narrative in self.db.execute(SEARCHED_TEXTS, (json.dumps(ids),)):
+            about = _tokens(tokenize, "\n".join(str(f) for f in fields), query=False)
+            yield identity, about, _tokens(tokenize, str(narrative), query=False)
+
+    def tokens(self, text: str) -> list[str]:
+        """``text`` as the index's tokens, split and stemmed the way a query is."""
+        return _tokens(self._tokenizer(), text, query=True)
+
+    @translating_errors
+    def holding(self, token: str, *, prefix: bool = False) -> int:
+        """How many memories hold ``token`` (an index token); ``prefix``: a token it starts.
+
+        Read from the full-text index's own counts, not by matching: a common
+        token costs what its list of memories takes to walk, once.
+        """
+        if not getattr(self, "_vocabulary", False):
+            self.db.execute(VOCABULARY)
+            self._vocabulary = True
+        if prefix:
+            bounds = {"low": token, "high": token + "\U0010ffff"}
+            return int(next(iter(self.db.execute(HOLDING_PREFIX, bounds)))[0])
+        row = next(iter(self.db.execute(HOLDING_TOKEN, (token,))), None)
+        return int(row[0]) if row else 0
 
     def _tokenizer(self) -> Any:
         tokenizer = getattr(self, "_fts_tokenizer", None)

@@ -275,6 +275,15 @@ WHERE id IN (SELECT value FROM json_each(?))
 MATCHES_UP_TO = """
 SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH :match LIMIT :limit)
 """
+# How many memories hold a token: the full-text index's own counts, read through a
+# temporary fts5vocab view of it (made once a connection; nothing is stored).
+VOCABULARY = """
+CREATE VIRTUAL TABLE IF NOT EXISTS temp.memories_vocab USING fts5vocab(main, memories_fts, row)
+"""
+HOLDING_TOKEN = "SELECT doc FROM temp.memories_vocab WHERE term = ?"
+HOLDING_PREFIX = (
+    "SELECT coalesce(sum(doc), 0) FROM temp.memories_vocab WHERE term >= :low AND term < :high"
+)
 LAST_ROWID = "SELECT coalesce(max(rowid), 0) FROM memories"
 COUNT = "SELECT count(*) FROM memories"
 ALL_DIGESTS = "SELECT path, digest FROM memories"

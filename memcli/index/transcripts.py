@@ -29,13 +29,17 @@ from typing import Any
 
 import apsw
 
-from memcli.core.errors import IndexCorrupt, MemError, NotFound
+from memcli.core.errors import IndexCorrupt, IndexUnavailable, MemError, NotFound
+from memcli.core.regular import NotRegularFile, require_regular
 
 TRANSCRIPTS_FILE = "transcripts.db"
-SCHEMA_VERSION = 2
-"""2: a message is held once (its uuid unique); a version 1 file is migrated in place."""
-READABLE_VERSIONS = (1, SCHEMA_VERSION)
-"""Versions a reader can use as they are (the same tables)."""
+SCHEMA_VERSION = 3
+"""3: a tool result cut at its cap is redacted before the cut (an older file could keep a
+part of a secret, so it is rebuilt from the transcripts, not read).
+
+2: a message is held once (its uuid unique)."""
+READABLE_VERSIONS = (SCHEMA_VERSION,)
+"""Versions a reader can use as they are."""
 COPY_SKIP = "copy of a message another transcript holds"
 """The skip reason counting a message a file repeats (a resumed session's file repeats
 the earlier one's lines, uuids and all): the file indexed first keeps it."""
@@ -89,18 +93,6 @@ CREATE VIRTUAL TABLE messages_fts USING fts5(
     tokenize='porter unicode61 remove_diacritics 2'
 );
 """
-MIGRATE_FROM_1 = """
-CREATE TEMP TABLE copies AS
-    SELECT rowid AS id FROM messages
-    WHERE uuid IS NOT NULL
-      AND rowid NOT IN (SELECT min(rowid) FROM messages WHERE uuid IS NOT NULL GROUP BY uuid);
-DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM copies);
-DELETE FROM messages WHERE rowid IN (SELECT id FROM copies);
-DROP TABLE copies;
-CREATE UNIQUE INDEX messages_uuid ON messages(uuid) WHERE uuid IS NOT NULL;
-UPDATE files SET messages = (SELECT count(*) FROM messages WHERE file = files.path) WHERE matched;
-"""
-"""Version 1 to 2: each message's later copies out (the first one indexed stays)."""
 DROP_ALL = """
 DROP TABLE IF EXISTS messages_fts;
 DROP TABLE IF EXISTS messages;
@@ -168,7 +160,7 @@ LIMIT ?
 """
 SEARCH_JOIN = " JOIN messages AS m ON m.rowid = messages_fts.rowid"
 MESSAGE = "SELECT rowid, session, seq, time, role, text, tools, files FROM messages WHERE rowid = ?"
-SESSIONS_LIKE = "SELECT DISTINCT session FROM messages WHERE session >= ? AND session < ? LIMIT 2"
+SESSIONS_FROM = "SELECT DISTINCT session FROM messages WHERE session >= ? ORDER BY session LIMIT 2"
 SESSION_EXISTS = "SELECT 1 FROM messages WHERE session = ? LIMIT 1"
 SESSION_BEFORE = "SELECT max(session) FROM messages WHERE session < ?"
 SESSION_AFTER = "SELECT min(session) FROM messages WHERE session > ?"
@@ -264,6 +256,13 @@ class TranscriptIndex:
         self.rebuilt: str | None = None
         """Why the file was dropped and built again when opened (None: it was fine)."""
         try:
+            require_regular(path)  # a folder, a FIFO: never opened (SQLite would wait on a FIFO)
+        except NotRegularFile as exc:
+            raise IndexUnavailable(
+                f"the transcript index {path} {exc.reason}: remove it, and "
+                "`mem transcripts sync` builds it again"
+            ) from None
+        try:
             self._open(create)
         except (apsw.CorruptError, apsw.NotADBError) as exc:
             if not create:
@@ -283,10 +282,6 @@ class TranscriptIndex:
         version = self.db.pragma("user_version")
         if version == SCHEMA_VERSION or (not create and version in READABLE_VERSIONS):
             self.db.execute("SELECT count(*) FROM files").fetchall()
-        elif create and version == 1:
-            with self.write():
-                self.db.execute(MIGRATE_FROM_1)
-                self.db.pragma("user_version", SCHEMA_VERSION)
         elif not create:
             if not version:  # a first sync is creating it right now
                 raise NotFound("no transcripts are indexed yet; run `mem transcripts sync`")
@@ -486,8 +481,9 @@ class TranscriptIndex:
         """Sessions whose id is ``prefix`` or starts with it (at most two: enough to say so)."""
         if next(iter(self.db.execute(SESSION_EXISTS, (prefix,))), None):
             return [prefix]
-        upper = prefix[:-1] + chr(ord(prefix[-1]) + 1) if prefix else "\U0010ffff"
-        return [row[0] for row in self.db.execute(SESSIONS_LIKE, (prefix, upper))]
+        # The sessions that start with ``prefix`` come first among those from it on.
+        found = [row[0] for row in self.db.execute(SESSIONS_FROM, (prefix,))]
+        return [session for session in found if session.startswith(prefix)]
 
     def session_neighbours(self, session: str) -> list[str]:
         """The indexed sessions just before and just after ``session`` in sorted order."""

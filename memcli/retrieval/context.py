@@ -23,12 +23,13 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import errno
-import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memcli.core import config
+from memcli.core.regular import NotRegularFile, open_regular
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import Entry, Filters, Index
@@ -213,8 +214,12 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
     """
     path = root / MEMORY_MD
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        handle = open_regular(path, follow_links=False)
     except FileNotFoundError:
+        return []
+    except NotRegularFile as exc:
+        if not stat.S_ISDIR(exc.mode):
+            notes.append(f"{MEMORY_MD} {exc.reason}; left out")
         return []
     except OSError as exc:
         if exc.errno == errno.ELOOP or path.is_symlink():
@@ -225,11 +230,8 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
         else:
             notes.append(f"{MEMORY_MD} cannot be read ({exc.strerror}); left out")
         return []
-    try:
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(MAX_MEMORY_MD_BYTES)
-    except IsADirectoryError:
-        return []
+    with handle:
+        data = handle.read(MAX_MEMORY_MD_BYTES)
     lines = data.decode("utf-8", errors="replace").splitlines()
     if len(lines) > limit:
         notes.append(

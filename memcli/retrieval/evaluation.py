@@ -3,13 +3,16 @@
 A queries file has one JSON object a line: ``{"query": "...", "relevant": [ids
 or keys], "style": "..."}``; ``relevant`` empty marks an off-topic prompt, which
 recall should answer with nothing. The suite in the repository's ``eval/`` adds
-``memories.jsonl`` (the labelled memories, ``key`` their label) and
-``distractors.jsonl``; ``build_suite_store`` writes them into a new store, aged
-as their ``age_days`` say, in one commit.
+``memories.jsonl`` (the labelled memories, ``key`` their label),
+``distractors.jsonl`` and ``prompts.jsonl`` (prompts in agents' shapes, for the
+recall gate only); ``build_suite_store`` writes the memories into a new store,
+aged as their ``age_days`` say, in one commit.
 
 Every mode is measured in the same run beside plain bm25 (every word OR'ed, no
 stop words, no boosts): recall@5, recall@10, MRR@10 and nDCG@10 over the labelled
-queries, and for recall its hit rate and what it answers to off-topic prompts.
+queries, and for recall its hit rate and what it answers to off-topic prompts,
+by style of prompt and by half (``half``: defaults are chosen on one half,
+reported on the other).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,9 +74,53 @@ class Scores:
         }
 
 
+HALVES = ("tune", "held-out")
+"""A fixed split of the prompts (``half``): the gate's defaults are chosen on the first and
+reported on the second."""
+ANSWERABLE = "answerable"
+PROMPTS = "agents' prompts"
+STYLE_ORDER = ("imperative", "question", "complaint", "error", "file", "keyword", "paraphrase")
+
+
+def half(text: str) -> str:
+    """The half of the prompts ``text`` is in: by the first bit of its SHA-256 digest."""
+    import hashlib
+
+    return HALVES[hashlib.sha256(text.encode("utf-8")).digest()[0] & 1]
+
+
+@dataclass
+class Tally:
+    """The gate on one set of prompts: how many it answered, how many with a right memory."""
+
+    prompts: int = 0
+    answered: int = 0
+    shown: int = 0
+    """Labelled prompts given (or already shown at session start) a right memory."""
+
+    def add(self, answered: bool, shown: bool) -> None:
+        self.prompts += 1
+        self.answered += answered
+        self.shown += shown
+
+    def to_json(self, labelled: bool) -> dict[str, Any]:
+        done = self.shown if labelled else self.answered
+        return {
+            "prompts": self.prompts,
+            "answered": self.answered,
+            "shown": self.shown,
+            "rate": done / self.prompts if self.prompts else None,
+        }
+
+
 @dataclass
 class RecallScores:
-    """How the recall gate did: labelled prompts it helped, off-topic ones it answered."""
+    """How the recall gate did: labelled prompts it helped, unanswerable ones it answered.
+
+    ``styles`` splits the prompts by style and half: the recall of each answerable
+    style, the false-fire rate of each style nothing answers (``offtopic``,
+    ``unanswerable``).
+    """
 
     labelled: int = 0
     hit: int = 0
@@ -83,14 +130,52 @@ class RecallScores:
     right: int = 0
     offtopic: int = 0
     offtopic_answered: int = 0
+    styles: dict[str, dict[str, Tally]] = field(default_factory=dict)
+    negative: set[str] = field(default_factory=set)
+    """The styles of prompts nothing answers."""
+
+    def add(self, query: Query, ids: set[str], shown: set[str], *, prompt: bool = False) -> None:
+        """One prompt: the ids recall gave, those session start shows.
+
+        ``prompt``: one of the prompts measured by the gate alone (``PROMPTS``).
+        """
+        right = bool((ids | shown) & set(query.relevant))
+        rows = [query.style]
+        if query.relevant:
+            self.labelled += 1
+            self.answered += bool(ids)
+            self.given += len(ids)
+            self.right += len(ids & set(query.relevant))
+            self.hit += right
+            rows += [ANSWERABLE] if query.style == "paraphrase" else [ANSWERABLE, "not paraphrase"]
+            rows += [PROMPTS] if prompt else []
+        else:
+            self.offtopic += 1
+            self.offtopic_answered += bool(ids)
+            self.negative.add(query.style)
+        for row in rows:
+            per = self.styles.setdefault(row, {name: Tally() for name in (*HALVES, "all")})
+            per[half(query.text)].add(bool(ids), right)
+            per["all"].add(bool(ids), right)
 
     def to_json(self) -> dict[str, Any]:
+        rows = (*STYLE_ORDER, ANSWERABLE, "not paraphrase", PROMPTS)
+        order = {name: n for n, name in enumerate(rows)}
+        styles = sorted(self.styles, key=lambda s: (s in self.negative, order.get(s, 99), s))
         return {
             "hit_rate": self.hit / max(self.labelled, 1),
             "answered": self.answered,
             "precision": self.right / max(self.given, 1),
             "offtopic": self.offtopic,
             "offtopic_answered": self.offtopic_answered,
+            "by_style": {
+                style: {
+                    name: tally.to_json(style not in self.negative)
+                    for name, tally in self.styles[style].items()
+                }
+                | {"labelled": style not in self.negative}
+                for style in styles
+            },
         }
 
 
@@ -98,6 +183,8 @@ class RecallScores:
 class Report:
     memories: int
     queries: list[Query]
+    prompts: list[Query] = field(default_factory=list)
+    """Measured by the recall gate only, beside ``queries``."""
     scores: dict[str, Scores] = field(default_factory=dict)
     by_style: dict[str, dict[str, Scores]] = field(default_factory=dict)
     recall: dict[str, RecallScores] = field(default_factory=dict)
@@ -108,6 +195,7 @@ class Report:
             "memories": self.memories,
             "queries": sum(1 for q in self.queries if q.relevant),
             "offtopic": sum(1 for q in self.queries if not q.relevant),
+            "gate_prompts": len(self.queries) + len(self.prompts),
             "semantic": self.semantic,
             "modes": {mode: scores.mean() for mode, scores in self.scores.items()},
             "by_style": {
@@ -123,15 +211,15 @@ class Report:
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Each line of a JSON-lines file as an object, with its line number; bad lines are errors."""
-    import stat
+    from memcli.core.regular import NotRegularFile, open_regular
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = open_regular(path)
+    except NotRegularFile:
+        raise InvalidInput(f"{path} is not a plain file") from None
     except OSError as exc:
         raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise InvalidInput(f"{path} is not a plain file")
+    with handle:
         data = handle.read(MAX_QUERIES_FILE_BYTES + 1)
     if len(data) > MAX_QUERIES_FILE_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_QUERIES_FILE_BYTES >> 20} MB")
@@ -236,15 +324,22 @@ def _suite_observation(value: dict[str, Any], moment: dt.datetime, where: str) -
 
 
 def evaluate(
-    memory: Memory, queries: list[Query], modes: list[str], settings: dict[str, dict[str, Any]]
+    memory: Memory,
+    queries: list[Query],
+    modes: list[str],
+    settings: dict[str, dict[str, Any]],
+    prompts: Sequence[Query] = (),
 ) -> Report:
-    """Every mode (and plain bm25) over ``queries``, in one run, at one moment."""
+    """Every mode (and plain bm25) over ``queries``, in one run, at one moment.
+
+    The recall gate is measured on ``queries`` and ``prompts`` (prompts for it alone).
+    """
     from memcli.retrieval.recall import Recall
     from memcli.retrieval.search import Searcher
 
     moment = now()
     searcher = Searcher(memory, settings)
-    report = Report(memory.read(lambda index: index.count()), queries)
+    report = Report(memory.read(lambda index: index.count()), queries, list(prompts))
     report.semantic = searcher.semantic_line()
     labelled = [q for q in queries if q.relevant]
     for mode in [BASELINE, *modes]:
@@ -262,20 +357,11 @@ def evaluate(
     shown = _shown_at_session_start(memory, settings, moment)
     for mode in modes:
         gate = RecallScores()
-        for query in queries:
+        for n, query in enumerate([*queries, *prompts]):
             given = Recall.gather(
                 memory, query.text, moment=moment, mode=mode, settings=settings
             ).hits
-            ids = {hit["id"] for hit in given}
-            if not query.relevant:
-                gate.offtopic += 1
-                gate.offtopic_answered += bool(ids)
-                continue
-            gate.labelled += 1
-            gate.answered += bool(ids)
-            gate.given += len(ids)
-            gate.right += len(ids & set(query.relevant))
-            gate.hit += bool((ids | shown) & set(query.relevant))
+            gate.add(query, {hit["id"] for hit in given}, shown, prompt=n >= len(queries))
         report.recall[mode] = gate
     return report
 

@@ -20,6 +20,7 @@ import os
 import stat
 from pathlib import Path
 
+from memcli.core.regular import open_regular
 from memcli.store.files import Store
 
 FOLDER = "recall-sessions"
@@ -52,8 +53,7 @@ def given(store: Store, session: str) -> list[str]:
     if folder is None:
         return []
     try:
-        fd = os.open(_path(folder, session), os.O_RDONLY | _NOFOLLOW)
-        with os.fdopen(fd, "rb") as handle:
+        with open_regular(_path(folder, session), follow_links=False) as handle:
             data = json.loads(handle.read(MAX_FILE_BYTES + 1))
     except (OSError, ValueError, RecursionError):
         return []

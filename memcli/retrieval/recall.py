@@ -1,27 +1,27 @@
-"""Memories for one prompt: only when the prompt asks something, only strong matches.
+"""Memories for one prompt: only when the evidence says one of them answers it.
 
 A prompt is *trivial* when it is short or a bare acknowledgement ("ok",
-"continue"): it gets nothing. Otherwise it needs a *cue* that it is worth
-recalling for: a question mark, a file name, a time word ("yesterday", "last
-week": these also narrow the search to that time), or at least
-``long_prompt_words`` words. Then it is searched with the same ranking as
-``mem search``, among the memories neither the session-start context shows in
-full nor an earlier prompt of the same session was given. A hit is *strong*
-when it passes both gates:
+"continue"): it gets nothing. Any other prompt, a question or an instruction
+("Bump the Terraform provider for the staging VPC"), is searched with the same
+ranking as ``mem search``, among the memories neither the session-start
+context shows in full nor an earlier prompt of the same session was given. The
+gate (``retrieval.gate``) then weighs how much of what the prompt says its best
+memory covers, by the rarity of each word, and its lead over the next; a *cue*
+(a question mark, a file name, a time word, which also narrows the search to
+its time, or at least ``long_prompt_words`` words) lowers the evidence needed,
+it is not needed itself.
 
-* absolute: it shares at least ``min_matched_terms`` distinct content words
-  with the prompt (all of them if the prompt has fewer), or its meaning is at
-  least ``min_similarity`` close (with a semantic model);
-* relative: its full-text score (or its similarity) is at least
-  ``relative_score`` of the best strong hit's.
-
-At most ``limit`` memories, within the budget. Same store, same prompt, same
-session history: same answer.
+Sections of the curated notes and other sessions' transcript messages keep
+their word gate: a cue, then ``min_matched_terms`` distinct content words (all
+of them if the prompt has fewer) and a score within ``relative_score`` of the
+best. At most ``limit`` memories, within the budget. Same store, same prompt,
+same session history: same answer; ``explain`` says why.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,10 +29,12 @@ from typing import Any
 from memcli.core import config
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import format_timestamp, now
-from memcli.index import Filters
+from memcli.index import Filters, Index
 from memcli.retrieval import injected
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
 from memcli.retrieval.context import entry_signature, shown_in_full
+from memcli.retrieval.gate import UNSAID, Judged, Tokens, Weights, idf, judge, weigh
+from memcli.retrieval.query import QueryPlan
 from memcli.retrieval.search import Hit, Searcher
 from memcli.retrieval.similar import distinct
 from memcli.service.memory import Memory
@@ -129,19 +131,27 @@ def time_window_days(prompt: str) -> int | None:
     return max(reach) if reach else None
 
 
-def strong(hits: list[Hit], terms: int, settings: dict[str, Any]) -> list[Hit]:
-    """The hits passing the absolute and the relative gate, in ranking order; ``limit`` at most."""
-    need = min(settings["min_matched_terms"], terms)
-    floor = settings["min_similarity"]
-    by_words = [h for h in hits if terms and h.parts.matched >= need and h.parts.lexical]
-    by_meaning = [h for h in hits if (h.parts.similarity or -1.0) >= floor]
-    best_words = max((h.parts.lexical or 0.0 for h in by_words), default=0.0)
-    best_meaning = max((h.parts.similarity or 0.0 for h in by_meaning), default=0.0)
-    relative = settings["relative_score"]
-    chosen = {h.entry.id for h in by_words if (h.parts.lexical or 0.0) >= relative * best_words} | {
-        h.entry.id for h in by_meaning if (h.parts.similarity or 0.0) >= relative * best_meaning
+def _weighed_terms(index: Index, plan: QueryPlan) -> Weights:
+    """The plan's terms with their weights in this store (``retrieval.gate``)."""
+    size = max(index.store_size(), 1)
+    terms = [(term.text, index.tokens(term.text), term.prefix) for term in plan.terms]
+    return weigh(terms, size, lambda token, prefix: index.holding(token, prefix=prefix))
+
+
+def _candidate_tokens(index: Index, *, hits: list[Hit]) -> dict[str, Tokens]:
+    """Each candidate's tokens, its type's among them: "what did we decide" asks for a decision."""
+    texts = index.token_sets([hit.entry.id for hit in hits])
+    kinds = {kind: frozenset(index.tokens(kind)) for kind in {hit.entry.type for hit in hits}}
+    empty: Tokens = (frozenset(), frozenset())
+    return {
+        hit.entry.id: _with_kind(texts.get(hit.entry.id, empty), kinds[hit.entry.type])
+        for hit in hits
     }
-    return [h for h in hits if h.entry.id in chosen][: settings["limit"]]
+
+
+def _with_kind(tokens: Tokens, kind: frozenset[str]) -> Tokens:
+    about, narrative = tokens
+    return about | kind, narrative
 
 
 def _note_key(note: dict[str, Any]) -> str:
@@ -215,10 +225,12 @@ def _strong_transcripts(
 
 @dataclass
 class Recall:
-    """The strong matches for one prompt (``gather``), fitted to a budget when rendered.
+    """What one prompt is given (``gather``), fitted to a budget when rendered.
 
     Each hit is a memory in the entry shape (``core.serialize``) plus ``matched``
-    (how many of the prompt's words it has), ``facts`` and ``excerpt``, clipped.
+    (how many of the prompt's words it has), ``coverage`` (the weighted share of
+    the prompt it covers), ``facts`` and ``excerpt``, clipped. ``weights`` and
+    ``judged`` keep the gate's evidence for ``explain``.
     """
 
     memory: Memory
@@ -230,10 +242,15 @@ class Recall:
     session: str | None = None
     hits: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
-    """Sections of the curated notes (at most ``NOTES``) that pass the same word gate."""
+    """Sections of the curated notes (at most ``NOTES``) that pass their word gate."""
     transcripts: list[dict[str, Any]] = field(default_factory=list)
-    """Messages of other sessions' transcripts passing the same gates, when nothing else does."""
+    """Messages of other sessions' transcripts passing the word gate, when nothing else does."""
     omitted: int = 0
+    weights: Weights = field(default_factory=lambda: Weights([], 0.0))
+    judged: list[Judged] = field(default_factory=list)
+    candidates: dict[str, Hit] = field(default_factory=dict)
+    left_out: dict[str, int] = field(default_factory=dict)
+    """Memories never considered: ``context`` (session start shows them), ``session``."""
 
     @classmethod
     def gather(
@@ -248,7 +265,7 @@ class Recall:
         mode: str | None = None,
         settings: dict[str, dict[str, Any]] | None = None,
     ) -> Recall:
-        """The strong matches for ``prompt``, unless it is trivial or has no cue.
+        """What ``prompt`` is given: nothing when it is trivial or the evidence is weak.
 
         ``session``: what earlier prompts of that session were given is left out,
         and (``remember``) what this one is given is noted for the next.
@@ -269,55 +286,43 @@ class Recall:
         if trivial:
             return recall
         recall.cues = cues(prompt, own["long_prompt_words"])
-        if not recall.cues:
-            return recall
         moment = moment or now()
-        days = time_window_days(prompt)
-        since = format_timestamp(moment - dt.timedelta(days=days)) if days else None
         searcher = Searcher(memory, settings)
         plan = searcher.plan(prompt)
         if not plan.terms:
             return recall
         given = frozenset(injected.given(memory.store, session)) if session else frozenset()
-        shown = memory.read(lambda index: shown_in_full(index, settings, moment))
-        exclude = frozenset(shown) | given
-        outcome = searcher.search(
-            prompt,
-            Filters(since=since),
-            limit=CANDIDATES,
-            mode=mode,
-            moment=moment,
-            exclude=exclude,
-            fallback=False,
-        )
-        if since and not strong(outcome.hits, len(plan.terms), own):
-            # A time word may say when a problem happens, not when it was noted.
-            outcome = searcher.search(
-                prompt, limit=CANDIDATES, mode=mode, moment=moment, exclude=exclude, fallback=False
-            )
-        recall.notes = [
-            note
-            for note in _strong_notes(searcher, prompt, len(plan.terms), own, settings["context"])
-            if _note_key(note) not in given
-        ]
-        ranked = outcome.strategy in ("ranked", "all")
-        chosen = strong(outcome.hits, len(plan.terms), own) if ranked else []
+        shown_entries = memory.read(lambda index: shown_in_full(index, settings, moment))
+        shown = frozenset(shown_entries)
+        recall.left_out = {"context": len(shown), "session": len(given - shown)}
+        recall._judge(searcher, plan, mode, moment, shown | given)
+        chosen = [recall.candidates[j.id] for j in recall.judged if j.shown]
         # Near-identical memories once: never beside each other, nor beside session start's.
-        seen = [entry_signature(entry) for entry in shown.values()]
+        seen = [entry_signature(entry) for entry in shown_entries.values()]
         chosen = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)[0]
         ids = [hit.entry.id for hit in chosen]
+        coverage = {j.id: j.coverage for j in recall.judged}
         short_ids = memory.read(lambda index: index.short_ids(ids))
         texts = memory.read(lambda index: index.texts(ids))
         recall.hits = [
             {
                 **entry_dict(hit.entry, short_ids[hit.entry.id]),
                 "matched": hit.parts.matched,
+                "coverage": round(coverage[hit.entry.id], 3),
                 "facts": [clip(f, MAX_FACT_CHARS) for f in hit.entry.facts],
                 "excerpt": clip(" ".join(texts[hit.entry.id].split()), MAX_EXCERPT_CHARS),
             }
             for hit in chosen
         ]
-        if not recall.hits and not recall.notes:
+        if recall.cues:
+            recall.notes = [
+                note
+                for note in _strong_notes(
+                    searcher, prompt, len(plan.terms), own, settings["context"]
+                )
+                if _note_key(note) not in given
+            ]
+        if not recall.hits and not recall.notes and recall.cues:
             recall.transcripts = [
                 hit
                 for hit in _strong_transcripts(memory, prompt, len(plan.terms), own, session)
@@ -328,6 +333,46 @@ class Recall:
             keys += [_transcript_key(t) for t in recall.transcripts]
             injected.note(memory.store, session, ids + keys)
         return recall
+
+    def _judge(
+        self,
+        searcher: Searcher,
+        plan: QueryPlan,
+        mode: str | None,
+        moment: dt.datetime,
+        exclude: frozenset[str],
+    ) -> None:
+        """The candidates, ranked like ``mem search``, and the gate's verdict on each.
+
+        A time word narrows the search to its time first; when nothing there
+        passes, to all time: it may say when a problem happens, not when it was noted.
+        """
+        days = time_window_days(self.prompt)
+        since = format_timestamp(moment - dt.timedelta(days=days)) if days else None
+        windows = [Filters(since=since), Filters()] if since else [Filters()]
+        memory = self.memory
+        self.weights = memory.read(lambda index: _weighed_terms(index, plan))
+        for filters in windows:
+            outcome = searcher.search(
+                self.prompt,
+                filters,
+                limit=CANDIDATES,
+                mode=mode,
+                moment=moment,
+                exclude=exclude,
+                fallback=False,
+            )
+            hits = outcome.hits if outcome.strategy in ("ranked", "all") else []
+            self.candidates = {hit.entry.id: hit for hit in hits}
+            tokens = memory.read(functools.partial(_candidate_tokens, hits=hits))
+            self.judged = judge(
+                [(h.entry.id, tokens[h.entry.id], h.parts.similarity) for h in hits],
+                self.weights,
+                self.settings,
+                cued=bool(self.cues),
+            )
+            if any(j.shown for j in self.judged):
+                return
 
     def render(self) -> str:
         if not self.hits and not self.notes and not self.transcripts:
@@ -355,6 +400,57 @@ class Recall:
             [drop_weakest],
             self.budget,
         )
+
+    def explain(self) -> dict[str, Any]:
+        """Why the prompt was given what it was: the terms' weights, the thresholds, and
+        each candidate's evidence and verdict (best covered first)."""
+        own = self.settings
+        ids = [j.id for j in self.judged]
+        short_ids = self.memory.read(lambda index: index.short_ids(ids)) if ids else {}
+        size = self.memory.read(lambda index: max(index.store_size(), 1))
+        unsaid = UNSAID * idf(0, size)
+        return {
+            "trivial": self.trivial,
+            "cues": self.cues,
+            "evidence_needed": own["cue_evidence"] if self.cues else own["min_evidence"],
+            "thresholds": {
+                name: own[name]
+                for name in (
+                    "min_evidence",
+                    "cue_evidence",
+                    "margin_weight",
+                    "relative_score",
+                    "min_similarity",
+                    "limit",
+                )
+            },
+            "terms": [
+                {
+                    "term": term.term,
+                    "counts_as": sorted({t for form in term.forms for t in form.exact})
+                    + [f"{p}*" for form in term.forms for p in form.prefixes],
+                    "memories": term.holding,
+                    "weight": round(term.weight, 3),
+                }
+                for term in self.weights.terms
+            ],
+            "unsaid_weight": round(unsaid, 3),
+            "total_weight": round(self.weights.total, 3),
+            "left_out": self.left_out,
+            "candidates": [
+                {
+                    **entry_dict(self.candidates[j.id].entry, short_ids[j.id]),
+                    "coverage": round(j.coverage, 3),
+                    "held": list(j.held),
+                    "margin": round(j.margin, 3),
+                    "similarity": None if j.similarity is None else round(j.similarity, 3),
+                    "evidence": round(j.evidence, 3),
+                    "shown": j.shown,
+                    "why": j.why,
+                }
+                for j in self.judged
+            ],
+        }
 
     def to_json(self, text: str) -> dict[str, Any]:
         return {

@@ -42,6 +42,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from memcli.core.errors import MemError
+from memcli.core.regular import open_regular
 from memcli.core.timeutil import age
 
 TIME_LIMIT_SECONDS = 3.0
@@ -55,7 +56,6 @@ MEMORY_HEADROOM = 256 << 20
 _GUARD_FILTER = "mem_guarded_loop"
 _CONCAT_FILTER = "mem_guarded_concat"
 _NUMBER_RE = re.compile(r"\d+")
-_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 TEMPLATES_DIR = "templates"
 """The store's folder of template overrides."""
 
@@ -162,11 +162,11 @@ class _PrivateBytecodeCache(FileSystemBytecodeCache):
         if not _private(self.directory, directory=True):
             return
         try:
-            fd = os.open(self._get_cache_filename(bucket), os.O_RDONLY | _NO_FOLLOW)
+            file = open_regular(self._get_cache_filename(bucket), follow_links=False)
         except OSError:
             return
-        with os.fdopen(fd, "rb") as file:
-            if _owned(os.fstat(fd), directory=False):
+        with file:
+            if _owned(os.fstat(file.fileno()), directory=False):
                 bucket.load_bytecode(file)
 
 

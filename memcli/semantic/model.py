@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from memcli.core.errors import MemError
+from memcli.core.regular import open_regular
 
 MODEL_FILES = ("config.json", "tokenizer.json", "model.safetensors")
 MAX_CONFIG_BYTES = 1 << 20
@@ -206,7 +207,7 @@ def stamp(directory: Path) -> str:
 
 def _read_bounded(path: Path, limit: int) -> bytes:
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(limit + 1)
     except FileNotFoundError:
         raise ModelError(f"the model has no {path.name} (in {path.parent})") from None
@@ -230,7 +231,7 @@ def _json(path: Path, data: bytes) -> dict[str, Any]:
 def read_header(path: Path) -> tuple[bytes, dict[str, Tensor]]:
     """A safetensors file's header (its raw bytes, for the identity) and tensors, checked."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             size = os.fstat(handle.fileno()).st_size
             first = handle.read(8)
             if len(first) < 8:
@@ -342,7 +343,7 @@ def _file_digest(path: Path) -> bytes:
     import hashlib
 
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             return hashlib.file_digest(handle, "sha256").digest()
     except OSError as exc:
         raise ModelError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -393,7 +394,7 @@ class StaticEmbedder:
         self._unk_id = unk_id
         path = info.directory / "model.safetensors"
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:
                 self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError) as exc:
             raise ModelError(f"cannot read {path}: {exc}") from None

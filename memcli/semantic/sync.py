@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from memcli.core.regular import open_regular
 from memcli.core.text import counted
 from memcli.index import vectors
 from memcli.semantic.model import (
@@ -242,7 +243,7 @@ def query_embedder(index: Index, name: str, meta: dict[str, str]) -> QueryEmbedd
 def _read_tokenizer(path: Path) -> tuple[str, Any]:
     """A model's tokenizer.json, as text and parsed; at most ``MAX_TOKENIZER_BYTES`` are read."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             text = handle.read(MAX_TOKENIZER_BYTES + 1).decode("utf-8")
         return text, json.loads(text)
     except (OSError, ValueError, RecursionError) as exc:

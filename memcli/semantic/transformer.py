@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from memcli.core.regular import open_regular
 from memcli.semantic.model import MAX_CONFIG_BYTES, MAX_DIM, MAX_TOKENIZER_BYTES, ModelError
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def model_files(directory: Path) -> list[Path]:
 
 def _read(path: Path, limit: int, *, required: bool) -> bytes | None:
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(limit + 1)
     except FileNotFoundError:
         if required:
@@ -126,7 +127,7 @@ def read_transformer(directory: Path) -> TransformerInfo:
         elif isinstance(value, dict) and isinstance(value.get("max_seq_length"), int):
             max_tokens = max(1, min(MAX_TOKENS, value["max_seq_length"]))
     try:
-        with graph.open("rb") as handle:
+        with open_regular(graph) as handle:
             digest.update(hashlib.file_digest(handle, "sha256").digest())
     except OSError as exc:
         raise ModelError(f"cannot read {graph}: {exc.strerror or exc}") from None

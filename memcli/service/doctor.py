@@ -46,6 +46,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     store = memory.store
     memory.require_store()
     checkup = Checkup()
+    _interrupted_write(memory, checkup, fix)
     ids: dict[str, list[str]] = {}
     keys: dict[str, list[str]] = {}
     for path in store.memory_paths():
@@ -76,7 +77,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     git_problem = store.git_state_problem()
     if git_problem:
         checkup.problems.append(git_problem)
-    _uncommitted(memory, checkup, fix and not git_problem)
+    _uncommitted(memory, checkup, fix and not git_problem, _shared(ids, keys))
     _background_failures(checkup)
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
@@ -101,6 +102,21 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
         )
     return checkup
+
+
+def _shared(ids: dict[str, list[str]], keys: dict[str, list[str]]) -> dict[str, str]:
+    """Path -> why it cannot be committed: its id or key is another file's too."""
+    shared: dict[str, str] = {}
+    clashes = [(f"key {k!r}", paths, "another key") for k, paths in keys.items()]
+    clashes += [(f"id {i}", paths, "a new id (or delete the copy)") for i, paths in ids.items()]
+    for what, paths, remedy in clashes:
+        for path in paths if len(paths) > 1 else ():
+            others = ", ".join(p for p in paths if p != path)
+            shared[path] = (
+                f"its {what} is also used by {others}; give one of them {remedy} "
+                "by editing the file, then run `mem doctor --fix` again"
+            )
+    return shared
 
 
 def _semantic(memory: Memory, checkup: Checkup) -> None:
@@ -146,6 +162,24 @@ def _temporary_files(memory: Memory, checkup: Checkup, fix: bool) -> None:
                 checkup.problems.append(f"{relative}: left by an interrupted save")
 
 
+def _interrupted_write(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    """A save, edit or import killed before its commit: finished or undone with ``fix``."""
+    from memcli.store import pending
+
+    subject = pending.waiting(memory.store)
+    if subject is None:
+        return
+    if fix and not memory.store.git_state_problem():
+        outcome = memory.writer.settle()
+        if outcome:
+            checkup.fixed.append(outcome)
+    else:
+        checkup.problems.append(
+            f"a write was interrupted ({subject}): the next write, or `mem doctor --fix`, "
+            "finishes it or undoes it"
+        )
+
+
 def _interrupted_purge(memory: Memory, checkup: Checkup, fix: bool) -> None:
     from memcli.store import purge
 
@@ -182,7 +216,12 @@ def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:
         )
 
 
-def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
+def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, str]) -> None:
+    """Uncommitted memory files; ``fix`` commits the valid ones.
+
+    Never one whose id or key another file holds (``shared``): the store's
+    pre-commit hook refuses that commit, and so does doctor.
+    """
     store = memory.store
     out = store.git.run(
         ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
@@ -224,6 +263,9 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool) -> None:
             identity = store.parse(path, data).id
         except InvalidMemoryFile as exc:
             checkup.problems.append(f"not committed, invalid: {exc}")
+            continue
+        if path in shared:
+            checkup.problems.append(f"not committed, {path}: {shared[path]}")
             continue
         secrets = added_to_file(path, data, committed.get(f"HEAD:{path}"))
         if secrets:

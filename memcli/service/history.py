@@ -22,8 +22,22 @@ def log(memory: Memory, ref: str | None, *, limit: int, since: str | None) -> li
     from memcli.store.history import journal
 
     memory.require_store()
-    follow = memory.resolve(ref).path if ref else None
+    follow = _path_of(memory, ref) if ref else None
     return journal(memory.store, limit=limit, since=since, follow=follow)
+
+
+def _path_of(memory: Memory, ref: str) -> str:
+    """The file of a memory, present or forgotten (its last path), by id, prefix or key."""
+    from memcli.core.errors import NotFound
+    from memcli.store.history import find_forgotten
+
+    try:
+        return memory.resolve(ref).path
+    except NotFound as absent:
+        try:
+            return find_forgotten(memory.store, ref)[0]
+        except NotFound:
+            raise absent from None
 
 
 def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:

@@ -7,13 +7,17 @@ caller's (``--redact``, ``--allow-secret``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import dataclasses
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memcli.core.errors import InvalidMemoryFile
 
 if TYPE_CHECKING:
-    from memcli.core.model import Observation
+    from memcli.core.model import Record
     from memcli.core.secrets import Finding, Policy
+
+R = TypeVar("R", bound="Record")
 
 
 def without_private(path: str, text: str) -> str:
@@ -35,27 +39,110 @@ def without_private(path: str, text: str) -> str:
     return text if visible == record else visible.to_markdown()
 
 
-def screened(observation: Observation, old: Observation | None, policy: Policy) -> Observation:
-    """``observation`` once its likely secrets (new since ``old``) are dealt with."""
+def screened_file(path: str, text: str, before: list[Finding], policy: Policy) -> str:
+    """A memory file's text once its likely secrets (new since ``before``) are dealt with.
+
+    Scanned as a whole, comments included. A redaction in the frontmatter may not
+    read back (``[REDACTED:…]`` starts a YAML list): then the file is redacted field
+    by field and written again in mem's own form.
+    """
+    from memcli.store.files import parse_memory_file
+
+    kept: str = screen({path: text}, before, policy)[path]
+    if policy != "redact" or kept == text:
+        return kept
+    try:
+        parse_memory_file(path, kept.encode("utf-8"))
+    except (InvalidMemoryFile, UnicodeEncodeError):
+        try:
+            record = parse_memory_file(path, text.encode("utf-8"))
+        except (InvalidMemoryFile, UnicodeEncodeError):
+            return kept  # invalid as given: the caller refuses it
+        return screened(record, None, policy).to_markdown()
+    return kept
+
+
+def screened(record: R, old: R | None, policy: Policy) -> R:
+    """``record`` once the likely secrets of every field (new since ``old``) are dealt with.
+
+    Every field is scanned, frontmatter and extra keys alike: a field left out
+    would carry a secret into git whole (the session, a key, a file path).
+    """
     from memcli.core.secrets import scan_fields
 
     before = scan_fields(_secret_fields(old)) if old is not None else []
-    fields = _secret_fields(observation)
+    fields = _secret_fields(record)
     kept = screen(fields, before, policy)
     if kept == fields:
-        return observation
-    return observation.replace(narrative=kept.pop("text"), **kept)
+        return record
+    return _redacted(record, fields, kept)
 
 
-def _secret_fields(observation: Observation) -> dict[str, Any]:
-    """The fields a secret could hide in, named as ``mem save`` names them."""
-    return {
-        "title": observation.title,
-        "text": observation.narrative,
-        "facts": observation.facts,
-        "concepts": observation.concepts,
-        "session": observation.session,
+def _secret_fields(record: Record) -> dict[str, Any]:
+    """Every text a record holds, named as ``mem save`` names its fields.
+
+    Extra frontmatter keys are named ``field NAME`` (nested ones ``field NAME.SUB``),
+    so that none can hide a field of mem's own of the same name.
+    """
+    from memcli.core.model import SUMMARY_FIELDS, Observation
+
+    fields: dict[str, Any] = {
+        "title": record.title,
+        "text": record.narrative,
+        "session": record.session,
+        "agent": record.agent,
     }
+    if isinstance(record, Observation):
+        fields.update(
+            key=record.key, facts=record.facts, concepts=record.concepts, files=record.files
+        )
+    else:
+        fields.update({name: getattr(record, name) for name in SUMMARY_FIELDS})
+    fields.update(_texts(record.extra, "field "))
+    return fields
+
+
+def _texts(value: Any, name: str) -> dict[str, Any]:
+    """The strings in an extra field's value, each named by where it is."""
+    if isinstance(value, str):
+        return {name: value}
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return {name: value}
+    if isinstance(value, dict):
+        items: Iterable[tuple[object, Any]] = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value, 1)
+    else:
+        return {}  # a number, a date: nothing a secret could hide in
+    found: dict[str, Any] = {}
+    for key, item in items:
+        found.update(_texts(item, f"{name}{'' if name.endswith(' ') else '.'}{key}"))
+    return found
+
+
+_IDENTIFIERS = ("key", "agent")
+"""Fields a redaction would make invalid: a secret in them is refused, even with --redact."""
+
+
+def _redacted(record: R, fields: dict[str, Any], kept: dict[str, Any]) -> R:
+    """``record`` with the redacted fields ``kept`` (``fields`` as they were)."""
+    from memcli.core.errors import SecretsFound
+    from memcli.core.secrets import redact, report, scan_fields
+    from memcli.core.validate import map_strings
+
+    for name in _IDENTIFIERS:
+        if kept.get(name) != fields.get(name):
+            found = report(scan_fields({name: fields[name]}))
+            raise SecretsFound(
+                f"the {name} holds a likely secret ({found}); a {name} cannot be redacted: "
+                f"give another {name}"
+            )
+    changes = {
+        name: kept[name] for name in fields if not name.startswith("field ") and name != "text"
+    }
+    return dataclasses.replace(
+        record, narrative=kept["text"], extra=map_strings(record.extra, redact), **changes
+    )
 
 
 def screen(fields: dict[str, Any], before: list[Finding], policy: Policy) -> dict[str, Any]:

@@ -41,15 +41,22 @@ class SummaryInput:
     ) -> None:
         from memcli.core.errors import InvalidInput
         from memcli.core.model import SUMMARY_FIELDS
-        from memcli.core.validate import clean_narrative, clean_section, strip_private
+        from memcli.core.validate import (
+            clean_narrative,
+            clean_section,
+            clean_session,
+            strip_private,
+        )
 
         cleaned = {name: clean_section(sections.get(name), name) for name in SUMMARY_FIELDS}
         text = clean_narrative(strip_private(text))
-        kept = screen({**cleaned, "title": title, "text": text}, [], secrets)
+        session = clean_session(strip_private(session or ""))
+        given = {**cleaned, "title": title, "text": text, "session": session}
+        kept = screen(given, [], secrets)
         self.title: str | None = kept.pop("title")
         self.text: str = kept.pop("text")
+        self.session: str | None = kept.pop("session")
         self.sections: dict[str, str | None] = kept
-        self.session = session
         self.secrets = secrets
         if not any(self.sections.values()) and not self.text:
             raise InvalidInput(
@@ -61,13 +68,8 @@ class SummaryInput:
         """A new summary (new id, created now), its body rendered by the store at ``root``."""
         from memcli.core.model import Summary, without_private
         from memcli.core.titles import summary_title
-        from memcli.core.validate import (
-            check_agent,
-            check_commit,
-            clean_narrative,
-            clean_session,
-            strip_private,
-        )
+        from memcli.core.validate import check_agent, check_commit, clean_narrative, strip_private
+        from memcli.service.screening import screened
 
         cleaned = self.sections
         extra = dict(extra)  # provenance given among the extra keys becomes its own fields
@@ -79,7 +81,7 @@ class SummaryInput:
                 {**cleaned, "learned": cleaned["learned"] or self.text}, self.title
             ),
             created=format_timestamp(now()),
-            session=clean_session(strip_private(self.session or "")),
+            session=self.session,
             request=cleaned["request"],
             investigated=cleaned["investigated"],
             learned=cleaned["learned"],
@@ -90,12 +92,12 @@ class SummaryInput:
             extra=extra,
         )
         body = _rendered(summary, _without_title(self.text, summary.title), root, notify)
-        # A template can add text of its own: it is scanned like everything stored.
-        body = screen({"text": strip_private(body)}, [], self.secrets)["text"]
-        summary.narrative = clean_narrative(body)
+        summary.narrative = clean_narrative(strip_private(body))
         visible = without_private(summary)
         assert isinstance(visible, Summary)
-        return visible
+        # Every field once more, as stored: a template can add text of its own, and
+        # the extra keys and the agent were not given to the constructor.
+        return screened(visible, None, self.secrets)
 
 
 def _without_title(text: str, title: str) -> str:

@@ -5,9 +5,10 @@ subagent files, Codex rollouts whose first record's cwd is the project or inside
 it; a rollout whose first record is not written yet is looked at again when it
 grows), and parses only what each file gained since the last sync
 (``capture.transcripts.tail``). One sync writes at a time: a second one finding
-the lock held returns at once (hooks start syncs in the background). Messages of
-a transcript that is later deleted stay in the index: the index is the longer
-memory, and deleting ``transcripts.db`` starts it again from what is on disk.
+the lock held returns at once (hooks start syncs in the background). A transcript
+that is later deleted takes its messages out of the index at the next sync; one
+that was moved (Codex archiving a session) keeps them (``_follow_moves``). Only
+regular files are read: a FIFO or device found is skipped with a notice.
 
 Reading (``search``, ``show``, ``status``) opens the file read-only and never
 writes; every text shown passes the secret scanner.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -24,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput, LockTimeout, MemError, NotFound
+from memcli.core.regular import describe, open_regular
 from memcli.index.transcripts import (
     COPY_SKIP,
     TRANSCRIPTS_FILE,
@@ -253,6 +256,9 @@ def _sync_file(
         info = path.stat()
     except OSError:
         return
+    if not stat.S_ISREG(info.st_mode):
+        report.notices.append(f"skipped {path}: {describe(info.st_mode)}, not a regular file")
+        return
     if row is not None and not row.matched:
         if row.cwd is not None or plan(path, _cursor(row), info) == "same":
             return  # a rollout of another project (never opened again), or one unchanged
@@ -304,7 +310,7 @@ def _read_file(
     parser = parser_for(agent, state)
     session = row.session if row is not None and cursor.consumed else None
     try:
-        handle = path.open("rb")
+        handle = open_regular(path)
     except OSError:
         return
     with handle, index.write():
@@ -579,9 +585,9 @@ def _one_session(index: TranscriptIndex, prefix: str) -> str:
 
 def snippet(text: str, words: list[str], width: int = SNIPPET_CHARS) -> str:
     """A bounded piece of ``text`` around the first word matched, secrets redacted."""
-    from memcli.core.secrets import redact
+    from memcli.core.secrets import redact, redacted_head
 
-    text = text[:_SCAN_CHARS]
+    text = redacted_head(text, _SCAN_CHARS)
     pattern = _words_pattern(words)
     found = pattern.search(text) if pattern else None
     position = found.start() if found else 0
@@ -642,10 +648,9 @@ def show(db_path: Path, ref: str, *, context: int = 3) -> Shown:
 
 def shown_text(text: str, limit: int = SHOW_CHARS) -> str:
     """A message's text as shown: secrets redacted, cut to ``limit``."""
-    from memcli.core.secrets import redact
+    from memcli.core.secrets import redact, redacted_head
 
-    cut = text[: limit + _REDACT_MARGIN]
-    shown = redact(cut)
+    shown = redact(redacted_head(text, limit + _REDACT_MARGIN))
     return shown if len(shown) <= limit else shown[:limit] + "…"
 
 

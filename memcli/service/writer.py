@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from memcli.core import journal
@@ -20,7 +20,7 @@ from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
-from memcli.service.screening import screen, screened, without_private
+from memcli.service.screening import screened, screened_file, without_private
 from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
@@ -48,6 +48,8 @@ class ImportCommit(NamedTuple):
     """Memories whose id (or file) another writer stored meanwhile: left as they are."""
     notes_written: bool = False
     """The curated MEMORY.md given was written in the same commit (the store had none)."""
+    imported: tuple[Record, ...] = ()
+    """Memories whose source row another import stored meanwhile: left out."""
 
 
 SYNC_ONCE_FILES = 100
@@ -78,8 +80,7 @@ class Writer:
             else screened(draft.new_observation(new_ulid(), stamp), None, secrets)
         )
         self.memory.ensure_store()
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
             existing = self.memory.entry_for_key(draft.key) if draft.key else None
             if existing is not None:
                 from memcli.core.model import Observation
@@ -116,8 +117,7 @@ class Writer:
 
         given = SummaryInput(sections, title, session, text, secrets)
         self.memory.ensure_store()
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
             summary = given.summary(self.store.root, extra or {}, self.memory.notify)
             path = self.store.new_path(summary)
             message = journal.commit_message("summarize", [summary])
@@ -130,8 +130,7 @@ class Writer:
         from memcli.store.history import find_forgotten
 
         self.memory.require_store()
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
             try:
                 present = self.memory.resolve(ref)
             except NotFound:
@@ -171,8 +170,7 @@ class Writer:
         from memcli.core.secrets import scan
         from memcli.store.files import parse_memory_file
 
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
             try:
                 data = self.store.read_bytes(entry.path)
             except InvalidMemoryFile:
@@ -199,7 +197,7 @@ class Writer:
             wanted = without_private(entry.path, wanted)
             current = data.decode("utf-8", "replace")
             before = list(scan(current, entry.path))
-            new: str = screen({entry.path: wanted}, before, secrets)[entry.path]
+            new = screened_file(entry.path, wanted, before, secrets)
             record = parse_memory_file(entry.path, new.encode("utf-8"))
             if record.id != entry.id:
                 raise InvalidInput(
@@ -219,8 +217,7 @@ class Writer:
 
     def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them."""
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
             entries: dict[str, Entry] = {}
             for ref in refs:
                 entry = self.memory.resolve(ref)
@@ -232,32 +229,42 @@ class Writer:
             return chosen, commit
 
     def import_records(
-        self, rows: list[tuple[str, str, Record]], *, source: str, notes: str | None = None
+        self,
+        rows: list[tuple[str, str, Record]],
+        *,
+        source: str,
+        notes: str | None = None,
+        imported: Callable[[Record], bool] | None = None,
     ) -> ImportCommit:
         """Write many new memory files (path, text, record) in ONE commit (``import: …``).
 
         The rows are checked already (``capture.importing``); under the lock,
         any whose id or path was stored meanwhile is left out, not overwritten.
         ``notes``: a curated MEMORY.md written in the same commit when the store
-        has none. A large import packs git's loose objects after its commit:
+        has none. ``imported``: asked under the lock, whether a row's source row
+        was imported meanwhile (another import of the same source); such a row
+        is left out too. A large import packs git's loose objects after its commit:
         otherwise the next porcelain git command in the store starts a long ``gc --auto``.
         """
         from memcli.core.chunks import MEMORY_MD
 
         self.memory.ensure_store()
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
+            self.memory.refresh_index()  # what was committed since the rows were checked
             index = self.memory.index()
             kept: list[tuple[str, str, Record]] = []
             taken: list[Record] = []
+            before: list[Record] = []
             for path, text, record in rows:
-                if index.path_of(record.id) is not None or self.store.resolve(path).exists():
+                if imported is not None and imported(record):
+                    before.append(record)
+                elif index.path_of(record.id) is not None or self.store.resolve(path).exists():
                     taken.append(record)
                 else:
                     kept.append((path, text, record))
             with_notes = notes is not None and not os.path.lexists(self.store.root / MEMORY_MD)
             if not kept and not with_notes:
-                return ImportCommit(None, [], taken)
+                return ImportCommit(None, [], taken, imported=tuple(before))
             written = [record for _, _, record in kept]
             message = journal.import_message(source, written, notes=with_notes)
             files = {path: text.encode("utf-8") for path, text, _ in kept}
@@ -269,7 +276,7 @@ class Writer:
             commit = self._commit_files(files, [], message, loaded=loaded, create_only=create_only)
         if len(kept) >= PACK_AFTER_FILES:
             self._pack_loose_objects()
-        return ImportCommit(commit, written, taken, with_notes)
+        return ImportCommit(commit, written, taken, with_notes, tuple(before))
 
     def _pack_loose_objects(self) -> None:
         """Loose objects into one pack (``repack -d``), so no ``gc --auto`` waits for them."""
@@ -296,8 +303,7 @@ class Writer:
         from memcli.store.purge import history_paths, rewrite
 
         self.memory.require_store()
-        with self.store.write_lock():
-            self.store.check_writable()
+        with self._transaction():
             dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
             if dirty:
                 raise StoreError(
@@ -324,6 +330,39 @@ class Writer:
             purge.finish(self.store)
             self.memory.rebuild_index_file()
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """The write lock, on a store fit to commit to, with any write a crash left settled.
+
+        A write killed half way (see ``store.pending``) is finished or undone
+        first, so what follows sees the store as if it had run whole or not at all.
+        """
+        with self.store.write_lock():
+            self.store.check_writable()
+            outcome = self._recover()
+            if outcome is not None:
+                self.memory.notify(outcome)
+            yield
+
+    def settle(self) -> str | None:
+        """Finish or undo a write a crash left half done (``mem doctor --fix``, an import
+        before it reads the store); what was done, or None when nothing was waiting."""
+        from memcli.store import pending
+
+        if not self.store.exists() or not pending.exists(self.store):
+            return None
+        with self.store.write_lock():
+            self.store.check_writable()
+            return self._recover()
+
+    def _recover(self) -> str | None:
+        from memcli.store import pending
+
+        outcome = pending.recover(self.store)
+        if outcome is not None:
+            self.memory.catch_up()
+        return outcome
+
     def _commit_files(
         self,
         writes: Mapping[str, str | bytes],
@@ -341,22 +380,26 @@ class Writer:
         comes (a file someone made meanwhile stops the commit and stays as it is).
         Only what this call wrote or removed is undone.
         """
-        for content in writes.values():
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            if len(data) > MAX_MEMORY_FILE_BYTES:
-                raise InvalidInput(f"the memory file {too_large()}")
+        from memcli.store import pending
+
+        data = {
+            path: content.encode("utf-8") if isinstance(content, str) else content
+            for path, content in writes.items()
+        }
+        if any(len(content) > MAX_MEMORY_FILE_BYTES for content in data.values()):
+            raise InvalidInput(f"the memory file {too_large()}")
         backups = {path: self._backup(path) for path in [*writes, *removals]}
         # Current with the parent, so that the commit applies without a diff.
         index = None if self.memory.index_deferred else self.memory.index()
         parent = self.store.head()
+        pending.begin(self.store, parent, message, data, removals, backups)
         touched: list[str] = []
         try:
             crash_point("lock-held")
             many = len(writes) >= SYNC_ONCE_FILES
-            for path, content in writes.items():
-                data = content.encode("utf-8") if isinstance(content, str) else content
+            for path, content in data.items():
                 exclusive = path in create_only
-                self.store.write_file(path, data, sync=not many, exclusive=exclusive)
+                self.store.write_file(path, content, sync=not many, exclusive=exclusive)
                 touched.append(path)
             for path in removals:
                 touched.append(path)
@@ -372,7 +415,9 @@ class Writer:
                     self.store.remove_file(path)
                 else:
                     self.store.write_file(path, old)
+            pending.end(self.store)
             raise
+        pending.end(self.store)
         if index is not None:
             known: Known = {path: None for path in removals}
             for path in writes:

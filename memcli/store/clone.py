@@ -1,8 +1,9 @@
 """``mem clone``: a store made from an existing memory repository.
 
-The transfer goes through GitPython, off every hot path: its progress parser
-turns git's progress into one line on a terminal. Everything after the
-transfer (choosing the branch, checking it out) is plumbing, as elsewhere.
+The transfer is ``git clone``, bounded in time (``store.network``); GitPython's
+progress parser, off every hot path, turns git's progress into one line on a
+terminal. Everything after the transfer (choosing the branch, checking it out)
+is plumbing, as elsewhere.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 from memcli.core import journal
 from memcli.core.errors import StoreError
 from memcli.store.files import GITIGNORE, MEMORY_DIRS, Store
-from memcli.store.git import GitError, first_line, without_repo_env
+from memcli.store.git import GitError, first_line
+from memcli.store.network import run_git, shown_url
 from memcli.store.remote import check_url, refuse_tracked_cache, remote_name
 
 
@@ -35,8 +37,8 @@ def clone(url: str, store: Store, branch: str | None = None) -> str:
     existed = root.exists()
     root.parent.mkdir(parents=True, exist_ok=True)
     check_url(url)
-    _clone_without_checkout(url, root)
     try:
+        _clone_without_checkout(url, root)
         store.git.run(["config", "core.splitIndex", "true"])
         remote = remote_name(store)
         chosen = _memory_branch(store, url, remote, branch)
@@ -97,32 +99,23 @@ def _holds_memories(store: Store, ref: str) -> bool:
 
 
 def _clone_without_checkout(url: str, root: Path) -> None:
-    """``git clone --no-checkout -- URL ROOT``, with progress on stderr when it is a terminal.
+    """``git clone --no-checkout -- URL ROOT``, with progress on stderr when it is a terminal,
+    stopped past ``MEM_GIT_TIMEOUT``.
 
     git's own ``protocol.allow`` policy decides which transports may be used, as
     it does for ``git clone``; ``check_url`` has already refused options.
     """
-    import git  # GitPython: 60-120 ms to import, so only here
-
     from memcli.store.clone_progress import CloneProgress
 
     progress = CloneProgress(shown=sys.stderr.isatty())
     try:
-        with without_repo_env():
-            # GitPython annotates a callable, but takes a RemoteProgress as it is (its
-            # push and fetch document that), which keeps git's messages for errors.
-            repo = git.Repo.clone_from(
-                url,
-                root,
-                progress=progress,  # type: ignore[arg-type]
-                no_checkout=True,
-                allow_unsafe_protocols=True,
-            )
-    except git.GitCommandNotFound:
-        raise StoreError("git is not installed or not on PATH") from None
-    except git.GitCommandError:
-        said = "\n".join([*progress.error_lines, *progress.other_lines])
-        raise GitError(f"git clone failed: {first_line(said.encode())}") from None
+        result = run_git(
+            ["clone", "--no-checkout", "--progress", "--", url, str(root)],
+            cwd=root.parent,
+            what=f"git clone of {shown_url(url)}",
+            on_line=progress.new_message_handler(),
+        )
     finally:
         progress.end_line()
-    repo.close()
+    if result.returncode != 0:
+        raise GitError(f"git clone failed: {first_line(result.stderr)}")

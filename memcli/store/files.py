@@ -20,6 +20,7 @@ from memcli.core.chunks import MAX_NOTE_BYTES, MEMORY_MD, NOTES_DIR, is_note_pat
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
+from memcli.core.regular import NotRegularFile, open_regular
 from memcli.store.commit import commit_paths
 from memcli.store.git import Git, find_git_common_dir
 from memcli.store.lock import exclusive_lock
@@ -197,23 +198,25 @@ class Store:
         return self._read_plain(path, MAX_NOTE_BYTES + 1, "notes files")
 
     def _read_plain(self, path: str, limit: int, what: str) -> bytes:
-        """Up to ``limit`` bytes of a plain file of the store (one open, no stat)."""
+        """Up to ``limit`` bytes of a plain file of the store (one open, one fstat).
+
+        Never through a link, never from a FIFO or device (reading one would hang).
+        """
         full = f"{self.root}/{path}"
         try:
-            fd = os.open(full, os.O_RDONLY | _NO_FOLLOW)
+            handle = open_regular(full, follow_links=False)
         except FileNotFoundError:
             raise InvalidMemoryFile(path, "file is missing from the work tree") from None
+        except NotRegularFile as exc:
+            raise InvalidMemoryFile(path, exc.reason) from None
         except OSError as exc:
             if exc.errno == errno.ELOOP or os.path.islink(full):
                 raise InvalidMemoryFile(
                     path, f"is a symbolic link; {what} must be plain files"
                 ) from None
             raise InvalidMemoryFile(path, f"cannot be read ({exc.strerror})") from None
-        with os.fdopen(fd, "rb") as handle:
-            try:
-                return handle.read(limit)
-            except IsADirectoryError:
-                raise InvalidMemoryFile(path, "is a directory") from None
+        with handle:
+            return handle.read(limit)
 
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""

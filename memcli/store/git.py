@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,17 +42,6 @@ def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     if extra:
         env.update(extra)
     return env
-
-
-@contextmanager
-def without_repo_env() -> Iterator[None]:
-    """Run with :func:`clean_env`'s variables out of ``os.environ`` (for GitPython, which
-    starts git with the whole environment)."""
-    saved = {k: os.environ.pop(k) for k in _REPO_ENV_VARS if k in os.environ}
-    try:
-        yield
-    finally:
-        os.environ.update(saved)
 
 
 class GitError(StoreError):
@@ -245,13 +233,15 @@ def remote_said(stderr: bytes) -> list[str]:
 
     Bounded and stripped of terminal control codes: they come from another machine.
     """
+    from memcli.core.secrets import redacted_head
+
     said = []
     for line in stderr.decode("utf-8", "replace").splitlines():
         if not line.startswith("remote:"):
             continue
         text = _TERMINAL_CODES_RE.sub("", line[len("remote:") :]).strip()
         if text:
-            said.append(text[:REMOTE_LINE_CHARS])
+            said.append(redacted_head(text, REMOTE_LINE_CHARS))
         if len(said) == REMOTE_LINES:
             break
     return said

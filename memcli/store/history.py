@@ -7,6 +7,7 @@ id even after a file was renamed or removed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from memcli.core import journal as messages
@@ -14,8 +15,8 @@ from memcli.core.errors import Ambiguous, InvalidInput, InvalidMemoryFile, NotFo
 from memcli.core.model import Record
 from memcli.store.files import MEMORY_DIRS, Store, name_problem, parse_memory_file
 
-_RECORD_SEP, _FIELD_SEP = "\x1e", "\x1f"
-LOG_FORMAT = f"{_RECORD_SEP}%H{_FIELD_SEP}%aI{_FIELD_SEP}%an{_FIELD_SEP}%s"
+_RECORD_SEP, _FIELD_SEP, _END = "\x1e", "\x1f", "\x1d"
+LOG_FORMAT = f"{_RECORD_SEP}%H{_FIELD_SEP}%aI{_FIELD_SEP}%an{_FIELD_SEP}%s{_FIELD_SEP}%b{_END}"
 
 
 class JournalEntry(NamedTuple):
@@ -27,6 +28,8 @@ class JournalEntry(NamedTuple):
     type: str
     title: str
     paths: list[str]
+    ids: list[str]
+    """The memories mem's commit names (its Memory-Id trailers); none for a hand edit."""
 
     def to_json(self) -> dict[str, Any]:
         return self._asdict()
@@ -55,24 +58,39 @@ def journal(
     out = store.git.run(args).stdout.decode("utf-8", "replace")
     entries = []
     for record in out.split(_RECORD_SEP)[1:]:
-        head, _, names = record.partition("\n")
-        commit, date, author, subject = head.split(_FIELD_SEP, 3)
+        head, _, names = record.partition(_END)
+        commit, date, author, subject, body = head.split(_FIELD_SEP, 4)
         paths = [line for line in names.splitlines() if line.strip()]
         action, kind, title = messages.parse_subject(subject)
-        entries.append(JournalEntry(commit, date, author, action, kind, title, paths))
+        ids = messages.memory_ids(body)
+        entries.append(JournalEntry(commit, date, author, action, kind, title, paths, ids))
     return entries
 
 
 def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
     """A memory no longer in the work tree: its last path, its bytes, and what they hold.
 
-    ``ref`` is an id or an id prefix. mem's own commits are found by their
-    ``Memory-Id`` trailer; a file deleted by hand is found by its name, which
-    ends with the id's last six characters.
+    ``ref`` is an id, an id prefix, or a key (of the memory that held it last).
+    mem's own commits are found by their ``Memory-Id`` trailer; a file deleted
+    by hand is found by its name, which ends with the id's last six characters.
     """
-    prefix = ref.strip().upper()
-    if len(prefix) < 4 or not prefix.isalnum():
-        raise NotFound(f"no forgotten memory with the id {ref!r} (give at least 4 characters)")
+    from memcli.core.schema import KEY_RE
+
+    text = ref.strip()
+    prefix = text.upper()
+    if len(prefix) >= 4 and prefix.isalnum():
+        found = _forgotten_id(store, ref, prefix)
+        if found is not None:
+            return found
+    if KEY_RE.fullmatch(text):
+        found = _last_version(store, text, lambda record: record.key == text)
+        if found is not None:
+            return found
+    raise NotFound(f"no forgotten memory with the id or key {ref!r} in the store's history")
+
+
+def _forgotten_id(store: Store, ref: str, prefix: str) -> tuple[str, bytes, Record] | None:
+    """The forgotten memory whose id starts with ``prefix``; None if history has none."""
     out = store.git.run(
         ["log", "--all", "--format=%H%x1f%B%x1e", f"--grep={messages.memory_id_grep(prefix)}"]
     ).stdout.decode("utf-8", "replace")
@@ -86,7 +104,7 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
         )
     identity = ids.pop() if ids else prefix
     if len(identity) == 26:
-        found = _last_version(store, identity)
+        found = _last_version(store, identity, lambda record: record.id == identity)
         if found is not None:
             return found
     from memcli.store.tombstone import purged_ids
@@ -96,18 +114,20 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
             f"no forgotten memory with the id {ref!r}: it was purged from the store's "
             "history (purged.txt lists it) and cannot be restored"
         )
-    raise NotFound(f"no forgotten memory with the id {ref!r} in the store's history")
+    return None
 
 
-def _last_version(store: Store, identity: str) -> tuple[str, bytes, Record] | None:
-    """The newest deletion of a file that held the memory, whatever the file's name."""
+def _last_version(
+    store: Store, needle: str, wanted: Callable[[Record], bool]
+) -> tuple[str, bytes, Record] | None:
+    """The newest deletion of a file holding ``needle`` whose memory is ``wanted``."""
     out = store.git.run(
         [
             "log",
             "--diff-filter=D",
             *RAW_LOG,
             "-S",
-            identity,
+            needle,
             "--",
             *MEMORY_DIRS,
         ]
@@ -122,7 +142,7 @@ def _last_version(store: Store, identity: str) -> tuple[str, bytes, Record] | No
                 record_ = parse_memory_file(change.path, data)
             except InvalidMemoryFile:
                 continue
-            if record_.id == identity:
+            if wanted(record_):
                 return change.path, data, record_
     return None
 

@@ -18,10 +18,13 @@ retried from the fetch, as a person would.
 from __future__ import annotations
 
 import json
+import subprocess
 
 from memcli.core.errors import StoreError
+from memcli.store import pending
 from memcli.store.files import CACHE_DIR, Store
 from memcli.store.git import GitError, first_line, remote_said
+from memcli.store.network import run_git, shown_url
 from memcli.store.purge import apply_fetched_purges, lease_path, read_lease
 from memcli.store.tombstone import refuse_purged
 
@@ -101,10 +104,13 @@ def _exchange(
     """
     upstream = f"{remote}/{branch}"
     for _attempt in range(PUSH_ATTEMPTS):
-        store.git.run(["fetch", "--quiet", remote])
+        fetch(store, remote)
         with store.write_lock():
             _refuse_after_purge(store, remote)
             store.check_writable()
+            settled = pending.recover(store)  # before a rebase moves HEAD from under it
+            if settled:
+                done.append(settled)
             has_upstream = _has_ref(store, f"refs/remotes/{upstream}")
             if has_upstream:
                 refuse_tracked_cache(store, f"refs/remotes/{upstream}", upstream)
@@ -161,6 +167,24 @@ def refuse_tracked_cache(store: Store, ref: str, name: str) -> None:
         )
 
 
+def fetch(store: Store, remote: str) -> None:
+    """``git fetch`` from ``remote``, within the network's time limit."""
+    result = _network(store, remote, ["fetch", "--quiet", remote])
+    if result.returncode != 0:
+        raise GitError(f"git fetch failed: {first_line(result.stderr)}")
+
+
+def _network(store: Store, remote: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    """``git fetch`` or ``git push`` to ``remote``, stopped past ``MEM_GIT_TIMEOUT``."""
+    pushing = args[0] == "push"
+    url = store.git.run(
+        ["remote", "get-url", *(["--push"] if pushing else []), remote], check=False
+    )
+    where = shown_url(url.stdout.decode("utf-8", "replace").strip())
+    what = f"git {args[0]} {'to' if pushing else 'from'} {remote} ({where})"
+    return run_git(args, cwd=store.git.worktree, what=what)
+
+
 def _has_ref(store: Store, ref: str) -> bool:
     result = store.git.run(["rev-parse", "--verify", "--quiet", ref], check=False)
     return result.returncode == 0
@@ -186,7 +210,7 @@ def _push(store: Store, remote: str, refspec: str, *options: str) -> str | None:
     is returned. Any other failure (the remote refused, the connection failed)
     raises, with what the remote said.
     """
-    result = store.git.run(["push", "--porcelain", *options, remote, refspec], check=False)
+    result = _network(store, remote, ["push", "--porcelain", *options, remote, refspec])
     if result.returncode == 0:
         return None
     summary = ""
@@ -234,7 +258,7 @@ def _force_push(store: Store, remote: str) -> list[str]:
             lease_path(store).write_text(json.dumps(remaining, indent=1) + "\n", encoding="utf-8")
         else:
             lease_path(store).unlink(missing_ok=True)
-    store.git.run(["fetch", "--quiet", remote])
+    fetch(store, remote)
     store.git.run(["branch", "--quiet", f"--set-upstream-to={remote}/{branch}"], check=False)
     return [f"replaced the history of {remote}/{branch} (force-pushed with a lease)"]
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from memcli.adapters.agents.config_file import (
     SettingsChange,
     backup_path,
     finish_uninstall,
+    mem_argv,
     merged_entry,
     read_json,
     resolve_links,
@@ -56,14 +55,9 @@ def config_path(*, user: bool, cwd: Path) -> Path:
 
 
 def server_entry() -> dict[str, Any]:
-    """How Claude Code starts ``mem mcp``: ``mem`` on PATH, else this installation's."""
-    if shutil.which("mem"):
-        command, args = "mem", ["mcp"]
-    elif (Path(sys.executable).parent / "mem").exists():
-        command, args = str(Path(sys.executable).parent / "mem"), ["mcp"]
-    else:
-        command, args = sys.executable, ["-m", "memcli", "mcp"]
-    return {"type": "stdio", "command": command, "args": args, "env": server_env()}
+    """How Claude Code starts ``mem mcp``: this installation's mem (``mem_argv``)."""
+    command, *args = mem_argv()
+    return {"type": "stdio", "command": command, "args": [*args, "mcp"], "env": server_env()}
 
 
 def is_ours(entry: Any) -> bool:

@@ -76,7 +76,8 @@ from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
     SettingsChange,
     backup_path,
-    mem_command,
+    mem_argv,
+    read_regular,
     remove_file,
     resolve_links,
     server_env,
@@ -121,9 +122,7 @@ def paths(*, user: bool, cwd: Path) -> tuple[Path, Path]:
 
 def server_table() -> dict[str, Any]:
     """What mem's ``[mcp_servers.mem]`` table holds."""
-    import shlex
-
-    words = [*shlex.split(mem_command()), "mcp"]
+    words = [*mem_argv(), "mcp"]
     return {
         "command": words[0],
         "args": words[1:],
@@ -164,11 +163,23 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
         "" if not text or text.endswith(eol * 2) else (eol if text.endswith("\n") else eol * 2)
     )
     new = text + separator + server_block().replace("\n", eol)
-    if SERVER_NAME not in _servers(real, new):
+    if not _reads_as_ours(real, new):
         raise MemError(f"{path}: mem's table would not be read as intended; add it by hand")
     backup = backup_path(real) if original is not None else None
     change = write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run, backup=backup)
     return change._replace(path=path)
+
+
+def _reads_as_ours(path: Path, text: str) -> bool:
+    """Whether ``text`` (the file with mem's block) is TOML holding mem's table.
+
+    The file itself was read: TOML that no longer reads came of mem's block (an inline
+    ``mcp_servers = {...}`` cannot take another table), so it is not called broken.
+    """
+    try:
+        return SERVER_NAME in _servers(path, text)
+    except MemError:
+        return False
 
 
 def _line_ending(text: str) -> str:
@@ -250,8 +261,9 @@ def uninstall_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     if not new.strip() and not backup.exists():
         return remove_file(real, original, dry_run=dry_run)._replace(path=path)  # mem made it
     # The original bytes when only mem's block (and the blank line before it) is gone.
-    if backup.exists() and backup.read_bytes().rstrip(b"\r\n") == new.rstrip(b"\r\n"):
-        new = backup.read_bytes()
+    kept = read_regular(backup)
+    if kept is not None and kept.rstrip(b"\r\n") == new.rstrip(b"\r\n"):
+        new = kept
     change = write_bytes(real, original, new, dry_run=dry_run, remove_backup=backup)
     return change._replace(path=path)
 
@@ -271,15 +283,9 @@ def _block_end(text: str, start: int) -> int:
 
 
 def _read(path: Path) -> bytes | None:
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
+    data = read_regular(path, MAX_CONFIG_BYTES)
+    if data is None:
         return None
-    if size > MAX_CONFIG_BYTES:
-        raise MemError(
-            f"{path} is larger than {MAX_CONFIG_BYTES >> 20} MB; mem leaves it untouched"
-        )
-    data = path.read_bytes()
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

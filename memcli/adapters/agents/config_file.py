@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import os
 import re
 import shlex
@@ -41,13 +42,42 @@ class SettingsChange(NamedTuple):
 
 
 def mem_command() -> str:
-    """``mem`` when it is on PATH, else the full path of this installation's entry point."""
-    if shutil.which("mem"):
-        return "mem"
+    """``mem_argv`` as one shell command line."""
+    return " ".join(shlex.quote(word) for word in mem_argv())
+
+
+def mem_argv() -> list[str]:
+    """How an agent starts this mem: ``mem`` when the ``mem`` on PATH is this installation,
+    else the full path of this installation's entry point.
+
+    Another ``mem`` first on PATH (an older one, one without the MCP extra) would
+    otherwise answer the hooks and serve MCP in this one's place.
+    """
+    on_path = shutil.which("mem")
+    own = _own_entry_point()
+    if on_path and (own is None or _same_file(on_path, own)):
+        return ["mem"]
+    if own is not None:
+        return [str(own)]
+    return [sys.executable, "-m", "memcli"]
+
+
+def _own_entry_point() -> Path | None:
+    """This installation's ``mem`` script: beside its Python, or the one running."""
     beside = Path(sys.executable).parent / "mem"
     if beside.exists():
-        return shlex.quote(str(beside))
-    return f"{shlex.quote(sys.executable)} -m memcli"
+        return beside
+    running = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if running is not None and running.name == "mem" and running.is_file():
+        return running.absolute()
+    return None
+
+
+def _same_file(first: str | Path, second: str | Path) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 def server_env() -> dict[str, str]:
@@ -102,8 +132,9 @@ def finish_uninstall(
     if not data and not backup.exists():
         # mem's install created this file: nothing of anyone else's is in it.
         return remove_file(path, original, dry_run=dry_run)
-    if backup.exists() and parse_json(backup) == data:
-        restored = backup.read_bytes()  # nothing else changed since install: the exact bytes
+    restored = read_regular(backup)
+    if restored is not None and _parsed(restored) == data:
+        # nothing else changed since install: the exact bytes
         return write_bytes(path, original, restored, dry_run=dry_run, remove_backup=backup)
     new = serialise_json(data, original)
     return write_bytes(path, original, new, dry_run=dry_run, remove_backup=backup)
@@ -131,22 +162,67 @@ def backup_path(path: Path) -> Path:
 
 def _parsed(original: bytes) -> Any:
     try:
-        return json.loads(original.decode("utf-8")) if original.strip() else {}
+        return _loads(original.decode("utf-8")) if original.strip() else {}
     except (ValueError, UnicodeDecodeError):
         return None
 
 
-def parse_json(path: Path) -> Any:
-    """A file's JSON (an empty file: ``{}``, as agents read it), or None."""
-    return _parsed(path.read_bytes())
+def _loads(text: str) -> Any:
+    """JSON as an agent reads it; ValueError for what mem could not write back as it is.
+
+    NaN, Infinity and numbers past a double's range: Python reads them, and would write
+    ``Infinity`` or ``NaN``, which no JSON parser (nor the agent) reads, so the whole
+    settings file would be lost to it. Nesting past Python's stack cannot be read at all.
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("nested deeper than mem can read") from None
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is beyond what JSON readers hold")
+    return value
+
+
+def read_regular(path: Path, max_bytes: int | None = None) -> bytes | None:
+    """A settings file's bytes; None when there is none.
+
+    Opened without waiting (a FIFO would block the read forever) and refused unless
+    it is a regular file (of at most ``max_bytes``): mem never reads a folder, a FIFO
+    or a device as settings.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise MemError(f"{path} cannot be read ({exc.strerror}); mem leaves it untouched") from None
+    info = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(info.st_mode):
+        problem = "is not a regular file"
+    elif max_bytes is not None and info.st_size > max_bytes:
+        problem = f"is larger than {max_bytes >> 20} MB"
+    if problem is not None:
+        os.close(fd)
+        raise MemError(f"{path} {problem}; mem leaves it untouched")
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
 
 
 def read_json(path: Path) -> tuple[bytes | None, dict[str, Any]]:
-    if not path.exists():
+    original = read_regular(path)
+    if original is None:
         return None, {}
-    original = path.read_bytes()
     try:
-        data = json.loads(original.decode("utf-8")) if original.strip() else {}
+        data = _loads(original.decode("utf-8")) if original.strip() else {}
     except (ValueError, UnicodeDecodeError) as exc:
         raise MemError(f"{path} is not valid JSON ({exc}); mem leaves it untouched") from None
     if not isinstance(data, dict):
@@ -160,7 +236,13 @@ def serialise_json(data: dict[str, Any], like: bytes | None) -> bytes:
     found = re.search(r"\n([ \t]+)\S", text)
     indent = found.group(1) if found else "  "
     newline = "\n" if not text or text.endswith("\n") else ""
-    return (json.dumps(data, indent=indent, ensure_ascii=False) + newline).encode("utf-8")
+    try:
+        serialised = json.dumps(data, indent=indent, ensure_ascii=False)
+    except RecursionError:
+        raise MemError(
+            "the settings are nested deeper than mem can write; mem leaves them untouched"
+        ) from None
+    return (serialised + newline).encode("utf-8")
 
 
 def write_json(

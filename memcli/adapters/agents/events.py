@@ -238,10 +238,12 @@ def _provenance(memory: Memory, cwd: object, agent: str, extra: dict[str, str]) 
 
 def _kept_summary(summary: str) -> str:
     """The summary as it can be stored: never dropped, cut (and marked) when huge."""
+    from memcli.core.secrets import redacted_head
+
     if len(summary) > MAX_SUMMARY_CHARS:
         more = len(summary) - MAX_SUMMARY_CHARS
         summary = (
-            summary[:MAX_SUMMARY_CHARS].rstrip()
+            redacted_head(summary, MAX_SUMMARY_CHARS).rstrip()
             + f"\n\n[…{more} more characters of the compact summary were cut]"
         )
     return _UNSTORABLE.sub("\ufffd", summary)
@@ -249,6 +251,7 @@ def _kept_summary(summary: str) -> str:
 
 def _session(session: object, notify: Notify) -> str | None:
     """The session id as it can be stored (one line, bounded), or None for none."""
+    from memcli.core.secrets import redacted_head
     from memcli.core.validate import MAX_SESSION_CHARS
 
     if not isinstance(session, str):
@@ -256,7 +259,7 @@ def _session(session: object, notify: Notify) -> str | None:
     session = " ".join(_UNSTORABLE.sub("\ufffd", session).split())
     if len(session) > MAX_SESSION_CHARS:
         notify(f"the session id is over {MAX_SESSION_CHARS} characters; its start is kept")
-        session = session[:MAX_SESSION_CHARS]
+        session = redacted_head(session, MAX_SESSION_CHARS)
     return session
 
 

@@ -46,6 +46,7 @@ from memcli.adapters.agents.config_file import (
     finish_uninstall,
     merged_entry,
     read_json,
+    read_regular,
     resolve_links,
     write_json,
 )
@@ -100,8 +101,9 @@ def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
     servers[SERVER_NAME] = merged_entry(current, entry)
 
 
-def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    """Exactly mem's hooks and server out; the original bytes when nothing else changed."""
+def uninstall(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> SettingsChange:
+    """Exactly mem's hooks and (``with_mcp``) its server out; the original bytes when
+    nothing else changed."""
     real = resolve_links(path)
     if not real.exists():
         return SettingsChange(path, "", False)
@@ -109,7 +111,7 @@ def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:
     assert original is not None
     GEMINI_HOOKS.remove(data)
     servers = mcp_servers(real, data, create=False)
-    if is_ours(servers.get(SERVER_NAME)):
+    if with_mcp and is_ours(servers.get(SERVER_NAME)):
         del servers[SERVER_NAME]
         if not servers:
             del data["mcpServers"]
@@ -120,7 +122,8 @@ def _read(path: Path) -> tuple[bytes | None, dict[str, Any]]:
     try:
         return read_json(path)
     except MemError:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        data = read_regular(path) or b""  # a path that is no file: its own refusal again
+        lines = data.decode("utf-8", errors="replace").splitlines()
         if any(line.lstrip().startswith(("//", "/*")) for line in lines):
             raise MemError(
                 f"{path} holds comments, which mem would lose; add mem's hooks by hand "

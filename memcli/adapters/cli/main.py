@@ -118,6 +118,11 @@ class MemGroup(click.Group):
         assert isinstance(command, click.Command), target
         return command
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.parent is None:  # the whole command line, checked once for every command
+            check_text_arguments(args)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -125,6 +130,22 @@ class MemGroup(click.Group):
             ctx.exit(exc.exit_code)
         except MemError as exc:
             raise click.ClickException(str(exc)) from None
+
+
+def check_text_arguments(args: list[str]) -> None:
+    """Refuse an argument that is not UTF-8 text, as a usage error of one line.
+
+    Python gives such bytes as lone surrogates, which nothing downstream (SQLite,
+    git, JSON, the terminal) can take: refused here, no command ever sees one.
+    """
+    for number, arg in enumerate(args, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            raise click.UsageError(
+                f"argument {number} ({shown[:80]}) is not UTF-8 text; mem takes text arguments"
+            ) from None
 
 
 @click.group(cls=MemGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -174,14 +174,22 @@ def budget_option(f: F) -> F:
 
 
 def format_option(f: F) -> F:
-    return click.option(
+    """``--json`` (JSON with details), as every command has it; the command gets
+    ``output_format``: ``md`` or ``json``. ``--format md|json``, the older spelling,
+    stays as a hidden alias."""
+
+    @functools.wraps(f)
+    def chosen(*args: Any, as_json: bool, output_format: str, **kwargs: Any) -> Any:
+        return f(*args, output_format="json" if as_json else output_format, **kwargs)
+
+    chosen = click.option(
         "--format",
         "output_format",
         type=click.Choice(["md", "json"]),
         default="md",
-        show_default=True,
-        help="Markdown, or JSON with details.",
-    )(f)
+        hidden=True,
+    )(chosen)
+    return cast(F, json_option(chosen))
 
 
 def secrets_options(f: F) -> F:

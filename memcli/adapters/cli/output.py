@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
+from memcli.core.serialize import to_json
 from memcli.core.text import one_line
 from memcli.core.timeutil import age
 from memcli.index import Entry, NoteHit
@@ -14,7 +14,7 @@ from memcli.service.memory import Memory
 
 
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    click.echo(to_json(data, indent=2, default=str))
 
 
 def entry_line(entry: Entry, short_id: str, *, marker: str = "") -> str:

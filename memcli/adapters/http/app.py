@@ -1,7 +1,9 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
     GET  /health                    {"status": "ok", "version", "shape", "store"}
-    POST /api/memory/save           a memory (the fields of ``mem save``) -> its record
+    POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
+                                    agent from ``agent`` or the Mem-Agent header, the commit
+                                    from the project the server runs in
     GET  /api/memory/search         ?query=...&type=&since=&until=&concept=&file=&limit=&mode=
     GET  /api/memory/timeline       ?anchor=ID&before=&after=&kind=
     POST /api/memory/batch          {"ids": [...]} -> full records, in the order asked
@@ -12,8 +14,10 @@ Memories come in the one shape of ``memcli.core.serialize`` (entries for search
 and timeline, records for batch and save), inside ``{"results": [...]}``. Every
 error is ``{"error": "one line"}``: 400 for a body that is not a JSON object, 404
 for an unknown id or route, 405 for a wrong method, 409 for an ambiguous id
-prefix, 413 for a body over 1 MB, 422 for a field mem refuses (the message lists
-what is allowed), 503 when the store's write lock stays taken; never a traceback.
+prefix, 413 for a body over 1 MB (``/mcp`` too), 422 for a field mem refuses (the
+message lists what is allowed), 503 when the store's write lock stays taken; never
+a traceback. The connection's own refusals (408, 503, a malformed request's 400) are
+``connections.py``'s, in the same shape.
 """
 
 from __future__ import annotations
@@ -26,13 +30,16 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse as StarletteJSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from memcli import __version__
 from memcli.adapters.http.auth import Guard
+from memcli.adapters.http.connections import Limits
 from memcli.adapters.http.stores import StorePool
+from memcli.capture.provenance import project_commit, working_directory
 from memcli.core.errors import (
     Ambiguous,
     EditConflict,
@@ -43,7 +50,7 @@ from memcli.core.errors import (
     QuerySyntaxError,
     SecretsFound,
 )
-from memcli.core.serialize import SHAPE_VERSION
+from memcli.core.serialize import SHAPE_VERSION, to_json
 from memcli.core.text import one_line
 
 if TYPE_CHECKING:
@@ -73,7 +80,10 @@ SAVE_FIELDS = (
     "importance",
     "session",
     "secrets",
+    "agent",
 )
+AGENT_HEADER = "mem-agent"
+"""Names the agent that saves, when the body's ``agent`` does not."""
 
 
 class HttpError(Exception):
@@ -83,6 +93,13 @@ class HttpError(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class JSONResponse(StarletteJSONResponse):
+    """Starlette's JSON response, as strict JSON: a hand-edited infinity or NaN is a string."""
+
+    def render(self, content: Any) -> bytes:
+        return to_json(content, separators=(",", ":")).encode("utf-8")
 
 
 def error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
@@ -109,6 +126,8 @@ def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
             return await handler(request, request.app.state.pool)
         except HttpError as exc:
             return error(exc.status, exc.message)
+        except ClientDisconnect:  # gone (or cut off by a deadline): nobody to answer
+            return Response(status_code=400)
         except MemError as exc:
             status = status_of(exc)
             return error(status, str(exc), {"Retry-After": "1"} if status == 503 else None)
@@ -170,8 +189,8 @@ class Params:
             raise HttpError(422, f"{name} must be a whole number, not {value[:40]!r}") from None
 
 
-async def json_body(request: Request, route: str, allowed: Sequence[str]) -> dict[str, Any]:
-    """The body as a JSON object of known fields; 413 past ``MAX_BODY_BYTES`` (chunked too)."""
+async def read_body(request: Request) -> bytes:
+    """The whole body; 413 past ``MAX_BODY_BYTES`` (chunked too), as soon as it is known."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
         if declared.isdigit():
@@ -184,8 +203,14 @@ async def json_body(request: Request, route: str, allowed: Sequence[str]) -> dic
         if size > MAX_BODY_BYTES:
             raise HttpError(413, f"the request body is over {MAX_BODY_BYTES:,} bytes")
         chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def json_body(request: Request, route: str, allowed: Sequence[str]) -> dict[str, Any]:
+    """The body as a JSON object of known fields (see ``read_body`` for its size)."""
+    body = await read_body(request)
     try:
-        data = json.loads(b"".join(chunks))
+        data = json.loads(body)
     except (ValueError, RecursionError) as exc:
         raise HttpError(400, f"the body is not valid JSON ({one_line(str(exc), 200)})") from None
     if not isinstance(data, dict):
@@ -221,9 +246,13 @@ async def save(request: Request, pool: StorePool) -> Response:
     if "text" not in body:
         raise HttpError(422, "save needs 'text'")
     text = body.pop("text")
+    if body.get("agent") is None:
+        body["agent"] = request.headers.get(AGENT_HEADER)
+    project = working_directory()
 
     def call(store: MemStore) -> dict[str, Any]:
-        return store.save(text, **body)
+        commit = project_commit(project, store_root=store.location.root) if project else None
+        return store.save(text, project_commit=commit, **body)
 
     record = await pool.write(call)
     return JSONResponse(record, status_code=201 if record["action"] == "saved" else 200)
@@ -300,9 +329,11 @@ def build_app(
     pool: StorePool,
     *,
     token: str | None,
+    max_requests: int = Limits.max_requests,
     on_ready: Callable[[], None] = lambda: None,
 ) -> Guard:
-    """The whole application: the routes, ``/mcp``, the guard (token, limits) in front.
+    """The whole application: the routes, ``/mcp``, the guard (token, limits) in front;
+    at most ``max_requests`` requests answered at once.
 
     Starting it starts MCP's session manager, then calls ``on_ready``; stopping it
     closes every store.
@@ -332,7 +363,7 @@ def build_app(
         routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
     )
     app.state.pool = pool
-    return Guard(app, token)
+    return Guard(app, token, max_requests)
 
 
 class _McpApp:
@@ -343,7 +374,20 @@ class _McpApp:
         self.stores = stores
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await self.manager.handle_request(scope, receive, send)
+        """The body read first, under mem's cap and errors, then the SDK's turn."""
+        try:
+            body = await read_body(Request(scope, receive))
+        except HttpError as exc:
+            await error(exc.status, exc.message)(scope, receive, send)
+            return
+        except ClientDisconnect:
+            return
+        whole: list[dict[str, Any]] = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def replay() -> Any:
+            return whole.pop() if whole else await receive()
+
+        await self.manager.handle_request(scope, replay, send)
 
 
 def _mcp(pool: StorePool) -> _McpApp:

@@ -10,6 +10,7 @@ time and never printed: the start-up line names the file.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -17,10 +18,13 @@ import os
 import secrets
 import socket
 import stat
+import sys
 from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import MemError
+from memcli.core.regular import NotRegularFile, open_regular
+from memcli.core.text import one_line
 from memcli.store.location import mem_home
 
 TOKEN_ENV = "MEM_API_TOKEN"
@@ -69,15 +73,15 @@ def load_token(path: Path | None) -> tuple[str, str]:
 
 def _read_token_file(path: Path) -> str:
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        file = open_regular(path, follow_links=False)
     except FileNotFoundError:
         raise
+    except NotRegularFile:
+        raise MemError(f"the token file {path} is not a regular file") from None
     except OSError as exc:
         raise MemError(f"cannot read the token file {path} ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as file:
+    with file:
         info = os.fstat(file.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise MemError(f"the token file {path} is not a regular file")
         if info.st_uid != os.getuid():
             raise MemError(f"the token file {path} belongs to another user")
         if info.st_mode & 0o077:
@@ -116,14 +120,26 @@ def is_loopback(host: str) -> bool:
     return bool(infos) and all(ipaddress.ip_address(info[4][0]).is_loopback for info in infos)
 
 
+def authorized(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
+    """Whether ``headers`` (lower-case names) hold ``Authorization: Bearer <token>``."""
+    for name, value in headers:
+        if name == b"authorization":
+            scheme, _, given = value.partition(b" ")
+            return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token)
+    return False
+
+
 class Guard:
-    """ASGI middleware in front of every route (``/mcp`` too): a query string's length, and
-    the bearer token when there is one (TCP). A refusal is a JSON ``{"error": ...}``.
+    """ASGI middleware in front of every route (``/mcp`` too): a query string's length, the
+    bearer token when there is one (TCP), and at most ``max_requests`` requests answered
+    at once. A refusal is a JSON ``{"error": ...}``.
     """
 
-    def __init__(self, app: Any, token: str | None) -> None:
+    def __init__(self, app: Any, token: str | None, max_requests: int) -> None:
         self.app = app
         self.token = token.encode() if token is not None else None
+        self.max_requests = max_requests
+        self.active = 0
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -132,7 +148,7 @@ class Guard:
         if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
             await refuse(send, 414, f"the query string is over {MAX_QUERY_BYTES:,} bytes")
             return
-        if self.token is not None and not self._authorized(scope):
+        if self.token is not None and not authorized(scope["headers"], self.token):
             await refuse(
                 send,
                 401,
@@ -140,17 +156,49 @@ class Guard:
                 [(b"www-authenticate", b"Bearer")],
             )
             return
-        await self.app(scope, receive, send)
+        if self.active >= self.max_requests:
+            await refuse(
+                send,
+                503,
+                f"the server is answering {self.max_requests:,} requests already: try again",
+                [(b"retry-after", b"1")],
+            )
+            return
+        self.active += 1
+        try:
+            await self._answer(scope, receive, send)
+        finally:
+            self.active -= 1
 
-    def _authorized(self, scope: Scope) -> bool:
-        assert self.token is not None
-        for name, value in scope["headers"]:
-            if name == b"authorization":
-                scheme, _, given = value.partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(
-                    given.strip(), self.token
+    async def _answer(self, scope: Scope, receive: Any, send: Any) -> None:
+        """The application's answer; when it fails or is cut short before answering (a stop
+        past the graceful delay cancels it), a JSON error instead of uvicorn's plain 500."""
+        started = False
+
+        async def tracked(message: dict[str, Any]) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except asyncio.CancelledError:
+            if not started:
+                await refuse(
+                    send,
+                    503,
+                    "the server stopped before answering (the request may have been done)",
                 )
-        return False
+            raise
+        except Exception as exc:  # a bug below the routes (in /mcp's SDK): one line each
+            what = one_line(f"{type(exc).__name__}: {exc}", 500)
+            print(
+                f"mem: internal error in {scope['method']} {scope['path']} ({what})",
+                file=sys.stderr,
+                flush=True,
+            )
+            if not started:
+                await refuse(send, 500, f"internal error ({what})")
 
 
 async def refuse(

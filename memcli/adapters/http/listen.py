@@ -5,7 +5,7 @@ here: in a folder of mode 0700, bound under umask 077, then chmod 0600, and
 handed to uvicorn already listening. A socket file left by a server that died
 is replaced; one a live server answers on is an error. SIGTERM and SIGINT stop
 the server cleanly (requests under way finish, for at most a few seconds) and
-the socket file is removed.
+the socket file is removed. Each connection is bounded by ``connections.Limits``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 import uvicorn
 
+from memcli.adapters.http.connections import Limits, log_config, protocol_class
 from memcli.core.errors import MemError
 
 SOCKET_NAME = "mem.sock"
@@ -32,8 +33,8 @@ SOCKET_DIR = "serve"
 MAX_SOCKET_PATH = 107
 """sun_path holds 108 bytes on Linux, the last a NUL."""
 BACKLOG = 512
-MAX_CONNECTIONS = 1000
-"""Past this many connections and requests at once, uvicorn answers 503."""
+STOP_SECONDS = 5
+"""How long requests under way may take to finish once asked to stop."""
 
 
 def default_socket(cache_dir: Path) -> Path:
@@ -131,14 +132,17 @@ class _Server(uvicorn.Server):
                 signal.signal(sig, handler)
 
 
-def run(app: Any, listener: socket.socket) -> None:
+def run(
+    app: Any, listener: socket.socket, *, limits: Limits | None = None, token: str | None = None
+) -> None:
     """Serve ``app`` on ``listener`` until SIGTERM or SIGINT; removes a unix socket's file.
 
+    ``limits`` bound each connection (``token``: what trusts it; see ``connections``).
     The application's start-up failing (uvicorn logs why) also returns.
     """
     path = _path(listener)
     try:
-        _serve(app, listener)
+        _serve(app, listener, limits or Limits(), token)
     finally:
         _close(listener, path)
 
@@ -148,6 +152,9 @@ def run_workers(
     listener: socket.socket,
     count: int,
     on_ready: Callable[[], None],
+    *,
+    limits: Limits | None = None,
+    token: str | None = None,
 ) -> str | None:
     """Serve from ``count`` processes forked on one listening socket (the kernel spreads
     the connections); what went wrong when one of them stopped on its own, else None.
@@ -178,7 +185,7 @@ def run_workers(
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
                 os.close(readiness)
-                _worker(make_app, listener, ready_end)
+                _worker(make_app, listener, ready_end, limits or Limits(), token)
             children.add(pid)
         os.close(ready_end)
         ready = 0
@@ -209,7 +216,11 @@ def run_workers(
 
 
 def _worker(
-    make_app: Callable[[Callable[[], None]], Any], listener: socket.socket, ready_end: int
+    make_app: Callable[[Callable[[], None]], Any],
+    listener: socket.socket,
+    ready_end: int,
+    limits: Limits,
+    token: str | None,
 ) -> NoReturn:
     code = 1
     try:
@@ -217,7 +228,7 @@ def _worker(
         def ready() -> None:
             os.write(ready_end, b"+")
 
-        _serve(make_app(ready), listener)
+        _serve(make_app(ready), listener, limits, token)
         code = 0
     except BaseException as exc:
         print(f"mem: a worker failed ({type(exc).__name__}: {exc})", file=sys.stderr)
@@ -238,15 +249,17 @@ def _close(listener: socket.socket, path: str | None) -> None:
             os.unlink(path)
 
 
-def _serve(app: Any, listener: socket.socket) -> None:
+def _serve(app: Any, listener: socket.socket, limits: Limits, token: str | None) -> None:
     config = uvicorn.Config(
         app,
+        http=protocol_class(limits, token.encode() if token is not None else None),
+        ws="none",
         lifespan="on",
+        log_config=log_config(),
         log_level="warning",
         access_log=False,
-        limit_concurrency=MAX_CONNECTIONS,
         backlog=BACKLOG,
-        timeout_graceful_shutdown=5,
+        timeout_graceful_shutdown=STOP_SECONDS,
         server_header=False,
     )
     _Server(config).run(sockets=[listener])

@@ -75,6 +75,15 @@ class Stores:
             self.store_dir, project=self.project, cwd=cwd, create=create, notify=_notice
         )
 
+    def provenance(self, store: MemStore, agent: str | None) -> dict[str, str | None]:
+        """A save's ``agent`` and ``project_commit``: HEAD of the project the store was
+        found from (the client's root, else the working directory)."""
+        from memcli.capture.provenance import project_commit
+
+        project = self._cwd
+        commit = project_commit(project, store_root=store.location.root) if project else None
+        return {"agent": agent, "project_commit": commit}
+
     def close(self) -> None:
         if self._store is not None:
             self._store.close()
@@ -99,6 +108,19 @@ def _refuse_a_guessed_store(store_dir: str | None, project: str | None, cwd: Pat
         " so a store made there may not be the one mem's other commands use: run"
         " `mem init` in the project, or `mem install` again (it gives the server MEM_HOME)"
     )
+
+
+def _agent(server: Server[Any, Any]) -> str | None:
+    """Who saves: the Mem-Agent header over HTTP, else the client's name from ``initialize``."""
+    from memcli.capture.provenance import agent_of_client
+
+    context = server.request_context
+    headers = getattr(context.request, "headers", None)
+    named = headers.get("mem-agent") if headers is not None else None
+    if named:
+        return str(named)
+    params = context.session.client_params
+    return agent_of_client(params.clientInfo.name) if params is not None else None
 
 
 async def _client_root(server: Server[Any, Any]) -> Path | None:
@@ -146,7 +168,13 @@ def build(
             return _error(f"no tool {name!r}: use one of {', '.join(TOOLS)}")
         try:
             store = await stores.get(server, create=name == "save")
-            text = await anyio.to_thread.run_sync(call, store, name, arguments)
+            agent = _agent(server) if name == "save" else None
+
+            def run() -> str:
+                provenance = stores.provenance(store, agent) if name == "save" else None
+                return call(store, name, arguments, provenance)
+
+            text = await anyio.to_thread.run_sync(run)
         except MemError as exc:
             return _error(str(exc))
         except Exception as exc:  # a bug: say so, and keep serving

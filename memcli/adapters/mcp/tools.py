@@ -9,12 +9,12 @@ reading pattern: ``search`` for the compact index, ``timeline`` around a hit,
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.serialize import to_json
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -105,10 +105,16 @@ def input_schema(name: str) -> dict[str, Any]:
     return schema
 
 
-def call(store: MemStore, name: str, arguments: dict[str, Any]) -> str:
+def call(
+    store: MemStore,
+    name: str,
+    arguments: dict[str, Any],
+    provenance: Mapping[str, str | None] | None = None,
+) -> str:
     """Run one tool on ``store``; its answer as text (JSON, or the context itself).
 
-    Raises ``InvalidInput`` for arguments the tool does not take, and whatever
+    ``provenance`` (``agent``, ``project_commit``) goes with a save. Raises
+    ``InvalidInput`` for arguments the tool does not take, and whatever
     ``MemError`` the store raises (unknown ids, a bad ``since``, a store error).
     """
     if name not in TOOLS:
@@ -129,10 +135,10 @@ def call(store: MemStore, name: str, arguments: dict[str, Any]) -> str:
         raise InvalidInput(
             f"invalid type {arguments['type']!r}: use one of {', '.join(OBSERVATION_TYPES)}"
         )
-    result = _CALLS[name](store, arguments)
+    result = _CALLS[name](store, {**arguments, **(provenance or {})})
     if isinstance(result, str):
         return result
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"))
+    return to_json(result, separators=(",", ":"))
 
 
 def _ids(value: Any) -> list[str]:
@@ -172,7 +178,8 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 
 
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
-    fields = ("type", "title", "facts", "concepts", "files", "key", "importance")
+    fields = ["type", "title", "facts", "concepts", "files", "key", "importance"]
+    fields += ["agent", "project_commit"]  # provenance: from the server, not the client
     return store.save(a["text"], **{field: a[field] for field in fields if field in a})
 
 

@@ -258,8 +258,10 @@ def _result_text(content: object) -> str:
         text = "\n".join(parts)
     else:
         return ""
-    if len(text) > 4 * MAX_TOOL_RESULT_CHARS:
-        text = text[: 4 * MAX_TOOL_RESULT_CHARS]  # bound the reminder search on huge output
+    from memcli.core.secrets import redacted_head
+
+    if len(text) > 4 * MAX_TOOL_RESULT_CHARS:  # bound the reminder search on huge output
+        text = redacted_head(text, 4 * MAX_TOOL_RESULT_CHARS)
     return cut(without_reminders(text).strip())
 
 

@@ -36,6 +36,7 @@ from memcli.capture.transcripts.records import (
     iter_lines,
     utc_time,
 )
+from memcli.core.regular import open_regular
 
 MAX_REMEMBERED_IDS = 5000
 """Message and tool-call ids kept to tell a repeated record from a new one."""
@@ -235,7 +236,7 @@ def rewound_messages(path: Path, *, max_bytes: int | None = None) -> frozenset[s
         return frozenset()
     order: dict[str, None] = {}
     taken: set[str] = set()
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for line, _end in iter_lines(handle, max_bytes=max_bytes):
             record = _json_object(line)
             target = record.get("$rewindTo")
@@ -252,7 +253,7 @@ def rewound_messages(path: Path, *, max_bytes: int | None = None) -> frozenset[s
 
 
 def _mentions(path: Path, needle: bytes, max_bytes: int | None) -> bool:
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         return any(needle in line for line, _end in iter_lines(handle, max_bytes=max_bytes))
 
 

@@ -16,6 +16,8 @@ import os
 import re
 from pathlib import Path
 
+from memcli.core.regular import open_regular
+
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 MAX_FIRST_LINE_BYTES = 4 * 1024 * 1024  # session_meta may carry long instructions
 
@@ -63,7 +65,7 @@ def codex_session_files(root: Path) -> list[Path]:
 def codex_session_cwd(path: Path) -> str | None:
     """The working directory named in a rollout's first record, or None (a bounded read)."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             line = handle.readline(MAX_FIRST_LINE_BYTES + 1)
     except OSError:
         return None

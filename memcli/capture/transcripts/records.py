@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
+from memcli.core.regular import open_regular
+
 MAX_TOOL_RESULT_CHARS = 4000
 MAX_LINE_BYTES = 8 * 1024 * 1024  # a longer line is skipped as "line too long", never parsed
 AGENTS = ("claude", "codex", "gemini")
@@ -89,7 +91,7 @@ def read_messages(
         parser: LineParser = whole_session_parser(path, max_bytes=max_bytes)
     else:
         parser = parser_for(agent)
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for line, _end in iter_lines(handle, max_bytes=max_bytes):
             yield from parser.feed(line)
 
@@ -187,8 +189,10 @@ def without_reminders(text: str) -> str:
 
 
 def cut(text: str, limit: int = MAX_TOOL_RESULT_CHARS) -> str:
-    """At most ``limit`` characters, an ellipsis marking a cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """At most ``limit`` characters, an ellipsis marking a cut (what is cut is redacted first)."""
+    from memcli.core.secrets import redacted_head
+
+    return text if len(text) <= limit else redacted_head(text, limit - 1) + "…"
 
 
 def strings(value: object) -> tuple[str, ...]:

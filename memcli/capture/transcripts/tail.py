@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 from memcli.capture.transcripts.records import MAX_LINE_BYTES, iter_lines
+from memcli.core.regular import open_regular
 
 Plan = Literal["same", "append", "restart"]
 
@@ -78,7 +79,7 @@ def _last_line_digest(path: Path, cursor: Cursor) -> str | None:
     if length <= 0 or length > MAX_LINE_BYTES + 1:
         return None
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(cursor.last_start)
             data = handle.read(length)
     except OSError:

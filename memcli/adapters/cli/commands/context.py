@@ -52,7 +52,7 @@ def context(
     Example:
         mem context
         mem context --explain
-        mem context --budget 4000 --format json
+        mem context --budget 4000 --json
         mem context --check-templates
     """
     memory = open_memory(store_dir, project)

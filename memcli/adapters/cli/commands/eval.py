@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -60,8 +60,9 @@ def eval_command(
 
     Prints recall@5, recall@10, MRR@10 and nDCG@10 for each mode beside plain
     bm25 (every word OR'ed, no boosts) measured in the same run, then how the
-    recall gate did: the share of prompts it helped and how many off-topic
-    prompts it answered.
+    recall gate did, by style of prompt and on each half of a fixed split (the
+    suite's defaults were chosen on the first): the share of labelled prompts
+    given a right memory, and of prompts nothing answers that were given any.
 
     \b
     Example:
@@ -92,7 +93,13 @@ def eval_command(
         _print_report(report, by_style)
 
 
-def _run(memory: Memory, queries_file: Path, modes: tuple[str, ...], model: str | None) -> Report:
+def _run(
+    memory: Memory,
+    queries_file: Path,
+    modes: tuple[str, ...],
+    model: str | None,
+    prompts_file: Path | None = None,
+) -> Report:
     from memcli.core import config
     from memcli.retrieval.evaluation import evaluate, read_queries
     from memcli.retrieval.search import Searcher
@@ -105,6 +112,7 @@ def _run(memory: Memory, queries_file: Path, modes: tuple[str, ...], model: str 
         return memory.read(lambda index: index.resolve(reference)).id
 
     queries = read_queries(queries_file, resolve)
+    prompts = read_queries(prompts_file, resolve) if prompts_file else []
     chosen = list(modes)
     if not chosen:
         chosen = ["lexical"]
@@ -113,7 +121,7 @@ def _run(memory: Memory, queries_file: Path, modes: tuple[str, ...], model: str 
             chosen += ["semantic", "hybrid"]
         else:
             notice(f"{line}; measuring lexical search only")
-    return evaluate(memory, queries, chosen, settings)
+    return evaluate(memory, queries, chosen, settings, prompts)
 
 
 def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:
@@ -133,7 +141,10 @@ def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report
             (root / "mem.toml").write_text(f"[semantic]\nmodel = {json.dumps(model)}\n")
         memory = Memory(StoreLocation(root, "--store"), notify=notice)
         memory.refresh_index()
-        return _run(memory, suite / "queries.jsonl", modes, model)
+        prompts = suite / "prompts.jsonl"
+        return _run(
+            memory, suite / "queries.jsonl", modes, model, prompts if prompts.is_file() else None
+        )
 
 
 def _print_report(report: Report, by_style: bool) -> None:
@@ -162,8 +173,29 @@ def _print_report(report: Report, by_style: bool) -> None:
                 + "".join(f"{c:>12.3f}" if c is not None else f"{'-':>12}" for c in cells)
             )
     for mode, gate in data["recall"].items():
+        click.echo("")
         click.echo(
             f"recall ({mode}): helped {gate['hit_rate']:.1%} of labelled prompts, "
             f"answered {gate['answered']} with {gate['precision']:.1%} of its memories right; "
-            f"answered {gate['offtopic_answered']} of {gate['offtopic']} off-topic prompts"
+            f"answered {gate['offtopic_answered']} of {gate['offtopic']} prompts nothing answers"
         )
+        _print_gate(gate["by_style"])
+
+
+def _print_gate(styles: dict[str, dict[str, Any]]) -> None:
+    """The gate by style and half: a right memory shown, or (nothing answers) any shown."""
+    from memcli.retrieval.evaluation import HALVES
+
+    click.echo(f"{'gate':<24}" + "".join(f"{name:>16}" for name in HALVES))
+    negatives = False
+    for style, halves in styles.items():
+        if not halves["labelled"] and not negatives:
+            click.echo("false fires (nothing answers)")
+            negatives = True
+        cells = []
+        for name in HALVES:
+            tally = halves[name]
+            done = tally["shown"] if halves["labelled"] else tally["answered"]
+            rate = f"{tally['rate']:.1%}" if tally["rate"] is not None else "-"
+            cells.append(f"{done:>4}/{tally['prompts']:<4}{rate:>8}")
+        click.echo(f"  {style[:22]:<22}" + "".join(f"{c:>16}" for c in cells))

@@ -18,7 +18,10 @@ from memcli.adapters.cli.options import open_existing, store_options
     help="One JSON object a line per memory and summary.",
 )
 @click.option(
-    "-o", "--output", metavar="FILE", help="Write to FILE (atomically) instead of stdout."
+    "-o",
+    "--output",
+    metavar="FILE",
+    help="Write to FILE instead of stdout (a file atomically, keeping its mode).",
 )
 @store_options
 def export(
@@ -44,24 +47,14 @@ def export(
             sys.stdout.write(line)
         sys.stdout.flush()
         return
-    _write_atomically(output, lines)
+    _write(output, lines)
 
 
-def _write_atomically(output: str, lines: Iterable[str]) -> None:
-    import os
-    from pathlib import Path
-
+def _write(output: str, lines: Iterable[str]) -> None:
     from memcli.core.errors import InvalidInput
+    from memcli.core.regular import write_through
 
-    target = Path(output)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        with temp.open("w", encoding="utf-8", newline="\n") as handle:
-            for line in lines:
-                handle.write(line)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
+        write_through(output, (line.encode("utf-8") for line in lines))
     except OSError as exc:
-        temp.unlink(missing_ok=True)
         raise InvalidInput(f"cannot write {output}: {exc.strerror or exc}") from None

@@ -4,8 +4,9 @@ import sys
 
 import click
 
-from memcli.adapters.cli.options import notice, open_memory, store_options
-from memcli.core.errors import StoreError
+from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
+from memcli.core.errors import InvalidInput, StoreError
 
 
 @click.command()
@@ -16,9 +17,15 @@ from memcli.core.errors import StoreError
     help="Remove them from the store's whole git history too (rewrites history).",
 )
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before a purge.")
+@json_option
 @store_options
 def forget(
-    refs: tuple[str, ...], purge: bool, yes: bool, store_dir: str | None, project: str | None
+    refs: tuple[str, ...],
+    purge: bool,
+    yes: bool,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Forget memories: remove their files in one commit.
 
@@ -30,19 +37,30 @@ def forget(
     keep their messages and authors, reflogs are expired and unreachable
     objects pruned. A remote keeps its copy until `mem sync --force-with-lease`.
 
+    A purge asks first; without a terminal (an agent's shell) it needs -y.
+
     \b
     Example:
         mem forget 01JDX3Z6 fts-hyphen
         mem forget --purge 01JDX3Z6
     """
+    if purge and not yes and not _terminal():
+        raise InvalidInput(
+            "--purge rewrites history and cannot be undone; without a terminal to ask on, "
+            "give -y to confirm"
+        )
     memory = open_memory(store_dir, project)
     if not purge:
         from memcli.api import MemStore
 
-        for entry in MemStore(memory).forget(refs):
+        forgotten = MemStore(memory).forget(refs)
+        if as_json:
+            echo_json(forgotten)
+            return
+        for entry in forgotten:
             click.echo(f"forgot {entry['id']}  {entry['title']}")
         return
-    if not yes and sys.stdin is not None and sys.stdin.isatty():
+    if not yes:
         click.confirm(
             f"Remove {', '.join(refs)} from the whole history of {memory.store.root}? "
             "This cannot be undone",
@@ -51,8 +69,11 @@ def forget(
     records, result = memory.writer.purge(refs)
     if result.left:
         raise StoreError(result.left)
-    for record in records:
-        click.echo(f"purged {record.id}  {record.title}")
+    if as_json:
+        echo_json([{"id": record.id, "title": record.title} for record in records])
+    else:
+        for record in records:
+            click.echo(f"purged {record.id}  {record.title}")
     notice(
         f"history rewritten: {result.dropped} commit(s) dropped, {result.changed} changed; "
         "reflogs expired and unreachable objects pruned"
@@ -62,3 +83,8 @@ def forget(
             "the remote still holds the purged memories: run `mem sync --force-with-lease` "
             "to replace its history (other clones drop them at their next `mem sync`)"
         )
+
+
+def _terminal() -> bool:
+    """Whether a person can be asked (stdin is a terminal)."""
+    return sys.stdin is not None and sys.stdin.isatty()

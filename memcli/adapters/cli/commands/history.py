@@ -29,7 +29,8 @@ def log(
 ) -> None:
     """The memory journal: what was saved, updated, forgotten, restored or edited, and by whom.
 
-    With an id or key, that memory's own history, across renames.
+    Each line ends with the memory's id (`mem restore` takes it). With an id
+    or key, that memory's own history, across renames, also once forgotten.
 
     \b
     Example:
@@ -45,21 +46,38 @@ def log(
     for entry in entries:
         when = entry.date[:16].replace("T", " ")
         click.echo(
-            f"{when}  {entry.author[:18]:<18}  {entry.action:<10} {entry.type:<10} {entry.title}"
+            f"{when}  {entry.author[:18]:<18}  {entry.action:<10} {entry.type:<10} "
+            f"{entry.title}{_ids(entry.ids)}"
         )
 
 
+def _ids(ids: list[str]) -> str:
+    """The memory a journal line is about, for `mem show` and `mem restore`."""
+    if len(ids) == 1:
+        return f"  {ids[0]}"
+    return f"  ({len(ids)} memories)" if ids else ""
+
+
 @click.command()
-@click.argument("ref", metavar="ID")
+@click.argument("ref", metavar="ID|KEY")
+@json_option
 @store_options
-def restore(ref: str, store_dir: str | None, project: str | None) -> None:
+def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Bring a forgotten memory back from the store's history, in a new commit.
+
+    By its id, an id prefix, or the key it had (the last memory forgotten with it).
 
     \b
     Example:
         mem restore 01JDX3Z6T0V6K8M2Q9R4S5T7W8
+        mem restore fts-hyphen
     """
     result = open_memory(store_dir, project).writer.restore(ref)
+    if as_json:
+        from memcli.core.serialize import record_dict
+
+        echo_json({**record_dict(result.record), "path": result.path, "commit": result.commit})
+        return
     click.echo(f"restored {result.record.id}  {result.record.title}")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import sys
 from collections.abc import Iterable
@@ -126,10 +127,15 @@ def import_claude_memory(
     )
     files = claude_memory.memory_files(folder)  # refuses a missing folder before anything
     memory = open_memory(store_dir, project)
-    try:
-        notes = claude_memory.read_index(folder)
-    except InvalidInput as exc:
-        raise InvalidInput(f"{folder / claude_memory.MEMORY_INDEX} {exc}") from None
+    index = folder / claude_memory.MEMORY_INDEX
+    if claude_memory.links_outside(index, folder):
+        click.echo(f"mem: skipped {index}: it {claude_memory.OUTSIDE}", err=True)
+        notes = None
+    else:
+        try:
+            notes = claude_memory.read_index(folder)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{index} {exc}") from None
     rows = claude_memory.read_claude_memory(folder) if files else iter(())
     copy, refused = _notes(memory, notes, folder, secrets) if notes is not None else (None, False)
     report = _run(memory, rows, str(folder), dry_run, secrets, notes=copy)
@@ -231,10 +237,16 @@ def _notes(memory: Memory, text: str, folder: Path, policy: Policy) -> tuple[str
         if policy == "refuse":
             return None, True
         text = secrets.redact(text)
-    current = memory.store.root / MEMORY_MD
-    if not current.is_file():
+    try:
+        mine = _store_notes(memory)
+    except FileNotFoundError:
         return text, False
-    mine = current.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        what = "is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
+        click.echo(
+            f"mem: {folder / MEMORY_MD} is not copied: the store's {MEMORY_MD} {what}", err=True
+        )
+        return None, False
     if mine != text:
         diff = difflib.unified_diff(
             mine.splitlines(keepends=True),
@@ -247,6 +259,15 @@ def _notes(memory: Memory, text: str, folder: Path, policy: Policy) -> tuple[str
         )
         click.echo("".join(diff), err=True, nl=False)
     return None, False
+
+
+def _store_notes(memory: Memory) -> str:
+    """The store's own MEMORY.md, a regular file (never read through a link or from a FIFO)."""
+    from memcli.core.chunks import MEMORY_MD
+    from memcli.core.regular import open_regular
+
+    with open_regular(memory.store.root / MEMORY_MD, follow_links=False) as handle:
+        return handle.read().decode("utf-8", errors="replace")
 
 
 def _finish(report: ImportReport, as_json: bool) -> None:

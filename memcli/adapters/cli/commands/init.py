@@ -4,7 +4,8 @@ from pathlib import Path
 
 import click
 
-from memcli.adapters.cli.options import notice, open_memory, store_options
+from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
+from memcli.adapters.cli.output import echo_json
 from memcli.service.memory import Memory
 from memcli.store.files import Store
 from memcli.store.location import StoreLocation, local_store_root
@@ -30,9 +31,15 @@ from memcli.store.location import StoreLocation, local_store_root
     default=True,
     help="Do not install the store's git hooks (validation and reindexing).",
 )
+@json_option
 @store_options
 def init(
-    local: bool, remote_url: str | None, hooks: bool, store_dir: str | None, project: str | None
+    local: bool,
+    remote_url: str | None,
+    hooks: bool,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Create a memory store.
 
@@ -55,14 +62,19 @@ def init(
         store = Store(root)
     else:
         store = open_memory(store_dir, project).store
-    if store.create(exclude_from=outer):
-        click.echo(f"Created a memory store at {store.root}")
-        if hooks:
-            Memory(StoreLocation(store.root, "init"), notify=notice).install_git_hooks()
-    else:
-        click.echo(f"A memory store already exists at {store.root}")
+    created = store.create(exclude_from=outer)
+    if created and hooks:
+        Memory(StoreLocation(store.root, "init"), notify=notice).install_git_hooks()
     if remote_url:
         from memcli.store.remote import add_remote
 
         add_remote(store, remote_url)
+    if as_json:
+        echo_json({"store": str(store.root), "created": created, "remote": remote_url})
+        return
+    if created:
+        click.echo(f"Created a memory store at {store.root}")
+    else:
+        click.echo(f"A memory store already exists at {store.root}")
+    if remote_url:
         click.echo(f"Added remote origin: {remote_url}")

@@ -258,7 +258,8 @@ def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
 
 @uninstall.command("gemini")
 @_scope_options
-def uninstall_gemini(scope: str, dry_run: bool) -> None:
+@_uninstall_server_option
+def uninstall_gemini(scope: str, dry_run: bool, with_mcp: bool) -> None:
     """Remove exactly what `mem install gemini` added.
 
     \b
@@ -268,6 +269,5 @@ def uninstall_gemini(scope: str, dry_run: bool) -> None:
     from memcli.adapters.agents import gemini
 
     path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
-    _report(
-        gemini.uninstall(path, dry_run=dry_run), dry_run, "Removed mem's hooks and MCP server from"
-    )
+    done = "Removed mem's hooks and MCP server from" if with_mcp else "Removed mem's hooks from"
+    _report(gemini.uninstall(path, dry_run=dry_run, with_mcp=with_mcp), dry_run, done)

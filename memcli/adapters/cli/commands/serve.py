@@ -77,6 +77,11 @@ def serve(
     or Ctrl-C stops it. --workers N serves from N processes (searches are
     CPU-bound: one per core). Needs the serve extra: pip install 'memcli[serve]'.
 
+    A request's head must arrive within MEM_SERVE_HEADER_TIMEOUT seconds (10),
+    its body within MEM_SERVE_BODY_TIMEOUT (30); at most MEM_SERVE_MAX_WAITING
+    connections (128) wait without the token, and MEM_SERVE_MAX_REQUESTS
+    requests (1000) are answered at once: past that, 408 or 503.
+
     \b
     Example:
         mem serve
@@ -90,6 +95,7 @@ def serve(
     try:
         from memcli.adapters.http.app import build_app
         from memcli.adapters.http.auth import is_loopback, load_token
+        from memcli.adapters.http.connections import Limits
         from memcli.adapters.http.listen import (
             default_socket,
             run,
@@ -108,6 +114,7 @@ def serve(
         ) from None
     from memcli.api import open_store
 
+    limits = Limits.from_env()
     store = open_store(store_dir, project=project, create=True, notify=notice)
     try:
         store.list(limit=1)  # the index up to date before the first request
@@ -147,14 +154,16 @@ def serve(
     if workers == 1:
         pool = StorePool(root, threads, notice)
         pool.adopt(store)
-        run(build_app(pool, token=token, on_ready=announce), listener)
+        app = build_app(pool, token=token, max_requests=limits.max_requests, on_ready=announce)
+        run(app, listener, limits=limits, token=token)
     else:
         store.close()  # each process opens its own index connections
 
         def make_app(ready: Callable[[], None]) -> Any:
-            return build_app(StorePool(root, threads, notice), token=token, on_ready=ready)
+            pool = StorePool(root, threads, notice)
+            return build_app(pool, token=token, max_requests=limits.max_requests, on_ready=ready)
 
-        failure = run_workers(make_app, listener, workers, announce)
+        failure = run_workers(make_app, listener, workers, announce, limits=limits, token=token)
         if failure:
             raise MemError(f"{failure}; the others were stopped")
     if not ready:

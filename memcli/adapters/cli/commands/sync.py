@@ -21,15 +21,17 @@ from memcli.core.text import counted
     help="Replace the remote's history with the store's (after `mem forget --purge`), "
     "only if the remote did not change since mem last saw it.",
 )
+@json_option
 @store_options
 def sync_command(
-    resume: bool, force_with_lease: bool, store_dir: str | None, project: str | None
+    resume: bool, force_with_lease: bool, as_json: bool, store_dir: str | None, project: str | None
 ) -> None:
     """Share memory through the store's git remote: fetch, rebase, push, reindex.
 
     Nothing is committed on your behalf. When the same memory changed on both
     sides, sync stops and lists the files; fix them, `git add` them, then run
-    `mem sync --continue`.
+    `mem sync --continue`. A fetch or push still running after MEM_GIT_TIMEOUT
+    seconds (120) is stopped.
 
     \b
     Example:
@@ -41,11 +43,17 @@ def sync_command(
     if resume and force_with_lease:
         raise click.UsageError("give one of --continue and --force-with-lease")
     memory = open_existing(store_dir, project)
+    steps = []
     for line in sync_with_remote(memory.store, resume=resume, force_with_lease=force_with_lease):
-        click.echo(line)
+        steps.append(line)
+        if not as_json:
+            click.echo(line)
     report = memory.reindex(full=False)
-    if report is not None and not report.rebuilt and (report.added or report.removed):
-        click.echo(f"index: {report.added} added, {report.removed} removed")
+    added, removed = (report.added, report.removed) if report is not None else (0, 0)
+    if as_json:
+        click.echo(json.dumps({"steps": steps, "indexed": {"added": added, "removed": removed}}))
+    elif report is not None and not report.rebuilt and (added or removed):
+        click.echo(f"index: {added} added, {removed} removed")
 
 
 @click.group("remote")
@@ -62,8 +70,11 @@ def remote() -> None:
 @remote.command("add")
 @click.argument("url")
 @click.option("--name", default="origin", show_default=True, help="The remote's name.")
+@json_option
 @store_options
-def remote_add(url: str, name: str, store_dir: str | None, project: str | None) -> None:
+def remote_add(
+    url: str, name: str, as_json: bool, store_dir: str | None, project: str | None
+) -> None:
     """Add a git remote to the store.
 
     \b
@@ -74,6 +85,9 @@ def remote_add(url: str, name: str, store_dir: str | None, project: str | None) 
 
     memory = open_existing(store_dir, project)
     add_remote(memory.store, url, name)
+    if as_json:
+        click.echo(json.dumps({"name": name, "url": url}))
+        return
     click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
 
 
@@ -101,8 +115,9 @@ def remote_list(as_json: bool, store_dir: str | None, project: str | None) -> No
 
 @remote.command("remove")
 @click.argument("name")
+@json_option
 @store_options
-def remote_remove(name: str, store_dir: str | None, project: str | None) -> None:
+def remote_remove(name: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Remove a remote from the store; the memories stay.
 
     \b
@@ -112,7 +127,7 @@ def remote_remove(name: str, store_dir: str | None, project: str | None) -> None
     from memcli.store.remote import remove_remote
 
     remove_remote(open_existing(store_dir, project).store, name)
-    click.echo(f"Removed remote {name}.")
+    click.echo(json.dumps({"removed": name}) if as_json else f"Removed remote {name}.")
 
 
 @click.command("clone")
@@ -124,9 +139,15 @@ def remote_remove(name: str, store_dir: str | None, project: str | None) -> None
     help="The remote's branch that holds the memories (default: the one its HEAD "
     "names, else main, else its only branch).",
 )
+@json_option
 @store_options
 def clone_command(
-    url: str, directory: str | None, branch: str | None, store_dir: str | None, project: str | None
+    url: str,
+    directory: str | None,
+    branch: str | None,
+    as_json: bool,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Make a store that is a clone of an existing memory repository.
 
@@ -149,5 +170,13 @@ def clone_command(
     cloned = clone(url, memory.store, branch)
     memory.install_git_hooks()
     report = memory.reindex(full=True)
-    memories = counted(report.added if report else 0, "memory", "memories")
+    indexed = report.added if report else 0
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"store": str(memory.store.root), "url": url, "branch": cloned, "memories": indexed}
+            )
+        )
+        return
+    memories = counted(indexed, "memory", "memories")
     click.echo(f"Cloned {url} (branch {cloned}) into {memory.store.root}: {memories} indexed.")
