@@ -251,13 +251,14 @@ def _kept_summary(summary: str) -> str:
 
 def _session(session: object, notify: Notify) -> str | None:
     """The session id as it can be stored (one line, bounded), or None for none."""
-    from memcli.core.secrets import redacted_head
-    from memcli.core.validate import MAX_SESSION_CHARS
+    from memcli.core.schema import MAX_SESSION_CHARS
 
     if not isinstance(session, str):
         return None
     session = " ".join(_UNSTORABLE.sub("\ufffd", session).split())
     if len(session) > MAX_SESSION_CHARS:
+        from memcli.core.secrets import redacted_head  # many patterns: only when needed
+
         notify(f"the session id is over {MAX_SESSION_CHARS} characters; its start is kept")
         session = redacted_head(session, MAX_SESSION_CHARS)
     return session
