@@ -20,7 +20,6 @@ the hot list (worst first); only then is the text cut, at a line boundary.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import errno
 import stat
@@ -63,15 +62,19 @@ SECTION_LABELS = {
 }
 
 
-@dataclass
 class Candidate:
     """A memory in the running for session start: what scores it, then (when needed) itself."""
 
-    id: str
-    type: str
-    created: str
-    standing: Standing
-    entry: Entry | None = None
+    __slots__ = ("created", "entry", "id", "standing", "type")
+
+    def __init__(
+        self, identity: str, kind: str, created: str, parts: Standing, entry: Entry | None = None
+    ) -> None:
+        self.id = identity
+        self.type = kind
+        self.created = created
+        self.standing = parts
+        self.entry = entry
 
     @property
     def score(self) -> float:
@@ -81,10 +84,8 @@ class Candidate:
 def context_weights(settings: dict[str, dict[str, Any]]) -> Weights:
     """Search's weights (its half-lives) with ``[context]``'s recency and importance."""
     own = settings["context"]
-    return dataclasses.replace(
-        Weights.from_settings(settings["ranking"]),
-        recency=float(own["recency"]),
-        importance=float(own["importance"]),
+    return Weights.from_settings(settings["ranking"])._replace(
+        recency=float(own["recency"]), importance=float(own["importance"])
     )
 
 

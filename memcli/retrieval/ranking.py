@@ -17,7 +17,6 @@ All weights are in ``[ranking]`` of mem.toml; ``Parts`` keeps every factor for
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from memcli.core.config import window_seconds
@@ -26,8 +25,9 @@ SLOW_TYPES = frozenset({"preference", "decision", "pattern"})
 NEUTRAL_IMPORTANCE = 0.5
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(NamedTuple):
+    """The weights of ``[ranking]`` (a NamedTuple: it is created at every command's start)."""
+
     rrf_k: int
     semantic: float
     coverage: float
