@@ -54,6 +54,8 @@ def test_session_start_and_prompt_hooks_answer_as_each_agent_reads(
     )
     output = answer["hookSpecificOutput"]
     assert output["hookEventName"] == start and "Stripe mock" in output["additionalContext"]
+    # From now on session start lists memories by a line each: recall may bring their facts.
+    (tmp_path / "mem-home" / "webshop" / "mem.toml").write_text("[context]\nhot_count = 0\n")
     asked = {**base, "session_id": f"{agent}-2", "prompt": PROMPT}
     recalled, _ = hook(agent, prompt_event, asked, tmp_path, later=True)
     text = recalled["hookSpecificOutput"]["additionalContext"]
@@ -74,6 +76,8 @@ def test_an_instruction_without_a_cue_is_recalled_for(
         "prompt": "Start the Stripe mock for the checkout tests",
     }
     env = {"MEM_NOW": "2027-01-15T10:00:00Z"}
+    # Session start lists memories by a line each: recall may bring their facts.
+    (tmp_path / "mem-home" / "webshop" / "mem.toml").write_text("[context]\nhot_count = 0\n")
     result = run_mem("hook", agent, event, input=json.dumps(payload), cwd=tmp_path, env=env)
     assert result.returncode == 0 and "port 12111" in result.stdout
     assert "idempotency" not in result.stdout
@@ -196,7 +200,13 @@ def test_gemini_install_then_uninstall_gives_back_the_exact_bytes(
     data = json.loads(path.read_text())
     assert data["theme"] == "Dracula" and data["mcpServers"]["github"] == {"command": "gh-mcp"}
     assert data["mcpServers"]["mem"]["args"][-1] == "mcp"
-    assert set(data["hooks"]) == {"BeforeTool", "SessionStart", "BeforeAgent", "SessionEnd"}
+    assert set(data["hooks"]) == {
+        "BeforeTool",
+        "SessionStart",
+        "BeforeAgent",
+        "PreCompress",
+        "SessionEnd",
+    }
     assert data["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] == 10_000  # milliseconds
     gemini.uninstall(path)
     assert path.read_bytes() == before

@@ -79,7 +79,11 @@ def test_save_search_get_timeline_list_forget(store: MemStore) -> None:
     assert store.list() == []
 
 
-def test_context_and_recall(store: MemStore, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_context_and_recall(
+    store: MemStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Session start lists memories by a line each: recall may bring their facts.
+    (tmp_path / "store" / "mem.toml").write_text("[context]\nhot_count = 0\n")
     monkeypatch.setenv("MEM_NOW", "2026-11-01T10:00:00Z")
     store.save("Uploads fail after sixty seconds: the proxy timeout", type="gotcha")
     monkeypatch.setenv("MEM_NOW", "2026-11-05T10:00:00Z")

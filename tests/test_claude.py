@@ -80,6 +80,8 @@ def test_session_start_answers_with_bounded_context(project: Path, tmp_path: Pat
 
 def test_user_prompt_submit_recalls_strong_matches_only(project: Path, tmp_path: Path) -> None:
     env = {"MEM_NOW": "2027-01-15T10:00:00Z"}  # the memories are weeks old by then
+    # Session start lists memories by a line each: recall may bring any of them.
+    (tmp_path / "mem-home" / "webshop" / "mem.toml").write_text("[context]\nhot_count = 0\n")
     answer, _ = hook(
         "UserPromptSubmit",
         payload(
@@ -511,3 +513,85 @@ def test_a_bad_agent_budget_is_one_line_naming_it(store: Path) -> None:
     (store / "mem.toml").write_text("[agents]\ncodex_recall = -1\n")
     result = mem("context", expect=1)
     assert "agents.codex_recall" in result.output
+
+
+def test_a_compaction_mid_session_lets_recall_repeat_and_keeps_one_entry_a_session(
+    project: Path, tmp_path: Path
+) -> None:
+    store = tmp_path / "mem-home" / "webshop"
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")  # recall may bring any
+    asked = payload(
+        project, "UserPromptSubmit", prompt="the checkout tests fail, is the stripe mock running?"
+    )
+    first, _ = hook("UserPromptSubmit", asked, cwd=tmp_path)
+    assert "Stripe mock" in first["hookSpecificOutput"]["additionalContext"]
+    assert hook("UserPromptSubmit", asked, cwd=tmp_path)[0] is None  # never twice in a session
+    summary = (
+        "Make the checkout tests pass\n\nThe Stripe mock was down; `make stripe-mock` fixed it."
+    )
+    hook(
+        "PostCompact",
+        payload(project, "PostCompact", trigger="auto", compact_summary=summary),
+        cwd=tmp_path,
+    )
+    hook("SessionStart", payload(project, "SessionStart", source="compact"), cwd=tmp_path)
+    after, _ = hook("UserPromptSubmit", asked, cwd=tmp_path)
+    assert "Stripe mock" in after["hookSpecificOutput"]["additionalContext"]  # shown again
+    (written,) = (store / "summaries").rglob("*.md")
+    assert written.read_text().count("Make the checkout tests pass") == 1  # the title only
+    # The session's end summary replaces its compaction summary among the latest sessions.
+    ended = run_mem(
+        "compact",
+        "--session",
+        "2f1c3b9e-sess",
+        "--request",
+        "Make the checkout tests pass",
+        "--completed",
+        "Started the Stripe mock before the checkout tests",
+        cwd=project,
+    )
+    assert ended.returncode == 0, ended.stderr
+    start, _ = hook(
+        "SessionStart",
+        {**payload(project, "SessionStart", source="startup"), "session_id": "next"},
+        cwd=tmp_path,
+    )
+    context = start["hookSpecificOutput"]["additionalContext"]
+    latest = context.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
+    assert latest.count("\n### ") == 1 and "Started the Stripe mock" in latest
+    assert latest.count("Make the checkout tests pass") == 1
+
+
+def test_what_session_start_showed_for_the_current_work_is_not_recalled_again(
+    project: Path, tmp_path: Path
+) -> None:
+    for n in range(4):
+        assert (
+            run_mem("save", f"House rule {n}", "--type", "preference", cwd=project).returncode == 0
+        )
+    saved = run_mem(
+        "save",
+        "Refunds are computed in cents, never in floats",
+        "--type",
+        "discovery",
+        "--file",
+        "src/payments/refund.py",
+        cwd=project,
+    )
+    assert saved.returncode == 0, saved.stderr
+    (project / "src" / "payments").mkdir(parents=True)
+    (project / "src" / "payments" / "refund.py").write_text("x\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "start")
+    git(project, "checkout", "-q", "-b", "refunds")
+    (project / "src" / "payments" / "refund.py").write_text("y\n")  # the current work
+    start, _ = hook(
+        "SessionStart", payload(project, "SessionStart", source="startup"), cwd=tmp_path
+    )
+    context = start["hookSpecificOutput"]["additionalContext"]
+    assert "Refunds are computed in cents" in context.split("House rule")[0]  # among the best
+    asked = payload(project, "UserPromptSubmit", prompt="are refunds computed in cents or floats?")
+    assert hook("UserPromptSubmit", asked, cwd=tmp_path)[0] is None  # shown already
+    other = {**asked, "session_id": "another"}  # a session that did not see it
+    recalled, _ = hook("UserPromptSubmit", other, cwd=tmp_path)
+    assert "Refunds are computed in cents" in recalled["hookSpecificOutput"]["additionalContext"]

@@ -43,6 +43,8 @@ def test_session_start_and_prompt_answer_codex_inputs(
 ) -> None:
     mem("save", "Checkout tests need the Stripe mock running on port 12111", "--type", "gotcha")
     start = hook("SessionStart", codex_input("SessionStart", tmp_path, source="startup"))
+    # From now on session start lists memories by a line each: recall may bring their facts.
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")
     assert start["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert "Stripe mock" in start["hookSpecificOutput"]["additionalContext"]
     monkeypatch.setenv("MEM_NOW", "2027-01-15T10:00:00Z")  # weeks later, another session
@@ -52,6 +54,21 @@ def test_session_start_and_prompt_answer_codex_inputs(
     asked["session_id"] = "019a1b2c-0000-7f00-8a9b-0c1d2e3f4a5b"
     recalled = hook("UserPromptSubmit", asked)
     assert "Stripe mock" in recalled["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_compaction_lets_recall_show_again_what_it_showed(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem("save", "Checkout tests need the Stripe mock running on port 12111", "--type", "gotcha")
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")  # recall may bring any
+    asked = codex_input("UserPromptSubmit", tmp_path, turn_id="t1", prompt="is the stripe mock up?")
+    assert (
+        "Stripe mock" in hook("UserPromptSubmit", asked)["hookSpecificOutput"]["additionalContext"]
+    )
+    assert hook("UserPromptSubmit", asked) is None  # never twice in a session
+    hook("SessionStart", codex_input("SessionStart", tmp_path, source="compact"))
+    again = hook("UserPromptSubmit", asked)
+    assert "Stripe mock" in again["hookSpecificOutput"]["additionalContext"]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import pickle
@@ -42,6 +43,8 @@ def test_session_start_golden(indexed_fixture_store: Path) -> None:
 
 
 def test_prompt_context_golden(indexed_fixture_store: Path) -> None:
+    # Session start shows its best two in full (the FTS5 gotcha comes third): recall may bring it.
+    (indexed_fixture_store / "mem.toml").write_text("[context]\nhot_count = 2\n")
     text = mem("recall", "why does the FTS5 search fail on a hyphen like foo-bar?").stdout
     check_golden("prompt_context.md", text)
     assert "FTS5 MATCH rejects bare hyphens" in text
@@ -66,8 +69,17 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
         "Install the Claude hooks",
     ).stdout.strip()
     path = next((indexed_fixture_store / "summaries").rglob(f"*{identity[-6:].lower()}.md"))
-    body = path.read_text().split("\n---\n", 1)[1]
-    check_golden("compaction.md", body)
+    text = path.read_text()
+    # Each section once, in the frontmatter: the body holds only what they do not.
+    lines = [line for line in text.splitlines() if not line.startswith(("id:", "created:"))]
+    check_golden("compaction.md", "\n".join(lines) + "\n")
+    for section in ("Ship the context command", "Budgets and tiers", "Install the Claude hooks"):
+        assert text.count(section) == 1 + (section == "Ship the context command")  # + title
+    shown = mem("show", identity).stdout
+    assert shown.count("Budgets and tiers") == 1 and "## Investigated" in shown
+    context = mem("context").stdout.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
+    assert context.count("Ship the context command") == 1  # the title, not again as the request
+    assert context.count("Budgets and tiers") == 1
     assert git(indexed_fixture_store, "log", "-1", "--format=%s").strip() == (
         "summarize: Ship the context command"
     )
@@ -79,7 +91,16 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
 def test_context_json_reports_what_is_in_it(indexed_fixture_store: Path) -> None:
     report = json.loads(mem("context", "--format", "json").stdout)
     assert report["chars"] == len(report["context"]) <= report["budget"] == 8000
-    assert report["hot"] == ["01JDM3N4P5Q6R7S8T9V0W1X2Y3"]
+    # Best first: the decision and the preference (they hold whatever their age), the
+    # important gotcha, then today's gotcha; the rest follow with one line each.
+    assert report["hot"] == [
+        "01JBQ8Z1X4A2B3C4D5E6F7G8H9",
+        "01JD0A1B2C3D4E5F6G7H8J9K0M",
+        "01JC2M4K7R9S1T3V5W7X9Y1Z3A",
+        "01JDM3N4P5Q6R7S8T9V0W1X2Y3",
+        "01JD5N6P7Q8R9S0T1V2W3X4Y5Z",
+    ]
+    assert len(report["warm"]) == 3
     assert report["summaries"] == ["01JDH5J6K7M8N9P0Q1R2S3T4V5"]
     assert report["total"] == 9 and report["memory_md_lines"] == 5
 
@@ -194,7 +215,13 @@ def test_real_prompts_are_not_trivial() -> None:
     ]
 
 
+def _nothing_shown_in_full(root: Path) -> None:
+    """Session start lists memories by a line each only: recall may bring any of them."""
+    (root / "mem.toml").write_text("[context]\nhot_count = 0\n")
+
+
 def test_recall_returns_only_strong_matches(indexed_fixture_store: Path) -> None:
+    _nothing_shown_in_full(indexed_fixture_store)
     assert mem("recall", "tell me about the weather forecast for tomorrow").stdout == ""
     report = json.loads(
         mem("recall", "git plumbing commit performance with GitPython?", "--format", "json").stdout
@@ -203,6 +230,7 @@ def test_recall_returns_only_strong_matches(indexed_fixture_store: Path) -> None
 
 
 def test_recall_is_deterministic(indexed_fixture_store: Path) -> None:
+    _nothing_shown_in_full(indexed_fixture_store)
     prompt = "how should tests use git repositories and sqlite index files?"
     first = mem("recall", prompt).stdout
     assert first and all(mem("recall", prompt).stdout == first for _ in range(3))
@@ -261,12 +289,13 @@ def test_sandbox_blocks_unsafe_template_code(indexed_fixture_store: Path) -> Non
 
 
 def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
-    # Thirteen memories today: the session-start context lists only hot_count (5) of them.
+    # 13 memories today: the session-start context lists hot_count + warm_count (10) of them.
+    (store / "mem.toml").write_text("[context]\nwarm_count = 5\n")
     mem(
         "save",
         "Canary releases go to 5% of pods first, then 50%, then all",
         "--type",
-        "decision",
+        "discovery",
         "--concept",
         "canary",
         "--concept",
@@ -483,3 +512,195 @@ def test_a_compiled_template_cache_shipped_in_a_store_is_never_loaded(
     compiled = clone / ".git" / "mem" / "templates"
     assert compiled.is_dir() and any(compiled.iterdir())
     assert compiled.stat().st_mode & 0o777 == 0o700
+
+
+# ------------------------------------------------------- session start by value
+
+TODAY = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
+
+
+def _write_store(root: Path, memories: list[Observation]) -> Path:
+    """A store holding ``memories`` in one commit, its index built."""
+    store = Store(root)
+    git(root.parent, "init", "-q", "-b", "main", str(root))
+    for obs in memories:
+        path = root / store.new_path(obs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(obs.to_markdown())
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "memories")
+    mem("reindex", "--store", str(root))
+    return root
+
+
+def _obs(n: int, days_ago: float, **fields: Any) -> Observation:
+    created = TODAY - dt.timedelta(days=days_ago, minutes=n)
+    return Observation(
+        id=f"01JE{n:06d}" + "B" * 16,
+        created=created.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        **{"type": "discovery", "title": f"Everyday note {n} on build step {n * 7}", **fields},
+    )
+
+
+@pytest.fixture
+def busy_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Old preferences and an important gotcha under three busy weeks of everyday notes."""
+    memories = [
+        _obs(1, 90, type="preference", title="Use pnpm, never npm, in this repo"),
+        _obs(2, 95, type="preference", title="Squash merge feature branches"),
+        _obs(3, 60, type="gotcha", title="The staging VPC has no NAT", importance=1.0),
+        *(_obs(100 + n, n / 4, facts=[f"step {n} takes {n} s", "cache it"]) for n in range(80)),
+    ]
+    root = _write_store(tmp_path / "busy", memories)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    return root
+
+
+def test_old_preferences_and_an_important_gotcha_outrank_weeks_of_notes(busy_store: Path) -> None:
+    report = json.loads(mem("context", "--format", "json").stdout)
+    durable = {_obs(n, 0).id for n in (1, 2, 3)}
+    assert durable <= set(report["hot"])
+    assert "Use pnpm, never npm" in report["context"] and "no NAT" in report["context"]
+
+
+def test_a_month_without_saves_still_shows_memories(
+    busy_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2027-01-01T12:00:00Z")
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert len(report["hot"]) == 5 and len(report["warm"]) == 20
+    assert "Use pnpm, never npm" in report["context"]
+
+
+def test_memories_saved_today_fill_the_budget_with_their_first_fact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long_title = "Reusing one HTTP client per app lifespan fixed the socket leak in the " + (
+        "exporter"
+    )
+    memories = [
+        _obs(n, n / 100, facts=[f"first fact {n}: the retry budget is {n} s", f"second fact {n}"])
+        for n in range(14)
+    ]
+    memories.append(
+        _obs(99, 0.5, title=long_title[:60] + "…", narrative=long_title + ". Keep it so.")
+    )
+    root = _write_store(tmp_path / "today", memories)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert len(report["hot"]) + len(report["warm"]) == 15
+    text = report["context"]
+    assert "first fact 13: the retry budget" in text  # a warm memory: its first fact
+    assert "second fact 0" in text and "second fact 13" not in text  # hot: every fact
+    assert long_title in text  # the first line of its text, not the cut title alone
+
+
+def test_near_identical_memories_are_shown_once(busy_store: Path) -> None:
+    twin = ("Restart the worker after changing .env", ["the worker reads .env once"])
+    for _ in range(2):
+        mem("save", "x", "--title", twin[0], "--fact", twin[1][0], "--type", "gotcha")
+    assert mem("context").stdout.count("Restart the worker after changing .env") == 1
+    report = json.loads(mem("context", "--format", "json", "--explain").stdout)
+    assert len(report["explain"]["duplicates"]) == 1
+
+
+def test_near_identical_memories_are_recalled_once(busy_store: Path) -> None:
+    (busy_store / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    for fact in ("the worker reads .env once", "the worker reads .env once at start"):
+        mem("save", "x", "--title", "Restart the worker after changing .env", "--fact", fact)
+    recalled = mem("recall", "why must the worker restart after changing .env?").stdout
+    assert recalled.count("Restart the worker after changing .env") == 1
+
+
+def test_one_session_is_one_latest_session(busy_store: Path) -> None:
+    mem("compact", "--session", "s-0", "--request", "An earlier session")
+    for request in ("First half of the session", "The whole session, at its end"):
+        mem("compact", "--session", "s-1", "--request", request)
+    text = mem("context").stdout
+    latest = text.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
+    assert "The whole session, at its end" in latest and "An earlier session" in latest
+    assert "First half of the session" not in latest
+
+
+def test_explain_shows_each_part_of_the_score(busy_store: Path) -> None:
+    text = mem("context", "--explain").stdout
+    assert "score = type x recency x importance x working x stale" in text
+    assert "working set: none" in text
+    first, parts = text.splitlines()[3:5]
+    assert "hot" in first and "gotcha: The staging VPC has no NAT" in first
+    assert "x importance 2.718 x working 1 x stale 1" in parts  # importance 1.0
+    report = json.loads(mem("context", "--format", "json", "--explain").stdout)
+    top = report["explain"]["memories"][0]
+    assert top["shown"] == "hot" and set(top) >= {"recency", "importance", "working", "stale"}
+
+
+def test_the_footer_says_how_to_save(busy_store: Path) -> None:
+    footer = mem("context").stdout.rstrip().splitlines()[-1]
+    assert "`mem save" in footer and "MCP `save` tool" in footer
+
+
+def test_memories_touching_the_current_work_come_first(
+    busy_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-09-01T12:00:00Z")  # older than the everyday notes
+    mem(
+        "save",
+        "Refunds are computed in cents",
+        "--type",
+        "discovery",
+        "--file",
+        "src/payments/refund.py",
+    )
+    mem("save", "Invoices are rendered by weasyprint", "--type", "context", "--concept", "invoices")
+    project = tmp_path / "shop"
+    (project / "src" / "payments").mkdir(parents=True)
+    (project / "src" / "invoices.py").write_text("x\n")
+    (project / "src" / "payments" / "refund.py").write_text("x\n")
+    git(tmp_path, "init", "-q", "-b", "main", str(project))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "start")
+    monkeypatch.setenv("MEM_NOW", "2027-03-01T12:00:00Z")  # both months old by then
+    monkeypatch.chdir(project)
+    before = json.loads(mem("context", "--format", "json").stdout)
+    git(project, "checkout", "-q", "-b", "refunds")
+    (project / "src" / "payments" / "refund.py").write_text("y\n")
+    git(project, "commit", "-qam", "refunds")  # on the branch
+    (project / "src" / "invoices.py").write_text("y\n")  # in the work tree
+    after = json.loads(mem("context", "--format", "json", "--explain").stdout)
+    refund, invoices = (mem_json("search", words)[0]["id"] for words in ("refunds", "weasyprint"))
+    shown = before["hot"] + before["warm"]
+    assert refund not in shown and invoices not in shown
+    assert {refund, invoices} <= set(after["hot"])
+    assert "(touches your changes)" in after["context"]
+    assert after["explain"]["working_set"]["files"] == ["src/invoices.py", "src/payments/refund.py"]
+
+
+def test_the_working_set_of_a_clone_and_of_a_linked_worktree(
+    busy_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upstream = tmp_path / "upstream"
+    (upstream / "api").mkdir(parents=True)
+    (upstream / "api" / "routes.py").write_text("x\n")
+    (upstream / "README.md").write_text("x\n")
+    git(tmp_path, "init", "-q", "-b", "trunk", str(upstream))
+    git(upstream, "add", "-A")
+    git(upstream, "commit", "-qm", "start")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(upstream), str(clone))  # origin/HEAD -> origin/trunk
+    git(clone, "worktree", "add", "-q", "-b", "feature", str(tmp_path / "linked"))
+    linked = tmp_path / "linked"
+    (linked / "api" / "routes.py").write_text("y\n")
+    git(linked, "commit", "-qam", "routes")
+    (linked / "README.md").write_text("y\n")
+    monkeypatch.chdir(linked / "api")
+    working = json.loads(mem("context", "--format", "json", "--explain").stdout)["explain"]
+    assert working["working_set"] == {
+        "base": "merge-base with origin/trunk",
+        "files": ["README.md", "api/routes.py"],
+    }
+    monkeypatch.chdir(clone)  # on the default branch: what is not committed yet
+    (clone / "README.md").write_text("z\n")
+    working = json.loads(mem("context", "--format", "json", "--explain").stdout)["explain"]
+    assert working["working_set"] == {"base": "HEAD", "files": ["README.md"]}

@@ -200,11 +200,29 @@ def test_precompress_answers_nothing(store: Path, tmp_path: Path) -> None:
     assert json.loads(result.stdout) == {}
 
 
+def test_a_compression_lets_recall_show_again_what_it_showed(store: Path, tmp_path: Path) -> None:
+    mem("save", "Checkout tests need the Stripe mock running on port 12111", "--type", "gotcha")
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")  # recall may bring any
+    asked = json.dumps(
+        {
+            "session_id": SESSION,
+            "cwd": str(tmp_path),
+            "hook_event_name": "BeforeAgent",
+            "prompt": "is the stripe mock running?",
+        }
+    )
+    assert "Stripe mock" in mem("hook", "gemini", "BeforeAgent", input=asked).stdout
+    assert json.loads(mem("hook", "gemini", "BeforeAgent", input=asked).stdout) == {}  # once
+    compress = {"session_id": SESSION, "cwd": str(tmp_path), "trigger": "auto"}
+    assert json.loads(mem("hook", "gemini", "PreCompress", input=json.dumps(compress)).stdout) == {}
+    assert "Stripe mock" in mem("hook", "gemini", "BeforeAgent", input=asked).stdout
+
+
 SETTINGS = '{\n    "theme": "GitHub",\n    "hooks": {"BeforeTool": [{"matcher": "write_file", \
 "hooks": [{"type": "command", "command": "./lint.sh"}]}]}\n}\n'
 
 
-def test_install_registers_three_events_and_keeps_everything_else(
+def test_install_registers_four_events_and_keeps_everything_else(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -217,10 +235,11 @@ def test_install_registers_three_events_and_keeps_everything_else(
     mem("install", "gemini")
     data = json.loads(path.read_text())
     assert data["theme"] == "GitHub" and data["hooks"]["BeforeTool"][0]["matcher"] == "write_file"
-    for event in ("SessionStart", "BeforeAgent", "SessionEnd"):
+    # PreCompress: after a compression recall may show again what it showed before.
+    for event in ("SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"):
         (hook,) = data["hooks"][event][0]["hooks"]
         assert hook["command"].endswith(f"hook gemini {event}") and hook["timeout"] == 10_000
-    assert "PreCompress" not in data["hooks"] and data["mcpServers"]["mem"]["args"][-1] == "mcp"
+    assert data["mcpServers"]["mem"]["args"][-1] == "mcp"
     assert "Nothing to change" in mem("install", "gemini").stdout
     mem("uninstall", "gemini")
     assert path.read_text() == SETTINGS
@@ -256,6 +275,7 @@ def test_installed_hooks_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert names == {
         "SessionStart": "mem-context",
         "BeforeAgent": "mem-recall",
+        "PreCompress": "mem-compression",
         "SessionEnd": "mem-summary",
     }
 

@@ -165,6 +165,8 @@ def aged(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         when="2026-10-30T12:00:00Z",
     )
     monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    # Session start lists memories by a line each: recall may bring any of them.
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")
     return store
 
 
@@ -176,7 +178,8 @@ def test_an_instruction_is_recalled_for_without_a_cue(aged: Path) -> None:
 
 
 def test_a_cue_lowers_the_evidence_needed_and_does_not_gate(aged: Path) -> None:
-    (aged / "mem.toml").write_text("[recall]\nmin_evidence = 1.0\ncue_evidence = 0.3\n")
+    settings = (aged / "mem.toml").read_text()
+    (aged / "mem.toml").write_text(settings + "[recall]\nmin_evidence = 1.0\ncue_evidence = 0.3\n")
     assert recall("upload failures minute") == []
     assert recall("upload failures minute?") == [
         "Upload failures come from the presigned URL expiry"
@@ -199,7 +202,9 @@ def invoices(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     save("Regenerate the lockfile after changing any dependency.", "Lockfile after dependencies")
     for n in range(6):
         save(f"Update the project build step {n} when the settings change.", f"Build step {n}")
-    monkeypatch.setenv("MEM_NOW", "2026-12-01T00:00:00Z")  # nothing is in the hot tier
+    monkeypatch.setenv("MEM_NOW", "2026-12-01T00:00:00Z")
+    # Session start lists memories by a line each: recall may bring any of them.
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")
     return store
 
 

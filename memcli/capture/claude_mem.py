@@ -32,13 +32,12 @@ from memcli.core.errors import InvalidInput, MemError
 from memcli.core.ids import new_ulid
 from memcli.core.model import SUMMARY_FIELDS, Observation, Summary
 from memcli.core.regular import NotRegularFile, open_regular, require_regular
-from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.schema import MAX_SESSION_CHARS, OBSERVATION_TYPES
 from memcli.core.secrets import redact, redacted_head
 from memcli.core.text import clip
 from memcli.core.timeutil import format_timestamp, parse_timestamp
 from memcli.core.titles import default_title, summary_title
 from memcli.core.validate import (
-    MAX_SESSION_CHARS,
     MAX_TITLE_CHARS,
     check_file_ref,
     clean_list,

@@ -2,12 +2,16 @@
 
 [context]
 budget = 8000          # characters, hard limit of the session-start context
-hot_window = "24h"     # memories this recent are shown in full (with facts)
-hot_count = 5
-warm_window = "7d"     # memories this recent are listed by id and title
-warm_count = 20
-summaries = 2          # latest session summaries shown
+hot_count = 5          # the best memories, shown with all their facts
+warm_count = 20        # the next best, each with its first fact (or first line)
+summaries = 2          # latest sessions shown (one summary a session)
 memory_md_lines = 200  # lines of MEMORY.md used
+recency = 1.0          # weight of recency in the session-start score (0 to 10)
+importance = 2.0       # weight of importance in it (0 to 10)
+working_set = 2.0      # boost for memories touching the files changed now (0 to 10)
+stale = 0.5            # factor for memories whose files changed since (0 to 1)
+hot_window = "24h"     # no longer used (the score chooses); accepted in older mem.toml files
+warm_window = "7d"     # no longer used, likewise
 
 [recall]
 budget = 8000
@@ -77,6 +81,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "warm_count": 20,
         "summaries": 2,
         "memory_md_lines": 200,
+        "recency": 1.0,
+        "importance": 2.0,
+        "working_set": 2.0,
+        "stale": 0.5,
     },
     "recall": {
         "budget": 8000,
@@ -128,6 +136,9 @@ WEIGHTS = frozenset(
         "ranking.coverage",
         "ranking.recency",
         "ranking.importance",
+        "context.recency",
+        "context.importance",
+        "context.working_set",
         "recall.margin_weight",
     }
 )

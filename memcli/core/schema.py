@@ -16,6 +16,8 @@ OBSERVATION_TYPES = (
     "context",
 )
 DEFAULT_TYPE = "discovery"
+MAX_SESSION_CHARS = 200
+"""A session id is kept to this many characters."""
 KNOWN_FIELDS = (
     "id",
     "type",

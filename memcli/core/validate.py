@@ -14,11 +14,10 @@ from typing import Any
 
 from memcli.core.errors import InvalidInput
 from memcli.core.ids import is_ulid
-from memcli.core.schema import COMMIT_RE, KEY_RE, OBSERVATION_TYPES
+from memcli.core.schema import COMMIT_RE, KEY_RE, MAX_SESSION_CHARS, OBSERVATION_TYPES
 from memcli.core.timeutil import normalize_timestamp
 
 MAX_TITLE_CHARS = 200
-MAX_SESSION_CHARS = 200
 MAX_TEXT_CHARS = 8_000_000
 """The most one field may hold (a memory file is also bounded, to 16 MB)."""
 _PRIVATE_RE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)

@@ -28,6 +28,7 @@ from memcli.index.schema import (
     BY_ID,
     BY_KEY,
     BY_PREFIX,
+    COMMITS,
     COUNT,
     ENTRIES_BY_ID,
     ENTRIES_BY_ROWID,
@@ -36,8 +37,10 @@ from memcli.index.schema import (
     HOLDING_TOKEN,
     ID_AFTER,
     ID_BEFORE,
+    IMPORTANT,
     LAST_ROWID,
     MATCHES_UP_TO,
+    NEWEST,
     PATH_BY_ID,
     RANK_FTS,
     RECENT,
@@ -46,6 +49,7 @@ from memcli.index.schema import (
     SEARCHED_TEXTS,
     TEXTS,
     TOKENIZER,
+    TOUCHING,
     VOCABULARY,
 )
 
@@ -348,6 +352,11 @@ class Queries:
         ]
 
     @translating_errors
+    def commits(self, ids: list[str]) -> dict[str, str]:
+        """The project commit each of these memories was written at, where it has one."""
+        return dict(self.db.execute(COMMITS, (json.dumps(ids),)))
+
+    @translating_errors
     def texts(self, ids: list[str]) -> dict[str, str]:
         """The markdown text of each memory, from the index (no file is read)."""
         return dict(self.db.execute(TEXTS, (json.dumps(ids),)))
@@ -359,6 +368,37 @@ class Queries:
         """Newest first; ``keyed``: only memories that have a key."""
         sql = RECENT.format(filters=filters.clause())
         return self._entries(sql, {**filters.params(), "limit": limit, "keyed": int(keyed)})
+
+    @translating_errors
+    def standing(
+        self,
+        *,
+        types: tuple[str, ...],
+        floor: float,
+        files: list[str],
+        words: list[str],
+        limit: int,
+    ) -> dict[str, tuple[str, str, float | None, str]]:
+        """Session start's candidates: id -> (type, created, importance, touches).
+
+        The newest ``limit`` observations, the newest of ``types``, the most
+        important (at least ``floor``), and the newest naming one of ``files`` or
+        having one of ``words`` as a concept (``touches``: ``file`` or
+        ``concept``; '' for the others).
+        """
+        found: dict[str, tuple[str, str, float | None, str]] = {}
+        rows = [
+            *self.db.execute(NEWEST, {"types": None, "limit": limit}),
+            *self.db.execute(NEWEST, {"types": json.dumps(list(types)), "limit": limit}),
+            *self.db.execute(IMPORTANT, {"floor": floor, "limit": limit}),
+        ]
+        for identity, kind, created, importance in rows:
+            found[identity] = (kind, created, importance, "")
+        if files or words:
+            params = {"files": json.dumps(files), "words": json.dumps(words), "limit": limit}
+            for identity, kind, created, importance, by_file in self.db.execute(TOUCHING, params):
+                found[identity] = (kind, created, importance, "file" if by_file else "concept")
+        return found
 
     @translating_errors
     def around(

@@ -21,8 +21,13 @@ from memcli.core.text import identifier_words
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 6
-"""6: the words inside CamelCase identifiers are indexed beside the text.
+SCHEMA_VERSION = 7
+"""7: session start's candidates are read from indexes alone (type and importance beside
+kind and date; an index of important observations); the project commit a memory was
+written at (for staleness, without reading its file); a summary's sections are searched
+(and held) as its facts.
+
+6: the words inside CamelCase identifiers are indexed beside the text.
 
 5: curated notes (MEMORY.md, notes/**/*.md) by section, in notes and notes_fts.
 
@@ -54,7 +59,8 @@ CREATE TABLE memories(
     concepts TEXT NOT NULL,
     files TEXT NOT NULL,
     facts TEXT NOT NULL,
-    narrative TEXT NOT NULL
+    narrative TEXT NOT NULL,
+    project_commit TEXT
 );
 CREATE TABLE tags(
     memory INTEGER NOT NULL,
@@ -84,7 +90,9 @@ CREATE VIRTUAL TABLE notes_fts USING fts5(
 SCHEMA_INDEXES = """
 CREATE INDEX memories_by_created ON memories(created, id);
 CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
-CREATE INDEX memories_by_kind ON memories(kind, created, id);
+CREATE INDEX memories_by_kind ON memories(kind, created, id, type, importance);
+CREATE INDEX memories_by_importance ON memories(importance, created, id, kind, type)
+    WHERE importance IS NOT NULL;
 CREATE INDEX tags_by_value ON tags(kind, value);
 CREATE INDEX tags_by_memory ON tags(memory);
 CREATE INDEX notes_by_path ON notes(path);
@@ -104,11 +112,11 @@ DROP TABLE IF EXISTS meta;
 GET_META = "SELECT value FROM meta WHERE name = ?"
 SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
 INSERT_MEMORY = """
-INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT(id) DO NOTHING
 """
 INSERT_TAG = "INSERT INTO tags(memory, kind, value) VALUES (?, ?, ?)"
-BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_FTS = """
 INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
 VALUES (?, ?, ?, ?, ?, ?)
@@ -197,6 +205,40 @@ WHERE (:keyed = 0 OR m.key IS NOT NULL) {{filters}}
 ORDER BY m.created DESC, m.id DESC
 LIMIT :limit
 """
+# Session start's candidates: only what scores them (the chosen are read whole after).
+STANDING_COLUMNS = "m.id, m.type, m.created, m.importance"
+NEWEST = f"""
+SELECT {STANDING_COLUMNS} FROM memories m
+WHERE m.kind = 'observation' AND (:types IS NULL OR m.type IN (SELECT value FROM json_each(:types)))
+ORDER BY m.created DESC, m.id DESC
+LIMIT :limit
+"""
+# "+m.kind": the importance index, not the kind one (every observation has that kind).
+IMPORTANT = f"""
+SELECT {STANDING_COLUMNS} FROM memories m
+WHERE m.importance IS NOT NULL AND m.importance >= :floor AND +m.kind = 'observation'
+ORDER BY m.importance DESC, m.created DESC, m.id DESC
+LIMIT :limit
+"""
+# Observations naming one of :files (or a folder holding one) or one of :words as a concept,
+# with whether a file matched (else only a concept did). The latest indexed first (row
+# numbers grow as memories are added, and a rebuild adds them in date order): chosen from
+# the tags alone, so that only those are read from the memories.
+TOUCHING = f"""
+WITH touched(memory, by_file) AS (
+    SELECT memory, 1 FROM tags
+    WHERE kind = 'file' AND value IN (SELECT value FROM json_each(:files))
+    UNION ALL
+    SELECT memory, 0 FROM tags
+    WHERE kind = 'concept' AND value IN (SELECT value FROM json_each(:words))
+),
+latest(memory, by_file) AS (
+    SELECT memory, max(by_file) FROM touched GROUP BY memory ORDER BY memory DESC LIMIT :limit
+)
+SELECT {STANDING_COLUMNS}, l.by_file
+FROM latest l CROSS JOIN memories m ON m.rowid = l.memory
+WHERE +m.kind = 'observation'
+"""
 BEFORE = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
 WHERE (m.created, m.id) < (:created, :id) AND (:kind IS NULL OR m.kind = :kind)
@@ -221,6 +263,10 @@ WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
 ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
 ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
 TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
+COMMITS = """
+SELECT id, project_commit FROM memories
+WHERE id IN (SELECT value FROM json_each(?)) AND project_commit IS NOT NULL
+"""
 SEARCHED_TEXTS = """
 SELECT id, title, facts, concepts, files, narrative FROM memories
 WHERE id IN (SELECT value FROM json_each(?))
@@ -265,8 +311,10 @@ _to_json = json.JSONEncoder(ensure_ascii=False).encode
 def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> MemoryRows:
     """A memory's row, its tag rows, and what the full-text index searches.
 
-    In the column order of ``memories``, ``tags`` and ``memories_fts`` above.
+    In the column order of ``memories``, ``tags`` and ``memories_fts`` above. A
+    summary's sections (request, learned, ...) are held and searched as its facts.
     """
+    facts = searched_facts(record)
     memory = (
         rowid,
         record.id,
@@ -282,20 +330,29 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
         digest,
         _to_json(record.concepts),
         _to_json(record.files),
-        _to_json(record.facts),
+        _to_json(facts),
         record.narrative,
+        getattr(record, "project_commit", None),
     )
     tags = [(rowid, "concept", c) for c in record.concepts]
     tags += [(rowid, "file", f) for f in record.files]
     text = (
         rowid,
         searchable(record.title),
-        searchable("\n".join(record.facts)),
+        searchable("\n".join(facts)),
         searchable(" ".join(record.concepts)),
         searchable(" ".join(record.files)),
         searchable(record.narrative),
     )
     return memory, tags, text
+
+
+def searched_facts(record: Record) -> list[str]:
+    """An observation's facts; a summary's filled-in sections, in their order."""
+    sections = getattr(record, "sections", None)
+    if record.kind == "summary" and callable(sections):
+        return [str(value) for value in sections().values()]
+    return list(record.facts)
 
 
 def searchable(text: str) -> str:

@@ -1,12 +1,21 @@
-"""What an agent sees at session start, and for one prompt, within a hard budget.
+"""What an agent sees at session start, chosen by value, within a hard budget.
 
-Session start: the curated MEMORY.md, the latest session summaries, the *hot*
-tier (the last day's memories, with their facts) and the *warm* tier (the last
-week's, one line each), then a footer with how many more exist and how to reach
-them. A memory whose files changed in the project's git history since it was
-written is marked (``stale``). Over budget, whole items go first from the least
-important part: warm, then summaries, then MEMORY.md (from its end, by lines), then hot (oldest
-first); only then is the text cut, at a line boundary.
+Session start: the curated MEMORY.md, the latest sessions (one summary each),
+then the memories worth most now, best first: the best ``hot_count`` with all
+their facts, the next ``warm_count`` with their first fact (or the first line
+of their text), then a footer saying how to find the rest and how to save.
+
+The candidates are every preference and decision (they hold until replaced,
+whatever their age), the important memories, the newest ones, and those
+touching what the project is changing now (``service.working_set``: its files,
+or concepts named by their paths). One score orders them: type, recency and
+importance (the factors of search, with ``[context]``'s weights), a boost for
+touching the current work, a cut for files changed since the memory was
+written (``mem stale``). Near-identical memories are shown once.
+
+Over budget, whole items go first from the least useful part: the warm list
+(worst first), then summaries, then MEMORY.md (from its end, by lines), then
+the hot list (worst first); only then is the text cut, at a line boundary.
 """
 
 from __future__ import annotations
@@ -21,47 +30,182 @@ from typing import Any
 from memcli.core import config
 from memcli.core.regular import NotRegularFile, open_regular
 from memcli.core.serialize import entry_dict
-from memcli.core.timeutil import format_timestamp, now
+from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import Entry, Filters, Index
 from memcli.retrieval.budgets import MAX_FACT_CHARS, MAX_SUMMARY_CHARS, clip, clip_lines, fit
+from memcli.retrieval.ranking import Standing, Weights, standing
+from memcli.retrieval.similar import distinct, near_identical, signature
 from memcli.service.memory import Memory
 
 MEMORY_MD = "MEMORY.md"
 MAX_MEMORY_MD_BYTES = 4 << 20
 """Only so much of MEMORY.md is read (its first ``memory_md_lines`` lines are used)."""
+DURABLE_TYPES = ("preference", "decision")
+IMPORTANT = 0.7
+"""Observations of at least this importance are candidates whatever their age."""
+POOL = 40
+"""Candidates of each kind (newest, durable, important, touching the work) at most."""
+STALE_CHECKS = 12
+"""Shown memories with files whose staleness is checked at most, best first (each costs
+reading its file for the commit it was written at)."""
+DUPLICATE_MARGIN = 10
+"""Candidates read beyond those shown, to replace near-identical ones."""
+SUMMARY_POOL = 20
+"""The newest summaries looked at, to find the latest ``summaries`` sessions."""
+MAX_DETAIL_CHARS = 240
+SECTION_LABELS = {
+    "request": "Request",
+    "investigated": "Investigated",
+    "learned": "Learned",
+    "completed": "Completed",
+    "next_steps": "Next steps",
+}
 
 
-def _since(moment: dt.datetime, window: str) -> str:
-    """The start of a window ending at ``moment``; never before the first day of year 1."""
-    try:
-        start = moment - dt.timedelta(seconds=config.window_seconds(window))
-    except OverflowError:  # a window reaching back past year 1 starts there
-        start = dt.datetime.min.replace(tzinfo=dt.UTC)
-    return format_timestamp(start)
+class Candidate:
+    """A memory in the running for session start: what scores it, then (when needed) itself."""
+
+    __slots__ = ("created", "entry", "id", "standing", "type")
+
+    def __init__(
+        self, identity: str, kind: str, created: str, parts: Standing, entry: Entry | None = None
+    ) -> None:
+        self.id = identity
+        self.type = kind
+        self.created = created
+        self.standing = parts
+        self.entry = entry
+
+    @property
+    def score(self) -> float:
+        return self.standing.score
 
 
-def tiers(
-    index: Index, settings: dict[str, Any], moment: dt.datetime
-) -> tuple[list[Entry], list[Entry], list[Entry]]:
-    """The hot tier, the warm tier and the latest summaries, as session start selects them."""
-    hot_since = _since(moment, settings["hot_window"])
-    warm_since = _since(moment, settings["warm_window"])
-    hot = index.recent(Filters(kind="observation", since=hot_since), limit=settings["hot_count"])
-    warm = index.recent(
-        Filters(kind="observation", since=warm_since, until=hot_since),
-        limit=settings["warm_count"],
+def context_weights(settings: dict[str, dict[str, Any]]) -> Weights:
+    """Search's weights (its half-lives) with ``[context]``'s recency and importance."""
+    own = settings["context"]
+    return Weights.from_settings(settings["ranking"])._replace(
+        recency=float(own["recency"]), importance=float(own["importance"])
     )
-    summaries = index.recent(Filters(kind="summary"), limit=settings["summaries"])
-    return hot, warm, summaries
 
 
-def shown_in_full(index: Index, settings: dict[str, Any], moment: dt.datetime) -> set[str]:
-    """The ids session start shows with their content: the hot tier and the summaries.
+def candidates(
+    index: Index,
+    settings: dict[str, dict[str, Any]],
+    moment: dt.datetime,
+    working: Any = None,
+) -> list[Candidate]:
+    """Every candidate for session start, scored (without staleness), best first.
 
-    The warm tier is only listed by title, so recall may still bring its facts.
+    ``working``: the project's ``WorkingSet``, whose files and path words boost the
+    memories touching them (None: no boost). Only what scores them is read.
     """
-    hot, _, summaries = tiers(index, settings, moment)
-    return {entry.id for entry in [*hot, *summaries]}
+    weights = context_weights(settings)
+    boost = float(settings["context"]["working_set"])
+    touching = working is not None and bool(working.files)
+    found = index.standing(
+        types=DURABLE_TYPES,
+        floor=IMPORTANT,
+        files=working.paths if touching else [],
+        words=sorted(working.words) if touching else [],
+        limit=POOL,
+    )
+    at = moment.timestamp()
+    scored = []
+    for identity, (kind, created, importance, touches) in found.items():
+        age = at - _seconds(created)
+        parts = standing(kind, age, importance, weights, touches=touches, working_weight=boost)
+        scored.append(Candidate(identity, kind, created, parts))
+    return ranked(scored)
+
+
+def _seconds(created: str) -> float:
+    """A stored creation time as seconds since the epoch (the index holds them in ISO form)."""
+    try:
+        return dt.datetime.fromisoformat(created).timestamp()
+    except ValueError:
+        return parse_timestamp(created).timestamp()
+
+
+def ranked(scored: list[Candidate]) -> list[Candidate]:
+    """Best first; newest first among equal scores."""
+    scored.sort(key=lambda c: (c.created, c.id), reverse=True)
+    scored.sort(key=lambda c: -c.score)
+    return scored
+
+
+def read_entries(index: Index, chosen: list[Candidate]) -> None:
+    """Read the memories of ``chosen`` that are not read yet."""
+    missing = [c.id for c in chosen if c.entry is None]
+    if not missing:
+        return
+    entries = {e.id: e for e in index.with_ids(missing)}
+    for candidate in chosen:
+        if candidate.entry is None:
+            candidate.entry = entries.get(candidate.id)
+
+
+def best_distinct(
+    index: Index, ranking: list[Candidate], count: int
+) -> tuple[list[Candidate], list[Candidate]]:
+    """The best ``count`` candidates no two near-identical, and those left out as such.
+
+    Read in windows from the top of the ranking, wider while duplicates leave too few.
+    """
+    window = count + DUPLICATE_MARGIN
+    while True:
+        read_entries(index, ranking[:window])
+        present = [c for c in ranking[:window] if c.entry is not None]
+        kept, dropped = distinct(present, candidate_signature, limit=count)
+        if len(kept) >= count or window >= len(ranking):
+            return kept, dropped
+        window *= 2
+
+
+def candidate_signature(candidate: Candidate) -> frozenset[str]:
+    assert candidate.entry is not None
+    return entry_signature(candidate.entry)
+
+
+def entry_signature(entry: Entry) -> frozenset[str]:
+    return signature(entry.title, entry.facts)
+
+
+def latest_sessions(index: Index, count: int) -> list[Entry]:
+    """The newest summary of each of the ``count`` latest sessions, newest first.
+
+    A session's summaries (its compactions, then its end) make one entry: the
+    newest, which covers the most of it. Summaries without a session are their own.
+    """
+    if count <= 0:
+        return []
+    chosen: list[Entry] = []
+    sessions: set[str] = set()
+    for entry in index.recent(Filters(kind="summary"), limit=max(SUMMARY_POOL, count * 4)):
+        if entry.session:
+            if entry.session in sessions:
+                continue
+            sessions.add(entry.session)
+        chosen.append(entry)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+def shown_in_full(
+    index: Index, settings: dict[str, dict[str, Any]], moment: dt.datetime
+) -> dict[str, Entry]:
+    """The memories session start shows with their content: the hot list and the summaries.
+
+    Chosen as ``mem context`` chooses them, without asking git (the boost for the
+    project's current work and the staleness cut are left out). The warm list
+    shows one fact each, so recall may still bring the rest.
+    """
+    own = settings["context"]
+    best, _ = best_distinct(index, candidates(index, settings, moment), own["hot_count"])
+    shown = [c.entry for c in best if c.entry is not None]
+    shown += latest_sessions(index, own["summaries"])
+    return {entry.id: entry for entry in shown}
 
 
 def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
@@ -97,42 +241,65 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
     return lines[:limit]
 
 
-def session_start(memory: Memory, budget: int | None = None) -> tuple[SessionContext, str]:
-    """The session-start context of an existing store, rendered; its notes go to ``notify``."""
+def session_start(
+    memory: Memory, budget: int | None = None, *, explain: bool = False
+) -> tuple[SessionContext, str]:
+    """The session-start context of an existing store, rendered; its notes go to ``notify``.
+
+    ``explain``: every candidate is read, for ``SessionContext.explained``.
+    """
     memory.require_store()
-    session = SessionContext.gather(memory, budget)
+    session = SessionContext.gather(memory, budget, explain=explain)
     text = session.render()
     for note in session.notes:
         memory.notify(note)
     return session, text
 
 
-def _mark_stale(
-    memory: Memory, entries: list[Entry], shown: list[dict[str, Any]], project: Path | None
-) -> None:
-    """``stale: True`` on the memories shown whose files changed since their commit.
+def first_line(text: str, title: str) -> str:
+    """The first line of a memory's text that says more than its title ('' when none does).
 
-    Costs nothing unless one of them has files and the project is a git work tree;
-    then a few git calls at most, each with a short timeout.
+    A line near-identical to the title (``similar``) says nothing more.
     """
-    for item in shown:
-        item["stale"] = False
-    if not any(entry.files for entry in entries):
-        return
-    from memcli.service.stale import stale_ids
+    own = signature(title)
+    for line in text.splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line and not near_identical(signature(line), own):
+            return clip(line, MAX_DETAIL_CHARS)
+    return ""
 
-    stale = stale_ids(memory, entries, project if project is not None else Path.cwd())
-    for item in shown:
-        item["stale"] = item["id"] in stale
+
+def summary_text(record: Any, title: str) -> str:
+    """A summary as session start shows it: each section once, its title never again.
+
+    Sections its body already holds (summaries written before the body stopped
+    repeating them) and one that only repeats the title are left out.
+    """
+    narrative = str(getattr(record, "narrative", "") or "")
+    lines = narrative.strip().splitlines()
+    if lines and lines[0].strip().lstrip("#").strip() == title:
+        lines = lines[1:]  # a compaction summary's first line is its title
+    body = "\n".join(lines).strip()
+    parts = []
+    for name, label in SECTION_LABELS.items():
+        value = getattr(record, name, None)
+        if not value or value.strip() == title or value.strip() in body:
+            continue
+        parts.append(f"**{label}:** {value.strip()}")
+    if body:
+        parts.append(body)
+    return "\n\n".join(parts)
 
 
 @dataclass
 class SessionContext:
     """The session-start context of one store: what ``gather`` found, fitted when rendered.
 
-    Each tier is newest first, its memories in the entry shape (``core.serialize``)
-    plus what the template shows of them: ``facts`` for the hot tier, ``text`` for
-    a summary. Rendering drops items from these lists until the text fits.
+    ``hot`` and ``warm`` are best first, in the entry shape (``core.serialize``)
+    plus what the template shows of them: ``facts`` (all of them for the hot
+    list, the first for the warm one), ``detail`` (the first line of the text,
+    for a memory without facts), ``stale``, ``touches``; a summary has ``text``.
+    Rendering drops items from these lists until the text fits.
     """
 
     memory: Memory
@@ -147,6 +314,14 @@ class SessionContext:
     omitted: dict[str, int] = field(
         default_factory=lambda: {"warm": 0, "summaries": 0, "hot": 0, "memory_md_lines": 0}
     )
+    ranking: list[Candidate] = field(default_factory=list)
+    """Every candidate, best first (for ``--explain``)."""
+    duplicates: dict[str, str] = field(default_factory=dict)
+    """Left out as near-identical: its id -> the id of the one shown."""
+    working: Any = None
+    """The project's ``WorkingSet``, when it is a git work tree."""
+    explain: bool = False
+    """Read every candidate (not only those shown), for ``explained``."""
 
     @classmethod
     def gather(
@@ -156,44 +331,89 @@ class SessionContext:
         *,
         with_index: bool = True,
         project: Path | None = None,
+        explain: bool = False,
     ) -> SessionContext:
-        """Query the tiers and read MEMORY.md; without the index (being rebuilt), MEMORY.md only.
+        """Choose the memories, read MEMORY.md; without the index (being rebuilt): MEMORY.md only.
 
-        ``project`` (default: the current directory) is the project whose git
-        history marks the memories shown whose files changed since they were written.
+        ``project`` (default: the current directory) is the project whose git work
+        tree says what is being changed now, and whose history marks the memories
+        whose files changed since they were written.
         """
-        settings = config.load(memory.store.root)["context"]
-        context = cls(memory, settings, budget if budget is not None else settings["budget"])
+        settings = config.load(memory.store.root)
+        own = settings["context"]
+        context = cls(memory, own, budget if budget is not None else own["budget"])
+        context.explain = explain
         if with_index:
-            moment = now()
-
-            def query(index: Index) -> tuple[list[Entry], list[Entry], list[Entry], int]:
-                return (*tiers(index, settings, moment), index.count())
-
-            hot, warm, summaries, context.total = memory.read(query)
-            ids = [e.id for e in [*hot, *warm, *summaries]]
-            short_ids = memory.read(lambda index: index.short_ids(ids))
-            texts = memory.read(lambda index: index.texts([e.id for e in summaries]))
-            context.hot = [
-                {
-                    **entry_dict(e, short_ids[e.id]),
-                    "facts": [clip(f, MAX_FACT_CHARS) for f in e.facts],
-                }
-                for e in hot
-            ]
-            context.warm = [entry_dict(e, short_ids[e.id]) for e in warm]
-            _mark_stale(memory, [*hot, *warm], [*context.hot, *context.warm], project)
-            context.summaries = [
-                {
-                    **entry_dict(e, short_ids[e.id]),
-                    "text": clip_lines(texts[e.id], MAX_SUMMARY_CHARS),
-                }
-                for e in summaries
-            ]
+            context._choose(settings, project if project is not None else Path.cwd())
         context.memory_md_lines = read_memory_md(
-            memory.store.root, settings["memory_md_lines"], context.notes
+            memory.store.root, own["memory_md_lines"], context.notes
         )
         return context
+
+    def _choose(self, settings: dict[str, dict[str, Any]], project: Path) -> None:
+        from memcli.service.working_set import working_set
+
+        memory, own = self.memory, self.settings
+        self.working = working_set(project, memory.store.root)
+        moment = now()
+
+        count = own["hot_count"] + own["warm_count"]
+
+        def query(
+            index: Index,
+        ) -> tuple[list[Candidate], list[Candidate], list[Candidate], list[Entry], int]:
+            ranking = candidates(index, settings, moment, self.working)
+            kept, dropped = best_distinct(index, ranking, count)
+            if self.explain:
+                read_entries(index, ranking)
+            return ranking, kept, dropped, latest_sessions(index, own["summaries"]), index.count()
+
+        ranking, kept, dropped, summaries, self.total = memory.read(query)
+        self._note_duplicates(kept, dropped)
+        shown_entries = [c.entry for c in kept if c.entry is not None]
+        stale = _stale_ids(memory, shown_entries, project, self.working.top)
+        for candidate in kept:
+            if candidate.id in stale:
+                candidate.standing = candidate.standing._replace(stale=float(own["stale"]))
+        shown = ranked(kept)
+        examined = {c.id for c in [*kept, *dropped]}
+        self.ranking = [
+            *ranked([*shown, *dropped]),
+            *(c for c in ranking if c.id not in examined),
+        ]
+        entries = [c.entry for c in shown if c.entry is not None]
+        ids = [e.id for e in [*entries, *summaries]]
+        short_ids = memory.read(lambda index: index.short_ids(ids))
+        without_facts = [e.id for e in entries if not e.facts]
+        texts = memory.read(lambda index: index.texts(without_facts)) if without_facts else {}
+        for n, candidate in enumerate(shown):
+            entry = candidate.entry
+            assert entry is not None  # best_distinct keeps only what it read
+            facts = entry.facts if n < own["hot_count"] else entry.facts[:1]
+            item = {
+                **entry_dict(entry, short_ids[entry.id]),
+                "facts": [clip(f, MAX_FACT_CHARS) for f in facts],
+                "detail": first_line(texts.get(entry.id, ""), entry.title),
+                "stale": entry.id in stale,
+                "touches": candidate.standing.touches,
+            }
+            (self.hot if n < own["hot_count"] else self.warm).append(item)
+        self.summaries = [
+            {
+                **entry_dict(e, short_ids[e.id]),
+                "text": clip_lines(
+                    summary_text(memory.load_or_stub(e), e.title), MAX_SUMMARY_CHARS
+                ),
+            }
+            for e in summaries
+        ]
+
+    def _note_duplicates(self, kept: list[Candidate], dropped: list[Candidate]) -> None:
+        for candidate in dropped:
+            mine = candidate_signature(candidate)
+            twin = next((k for k in kept if near_identical(mine, candidate_signature(k))), None)
+            if twin is not None:
+                self.duplicates[candidate.id] = twin.id
 
     def variables(self) -> dict[str, Any]:
         shown = len(self.hot) + len(self.warm) + len(self.summaries)
@@ -233,7 +453,7 @@ class SessionContext:
     def _drop(self, items: list[dict[str, Any]], name: str) -> bool:
         if not items:
             return False
-        items.pop()  # each tier is newest first: the oldest goes
+        items.pop()  # best first (summaries newest first): the least useful goes
         self.omitted[name] += 1
         return True
 
@@ -257,3 +477,50 @@ class SessionContext:
             "total": self.total,
             "omitted": self.omitted,
         }
+
+    def explained(self) -> dict[str, Any]:
+        """Why each candidate stands where it does, and what was shown (``--explain``)."""
+        shown = {item["id"]: tier for tier in ("hot", "warm") for item in getattr(self, tier)}
+        working = self.working
+        return {
+            "weights": {
+                name: self.settings[name]
+                for name in ("recency", "importance", "working_set", "stale")
+            },
+            "working_set": {
+                "base": working.base if working is not None else "",
+                "files": list(working.files) if working is not None else [],
+            },
+            "memories": [
+                {
+                    "id": c.id,
+                    "type": c.type,
+                    "title": c.entry.title if c.entry is not None else "",
+                    "created": c.created,
+                    "shown": shown.get(c.id, ""),
+                    "score": round(c.score, 4),
+                    "type_weight": c.standing.type,
+                    **{
+                        k: round(v, 4) if isinstance(v, float) else v
+                        for k, v in c.standing._asdict().items()
+                        if k != "type"
+                    },
+                }
+                for c in self.ranking
+            ],
+            "duplicates": self.duplicates,
+        }
+
+
+def _stale_ids(memory: Memory, entries: list[Entry], project: Path, top: Path | None) -> set[str]:
+    """The memories shown whose files changed since their commit (``mem stale``).
+
+    Costs nothing unless one of them has files and the project is a git work tree
+    (``top``); then a few git calls at most, each with a short timeout.
+    """
+    with_files = [entry for entry in entries if entry.files][:STALE_CHECKS]
+    if top is None or not with_files:
+        return set()
+    from memcli.service.stale import stale_ids
+
+    return stale_ids(memory, with_files, project, top=top)

@@ -371,7 +371,7 @@ def _shown_at_session_start(
 ) -> set[str]:
     from memcli.retrieval.context import shown_in_full
 
-    return memory.read(lambda index: shown_in_full(index, settings["context"], moment))
+    return set(memory.read(lambda index: shown_in_full(index, settings, moment)))
 
 
 def bundled_suite() -> Path | None:

@@ -1,8 +1,11 @@
-"""What recall has already given each agent session, so no prompt repeats it.
+"""What each agent session was already given (by recall, or in full at session start),
+so that no prompt repeats it.
 
 One small JSON file per session in the store's cache folder (derived data, like
-the index): the ids given so far, oldest first. Bounded: at most ``MAX_IDS`` ids
-and ``MAX_FILE_BYTES`` a session (the oldest go first), and the least recently
+the index): the ids given so far, oldest first. A compaction forgets them
+(``forget``): what the agent was shown before it is gone from its context.
+Bounded: at most ``MAX_IDS`` ids and ``MAX_FILE_BYTES`` a session (the oldest go
+first), and the least recently
 written session files are removed past ``MAX_SESSIONS``. The folder must be a
 real folder of the store: a link in its place is never followed (nothing is
 remembered then, and nothing outside the store is read, written or removed).
@@ -65,7 +68,7 @@ def note(store: Store, session: str, ids: list[str]) -> None:
     folder = _folder(store)
     if folder is None:
         return
-    kept = [*given(store, session), *ids][-MAX_IDS:]
+    kept = list(dict.fromkeys([*given(store, session), *ids]))[-MAX_IDS:]
     encoded = json.dumps({"ids": kept}).encode("utf-8")
     while len(encoded) > MAX_FILE_BYTES and kept:
         kept = kept[len(kept) // 4 + 1 :]  # the oldest quarter goes
@@ -79,6 +82,15 @@ def note(store: Store, session: str, ids: list[str]) -> None:
             handle.write(encoded)
         os.replace(temporary, path)
         _prune(folder)
+
+
+def forget(store: Store, session: str) -> None:
+    """Forget what this session was given: after a compaction the agent no longer has it."""
+    folder = _folder(store)
+    if folder is None:
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(_path(folder, session))
 
 
 def _prune(folder: Path) -> None:

@@ -17,7 +17,6 @@ All weights are in ``[ranking]`` of mem.toml; ``Parts`` keeps every factor for
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from memcli.core.config import window_seconds
@@ -26,8 +25,9 @@ SLOW_TYPES = frozenset({"preference", "decision", "pattern"})
 NEUTRAL_IMPORTANCE = 0.5
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(NamedTuple):
+    """The weights of ``[ranking]`` (a NamedTuple: it is created at every command's start)."""
+
     rrf_k: int
     semantic: float
     coverage: float
@@ -96,3 +96,58 @@ def fused(lexical_rank: int | None, semantic_rank: int | None, weights: Weights)
     if semantic_rank is not None:
         total += weights.semantic / (weights.rrf_k + semantic_rank)
     return total
+
+
+TYPE_WEIGHTS = {
+    "preference": 1.0,
+    "decision": 1.0,
+    "gotcha": 0.9,
+    "pattern": 0.8,
+    "discovery": 0.6,
+    "friction": 0.6,
+    "context": 0.5,
+}
+"""How much a memory of each type is worth at session start, before anything else."""
+DEFAULT_TYPE_WEIGHT = 0.5
+
+
+class Standing(NamedTuple):
+    """Why a memory is where it is at session start: each factor of its score.
+
+    The same recency and importance factors as search (with ``[context]``'s
+    weights), times its type's worth, a boost when it touches the files the
+    project is changing now, and a cut when its own files changed since it was
+    written (``mem stale``).
+    """
+
+    type: float = 1.0
+    recency: float = 1.0
+    importance: float = 1.0
+    working: float = 1.0
+    stale: float = 1.0
+    touches: str = ""
+    """``file`` or ``concept`` when it touches the project's current work, else ''."""
+
+    @property
+    def score(self) -> float:
+        return self.type * self.recency * self.importance * self.working * self.stale
+
+
+def standing(
+    memory_type: str,
+    age_seconds: float,
+    importance: float | None,
+    weights: Weights,
+    *,
+    touches: str = "",
+    working_weight: float = 0.0,
+) -> Standing:
+    """A memory's standing at session start (``stale`` is applied later, when known)."""
+    boost = {"file": working_weight, "concept": working_weight / 2}.get(touches, 0.0)
+    return Standing(
+        type=TYPE_WEIGHTS.get(memory_type, DEFAULT_TYPE_WEIGHT),
+        recency=recency_factor(age_seconds, memory_type, weights),
+        importance=importance_factor(importance, weights),
+        working=1.0 + boost,
+        touches=touches,
+    )

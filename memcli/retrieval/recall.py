@@ -32,10 +32,11 @@ from memcli.core.timeutil import format_timestamp, now
 from memcli.index import Filters, Index
 from memcli.retrieval import injected
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
-from memcli.retrieval.context import shown_in_full
+from memcli.retrieval.context import entry_signature, shown_in_full
 from memcli.retrieval.gate import UNSAID, Judged, Tokens, Weights, idf, judge, weigh
 from memcli.retrieval.query import QueryPlan
 from memcli.retrieval.search import Hit, Searcher
+from memcli.retrieval.similar import distinct
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
@@ -291,12 +292,14 @@ class Recall:
         if not plan.terms:
             return recall
         given = frozenset(injected.given(memory.store, session)) if session else frozenset()
-        shown = frozenset(
-            memory.read(lambda index: shown_in_full(index, settings["context"], moment))
-        )
+        shown_entries = memory.read(lambda index: shown_in_full(index, settings, moment))
+        shown = frozenset(shown_entries)
         recall.left_out = {"context": len(shown), "session": len(given - shown)}
         recall._judge(searcher, plan, mode, moment, shown | given)
         chosen = [recall.candidates[j.id] for j in recall.judged if j.shown]
+        # Near-identical memories once: never beside each other, nor beside session start's.
+        seen = [entry_signature(entry) for entry in shown_entries.values()]
+        chosen = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)[0]
         ids = [hit.entry.id for hit in chosen]
         coverage = {j.id: j.coverage for j in recall.judged}
         short_ids = memory.read(lambda index: index.short_ids(ids))

@@ -475,6 +475,9 @@ def _sample_memory() -> dict[str, Any]:
         "matched": 2,
         "excerpt": "A query like `foo-bar` is parsed as a column filter.",
         "text": "## Learned\n\nQuote FTS5 terms.",
+        "detail": "A query like `foo-bar` is parsed as a column filter.",
+        "stale": False,
+        "touches": "file",
     }
 
 

@@ -186,17 +186,28 @@ def _changes_since(
     return changes
 
 
-def stale_ids(memory: Memory, entries: list[Entry], project: Path | None) -> set[str]:
+def stale_ids(
+    memory: Memory, entries: list[Entry], project: Path | None, *, top: Path | None = None
+) -> set[str]:
     """Which of ``entries`` (those the session-start context shows) have changed files.
 
     Bounded for the context: nothing at all unless one of them has files and the
     project is a git work tree; at most ``CONTEXT_MAX_COMMITS`` git calls of
-    ``CONTEXT_GIT_TIMEOUT`` seconds each.
+    ``CONTEXT_GIT_TIMEOUT`` seconds each. ``top``: the work tree's top, when the
+    caller knows it already (one git call less).
     """
     with_files = [entry for entry in entries if entry.files]
-    if not with_files or project is None or not in_git_work_tree(project):
+    if not with_files or project is None:
         return set()
-    top = git_top(project, CONTEXT_GIT_TIMEOUT)
+    # The index knows which were written at a project commit: only those are looked at.
+    commits = memory.read(lambda index: index.commits([entry.id for entry in with_files]))
+    with_files = [entry for entry in with_files if entry.id in commits]
+    if not with_files:
+        return set()
+    if top is None:
+        if not in_git_work_tree(project):
+            return set()
+        top = git_top(project, CONTEXT_GIT_TIMEOUT)
     if top is None:
         return set()
     found = stale_memories(

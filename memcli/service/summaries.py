@@ -1,10 +1,12 @@
 """A session summary made from its sections: cleaned, screened, rendered.
 
 ``mem summarize``, the PostCompact hook and the SessionEnd capture give sections
-(request, investigated, learned, completed, next steps) and/or free text; the summary's body is that
-rendered through ``compaction.md.j2`` (the store's own template when it has
-one that renders). Provenance (``agent``, ``project_commit``) comes among the
-extra frontmatter keys and is checked and stored as the summary's own fields.
+(request, investigated, learned, completed, next steps) and/or free text. The
+sections are kept in the frontmatter; the body is the free text (without a
+first line that is the title) rendered through ``compaction.md.j2`` (the
+store's own template when it has one that renders). Provenance (``agent``,
+``project_commit``) comes among the extra frontmatter keys and is checked and
+stored as the summary's own fields.
 """
 
 from __future__ import annotations
@@ -89,13 +91,21 @@ class SummaryInput:
             project_commit=project_commit,
             extra=extra,
         )
-        body = _rendered(summary, self.text, root, notify)
+        body = _rendered(summary, _without_title(self.text, summary.title), root, notify)
         summary.narrative = clean_narrative(strip_private(body))
         visible = without_private(summary)
         assert isinstance(visible, Summary)
         # Every field once more, as stored: a template can add text of its own, and
         # the extra keys and the agent were not given to the constructor.
         return screened(visible, None, self.secrets)
+
+
+def _without_title(text: str, title: str) -> str:
+    """``text`` without a first line that only repeats the title (taken from it)."""
+    lines = text.strip().splitlines()
+    if lines and lines[0].strip().lstrip("#").strip().rstrip(".") == title.rstrip("."):
+        return "\n".join(lines[1:]).strip()
+    return text
 
 
 def _rendered(summary: Summary, text: str, root: Path, notify: Callable[[str], None]) -> str:

@@ -75,12 +75,20 @@ def existing_memory(cwd: object, notify: Notify) -> Memory | None:
     return memory if memory.store.exists() else None
 
 
-def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = None) -> str | None:
+def session_start(
+    cwd: object,
+    *,
+    agent: str,
+    notify: Notify,
+    cap: int | None = None,
+    session: object = None,
+) -> str | None:
     """The session-start context within ``agent``'s budget (and ``cap``); None: nothing to add.
 
     Starts a detached transcript sync of the project when mem reads the agent's
     transcripts. With the index far behind the store, a detached rebuild starts
-    and the context holds MEMORY.md only.
+    and the context holds MEMORY.md only. What it shows in full is noted for
+    ``session``: recall never repeats it in that session.
     """
     from memcli.core import config
     from memcli.retrieval.context import SessionContext
@@ -99,6 +107,12 @@ def session_start(cwd: object, *, agent: str, notify: Notify, cap: int | None = 
     if not with_index and not context.memory_md_lines:
         return None
     text = context.render()
+    kept = _session(session, notify)
+    shown = [item["id"] for item in [*context.hot, *context.summaries]]
+    if text and kept and shown:
+        from memcli.retrieval import injected
+
+        injected.note(memory.store, kept, shown)
     if memory.vectors_waiting:
         reindex_in_background(memory)
     return text or None
@@ -131,6 +145,18 @@ def prompt_recall(
     if memory.vectors_waiting:
         reindex_in_background(memory)
     return text or None
+
+
+def forget_recalled(cwd: object, session: object, *, notify: Notify) -> None:
+    """After a compaction, recall may show the session again what it showed before."""
+    from memcli.retrieval import injected
+
+    kept = _session(session, notify)
+    if not kept:
+        return
+    memory = existing_memory(cwd, notify)
+    if memory is not None:
+        injected.forget(memory.store, kept)
 
 
 def save_compaction(
@@ -225,13 +251,14 @@ def _kept_summary(summary: str) -> str:
 
 def _session(session: object, notify: Notify) -> str | None:
     """The session id as it can be stored (one line, bounded), or None for none."""
-    from memcli.core.secrets import redacted_head
-    from memcli.core.validate import MAX_SESSION_CHARS
+    from memcli.core.schema import MAX_SESSION_CHARS
 
     if not isinstance(session, str):
         return None
     session = " ".join(_UNSTORABLE.sub("\ufffd", session).split())
     if len(session) > MAX_SESSION_CHARS:
+        from memcli.core.secrets import redacted_head  # many patterns: only when needed
+
         notify(f"the session id is over {MAX_SESSION_CHARS} characters; its start is kept")
         session = redacted_head(session, MAX_SESSION_CHARS)
     return session

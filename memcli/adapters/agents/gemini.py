@@ -55,8 +55,13 @@ from memcli.core.errors import MemError
 
 GEMINI_HOOKS = HookSettings(
     "gemini",
-    {"SessionStart": 10_000, "BeforeAgent": 10_000, "SessionEnd": 10_000},
-    names={"SessionStart": "mem-context", "BeforeAgent": "mem-recall", "SessionEnd": "mem-summary"},
+    {"SessionStart": 10_000, "BeforeAgent": 10_000, "PreCompress": 10_000, "SessionEnd": 10_000},
+    names={
+        "SessionStart": "mem-context",
+        "BeforeAgent": "mem-recall",
+        "PreCompress": "mem-compression",
+        "SessionEnd": "mem-summary",
+    },
 )
 """The events mem answers for Gemini CLI, with their timeouts in milliseconds and the name
 each hook is shown by."""

@@ -12,7 +12,8 @@ offers differ:
   ``source: "compact"``), UserPromptSubmit (recall) and SessionEnd (a detached
   summary of the rollout named by ``transcript_path``), read from
   ``hooks.json``. ``Stop`` ends every turn, not the session, and PreCompact /
-  PostCompact carry no summary: all three are answered with nothing. A Codex
+  PostCompact carry no summary: all three are answered with nothing (PostCompact,
+  like a SessionStart with ``source: "compact"``, lets recall repeat itself). A Codex
   without SessionEnd ignores that entry; its sessions are still indexed, from
   the rollout files, by the sync a session start begins.
 - Gemini CLI: SessionStart (context), BeforeAgent (recall), SessionEnd (a
@@ -20,7 +21,7 @@ offers differ:
   Its PreCompress is advisory, fires before the summary exists and carries
   none; the summary only replaces the model's history while the session file
   keeps the whole conversation, so the session-end summary loses nothing by
-  it: answered with nothing.
+  it: answered with nothing (recall may then repeat what it showed before).
 
 Every handler fails open: the caller turns any exception into an empty answer
 and a one-line note on stderr, so memory trouble never blocks the agent.
@@ -48,18 +49,20 @@ MOMENTS: dict[str, dict[str, str | None]] = {
         "SessionStart": "context",
         "UserPromptSubmit": "recall",
         "PreCompact": None,
-        "PostCompact": None,
+        "PostCompact": "compacted",
         "Stop": None,
         "SessionEnd": "session-end",
     },
     "gemini": {
         "SessionStart": "context",
         "BeforeAgent": "recall",
-        "PreCompress": None,
+        "PreCompress": "compacted",
         "SessionEnd": "session-end",
     },
 }
-"""Agent -> its hook events -> mem's moment (None: a known event, answered with nothing)."""
+"""Agent -> its hook events -> mem's moment (None: a known event, answered with nothing).
+``compacted``: the agent compacted its context, so recall may show again what it showed
+before (answered with nothing); a SessionStart whose ``source`` is ``compact`` does that too."""
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 ANSWER_CAPS: dict[str, int] = {"claude": HOOK_ANSWER_LIMIT - 1000}
 """Characters an agent takes at most whatever mem.toml says (Claude Code cuts a hook
@@ -89,13 +92,18 @@ def answer(
     cap = ANSWER_CAPS.get(agent)
     text: str | None = None
     if moment == "context":
-        text = events.session_start(cwd, agent=agent, notify=notify, cap=cap)
+        if payload.get("source") == "compact":
+            events.forget_recalled(cwd, session, notify=notify)
+        text = events.session_start(cwd, agent=agent, notify=notify, cap=cap, session=session)
     elif moment == "recall":
         prompt = payload.get("prompt")
         text = events.prompt_recall(cwd, prompt, session, agent=agent, notify=notify, cap=cap)
     elif moment == "compaction":
         summary = payload.get("compact_summary")
+        events.forget_recalled(cwd, session, notify=notify)
         events.save_compaction(cwd, summary, session, agent=agent, notify=notify)
+    elif moment == "compacted":
+        events.forget_recalled(cwd, session, notify=notify)
     elif moment == "session-end":
         # At once: the summary is written by a detached process, never waited for.
         transcript = payload.get("transcript_path")

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from memcli.adapters.cli.options import (
@@ -18,6 +20,11 @@ TEMPLATE_SAMPLES = ("session_start.md.j2", "prompt_context.md.j2", "compaction.m
 @budget_option
 @format_option
 @click.option(
+    "--explain",
+    is_flag=True,
+    help="Show how each memory was scored and why it was shown or left out.",
+)
+@click.option(
     "--check-templates",
     is_flag=True,
     help="Render every template (the store's overrides first) and report failures.",
@@ -26,19 +33,25 @@ TEMPLATE_SAMPLES = ("session_start.md.j2", "prompt_context.md.j2", "compaction.m
 def context(
     budget: int | None,
     output_format: str,
+    explain: bool,
     check_templates: bool,
     store_dir: str | None,
     project: str | None,
 ) -> None:
     """Print the session-start context: what an agent should know before it begins.
 
-    MEMORY.md (the store's curated notes), the latest session summaries, the
-    last day's memories with their facts, the last week's as a list, and how
-    to find the rest, within a hard character budget.
+    MEMORY.md (the store's curated notes), the latest sessions (one summary
+    each), then the memories worth most now, best first: one score of type,
+    importance, recency, whether they touch the files changed in this git work
+    tree (and on its branch), and whether their own files changed since
+    (`mem stale`). Preferences and decisions hold whatever their age; a
+    near-identical memory is shown once. Within a hard character budget.
+    --explain prints each candidate's score and its parts.
 
     \b
     Example:
         mem context
+        mem context --explain
         mem context --budget 4000 --json
         mem context --check-templates
     """
@@ -48,11 +61,44 @@ def context(
         return
     from memcli.retrieval.context import session_start
 
-    session, text = session_start(memory, budget)
+    session, text = session_start(memory, budget, explain=explain)
     if output_format == "json":
-        echo_json(session.to_json(text))
+        echo_json(session.to_json(text) | ({"explain": session.explained()} if explain else {}))
+    elif explain:
+        _echo_explained(session.explained())
     elif text:
         click.echo(text, nl=not text.endswith("\n"))
+
+
+def _echo_explained(explained: dict[str, Any]) -> None:
+    weights = ", ".join(f"{name} {value:g}" for name, value in explained["weights"].items())
+    click.echo(f"weights: {weights} ([context] in mem.toml); half-lives from [ranking]")
+    working = explained["working_set"]
+    if working["files"]:
+        shown = ", ".join(working["files"][:10]) + (", …" if len(working["files"]) > 10 else "")
+        count = len(working["files"])
+        files = "1 file" if count == 1 else f"{count} files"
+        click.echo(f"working set: {files} changed ({working['base']}): {shown}")
+    else:
+        click.echo("working set: none (no git work tree here, or nothing changed)")
+    click.echo("score = type x recency x importance x working x stale")
+    duplicates = explained["duplicates"]
+    for item in explained["memories"]:
+        shown = item["shown"] or ("duplicate" if item["id"] in duplicates else "-")
+        touches = f" touches {item['touches']}" if item["touches"] else ""
+        click.echo(
+            f"{item['score']:8.4f}  {shown:9}  [{item['id'][:8]}] {item['type']}: {item['title']}"
+        )
+        click.echo(
+            f"          type {item['type_weight']:g} x recency {item['recency']:.3f}"
+            f" x importance {item['importance']:.3f} x working {item['working']:g}"
+            f" x stale {item['stale']:g}{touches}"
+            + (
+                f"; near-identical to {duplicates[item['id']][:8]}"
+                if item["id"] in duplicates
+                else ""
+            )
+        )
 
 
 def _check_templates(memory: Memory) -> None:
