@@ -704,3 +704,13 @@ def test_the_working_set_of_a_clone_and_of_a_linked_worktree(
     (clone / "README.md").write_text("z\n")
     working = json.loads(mem("context", "--format", "json", "--explain").stdout)["explain"]
     assert working["working_set"] == {"base": "HEAD", "files": ["README.md"]}
+
+
+def test_counts_agree_with_their_nouns(store: Path) -> None:
+    mem("save", "The only memory there is")
+    assert "\n1 memory in all." in mem("context").stdout
+    for n in range(12):
+        mem("save", f"Everyday note number {n} about widget padding and margins")
+    squeezed = mem("context", "--budget", "900").stdout
+    assert "Left out to fit 900 characters:" in squeezed and " memories" in squeezed
+    assert "warm" not in squeezed.rsplit("---", 1)[-1]

@@ -43,6 +43,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from memcli.core.errors import MemError
 from memcli.core.regular import open_regular
+from memcli.core.text import counted
 from memcli.core.timeutil import age
 
 TIME_LIMIT_SECONDS = 3.0
@@ -405,6 +406,7 @@ class Renderer:
         )
         self.env.filters["age"] = age
         self.env.filters["ago"] = ago
+        self.env.filters["counted"] = counted
         self.env.filters["demote"] = demote
 
     def origin(self, name: str) -> str:
