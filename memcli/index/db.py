@@ -19,6 +19,7 @@ from memcli.index.errors import translating_errors
 from memcli.index.loading import Progress
 from memcli.index.notes import NoteQueries
 from memcli.index.queries import Queries
+from memcli.index.readonly import open_read_only
 from memcli.index.refresh import Refreshing
 from memcli.index.schema import DROP_ALL, GET_META, SCHEMA, SCHEMA_VERSION
 
@@ -71,7 +72,7 @@ def indexed_commit_of(path: Path) -> str | None:
     another schema version (which the next refresh would rebuild).
     """
     try:
-        db = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+        db = open_read_only(path)
         try:
             if db.pragma("user_version") != SCHEMA_VERSION:
                 return None

@@ -31,6 +31,7 @@ import apsw
 
 from memcli.core.errors import IndexCorrupt, IndexUnavailable, MemError, NotFound
 from memcli.core.regular import NotRegularFile, require_regular
+from memcli.index.readonly import open_read_only
 
 TRANSCRIPTS_FILE = "transcripts.db"
 SCHEMA_VERSION = 3
@@ -276,8 +277,7 @@ class TranscriptIndex:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = apsw.Connection(str(self.path))
         else:
-            flags = apsw.SQLITE_OPEN_READONLY
-            self.db = apsw.Connection(str(self.path), flags=flags)
+            self.db = open_read_only(self.path)  # a reader leaves no -wal or -shm behind
         self.db.set_busy_timeout(BUSY_TIMEOUT_MS)
         version = self.db.pragma("user_version")
         if version == SCHEMA_VERSION or (not create and version in READABLE_VERSIONS):

@@ -86,10 +86,11 @@ def _vector_counts(store_root: Path, identity: str) -> tuple[int, int]:
     import apsw
 
     from memcli.index import vectors
+    from memcli.index.readonly import open_read_only
     from memcli.store.files import Store
 
     try:
-        db = apsw.Connection(str(Store(store_root).index_path), flags=apsw.SQLITE_OPEN_READONLY)
+        db = open_read_only(Store(store_root).index_path)
     except apsw.Error:
         return 0, 0
     try:

@@ -73,6 +73,10 @@ class HookSettings:
             for hook in group["hooks"]
         )
 
+    def holds(self, path: Path) -> bool:
+        """Whether the settings file at ``path`` holds any hook of mem's (reading only)."""
+        return self.installed(read_json(resolve_links(path))[1])
+
     def uninstall(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
         real = resolve_links(path)
         if not real.exists():

@@ -1,33 +1,128 @@
-"""Which agents' settings register mem's MCP server (``mem doctor`` checks it can start).
+"""Where each agent's settings are, and which of them hold mem's hooks and MCP server.
 
-The places the installers write: Claude Code's ``.mcp.json`` and the user's
-``.claude.json``, Gemini CLI's ``settings.json`` (project and user), Codex's
-``config.toml`` (project and ``$CODEX_HOME``). A file mem cannot read counts as
-registering nothing: the installers say what is wrong with it.
+The places the installers write: Claude Code's ``.claude/settings.json`` (hooks) and
+``.mcp.json`` / the user's ``.claude.json`` (server), Codex's ``hooks.json`` and
+``config.toml`` (project and ``$CODEX_HOME``), Gemini CLI's ``settings.json`` (both,
+project and user). ``mem doctor`` checks that a registered server can start; ``mem
+status`` lists them all. Everything here only reads. A file mem cannot read counts as
+holding nothing: the installers say what is wrong with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from memcli.core.errors import MemError
 
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
+SCOPES = ("project", "user")
+
+
+@dataclass(frozen=True)
+class Place:
+    """One agent's settings in one scope: where its hooks and its MCP server would be."""
+
+    agent: str
+    scope: str
+    hooks_path: Path
+    has_hooks: Callable[[Path], bool]
+    server_path: Path
+    has_server: Callable[[Path], bool]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What one agent's settings in one scope hold of mem's."""
+
+    agent: str
+    scope: str
+    hooks_path: Path
+    hooks: bool
+    server_path: Path
+    server: bool
+    problem: str | None = None
+    """Why a settings file could not be read (then it counts as holding nothing)."""
+
+
+def places(cwd: Path) -> list[Place]:
+    """Every agent's settings, the project's (``cwd``'s) then the user's."""
+    from memcli.adapters.agents import claude_mcp, claude_settings, codex, gemini
+
+    found = []
+    for scope in SCOPES:
+        user = scope == "user"
+        codex_hooks, codex_config = codex.paths(user=user, cwd=cwd)
+        gemini_settings = gemini.settings_path(user=user, cwd=cwd)
+        found += [
+            Place(
+                "claude",
+                scope,
+                claude_settings.settings_path(user=user, cwd=cwd),
+                claude_settings.CLAUDE_HOOKS.holds,
+                claude_mcp.config_path(user=user, cwd=cwd),
+                claude_mcp.registers_server,
+            ),
+            Place(
+                "codex",
+                scope,
+                codex_hooks,
+                codex.CODEX_HOOKS.holds,
+                codex_config,
+                codex.registers_server,
+            ),
+            Place(
+                "gemini",
+                scope,
+                gemini_settings,
+                gemini.GEMINI_HOOKS.holds,
+                gemini_settings,
+                claude_mcp.registers_server,
+            ),
+        ]
+    return found
+
+
+def setups(cwd: Path) -> list[Setup]:
+    """What each agent's settings, project's and user's, hold of mem's."""
+    found = []
+    for place in places(cwd):
+        problems: list[str] = []
+        hooks = _holds(place.has_hooks, place.hooks_path, problems)
+        server = _holds(place.has_server, place.server_path, problems)
+        problem = "; ".join(dict.fromkeys(problems)) or None
+        found.append(
+            Setup(
+                place.agent,
+                place.scope,
+                place.hooks_path,
+                hooks,
+                place.server_path,
+                server,
+                problem,
+            )
+        )
+    return found
+
+
+def _holds(check: Callable[[Path], bool], path: Path, problems: list[str]) -> bool:
+    try:
+        return check(path)
+    except MemError as exc:
+        problems.append(str(exc))
+    except OSError as exc:
+        problems.append(f"{path} cannot be read ({exc.strerror})")
+    return False
+
 
 def server_registrations(cwd: Path) -> list[Path]:
     """The settings files, project's and user's, that register mem's MCP server."""
-    from memcli.adapters.agents import claude_mcp, codex, gemini
-
-    candidates: list[tuple[Path, Callable[[Path], bool]]] = []
-    for user in (False, True):
-        candidates.append((claude_mcp.config_path(user=user, cwd=cwd), claude_mcp.registers_server))
-        candidates.append((gemini.settings_path(user=user, cwd=cwd), claude_mcp.registers_server))
-        candidates.append((codex.paths(user=user, cwd=cwd)[1], codex.registers_server))
     found: list[Path] = []
-    for path, registers in candidates:
+    for place in places(cwd):
         try:
-            if path not in found and registers(path):
-                found.append(path)
+            if place.server_path not in found and place.has_server(place.server_path):
+                found.append(place.server_path)
         except (MemError, OSError):
             continue
     return found
