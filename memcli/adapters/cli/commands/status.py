@@ -109,7 +109,8 @@ def _echo_layer(layer: LayerStatus) -> None:
         found = layer.transcripts
         _row(
             "transcripts",
-            f"{found['messages']:,} messages in {found['sessions']:,} sessions; "
+            f"{found['messages']:,} {_plural(found['messages'], 'message', 'messages')} in "
+            f"{found['sessions']:,} {_plural(found['sessions'], 'session', 'sessions')}; "
             f"last sync {found['last_sync'] or 'never'}",
         )
     if layer.semantic:
