@@ -13,6 +13,11 @@ from memcli.index import Entry, NoteHit
 from memcli.service.memory import Memory
 
 
+def plural(count: int, one: str, many: str) -> str:
+    """``one`` for a count of 1, else ``many``: "1 session", "2 sessions"."""
+    return one if count == 1 else many
+
+
 def echo_json(data: Any) -> None:
     click.echo(to_json(data, indent=2, default=str))
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memcli.adapters.cli.options import json_option, store_options
+from memcli.adapters.cli.output import plural
 from memcli.core.errors import InvalidInput, StoreError
 
 if TYPE_CHECKING:
@@ -90,9 +91,9 @@ def _echo_layer(layer: LayerStatus) -> None:
         _row("exists", f"not yet: the first `mem save` or `mem init` creates it at {layer.path}")
         return
     counts = (
-        f"{layer.memories:,} {_plural(layer.memories, 'memory', 'memories')}, "
-        f"{layer.summaries:,} {_plural(layer.summaries, 'summary', 'summaries')}, "
-        f"{layer.notes_sections:,} notes {_plural(layer.notes_sections, 'section', 'sections')}"
+        f"{layer.memories:,} {plural(layer.memories, 'memory', 'memories')}, "
+        f"{layer.summaries:,} {plural(layer.summaries, 'summary', 'summaries')}, "
+        f"{layer.notes_sections:,} notes {plural(layer.notes_sections, 'section', 'sections')}"
     )
     if layer.newest:
         when = {None: "at an unknown time", "now": "just now"}.get(
@@ -109,8 +110,8 @@ def _echo_layer(layer: LayerStatus) -> None:
         found = layer.transcripts
         _row(
             "transcripts",
-            f"{found['messages']:,} {_plural(found['messages'], 'message', 'messages')} in "
-            f"{found['sessions']:,} {_plural(found['sessions'], 'session', 'sessions')}; "
+            f"{found['messages']:,} {plural(found['messages'], 'message', 'messages')} in "
+            f"{found['sessions']:,} {plural(found['sessions'], 'session', 'sessions')}; "
             f"last sync {found['last_sync'] or 'never'}",
         )
     if layer.semantic:
@@ -137,7 +138,7 @@ def _git_line(layer: LayerStatus) -> str:
     if changed:
         shown = ", ".join(layer.uncommitted[:3]) + (", …" if changed > 3 else "")
         parts.append(
-            f"{changed} uncommitted {_plural(changed, 'change', 'changes')} ({shown}; "
+            f"{changed} uncommitted {plural(changed, 'change', 'changes')} ({shown}; "
             "`mem doctor` says what to do)"
         )
     else:
@@ -174,7 +175,3 @@ def _home_relative(path: Path) -> str:
         return f"~/{path.relative_to(Path.home())}"
     except ValueError:
         return str(path)
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return one if count == 1 else many

@@ -14,7 +14,7 @@ from memcli.adapters.cli.options import (
     terminal_progress,
     until_value,
 )
-from memcli.adapters.cli.output import echo_json
+from memcli.adapters.cli.output import echo_json, plural
 
 if TYPE_CHECKING:
     from memcli.index.transcripts import StoredMessage
@@ -118,8 +118,9 @@ def sync_transcripts(
             if count
         ]
         click.echo(
-            f"{report.messages_added:,} messages added from {report.files_read:,} of "
-            f"{report.files_seen:,} files ({report.seconds:.2f} s)"
+            f"{report.messages_added:,} {plural(report.messages_added, 'message', 'messages')} "
+            f"added from {report.files_read:,} of {report.files_seen:,} "
+            f"{plural(report.files_seen, 'file', 'files')} ({report.seconds:.2f} s)"
             + (f"; {', '.join(moves)}" if moves else "")
         )
 
@@ -143,7 +144,9 @@ def status_transcripts(as_json: bool, store_dir: str | None, project: str | None
         return
     click.echo(f"index: {data['path']}")
     click.echo(
-        f"{data['files']:,} files, {data['sessions']:,} sessions, {data['messages']:,} messages"
+        f"{data['files']:,} {plural(data['files'], 'file', 'files')}, "
+        f"{data['sessions']:,} {plural(data['sessions'], 'session', 'sessions')}, "
+        f"{data['messages']:,} {plural(data['messages'], 'message', 'messages')}"
     )
     click.echo(
         f"size: {_mb(data['size_bytes'])} for {_mb(data['text_bytes'])} of text; "
