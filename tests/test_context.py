@@ -113,6 +113,13 @@ def test_empty_store_context_says_how_to_start(
     assert "No memories yet" in mem("context").stdout
 
 
+def test_the_footer_counts_one_memory_in_the_singular(store: Path) -> None:
+    mem("save", "Invoice numbers come from a Postgres sequence per tenant", "--type", "decision")
+    assert "\n1 memory in all." in mem("context").stdout
+    mem("save", "Webhook deliveries are retried three times with backoff")
+    assert "\n2 memories in all." in mem("context").stdout
+
+
 # ------------------------------------------------------------------- budgets
 
 

@@ -12,6 +12,9 @@ import pytest
 
 from .conftest import git, mem, mem_executable, run_mem
 
+# What mem says to add an extra: memcli is not on PyPI, so it names mem's checkout.
+REINSTALL_MCP = "reinstall mem with the mcp extra: pipx install --force './mem[mcp]'"
+
 INSTALLED = {
     "claude": [".claude/settings.json", ".mcp.json"],
     "codex": [".codex/hooks.json", ".codex/config.toml"],
@@ -139,12 +142,12 @@ def test_claude_user_scope_follows_claude_config_dir(
     assert (config / ".claude.json").read_text() == '{"numStartups": 3}\n'
 
 
-def _without_mcp(tmp_path: Path) -> dict[str, str]:
-    """An environment whose Python cannot import the MCP SDK, as without the extra installed."""
-    shim = tmp_path / "no-mcp"
-    (shim / "mcp").mkdir(parents=True, exist_ok=True)
-    (shim / "mcp" / "__init__.py").write_text(
-        'raise ModuleNotFoundError("No module named \'mcp\'", name="mcp")\n'
+def _without_mcp(tmp_path: Path, module: str = "mcp") -> dict[str, str]:
+    """An environment whose Python cannot import ``module``, as without its extra installed."""
+    shim = tmp_path / f"no-{module}"
+    (shim / module).mkdir(parents=True, exist_ok=True)
+    (shim / module / "__init__.py").write_text(
+        f'raise ModuleNotFoundError("No module named \'{module}\'", name="{module}")\n'
     )
     return {"PYTHONPATH": str(shim)}
 
@@ -158,14 +161,24 @@ def test_no_server_is_registered_that_cannot_start(
     before = [path.read_bytes() for path in files]
     asked = run_mem("install", agent, "--mcp", cwd=project, env=_without_mcp(tmp_path))
     assert asked.returncode == 1 and asked.stdout == ""
-    assert len(asked.stderr.splitlines()) == 1 and "pip install 'memcli[mcp]'" in asked.stderr
+    assert len(asked.stderr.splitlines()) == 1 and REINSTALL_MCP in asked.stderr
     assert [path.read_bytes() for path in files] == before  # nothing written
     # Not asked for: the hooks alone, and one line saying how to add the server.
     hooks_only = run_mem("install", agent, cwd=project, env=_without_mcp(tmp_path))
     assert hooks_only.returncode == 0, hooks_only.stderr
-    assert "pip install 'memcli[mcp]'" in hooks_only.stderr
+    assert REINSTALL_MCP in hooks_only.stderr
     written = "".join(path.read_text() for path in files if path.exists())
     assert "mcpServers" not in written and "mcp_servers" not in written
+
+
+def test_mem_mcp_and_serve_without_their_extra_say_how_to_add_it(tmp_path: Path) -> None:
+    served = run_mem("mcp", cwd=tmp_path, env=_without_mcp(tmp_path), input="")
+    assert served.returncode == 1 and served.stdout == ""
+    assert len(served.stderr.splitlines()) == 1 and REINSTALL_MCP in served.stderr
+    without_serve = _without_mcp(tmp_path, "starlette")
+    served = run_mem("serve", "--store", str(tmp_path / "store"), cwd=tmp_path, env=without_serve)
+    assert served.returncode == 1 and len(served.stderr.splitlines()) == 1
+    assert REINSTALL_MCP.replace("mcp", "serve") in served.stderr
 
 
 @pytest.mark.parametrize("agent", list(INSTALLED))
@@ -193,7 +206,7 @@ def test_doctor_says_when_a_registered_server_cannot_start(
     assert sick.returncode == 1
     (line,) = [line for line in sick.stdout.splitlines() if "MCP server" in line]
     assert line.startswith("problem:") and str(project / ".mcp.json") in line
-    assert "pip install 'memcli[mcp]'" in line
+    assert REINSTALL_MCP in line
 
 
 @pytest.mark.parametrize("agent", list(INSTALLED))

@@ -229,7 +229,7 @@ def test_the_transcripts_index_is_reported_when_there_is_one(project: Path) -> N
     mem("transcripts", "sync")
     found = layer()["transcripts"]
     assert found["messages"] == 2 and found["sessions"] == 1 and found["last_sync"]
-    assert "2 messages in 1 sessions; last sync " in mem("status").stdout
+    assert "2 messages in 1 session; last sync " in mem("status").stdout
 
 
 # ------------------------------------------------------------------ the agents

@@ -127,6 +127,12 @@ def test_sync_search_show_and_status(project: Path, store: Path) -> None:
     assert status["last_sync"] and status["size_bytes"] > 0
 
 
+def test_one_file_and_one_session_are_counted_in_the_singular(project: Path, store: Path) -> None:
+    write(session_file(project), conversation())
+    assert "4 messages added from 1 of 1 file (" in mem("transcripts", "sync").stdout
+    assert "1 file, 1 session, 4 messages" in mem("transcripts", "status").stdout
+
+
 def test_only_appended_lines_are_parsed_and_a_rewritten_file_is_read_again(
     project: Path, store: Path
 ) -> None:

@@ -8,7 +8,13 @@ imports (about a second: only where a server is, or is about to be, registered).
 
 from __future__ import annotations
 
-INSTALL_EXTRA = "pip install 'memcli[mcp]'"
+
+def reinstall_hint(extra: str) -> str:
+    """How to add an extra to mem: memcli is not on PyPI, so from mem's checkout, as installed."""
+    return f"reinstall mem with the {extra} extra: pipx install --force './mem[{extra}]'"
+
+
+INSTALL_EXTRA = reinstall_hint("mcp")
 
 
 def missing_module() -> str | None:

@@ -66,12 +66,12 @@ def _server_wanted(with_mcp: bool | None) -> bool:
     if with_mcp:
         raise MemError(
             f"mem's MCP server could not start here: {reason}; {INSTALL_EXTRA} first,"
-            " or install without it (--no-mcp)"
+            " or install the hooks without it (--no-mcp)"
         )
     if with_mcp is None:
         click.echo(
             f"mem: the hooks only: mem's MCP server could not start here ({reason});"
-            f" {INSTALL_EXTRA} and install again to add it",
+            f" {INSTALL_EXTRA}, then run this again to add it",
             err=True,
         )
     return False

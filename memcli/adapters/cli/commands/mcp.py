@@ -13,9 +13,9 @@ def mcp(store_dir: str | None, project: str | None) -> None:
 
     Tools: search, timeline, get, save, forget, context, search_transcripts.
     The store is the one --store or --project names, else the one found from
-    the client's workspace root or the working directory. Needs the MCP extra:
-    pip install 'memcli[mcp]'.
-    `mem install claude --mcp` registers it with Claude Code.
+    the client's workspace root or the working directory. Needs the mcp extra
+    (pipx install --force './mem[mcp]'). `mem install claude` registers it with
+    Claude Code when it can start.
 
     \b
     Example:

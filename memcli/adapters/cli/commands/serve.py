@@ -75,7 +75,7 @@ def serve(
     otherwise) and every request needs the header "Authorization: Bearer
     TOKEN": MEM_API_TOKEN, else the token file, whose path it prints. SIGTERM
     or Ctrl-C stops it. --workers N serves from N processes (searches are
-    CPU-bound: one per core). Needs the serve extra: pip install 'memcli[serve]'.
+    CPU-bound: one per core). Needs the serve extra: pipx install --force './mem[serve]'.
 
     A request's head must arrive within MEM_SERVE_HEADER_TIMEOUT seconds (10),
     its body within MEM_SERVE_BODY_TIMEOUT (30); at most MEM_SERVE_MAX_WAITING
@@ -108,9 +108,11 @@ def serve(
         names = ("starlette", "uvicorn", "mcp", "anyio", "pydantic", "h11")
         if exc.name is None or not exc.name.startswith(names):
             raise
+        from memcli.adapters.mcp.sdk import reinstall_hint
+
         raise MemError(
             f"mem serve needs Starlette and uvicorn ({exc.name} is missing): "
-            "pip install 'memcli[serve]'"
+            + reinstall_hint("serve")
         ) from None
     from memcli.api import open_store
 

@@ -8,6 +8,7 @@ import click
 
 from memcli.adapters.cli.options import json_option, store_options
 from memcli.core.errors import InvalidInput, StoreError
+from memcli.core.text import counted
 
 if TYPE_CHECKING:
     from memcli.adapters.agents.registrations import Setup
@@ -90,9 +91,9 @@ def _echo_layer(layer: LayerStatus) -> None:
         _row("exists", f"not yet: the first `mem save` or `mem init` creates it at {layer.path}")
         return
     counts = (
-        f"{layer.memories:,} {_plural(layer.memories, 'memory', 'memories')}, "
-        f"{layer.summaries:,} {_plural(layer.summaries, 'summary', 'summaries')}, "
-        f"{layer.notes_sections:,} notes {_plural(layer.notes_sections, 'section', 'sections')}"
+        f"{counted(layer.memories, 'memory', 'memories')}, "
+        f"{counted(layer.summaries, 'summary', 'summaries')}, "
+        f"{counted(layer.notes_sections, 'notes section', 'notes sections')}"
     )
     if layer.newest:
         when = {None: "at an unknown time", "now": "just now"}.get(
@@ -109,7 +110,8 @@ def _echo_layer(layer: LayerStatus) -> None:
         found = layer.transcripts
         _row(
             "transcripts",
-            f"{found['messages']:,} messages in {found['sessions']:,} sessions; "
+            f"{counted(found['messages'], 'message', 'messages')} in "
+            f"{counted(found['sessions'], 'session', 'sessions')}; "
             f"last sync {found['last_sync'] or 'never'}",
         )
     if layer.semantic:
@@ -136,7 +138,7 @@ def _git_line(layer: LayerStatus) -> str:
     if changed:
         shown = ", ".join(layer.uncommitted[:3]) + (", …" if changed > 3 else "")
         parts.append(
-            f"{changed} uncommitted {_plural(changed, 'change', 'changes')} ({shown}; "
+            f"{counted(changed, 'uncommitted change', 'uncommitted changes')} ({shown}; "
             "`mem doctor` says what to do)"
         )
     else:
@@ -173,7 +175,3 @@ def _home_relative(path: Path) -> str:
         return f"~/{path.relative_to(Path.home())}"
     except ValueError:
         return str(path)
-
-
-def _plural(count: int, one: str, many: str) -> str:
-    return one if count == 1 else many

@@ -15,6 +15,7 @@ from memcli.adapters.cli.options import (
     until_value,
 )
 from memcli.adapters.cli.output import echo_json
+from memcli.core.text import counted
 
 if TYPE_CHECKING:
     from memcli.index.transcripts import StoredMessage
@@ -118,8 +119,9 @@ def sync_transcripts(
             if count
         ]
         click.echo(
-            f"{report.messages_added:,} messages added from {report.files_read:,} of "
-            f"{report.files_seen:,} files ({report.seconds:.2f} s)"
+            f"{counted(report.messages_added, 'message', 'messages')} "
+            f"added from {report.files_read:,} of "
+            f"{counted(report.files_seen, 'file', 'files')} ({report.seconds:.2f} s)"
             + (f"; {', '.join(moves)}" if moves else "")
         )
 
@@ -143,7 +145,9 @@ def status_transcripts(as_json: bool, store_dir: str | None, project: str | None
         return
     click.echo(f"index: {data['path']}")
     click.echo(
-        f"{data['files']:,} files, {data['sessions']:,} sessions, {data['messages']:,} messages"
+        f"{counted(data['files'], 'file', 'files')}, "
+        f"{counted(data['sessions'], 'session', 'sessions')}, "
+        f"{counted(data['messages'], 'message', 'messages')}"
     )
     click.echo(
         f"size: {_mb(data['size_bytes'])} for {_mb(data['text_bytes'])} of text; "
