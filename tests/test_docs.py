@@ -45,3 +45,27 @@ def test_every_document_link_resolves() -> None:
             if "://" not in target and not (document.parent / target).exists():
                 broken.append(f"{document.name}: {target}")
     assert broken == []
+
+
+def test_the_options_the_command_tables_name_are_real() -> None:
+    """Each `--option` a row of the command tables names is one its command takes."""
+    options: dict[str, set[str]] = {}
+    for path, command in cli_commands():
+        names = {name for param in command.params for name in getattr(param, "opts", [])}
+        names |= {name for param in command.params for name in getattr(param, "secondary_opts", [])}
+        options.setdefault(path[0], set()).update(names)
+    rows = (
+        COMMANDS_DOC.read_text().splitlines() + (REPO_ROOT / "README.md").read_text().splitlines()
+    )
+    unknown = []
+    for row in rows:
+        if not row.startswith("| `mem "):
+            continue
+        first, rest = row[2:].split(" | ", 1)
+        known = set().union(
+            *(options.get(name, set()) for name in re.findall(r"mem ([a-z-]+)", first))
+        )
+        unknown += [
+            f"{first}: {flag}" for flag in re.findall(r"--[a-z][a-z-]*", rest) if flag not in known
+        ]
+    assert unknown == []
