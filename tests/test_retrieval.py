@@ -493,3 +493,13 @@ def test_light_variants_count_as_the_word(typed: str, stored: str, same: bool) -
 
     (token,) = _stems(typed)
     assert forms(token).held_by(frozenset(_stems(stored))) is same
+
+
+def test_explain_names_memories_left_out_rather_than_none_holding_the_terms(store: Path) -> None:
+    # One memory: session start shows it in full, so recall leaves it out; --explain
+    # must say so, not that no memory holds the prompt's words.
+    save("Delete the Alembic lockfile after a failed upgrade.", "Alembic lockfile")
+    text = mem("recall", "what about the alembic lockfile?", "--explain").stdout
+    assert "left out: 1 shown at session start" in text
+    assert "no memory holds any of the prompt's terms" not in text
+    assert "no candidate: every memory holding the prompt's terms was left out" in text
