@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import os
 import pickle
+import re
 import shutil
 import signal
 import subprocess
@@ -22,7 +23,7 @@ from memcli.retrieval.recall import is_trivial
 from memcli.retrieval.stopwords import ENGLISH
 from memcli.store.files import Store
 
-from .conftest import git, mem, mem_json
+from .conftest import git, mem, mem_json, run_mem
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -714,3 +715,19 @@ def test_counts_agree_with_their_nouns(store: Path) -> None:
     squeezed = mem("context", "--budget", "900").stdout
     assert "Left out to fit 900 characters:" in squeezed and " memories" in squeezed
     assert "warm" not in squeezed.rsplit("---", 1)[-1]
+
+
+def test_explain_names_each_memory_by_an_id_that_shows_it(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Saved in the same instant, the ids share their first ten characters.
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    for title in ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays", "Ports are fixed"):
+        mem("save", title, "--type", "decision")
+    text = mem("context", "--explain").stdout
+    ids = re.findall(r"\[(\w+)\] decision:", text)
+    assert len(ids) == 3 and len(set(ids)) == 3
+    twin = re.search(r"near-identical to (\w+)", text)
+    assert twin is not None and twin.group(1) in ids
+    for short in ids:
+        assert run_mem("show", short).returncode == 0
