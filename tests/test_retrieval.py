@@ -503,3 +503,23 @@ def test_explain_names_memories_left_out_rather_than_none_holding_the_terms(stor
     assert "left out: 1 shown at session start" in text
     assert "no memory holds any of the prompt's terms" not in text
     assert "no candidate: every memory holding the prompt's terms was left out" in text
+
+
+def test_recall_never_repeats_a_memory_title_as_its_text(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `mem save "TEXT"` makes TEXT both the title and the text: the agent sees it once.
+    monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
+    for n in range(8):  # session start shows these, not the older one below
+        mem("save", f"The frontend build splits chunk {n}", "--type", "decision")
+    monkeypatch.setenv("MEM_NOW", "2026-01-01T00:00:00Z")
+    title = "Terraform provider for the staging VPC is pinned to 5.31"
+    mem("save", title, "--type", "discovery", "--fact", "a bump needs the NAT gateway import")
+    mem(
+        "save", "Redis keys expire after a day.\n\nThe TTL lives in cache.py", "--type", "discovery"
+    )
+    monkeypatch.setenv("MEM_NOW", "2026-06-02T00:00:00Z")
+    text = mem("recall", "Bump the Terraform provider for the staging VPC").stdout
+    assert text.count("pinned to 5.31") == 1 and "NAT gateway import" in text
+    # Text beyond the title is still given.
+    assert "The TTL lives in cache.py" in mem("recall", "why do redis keys expire?").stdout

@@ -36,7 +36,7 @@ from memcli.retrieval.context import entry_signature, shown_in_full
 from memcli.retrieval.gate import UNSAID, Judged, Tokens, Weights, idf, judge, weigh
 from memcli.retrieval.query import QueryPlan
 from memcli.retrieval.search import Hit, Searcher
-from memcli.retrieval.similar import distinct
+from memcli.retrieval.similar import distinct, near_identical, signature
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
@@ -310,7 +310,7 @@ class Recall:
                 "matched": hit.parts.matched,
                 "coverage": round(coverage[hit.entry.id], 3),
                 "facts": [clip(f, MAX_FACT_CHARS) for f in hit.entry.facts],
-                "excerpt": clip(" ".join(texts[hit.entry.id].split()), MAX_EXCERPT_CHARS),
+                "excerpt": _excerpt(texts[hit.entry.id], hit.entry.title),
             }
             for hit in chosen
         ]
@@ -464,3 +464,14 @@ class Recall:
             "transcripts": self.transcripts,
             "omitted": self.omitted,
         }
+
+
+def _excerpt(text: str, title: str) -> str:
+    """A memory's text on one line, clipped, without leading lines that only repeat its title."""
+    own = signature(title)
+    lines = text.strip().splitlines()
+    while lines and (
+        not lines[0].strip() or near_identical(signature(lines[0].strip().lstrip("#")), own)
+    ):
+        lines.pop(0)
+    return clip(" ".join(" ".join(lines).split()), MAX_EXCERPT_CHARS)

@@ -103,10 +103,10 @@ def _echo_explained(data: dict[str, Any], text: str) -> None:
     )
     candidates = data["candidates"]
     if not candidates:
-        held = any(term["memories"] for term in data["terms"])
+        holding = any(term["memories"] for term in data["terms"])
         click.echo(
             "no candidate: every memory holding the prompt's terms was left out (above)"
-            if held and any(left.values())
+            if holding and any(left.values())
             else "no candidate: no memory holds any of the prompt's terms"
         )
     for hit in candidates[:EXPLAINED_CANDIDATES]:
