@@ -292,7 +292,14 @@ class Recall:
         if not plan.terms:
             return recall
         given = frozenset(injected.given(memory.store, session)) if session else frozenset()
-        shown_entries = memory.read(lambda index: shown_in_full(index, settings, moment))
+        started = injected.started(memory.store, session) if session else None
+        shown_entries = memory.read(
+            lambda index: (
+                shown_in_full(index, settings, moment)
+                if started is None  # what session start would show, without git's help
+                else {entry.id: entry for entry in index.with_ids(started)}
+            )
+        )
         shown = frozenset(shown_entries)
         recall.left_out = {"context": len(shown), "session": len(given - shown)}
         recall._judge(searcher, plan, mode, moment, shown | given)
