@@ -523,3 +523,22 @@ def test_recall_never_repeats_a_memory_title_as_its_text(
     assert text.count("pinned to 5.31") == 1 and "NAT gateway import" in text
     # Text beyond the title is still given.
     assert "The TTL lives in cache.py" in mem("recall", "why do redis keys expire?").stdout
+
+
+def test_explain_marks_a_near_identical_twin_as_not_shown(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-05-01T00:00:00Z")
+    for _ in range(2):
+        mem("save", "Kafka consumer lag alarms fire during the nightly reindex", "--type", "gotcha")
+    monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
+    for n in range(6):  # session start shows these, not the twins
+        mem("save", f"The frontend build splits chunk {n}", "--type", "decision")
+    prompt = "why do kafka consumer lag alarms fire at night?"
+    data = json.loads(mem("recall", prompt, "--json", "--explain").stdout)
+    assert len(data["memories"]) == 1
+    verdicts = [c for c in data["explain"]["candidates"] if "Kafka" in c["title"]]
+    assert [c["shown"] for c in verdicts] == [True, False]
+    assert "near-identical" in verdicts[1]["why"]
+    text = mem("recall", prompt, "--explain").stdout
+    assert "answer: 1 memory" in text and text.count("\nshown ") == 1

@@ -306,7 +306,8 @@ class Recall:
         chosen = [recall.candidates[j.id] for j in recall.judged if j.shown]
         # Near-identical memories once: never beside each other, nor beside session start's.
         seen = [entry_signature(entry) for entry in shown_entries.values()]
-        chosen = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)[0]
+        chosen, twins = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)
+        recall._not_shown({hit.entry.id for hit in twins}, "near-identical to a memory given")
         ids = [hit.entry.id for hit in chosen]
         coverage = {j.id: j.coverage for j in recall.judged}
         short_ids = memory.read(lambda index: index.short_ids(ids))
@@ -340,6 +341,13 @@ class Recall:
             keys += [_transcript_key(t) for t in recall.transcripts]
             injected.note(memory.store, session, ids + keys)
         return recall
+
+    def _not_shown(self, ids: set[str], why: str) -> None:
+        """Mark the candidates ``ids`` as not shown after all, and say why."""
+        self.judged = [
+            j._replace(shown=False, why=f"{why}; shown once") if j.id in ids else j
+            for j in self.judged
+        ]
 
     def _judge(
         self,
