@@ -542,3 +542,21 @@ def test_explain_marks_a_near_identical_twin_as_not_shown(
     assert "near-identical" in verdicts[1]["why"]
     text = mem("recall", prompt, "--explain").stdout
     assert "answer: 1 memory" in text and text.count("\nshown ") == 1
+
+
+def test_a_memory_cut_to_fit_the_budget_is_not_noted_as_given(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    long = ["--fact", "x" * 250, "--fact", "y" * 250]
+    mem("save", "Kafka lag alarms fire during the nightly reindex", "--type", "gotcha", *long)
+    mem("save", "Kafka lag alarms fire when the pager rotates", "--type", "gotcha", *long)
+    for n in range(6):
+        mem("save", f"The frontend build splits chunk {n}", "--type", "decision")
+    prompt = "why do the kafka lag alarms fire?"
+    first = json.loads(mem("recall", prompt, "--json", "--budget", "900", "--session", "s").stdout)
+    assert len(first["memories"]) == 1 and first["omitted"] == 1
+    # The one cut never reached the agent: the next prompt may still give it.
+    again = json.loads(mem("recall", prompt, "--json", "--session", "s").stdout)
+    assert [m["id"] for m in again["memories"]] != []
+    assert first["memories"][0]["id"] not in [m["id"] for m in again["memories"]]

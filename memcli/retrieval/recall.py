@@ -240,6 +240,8 @@ class Recall:
     trivial: bool = False
     cues: list[str] = field(default_factory=list)
     session: str | None = None
+    remember: bool = False
+    """Whether ``render`` notes for ``session`` what it gives (``gather``'s ``remember``)."""
     hits: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Sections of the curated notes (at most ``NOTES``) that pass their word gate."""
@@ -268,7 +270,8 @@ class Recall:
         """What ``prompt`` is given: nothing when it is trivial or the evidence is weak.
 
         ``session``: what earlier prompts of that session were given is left out,
-        and (``remember``) what this one is given is noted for the next.
+        and (``remember``) what this one is given is noted for the next, by ``render``:
+        what did not fit the budget was not given.
         ``mode``: the ranking's, instead of mem.toml's ``[search] mode``;
         ``settings``: instead of the store's mem.toml.
         """
@@ -336,11 +339,17 @@ class Recall:
                 for hit in _strong_transcripts(memory, prompt, len(plan.terms), own, session)
                 if _transcript_key(hit) not in given
             ]
-        if session and remember and (recall.hits or recall.notes or recall.transcripts):
-            keys = [_note_key(n) for n in recall.notes]
-            keys += [_transcript_key(t) for t in recall.transcripts]
-            injected.note(memory.store, session, ids + keys)
+        recall.remember = remember
         return recall
+
+    def _note_given(self) -> None:
+        """Note for the session what its prompt was given (what fit the budget), if asked to."""
+        if not (self.session and self.remember):
+            return
+        keys = [hit["id"] for hit in self.hits] + [_note_key(n) for n in self.notes]
+        keys += [_transcript_key(t) for t in self.transcripts]
+        if keys:
+            injected.note(self.memory.store, self.session, keys)
 
     def _not_shown(self, ids: set[str], why: str) -> None:
         """Mark the candidates ``ids`` as not shown after all, and say why."""
@@ -403,7 +412,7 @@ class Recall:
             self.omitted += 1
             return True
 
-        return fit(
+        text = fit(
             lambda: renderer.render(
                 "prompt_context.md.j2",
                 prompt=clip(self.prompt, 200),
@@ -415,6 +424,8 @@ class Recall:
             [drop_weakest],
             self.budget,
         )
+        self._note_given()
+        return text
 
     def explain(self) -> dict[str, Any]:
         """Why the prompt was given what it was: the terms' weights, the thresholds, and
