@@ -316,8 +316,11 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
     assert hot["id"] in shown["hot"]
     prompt = "unrelated note 11 about the build cache?"
     again = json.loads(mem("recall", prompt, "--format", "json", "--explain").stdout)
-    considered = [m["id"] for m in again["explain"]["candidates"]]
-    assert considered and not set(considered) & set(shown["hot"])
+    # They are weighed as rivals (a prompt about them is no answer for another), never shown.
+    candidates = again["explain"]["candidates"]
+    assert candidates and not {m["id"] for m in again["memories"]} & set(shown["hot"])
+    rivals = [c for c in candidates if c["id"] in shown["hot"]]
+    assert rivals and all(not c["shown"] and c["why"].startswith("left out") for c in rivals)
     assert again["explain"]["left_out"]["context"] >= len(shown["hot"])
 
 

@@ -502,7 +502,7 @@ def test_explain_names_memories_left_out_rather_than_none_holding_the_terms(stor
     text = mem("recall", "what about the alembic lockfile?", "--explain").stdout
     assert "left out: 1 shown at session start" in text
     assert "no memory holds any of the prompt's terms" not in text
-    assert "no candidate: every memory holding the prompt's terms was left out" in text
+    assert "left out: the agent has it already" in text and "answer: 0 memories" in text
 
 
 def test_recall_never_repeats_a_memory_title_as_its_text(
@@ -560,3 +560,22 @@ def test_a_memory_cut_to_fit_the_budget_is_not_noted_as_given(
     again = json.loads(mem("recall", prompt, "--json", "--session", "s").stdout)
     assert [m["id"] for m in again["memories"]] != []
     assert first["memories"][0]["id"] not in [m["id"] for m in again["memories"]]
+
+
+def test_a_memory_the_agent_has_still_counts_against_a_lone_weak_match(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both memories hold "retry" alone. The decision is shown at session start, so
+    # recall leaves it out; that must not make the other look like the only answer.
+    monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
+    mem("save", "S3 upload in the exporter has no retries", "--type", "discovery")
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    mem("save", "Payments use idempotency keys on every retry", "--type", "decision")
+    for n in range(6):  # session start shows these and the decision, not the discovery
+        mem("save", f"The frontend build splits chunk {n}", "--type", "gotcha")
+    monkeypatch.setenv("MEM_NOW", "2026-11-02T00:00:00Z")
+    assert recall("what about the retry?") == []
+    # A prompt about the one left out memory alone still gives the other when it answers.
+    assert recall("add retries to the S3 upload in the exporter") == [
+        "S3 upload in the exporter has no retries"
+    ]

@@ -380,10 +380,10 @@ class Recall:
             outcome = searcher.search(
                 self.prompt,
                 filters,
-                limit=CANDIDATES,
+                # What the agent has stays in, as rivals: judge never shows it.
+                limit=CANDIDATES + min(len(exclude), CANDIDATES),
                 mode=mode,
                 moment=moment,
-                exclude=exclude,
                 fallback=False,
             )
             hits = outcome.hits if outcome.strategy in ("ranked", "all") else []
@@ -394,6 +394,7 @@ class Recall:
                 self.weights,
                 self.settings,
                 cued=bool(self.cues),
+                left_out=exclude,
             )
             if any(j.shown for j in self.judged):
                 return
