@@ -595,3 +595,41 @@ def test_what_session_start_showed_for_the_current_work_is_not_recalled_again(
     other = {**asked, "session_id": "another"}  # a session that did not see it
     recalled, _ = hook("UserPromptSubmit", other, cwd=tmp_path)
     assert "Refunds are computed in cents" in recalled["hookSpecificOutput"]["additionalContext"]
+
+
+def test_recall_gives_what_session_start_left_out_for_the_current_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The memory touching the changed file enters session start's full list and pushes
+    # the Stripe gotcha down to one fact: recall must still give its other fact.
+    root = tmp_path / "shop"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "refund.py").write_text("x\n")
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "start")
+
+    def save(when: str, *args: str) -> None:
+        monkeypatch.setenv("MEM_NOW", when)
+        assert run_mem("save", *args, cwd=root).returncode == 0
+
+    save("2026-09-01T00:00:00Z", "Refunds are computed in cents", "--file", "src/refund.py")
+    stripe = ["Stripe webhooks retry for three days", "--type", "gotcha"]
+    secret = ["--fact", "the signing secret rotates with the dashboard key"]
+    save("2026-11-01T00:00:00Z", *stripe, "--fact", "make handlers idempotent", *secret)
+    for title in (
+        "Celery beat runs on one node",
+        "Nginx buffers big uploads",
+        "Sentry drops events",
+    ):
+        save("2026-11-01T00:00:01Z", title, "--type", "gotcha")
+    save("2026-11-01T00:00:02Z", "Redis evicts allkeys-lru", "--type", "gotcha")
+    monkeypatch.setenv("MEM_NOW", "2026-11-02T00:00:00Z")
+    (root / "src" / "refund.py").write_text("y\n")  # the work in progress
+    start, _ = hook("SessionStart", payload(root, "SessionStart", source="startup"), cwd=root)
+    context = start["hookSpecificOutput"]["additionalContext"]
+    assert "Refunds are computed in cents" in context and "signing secret" not in context
+    asked = payload(root, "UserPromptSubmit", prompt="does the stripe signing secret rotate?")
+    answer, _ = hook("UserPromptSubmit", asked, cwd=root)
+    assert answer is not None
+    assert "signing secret rotates" in answer["hookSpecificOutput"]["additionalContext"]

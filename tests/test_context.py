@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import os
 import pickle
+import re
 import shutil
 import signal
 import subprocess
@@ -22,7 +23,7 @@ from memcli.retrieval.recall import is_trivial
 from memcli.retrieval.stopwords import ENGLISH
 from memcli.store.files import Store
 
-from .conftest import git, mem, mem_json
+from .conftest import git, mem, mem_json, run_mem
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -322,8 +323,11 @@ def test_recall_finds_todays_memories_beyond_the_hot_tier(store: Path) -> None:
     assert hot["id"] in shown["hot"]
     prompt = "unrelated note 11 about the build cache?"
     again = json.loads(mem("recall", prompt, "--format", "json", "--explain").stdout)
-    considered = [m["id"] for m in again["explain"]["candidates"]]
-    assert considered and not set(considered) & set(shown["hot"])
+    # They are weighed as rivals (a prompt about them is no answer for another), never shown.
+    candidates = again["explain"]["candidates"]
+    assert candidates and not {m["id"] for m in again["memories"]} & set(shown["hot"])
+    rivals = [c for c in candidates if c["id"] in shown["hot"]]
+    assert rivals and all(not c["shown"] and c["why"].startswith("left out") for c in rivals)
     assert again["explain"]["left_out"]["context"] >= len(shown["hot"])
 
 
@@ -721,3 +725,19 @@ def test_counts_agree_with_their_nouns(store: Path) -> None:
     squeezed = mem("context", "--budget", "900").stdout
     assert "Left out to fit 900 characters:" in squeezed and " memories" in squeezed
     assert "warm" not in squeezed.rsplit("---", 1)[-1]
+
+
+def test_explain_names_each_memory_by_an_id_that_shows_it(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Saved in the same instant, the ids share their first ten characters.
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    for title in ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays", "Ports are fixed"):
+        mem("save", title, "--type", "decision")
+    text = mem("context", "--explain").stdout
+    ids = re.findall(r"\[(\w+)\] decision:", text)
+    assert len(ids) == 3 and len(set(ids)) == 3
+    twin = re.search(r"near-identical to (\w+)", text)
+    assert twin is not None and twin.group(1) in ids
+    for short in ids:
+        assert run_mem("show", short).returncode == 0

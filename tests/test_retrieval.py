@@ -493,3 +493,89 @@ def test_light_variants_count_as_the_word(typed: str, stored: str, same: bool) -
 
     (token,) = _stems(typed)
     assert forms(token).held_by(frozenset(_stems(stored))) is same
+
+
+def test_explain_names_memories_left_out_rather_than_none_holding_the_terms(store: Path) -> None:
+    # One memory: session start shows it in full, so recall leaves it out; --explain
+    # must say so, not that no memory holds the prompt's words.
+    save("Delete the Alembic lockfile after a failed upgrade.", "Alembic lockfile")
+    text = mem("recall", "what about the alembic lockfile?", "--explain").stdout
+    assert "left out: 1 shown at session start" in text
+    assert "no memory holds any of the prompt's terms" not in text
+    assert "left out: the agent has it already" in text and "answer: 0 memories" in text
+
+
+def test_recall_never_repeats_a_memory_title_as_its_text(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `mem save "TEXT"` makes TEXT both the title and the text: the agent sees it once.
+    monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
+    for n in range(8):  # session start shows these, not the older one below
+        mem("save", f"The frontend build splits chunk {n}", "--type", "decision")
+    monkeypatch.setenv("MEM_NOW", "2026-01-01T00:00:00Z")
+    title = "Terraform provider for the staging VPC is pinned to 5.31"
+    mem("save", title, "--type", "discovery", "--fact", "a bump needs the NAT gateway import")
+    mem(
+        "save", "Redis keys expire after a day.\n\nThe TTL lives in cache.py", "--type", "discovery"
+    )
+    monkeypatch.setenv("MEM_NOW", "2026-06-02T00:00:00Z")
+    text = mem("recall", "Bump the Terraform provider for the staging VPC").stdout
+    assert text.count("pinned to 5.31") == 1 and "NAT gateway import" in text
+    # Text beyond the title is still given.
+    assert "The TTL lives in cache.py" in mem("recall", "why do redis keys expire?").stdout
+
+
+def test_explain_marks_a_near_identical_twin_as_not_shown(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_NOW", "2026-05-01T00:00:00Z")
+    for _ in range(2):
+        mem("save", "Kafka consumer lag alarms fire during the nightly reindex", "--type", "gotcha")
+    monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
+    for n in range(6):  # session start shows these, not the twins
+        mem("save", f"The frontend build splits chunk {n}", "--type", "decision")
+    prompt = "why do kafka consumer lag alarms fire at night?"
+    data = json.loads(mem("recall", prompt, "--json", "--explain").stdout)
+    assert len(data["memories"]) == 1
+    verdicts = [c for c in data["explain"]["candidates"] if "Kafka" in c["title"]]
+    assert [c["shown"] for c in verdicts] == [True, False]
+    assert "near-identical" in verdicts[1]["why"]
+    text = mem("recall", prompt, "--explain").stdout
+    assert "answer: 1 memory" in text and text.count("\nshown ") == 1
+
+
+def test_a_memory_cut_to_fit_the_budget_is_not_noted_as_given(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    long = ["--fact", "x" * 250, "--fact", "y" * 250]
+    mem("save", "Kafka lag alarms fire during the nightly reindex", "--type", "gotcha", *long)
+    mem("save", "Kafka lag alarms fire when the pager rotates", "--type", "gotcha", *long)
+    for n in range(6):
+        mem("save", f"The frontend build splits chunk {n}", "--type", "decision")
+    prompt = "why do the kafka lag alarms fire?"
+    first = json.loads(mem("recall", prompt, "--json", "--budget", "900", "--session", "s").stdout)
+    assert len(first["memories"]) == 1 and first["omitted"] == 1
+    # The one cut never reached the agent: the next prompt may still give it.
+    again = json.loads(mem("recall", prompt, "--json", "--session", "s").stdout)
+    assert [m["id"] for m in again["memories"]] != []
+    assert first["memories"][0]["id"] not in [m["id"] for m in again["memories"]]
+
+
+def test_a_memory_the_agent_has_still_counts_against_a_lone_weak_match(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both memories hold "retry" alone. The decision is shown at session start, so
+    # recall leaves it out; that must not make the other look like the only answer.
+    monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
+    mem("save", "S3 upload in the exporter has no retries", "--type", "discovery")
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
+    mem("save", "Payments use idempotency keys on every retry", "--type", "decision")
+    for n in range(6):  # session start shows these and the decision, not the discovery
+        mem("save", f"The frontend build splits chunk {n}", "--type", "gotcha")
+    monkeypatch.setenv("MEM_NOW", "2026-11-02T00:00:00Z")
+    assert recall("what about the retry?") == []
+    # A prompt about the one left out memory alone still gives the other when it answers.
+    assert recall("add retries to the S3 upload in the exporter") == [
+        "S3 upload in the exporter has no retries"
+    ]

@@ -185,11 +185,14 @@ def judge(
     prompt: Weights,
     settings: dict[str, Any],
     cued: bool,
+    left_out: frozenset[str] = frozenset(),
 ) -> list[Judged]:
     """Every candidate (id, tokens, similarity; in ranking order) judged, best covered first.
 
     Ties keep the ranking's order. The evidence of the best decides whether
-    recall answers at all; the others follow it when close enough.
+    recall answers at all; the others follow it when close enough. Those in
+    ``left_out`` (the agent has them already) are never shown, but still weigh as
+    rivals: a lone weak match is no answer because its equals were left out.
     """
     scored = [(ident, *coverage(prompt, tokens), sim) for ident, tokens, sim in candidates]
     scored.sort(key=lambda row: -row[1])  # stable: ranking order among equals
@@ -219,6 +222,8 @@ def judge(
             why = f"coverage {share:.2f} is at least {relative:.0%} of the best's {best:.2f}"
         if not passed and sim is not None and sim >= floor and sim >= relative * best_meaning:
             passed, why = True, f"similarity {sim:.2f} reaches {floor:.2f}"
+        if ident in left_out:
+            passed, why = False, "left out: the agent has it already"
         if passed and shown >= settings["limit"]:
             passed, why = False, f"beyond the limit of {settings['limit']}"
         shown += passed

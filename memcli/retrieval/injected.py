@@ -1,5 +1,5 @@
 """What each agent session was already given (by recall, or in full at session start),
-so that no prompt repeats it.
+so that no prompt repeats it; what session start showed in full is kept apart (``started``).
 
 One small JSON file per session in the store's cache folder (derived data, like
 the index): the ids given so far, oldest first. A compaction forgets them
@@ -47,32 +47,50 @@ def _path(folder: Path, session: str) -> Path:
     return folder / f"{name}.json"
 
 
-def given(store: Store, session: str) -> list[str]:
-    """The ids recall gave this session so far, oldest first (none when unreadable)."""
+def _record(store: Store, session: str) -> dict[str, object]:
+    """The session's record as stored (empty when missing or unreadable)."""
     folder = _folder(store)
     if folder is None:
-        return []
+        return {}
     try:
         with open_regular(_path(folder, session), follow_links=False) as handle:
             data = json.loads(handle.read(MAX_FILE_BYTES + 1))
     except (OSError, ValueError, RecursionError):
-        return []
-    ids = data.get("ids") if isinstance(data, dict) else None
-    if not isinstance(ids, list):
-        return []
-    return [i for i in ids if isinstance(i, str)]
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
-def note(store: Store, session: str, ids: list[str]) -> None:
-    """Add ``ids`` to what this session was given; a cache that cannot be written is skipped."""
+def _strings(value: object) -> list[str]:
+    return [i for i in value if isinstance(i, str)] if isinstance(value, list) else []
+
+
+def given(store: Store, session: str) -> list[str]:
+    """The ids recall gave this session so far, oldest first (none when unreadable)."""
+    return _strings(_record(store, session).get("ids"))
+
+
+def started(store: Store, session: str) -> list[str] | None:
+    """What this session's start showed in full, as it noted it; None: it noted nothing."""
+    record = _record(store, session)
+    return _strings(record["context"]) if "context" in record else None
+
+
+def note(store: Store, session: str, ids: list[str], *, context: bool = False) -> None:
+    """Add ``ids`` to what this session was given; a cache that cannot be written is skipped.
+
+    ``context``: they are what session start showed in full (``started``).
+    """
     folder = _folder(store)
     if folder is None:
         return
-    kept = list(dict.fromkeys([*given(store, session), *ids]))[-MAX_IDS:]
-    encoded = json.dumps({"ids": kept}).encode("utf-8")
+    record = _record(store, session)
+    kept = list(dict.fromkeys([*_strings(record.get("ids")), *ids]))[-MAX_IDS:]
+    shown = ids[:MAX_IDS] if context else _strings(record.get("context"))[:MAX_IDS]
+    start = {"context": shown} if context or "context" in record else {}
+    encoded = json.dumps({"ids": kept, **start}).encode("utf-8")
     while len(encoded) > MAX_FILE_BYTES and kept:
         kept = kept[len(kept) // 4 + 1 :]  # the oldest quarter goes
-        encoded = json.dumps({"ids": kept}).encode("utf-8")
+        encoded = json.dumps({"ids": kept, **start}).encode("utf-8")
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
         path = _path(folder, session)

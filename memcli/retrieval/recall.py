@@ -36,7 +36,7 @@ from memcli.retrieval.context import entry_signature, shown_in_full
 from memcli.retrieval.gate import UNSAID, Judged, Tokens, Weights, idf, judge, weigh
 from memcli.retrieval.query import QueryPlan
 from memcli.retrieval.search import Hit, Searcher
-from memcli.retrieval.similar import distinct
+from memcli.retrieval.similar import distinct, near_identical, signature
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
@@ -240,6 +240,8 @@ class Recall:
     trivial: bool = False
     cues: list[str] = field(default_factory=list)
     session: str | None = None
+    remember: bool = False
+    """Whether ``render`` notes for ``session`` what it gives (``gather``'s ``remember``)."""
     hits: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Sections of the curated notes (at most ``NOTES``) that pass their word gate."""
@@ -268,7 +270,8 @@ class Recall:
         """What ``prompt`` is given: nothing when it is trivial or the evidence is weak.
 
         ``session``: what earlier prompts of that session were given is left out,
-        and (``remember``) what this one is given is noted for the next.
+        and (``remember``) what this one is given is noted for the next, by ``render``:
+        what did not fit the budget was not given.
         ``mode``: the ranking's, instead of mem.toml's ``[search] mode``;
         ``settings``: instead of the store's mem.toml.
         """
@@ -292,14 +295,22 @@ class Recall:
         if not plan.terms:
             return recall
         given = frozenset(injected.given(memory.store, session)) if session else frozenset()
-        shown_entries = memory.read(lambda index: shown_in_full(index, settings, moment))
+        started = injected.started(memory.store, session) if session else None
+        shown_entries = memory.read(
+            lambda index: (
+                shown_in_full(index, settings, moment)
+                if started is None  # what session start would show, without git's help
+                else {entry.id: entry for entry in index.with_ids(started)}
+            )
+        )
         shown = frozenset(shown_entries)
         recall.left_out = {"context": len(shown), "session": len(given - shown)}
         recall._judge(searcher, plan, mode, moment, shown | given)
         chosen = [recall.candidates[j.id] for j in recall.judged if j.shown]
         # Near-identical memories once: never beside each other, nor beside session start's.
         seen = [entry_signature(entry) for entry in shown_entries.values()]
-        chosen = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)[0]
+        chosen, twins = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)
+        recall._not_shown({hit.entry.id for hit in twins}, "near-identical to a memory given")
         ids = [hit.entry.id for hit in chosen]
         coverage = {j.id: j.coverage for j in recall.judged}
         short_ids = memory.read(lambda index: index.short_ids(ids))
@@ -310,7 +321,7 @@ class Recall:
                 "matched": hit.parts.matched,
                 "coverage": round(coverage[hit.entry.id], 3),
                 "facts": [clip(f, MAX_FACT_CHARS) for f in hit.entry.facts],
-                "excerpt": clip(" ".join(texts[hit.entry.id].split()), MAX_EXCERPT_CHARS),
+                "excerpt": _excerpt(texts[hit.entry.id], hit.entry.title),
             }
             for hit in chosen
         ]
@@ -328,11 +339,24 @@ class Recall:
                 for hit in _strong_transcripts(memory, prompt, len(plan.terms), own, session)
                 if _transcript_key(hit) not in given
             ]
-        if session and remember and (recall.hits or recall.notes or recall.transcripts):
-            keys = [_note_key(n) for n in recall.notes]
-            keys += [_transcript_key(t) for t in recall.transcripts]
-            injected.note(memory.store, session, ids + keys)
+        recall.remember = remember
         return recall
+
+    def _note_given(self) -> None:
+        """Note for the session what its prompt was given (what fit the budget), if asked to."""
+        if not (self.session and self.remember):
+            return
+        keys = [hit["id"] for hit in self.hits] + [_note_key(n) for n in self.notes]
+        keys += [_transcript_key(t) for t in self.transcripts]
+        if keys:
+            injected.note(self.memory.store, self.session, keys)
+
+    def _not_shown(self, ids: set[str], why: str) -> None:
+        """Mark the candidates ``ids`` as not shown after all, and say why."""
+        self.judged = [
+            j._replace(shown=False, why=f"{why}; shown once") if j.id in ids else j
+            for j in self.judged
+        ]
 
     def _judge(
         self,
@@ -356,10 +380,10 @@ class Recall:
             outcome = searcher.search(
                 self.prompt,
                 filters,
-                limit=CANDIDATES,
+                # What the agent has stays in, as rivals: judge never shows it.
+                limit=CANDIDATES + min(len(exclude), CANDIDATES),
                 mode=mode,
                 moment=moment,
-                exclude=exclude,
                 fallback=False,
             )
             hits = outcome.hits if outcome.strategy in ("ranked", "all") else []
@@ -370,6 +394,7 @@ class Recall:
                 self.weights,
                 self.settings,
                 cued=bool(self.cues),
+                left_out=exclude,
             )
             if any(j.shown for j in self.judged):
                 return
@@ -388,7 +413,7 @@ class Recall:
             self.omitted += 1
             return True
 
-        return fit(
+        text = fit(
             lambda: renderer.render(
                 "prompt_context.md.j2",
                 prompt=clip(self.prompt, 200),
@@ -400,6 +425,8 @@ class Recall:
             [drop_weakest],
             self.budget,
         )
+        self._note_given()
+        return text
 
     def explain(self) -> dict[str, Any]:
         """Why the prompt was given what it was: the terms' weights, the thresholds, and
@@ -464,3 +491,14 @@ class Recall:
             "transcripts": self.transcripts,
             "omitted": self.omitted,
         }
+
+
+def _excerpt(text: str, title: str) -> str:
+    """A memory's text on one line, clipped, without leading lines that only repeat its title."""
+    own = signature(title)
+    lines = text.strip().splitlines()
+    while lines and (
+        not lines[0].strip() or near_identical(signature(lines[0].strip().lstrip("#")), own)
+    ):
+        lines.pop(0)
+    return clip(" ".join(" ".join(lines).split()), MAX_EXCERPT_CHARS)

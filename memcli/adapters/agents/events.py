@@ -112,7 +112,7 @@ def session_start(
     if text and kept and shown:
         from memcli.retrieval import injected
 
-        injected.note(memory.store, kept, shown)
+        injected.note(memory.store, kept, shown, context=True)
     if memory.vectors_waiting:
         reindex_in_background(memory)
     return text or None

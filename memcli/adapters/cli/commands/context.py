@@ -65,12 +65,14 @@ def context(
     if output_format == "json":
         echo_json(session.to_json(text) | ({"explain": session.explained()} if explain else {}))
     elif explain:
-        _echo_explained(session.explained())
+        explained = session.explained()
+        ids = [item["id"] for item in explained["memories"]]
+        _echo_explained(explained, memory.read(lambda index: index.short_ids(ids)))
     elif text:
         click.echo(text, nl=not text.endswith("\n"))
 
 
-def _echo_explained(explained: dict[str, Any]) -> None:
+def _echo_explained(explained: dict[str, Any], short_ids: dict[str, str]) -> None:
     weights = ", ".join(f"{name} {value:g}" for name, value in explained["weights"].items())
     click.echo(f"weights: {weights} ([context] in mem.toml); half-lives from [ranking]")
     working = explained["working_set"]
@@ -86,15 +88,14 @@ def _echo_explained(explained: dict[str, Any]) -> None:
     for item in explained["memories"]:
         shown = item["shown"] or ("duplicate" if item["id"] in duplicates else "-")
         touches = f" touches {item['touches']}" if item["touches"] else ""
-        click.echo(
-            f"{item['score']:8.4f}  {shown:9}  [{item['id'][:8]}] {item['type']}: {item['title']}"
-        )
+        short = short_ids[item["id"]]
+        click.echo(f"{item['score']:8.4f}  {shown:9}  [{short}] {item['type']}: {item['title']}")
         click.echo(
             f"          type {item['type_weight']:g} x recency {item['recency']:.3f}"
             f" x importance {item['importance']:.3f} x working {item['working']:g}"
             f" x stale {item['stale']:g}{touches}"
             + (
-                f"; near-identical to {duplicates[item['id']][:8]}"
+                f"; near-identical to {short_ids[duplicates[item['id']]]}"
                 if item["id"] in duplicates
                 else ""
             )

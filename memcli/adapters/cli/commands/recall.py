@@ -103,7 +103,12 @@ def _echo_explained(data: dict[str, Any], text: str) -> None:
     )
     candidates = data["candidates"]
     if not candidates:
-        click.echo("no candidate: no memory holds any of the prompt's terms")
+        holding = any(term["memories"] for term in data["terms"])
+        click.echo(
+            "no candidate: every memory holding the prompt's terms was left out (above)"
+            if holding and any(left.values())
+            else "no candidate: no memory holds any of the prompt's terms"
+        )
     for hit in candidates[:EXPLAINED_CANDIDATES]:
         mark = "shown" if hit["shown"] else "-"
         held = ", ".join(hit["held"]) or "nothing"
