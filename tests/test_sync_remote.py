@@ -464,3 +464,14 @@ def test_sync_reports_in_json(pair: tuple[Path, Path]) -> None:
     assert set(report) == {"steps", "indexed"} and set(report["indexed"]) == {"added", "removed"}
     assert report["steps"] and all(isinstance(step, str) for step in report["steps"])
     assert "Alice's lesson about queues" in at(bob, "list").stdout
+
+
+def test_a_token_in_a_remote_url_is_never_printed(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    at(store, "init")
+    secret_url = "https://bob:s3cr3t-t0ken@example.invalid/team/memory.git"
+    added = at(store, "remote", "add", secret_url, "--name", "tok").stdout
+    listed = at(store, "remote", "list").stdout + at(store, "remote", "list", "--json").stdout
+    status = mem("status", "--store", str(store)).stdout
+    for shown in (added, listed, status):
+        assert "s3cr3t-t0ken" not in shown and "example.invalid/team/memory.git" in shown

@@ -312,14 +312,15 @@ def add_remote(store: Store, url: str, name: str = "origin") -> None:
 
 
 def list_remotes(store: Store) -> list[tuple[str, str]]:
-    """Each remote's name and fetch URL, in git's order."""
+    """Each remote's name and fetch URL, in git's order; a password or token in a URL is
+    left out (these are for showing)."""
     output = store.git.run(["remote", "-v"]).stdout.decode(errors="replace")
     remotes: dict[str, str] = {}
     for line in output.splitlines():
         name, _, rest = line.partition("\t")
         url, _, kind = rest.rpartition(" ")
         if kind == "(fetch)":
-            remotes.setdefault(name, url)
+            remotes.setdefault(name, shown_url(url))
     return list(remotes.items())
 
 

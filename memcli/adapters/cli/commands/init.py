@@ -69,12 +69,15 @@ def init(
         from memcli.store.remote import add_remote
 
         add_remote(store, remote_url)
+    from memcli.store.network import shown_url
+
+    shown = shown_url(remote_url) if remote_url else None
     if as_json:
-        echo_json({"store": str(store.root), "created": created, "remote": remote_url})
+        echo_json({"store": str(store.root), "created": created, "remote": shown})
         return
     if created:
         click.echo(f"Created a memory store at {store.root}")
     else:
         click.echo(f"A memory store already exists at {store.root}")
     if remote_url:
-        click.echo(f"Added remote origin: {remote_url}")
+        click.echo(f"Added remote origin: {shown}")

@@ -81,14 +81,16 @@ def remote_add(
     Example:
         mem remote add /srv/git/memory.git
     """
+    from memcli.store.network import shown_url
     from memcli.store.remote import add_remote
 
     memory = open_existing(store_dir, project)
     add_remote(memory.store, url, name)
+    shown = shown_url(url)
     if as_json:
-        click.echo(json.dumps({"name": name, "url": url}))
+        click.echo(json.dumps({"name": name, "url": shown}))
         return
-    click.echo(f"Added remote {name}: {url}. `mem sync` shares memory through it.")
+    click.echo(f"Added remote {name}: {shown}. `mem sync` shares memory through it.")
 
 
 @remote.command("list")
@@ -161,6 +163,7 @@ def clone_command(
         mem clone /srv/git/memory.git ~/memory
     """
     from memcli.store.clone import clone
+    from memcli.store.network import shown_url
 
     if directory is not None:
         if store_dir is not None or project is not None:
@@ -171,6 +174,7 @@ def clone_command(
     memory.install_git_hooks()
     report = memory.reindex(full=True)
     indexed = report.added if report else 0
+    url = shown_url(url)  # what is printed: never a password the URL holds
     if as_json:
         click.echo(
             json.dumps(
