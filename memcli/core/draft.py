@@ -60,7 +60,7 @@ class Draft:
     def from_json(cls, payload: Any) -> Draft:
         """An agent's JSON object; ``narrative`` is accepted as a synonym of ``text``."""
         if not isinstance(payload, dict):
-            raise InvalidInput("the --json payload must be one JSON object")
+            raise InvalidInput("the JSON payload on stdin must be one JSON object")
         data = dict(payload)
         if "narrative" in data:
             if "text" in data:
