@@ -302,3 +302,13 @@ def test_progress_stays_quiet_while_a_run_is_quick(capsys: pytest.CaptureFixture
     report(1, 2)
     report(2, 2)
     assert capsys.readouterr().err == ""
+
+
+def test_summarize_reads_json_with_input_json_and_the_old_stdin_flag(store: Path) -> None:
+    payload = json.dumps({"request": "Fix the flaky upload test", "learned": "retries hid it"})
+    new = mem_json("summarize", "--input", "json", input=payload)
+    assert new["title"] == "Fix the flaky upload test" and new["learned"] == "retries hid it"
+    payload = json.dumps({"request": "Tidy the exporter", "completed": "split the module"})
+    old = mem_json("compact", "--stdin", input=payload)
+    assert old["completed"] == "split the module"
+    assert "--stdin" not in mem("summarize", "--help").stdout

@@ -23,17 +23,20 @@ if TYPE_CHECKING:
 @click.option("--title", help="Title (default: the request's first line).")
 @click.option("--session", help="The agent session it summarises.")
 @click.option(
-    "--stdin",
-    "from_stdin",
-    is_flag=True,
+    "--input",
+    "input_format",
+    type=click.Choice(["json"]),
     help="Read the sections as one JSON object on stdin (as agents do).",
 )
+# The older spelling of --input json, kept for scripts.
+@click.option("--stdin", "from_stdin", is_flag=True, hidden=True)
 @secrets_options
 @json_option
 @store_options
 def compact(
     title: str | None,
     session: str | None,
+    input_format: str | None,
     from_stdin: bool,
     secrets: Policy,
     as_json: bool,
@@ -50,10 +53,11 @@ def compact(
     Example:
         mem summarize --request "Fix search on hyphens" --learned "FTS5 needs quoted terms" \\
             --next-steps "Add a test for NEAR"
-        echo '{"request": "…", "learned": "…"}' | mem summarize --stdin
+        echo '{"request": "…", "learned": "…"}' | mem summarize --input json
     """
     from memcli.core.model import SUMMARY_FIELDS
 
+    from_stdin = from_stdin or input_format == "json"
     payload = _read_payload(SUMMARY_FIELDS) if from_stdin else {}
     # A section given as a list is the model's to join (clean_section).
     merged = {name: _checked(payload.get(name)) for name in SUMMARY_FIELDS}
