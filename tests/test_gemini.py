@@ -218,6 +218,21 @@ def test_a_compression_lets_recall_show_again_what_it_showed(store: Path, tmp_pa
     assert "Stripe mock" in mem("hook", "gemini", "BeforeAgent", input=asked).stdout
 
 
+def test_after_a_compression_recall_gives_what_session_start_had_shown(
+    store: Path, tmp_path: Path
+) -> None:
+    """Gemini CLI runs no session start after compressing: what the first one showed is gone
+    from its context, so recall may give it."""
+    mem("save", "Checkout tests need the Stripe mock running on port 12111", "--type", "gotcha")
+    base = {"session_id": SESSION, "cwd": str(tmp_path)}
+    start = mem("hook", "gemini", "SessionStart", input=json.dumps(base)).stdout
+    assert "Stripe mock" in start
+    asked = json.dumps({**base, "prompt": "is the stripe mock running on its port?"})
+    assert json.loads(mem("hook", "gemini", "BeforeAgent", input=asked).stdout) == {}  # shown
+    mem("hook", "gemini", "PreCompress", input=json.dumps({**base, "trigger": "auto"}))
+    assert "Stripe mock" in mem("hook", "gemini", "BeforeAgent", input=asked).stdout
+
+
 SETTINGS = '{\n    "theme": "GitHub",\n    "hooks": {"BeforeTool": [{"matcher": "write_file", \
 "hooks": [{"type": "command", "command": "./lint.sh"}]}]}\n}\n'
 

@@ -102,13 +102,21 @@ def note(store: Store, session: str, ids: list[str], *, context: bool = False) -
         _prune(folder)
 
 
-def forget(store: Store, session: str) -> None:
-    """Forget what this session was given: after a compaction the agent no longer has it."""
+def forget(store: Store, session: str, *, restarted: bool = True) -> None:
+    """Forget what this session was given: after a compaction the agent no longer has it.
+
+    ``restarted``: the agent runs session start again after a compaction (Claude Code,
+    Codex), which notes what it shows anew. Otherwise (Gemini CLI) nothing of the first
+    session start is left in the agent's context either: noted as an empty start, so
+    recall does not fall back to withholding what a session start would show.
+    """
     folder = _folder(store)
     if folder is None:
         return
     with contextlib.suppress(OSError):
         os.unlink(_path(folder, session))
+    if not restarted:
+        note(store, session, [], context=True)
 
 
 def _prune(folder: Path) -> None:

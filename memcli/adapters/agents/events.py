@@ -147,8 +147,11 @@ def prompt_recall(
     return text or None
 
 
-def forget_recalled(cwd: object, session: object, *, notify: Notify) -> None:
-    """After a compaction, recall may show the session again what it showed before."""
+def forget_recalled(
+    cwd: object, session: object, *, notify: Notify, restarted: bool = True
+) -> None:
+    """After a compaction, recall may show the session again what it showed before
+    (``restarted``: as ``injected.forget``)."""
     from memcli.retrieval import injected
 
     kept = _session(session, notify)
@@ -156,7 +159,7 @@ def forget_recalled(cwd: object, session: object, *, notify: Notify) -> None:
         return
     memory = existing_memory(cwd, notify)
     if memory is not None:
-        injected.forget(memory.store, kept)
+        injected.forget(memory.store, kept, restarted=restarted)
 
 
 def save_compaction(

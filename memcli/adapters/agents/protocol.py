@@ -103,7 +103,9 @@ def answer(
         events.forget_recalled(cwd, session, notify=notify)
         events.save_compaction(cwd, summary, session, agent=agent, notify=notify)
     elif moment == "compacted":
-        events.forget_recalled(cwd, session, notify=notify)
+        # Gemini CLI runs no session start after compressing: its first one is gone too.
+        restarted = agent != "gemini"
+        events.forget_recalled(cwd, session, notify=notify, restarted=restarted)
     elif moment == "session-end":
         # At once: the summary is written by a detached process, never waited for.
         transcript = payload.get("transcript_path")
