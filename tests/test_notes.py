@@ -363,5 +363,8 @@ def test_show_takes_the_reference_search_gives_a_note_section(store: Path) -> No
     both = json.loads(mem("show", "kites", "notes/deploy.md", "--json").stdout)
     assert [item["kind"] for item in both] == ["observation", "note"]
     assert both[0]["id"] == saved and both[1]["heading"] == "Deploy"
+    for line in ("0", "99"):
+        beyond = mem("show", f"notes/deploy.md:{line}", expect=1)
+        assert f"notes/deploy.md has no line {line}: it has 7" in beyond.stderr
     missing = mem("show", "notes/nowhere.md:3", expect=1)
     assert "notes/nowhere.md" in missing.stderr and "Traceback" not in missing.output
