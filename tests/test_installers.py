@@ -333,3 +333,14 @@ def test_uninstall_no_mcp_keeps_the_server_for_every_agent(
     left = "".join(path.read_text() for path in files if path.exists())
     assert "mem hook" not in left
     assert "mcpServers" in left or "mcp_servers" in left
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_uninstall_leaves_no_empty_folder_install_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    before = sorted(p.name for p in project.iterdir())
+    mem("install", agent)
+    mem("uninstall", agent)
+    assert sorted(p.name for p in project.iterdir()) == before

@@ -16,6 +16,7 @@ cannot use is named in its report.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import math
@@ -140,8 +141,13 @@ def finish_uninstall(
     return write_bytes(path, original, new, dry_run=dry_run, remove_backup=backup)
 
 
+AGENT_FOLDERS = frozenset({".claude", ".codex", ".gemini"})
+"""The agents' own folders, which install may have made to hold a settings file."""
+
+
 def remove_file(path: Path, original: bytes, *, dry_run: bool) -> SettingsChange:
-    """The file mem's install created, deleted (its diff: every line goes)."""
+    """The file mem's install created, deleted (its diff: every line goes); an agent's
+    folder left empty by it goes too."""
     diff = "".join(
         difflib.unified_diff(
             original.decode("utf-8").splitlines(keepends=True),
@@ -152,6 +158,9 @@ def remove_file(path: Path, original: bytes, *, dry_run: bool) -> SettingsChange
     )
     if not dry_run:
         path.unlink()
+        if path.parent.name in AGENT_FOLDERS:
+            with contextlib.suppress(OSError):  # not empty: something else lives there
+                path.parent.rmdir()
     return SettingsChange(path, diff, True)
 
 
