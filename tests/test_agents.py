@@ -179,7 +179,7 @@ def test_codex_cli_install_in_the_project(project: Path) -> None:
     assert (project / ".codex" / "hooks.json").exists()
     assert "[mcp_servers.mem]" in (project / ".codex" / "config.toml").read_text()
     assert run_mem("uninstall", "codex", cwd=project).returncode == 0
-    assert not any((project / ".codex").iterdir())
+    assert not (project / ".codex").exists()  # the folder install made goes with it
 
 
 GEMINI_SETTINGS = {
