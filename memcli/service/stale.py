@@ -139,7 +139,7 @@ def _changes_since(
     project: Path, commit: str, files: list[str], timeout: float
 ) -> dict[str, FileChange] | None:
     """Per file, what changed between ``commit`` and HEAD; None when git does not know it."""
-    from memcli.store.git import clean_env
+    from memcli.store.git import run_project_git
 
     argv = [
         "git",
@@ -153,15 +153,7 @@ def _changes_since(
         *(f":(literal){path}" for path in files),
     ]
     try:
-        done = subprocess.run(
-            argv,
-            cwd=project,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            env=clean_env({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}),
-            check=False,
-        )
+        done = run_project_git(argv, project, timeout)
     except subprocess.TimeoutExpired:
         return {}  # unknown how much: reported as unchanged rather than guessed
     except OSError:

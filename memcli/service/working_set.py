@@ -146,7 +146,7 @@ def _against(git_dir: Path, common: Path) -> list[str]:
 
 def working_set(project: Path, store_root: Path, timeout: float = GIT_TIMEOUT) -> WorkingSet:
     """The files changed in ``project``'s work tree and branch; empty when it has none."""
-    from memcli.store.git import clean_env
+    from memcli.store.git import run_project_git
 
     dirs = _git_dirs(project)
     if dirs is None:
@@ -160,15 +160,7 @@ def working_set(project: Path, store_root: Path, timeout: float = GIT_TIMEOUT) -
     against = _against(git_dir, common)
     argv = ["git", "diff", "--name-only", "-z", "--no-renames", *against, "--"]
     try:
-        done = subprocess.run(
-            argv,
-            cwd=top,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            env=clean_env({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}),
-            check=False,
-        )
+        done = run_project_git(argv, top, timeout)
     except (subprocess.TimeoutExpired, OSError):
         return WorkingSet(top=top)
     if done.returncode != 0:

@@ -44,6 +44,24 @@ def clean_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def run_project_git(
+    argv: list[str], cwd: Path, timeout: float
+) -> subprocess.CompletedProcess[bytes]:
+    """A read-only ``git`` in a project's work tree (not the store's): never a prompt,
+    never an optional lock, bounded in time (``subprocess.TimeoutExpired`` past it)."""
+    import subprocess  # imported where it runs: the read path needs none
+
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=timeout,
+        env=clean_env({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}),
+        check=False,
+    )
+
+
 class GitError(StoreError):
     """A git command failed; the message carries git's own first line of complaint."""
 
