@@ -14,10 +14,10 @@ def clip(text: str, limit: int) -> str:
 
     What is cut is redacted first: a secret the cut goes through is kept in none of its part.
     """
-    from memcli.core.secrets import redacted_head
-
     if len(text) <= limit:
         return text
+    from memcli.core.secrets import redacted_head  # only for a cut (its patterns cost ~15 ms)
+
     cut = redacted_head(text, limit - 1)
     space = cut.rfind(" ")
     if space > limit // 2:
@@ -27,9 +27,11 @@ def clip(text: str, limit: int) -> str:
 
 def one_line(text: str, limit: int) -> str:
     """``text`` as one printable line of at most ``limit`` characters."""
-    from memcli.core.secrets import redacted_head
+    head = text
+    if len(text) > limit * 4:
+        from memcli.core.secrets import redacted_head
 
-    head = text if len(text) <= limit * 4 else redacted_head(text, limit * 4)
+        head = redacted_head(text, limit * 4)
     return clip(" ".join(_CONTROL_RE.sub(" ", head).split()), limit)
 
 
