@@ -167,7 +167,7 @@ def test_no_server_is_registered_that_cannot_start(
     hooks_only = run_mem("install", agent, cwd=project, env=_without_mcp(tmp_path))
     assert hooks_only.returncode == 0, hooks_only.stderr
     assert REINSTALL_MCP in hooks_only.stderr
-    written = "".join(path.read_text() for path in files if path.exists())
+    written = _written(files)
     assert "mcpServers" not in written and "mcp_servers" not in written
 
 
@@ -181,6 +181,15 @@ def test_mem_mcp_and_serve_without_their_extra_say_how_to_add_it(tmp_path: Path)
     assert REINSTALL_MCP.replace("mcp", "serve") in served.stderr
 
 
+def _written(files: list[Path]) -> str:
+    """What an agent's settings files hold, together."""
+    return "".join(path.read_text() for path in files if path.exists())
+
+
+def _has_server(text: str) -> bool:
+    return "mcpServers" in text or "mcp_servers" in text
+
+
 @pytest.mark.parametrize("agent", list(INSTALLED))
 def test_the_mcp_server_is_registered_by_default_where_it_can_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
@@ -188,11 +197,15 @@ def test_the_mcp_server_is_registered_by_default_where_it_can_start(
     project = _project(tmp_path, monkeypatch)
     files = _agent_files(project, agent)
     mem("install", agent)
-    written = "".join(path.read_text() for path in files if path.exists())
-    assert "mcpServers" in written or "mcp_servers" in written
+    assert _has_server(_written(files))
+    mem("uninstall", agent, "--no-mcp")  # the hooks go, the server stays
+    left = _written(files)
+    assert "mem hook" not in left
+    assert _has_server(left)
+    mem("install", agent)
     mem("uninstall", agent)
-    left = "".join(path.read_text() for path in files if path.exists())
-    assert "mcpServers" not in left and "mcp_servers" not in left and "mem hook" not in left
+    left = _written(files)
+    assert not _has_server(left) and "mem hook" not in left
 
 
 def test_doctor_says_when_a_registered_server_cannot_start(
@@ -320,19 +333,6 @@ def test_a_settings_folder_that_is_a_file_is_a_one_line_error(
         assert "internal error" not in done.stderr, done.stderr
         assert done.returncode in (0, 1) and len(done.stderr.splitlines()) <= 1
     assert folder.read_text() == "not a folder\n"
-
-
-@pytest.mark.parametrize("agent", list(INSTALLED))
-def test_uninstall_no_mcp_keeps_the_server_for_every_agent(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
-) -> None:
-    project = _project(tmp_path, monkeypatch)
-    files = _agent_files(project, agent)
-    mem("install", agent)
-    mem("uninstall", agent, "--no-mcp")
-    left = "".join(path.read_text() for path in files if path.exists())
-    assert "mem hook" not in left
-    assert "mcpServers" in left or "mcp_servers" in left
 
 
 @pytest.mark.parametrize("agent", list(INSTALLED))
