@@ -50,12 +50,13 @@ def run_git(
     args: Sequence[str],
     *,
     cwd: Path,
-    what: str,
+    what: str | Callable[[], str],
     on_line: Callable[[str], None] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """``git ARGS`` in ``cwd``, stopped after ``network_timeout()`` seconds.
 
-    ``what`` says what it does, for the error (``git fetch from origin (URL)``).
+    ``what`` says what it does, for the error (``git fetch from origin (URL)``); a
+    function giving it is called only when the error is raised.
     ``on_line`` receives each line git writes on stderr as it comes (progress,
     whose updates end in a carriage return, count as lines).
     """
@@ -75,8 +76,9 @@ def run_git(
     except subprocess.TimeoutExpired:
         _kill_tree(process.pid)
         process.wait()
+        said = what() if callable(what) else what
         raise NetworkTimeout(
-            f"{what} did not finish within {timeout:g} s, so it was stopped "
+            f"{said} did not finish within {timeout:g} s, so it was stopped "
             f"({TIMEOUT_ENV} sets the limit)"
         ) from None
     finally:

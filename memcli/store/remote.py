@@ -177,11 +177,14 @@ def fetch(store: Store, remote: str) -> None:
 def _network(store: Store, remote: str, args: list[str]) -> subprocess.CompletedProcess[bytes]:
     """``git fetch`` or ``git push`` to ``remote``, stopped past ``MEM_GIT_TIMEOUT``."""
     pushing = args[0] == "push"
-    url = store.git.run(
-        ["remote", "get-url", *(["--push"] if pushing else []), remote], check=False
-    )
-    where = shown_url(url.stdout.decode("utf-8", "replace").strip())
-    what = f"git {args[0]} {'to' if pushing else 'from'} {remote} ({where})"
+
+    def what() -> str:  # asked only for the error: no git call on every fetch and push
+        url = store.git.run(
+            ["remote", "get-url", *(["--push"] if pushing else []), remote], check=False
+        )
+        where = shown_url(url.stdout.decode("utf-8", "replace").strip())
+        return f"git {args[0]} {'to' if pushing else 'from'} {remote} ({where})"
+
     return run_git(args, cwd=store.git.worktree, what=what)
 
 
