@@ -54,18 +54,10 @@ def agent_of_client(name: object) -> str | None:
 
 
 def _git(args: list[str], cwd: Path, timeout: float) -> str | None:
-    from memcli.store.git import clean_env
+    from memcli.store.git import run_project_git
 
     try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            env=clean_env({"GIT_TERMINAL_PROMPT": "0"}),
-            check=False,
-        )
+        done = run_project_git(["git", *args], cwd, timeout)
     except (OSError, subprocess.SubprocessError):
         return None
     if done.returncode != 0:
