@@ -208,8 +208,15 @@ def json_safe(value: Any) -> Any:
 
 
 def to_json(value: Any, **options: Any) -> str:
-    """``value`` as strict JSON (what every JSON parser reads), UTF-8 characters as they are."""
-    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, **options)
+    """``value`` as strict JSON (what every JSON parser reads), UTF-8 characters as they are.
+
+    A copy without non-finite floats is made only when there is one (a hand edit): the
+    usual output is dumped as it is.
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
+    except ValueError:  # an infinite or NaN float somewhere
+        return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, **options)
 
 
 def from_json(text: str) -> Any:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import difflib
 import json
-import math
 import os
 import re
 import shlex
@@ -29,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from memcli.core.errors import MemError
+from memcli.core.errors import InvalidInput, MemError
 
 BACKUP_SUFFIX = ".mem-backup"
 
@@ -183,21 +182,14 @@ def _loads(text: str) -> Any:
     ``Infinity`` or ``NaN``, which no JSON parser (nor the agent) reads, so the whole
     settings file would be lost to it. Nesting past Python's stack cannot be read at all.
     """
+    from memcli.core.serialize import from_json
+
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        return from_json(text)
+    except InvalidInput as exc:
+        raise ValueError(str(exc)) from None
     except RecursionError:
         raise ValueError("nested deeper than mem can read") from None
-
-
-def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if math.isinf(value):
-        raise ValueError(f"the number {text[:40]} is beyond what JSON readers hold")
-    return value
 
 
 def read_regular(path: Path, max_bytes: int | None = None) -> bytes | None:
