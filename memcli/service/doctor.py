@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from memcli.core.errors import IndexUnavailable, InvalidMemoryFile
 from memcli.service.memory import Memory
 from memcli.store.files import CACHE_DIR, MEMORY_DIRS, is_memory_path, name_problem, shown_path
+from memcli.store.git import porcelain_paths
 
 STALE_GIT_LOCK_SECONDS = 600
 KNOWN_TOP_LEVEL = {
@@ -226,8 +227,7 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, 
     out = store.git.run(
         ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
     ).stdout.decode("utf-8", "surrogateescape")
-    entries = [e for e in out.split("\0") if e]
-    changed = [e[3:] for e in entries if len(e) > 3]
+    changed = porcelain_paths(out)
     for path in changed:
         problem = name_problem(path)
         if problem:  # never committed by mem: git and the index need UTF-8 names

@@ -16,6 +16,7 @@ from typing import Any
 
 from memcli.core.errors import InvalidMemoryFile, MemError
 from memcli.store.files import MEMORY_DIRS, Store
+from memcli.store.git import porcelain_paths
 from memcli.store.location import StoreLocation
 
 SOURCES = {".mem": ".mem/"}
@@ -212,16 +213,4 @@ def _git(store: Store, status: LayerStatus) -> None:
             "--untracked-files=all",
         ]
     ).stdout.decode("utf-8", "surrogateescape")
-    status.uncommitted = changed_paths(out)
-
-
-def changed_paths(porcelain: str) -> list[str]:
-    """The paths of ``git status --porcelain -z``; a rename's or copy's source is skipped."""
-    entries = iter(porcelain.split("\0"))
-    paths = []
-    for entry in entries:
-        if len(entry) > 3:
-            paths.append(entry[3:])
-            if entry[0] in "RC":
-                next(entries, None)  # the path it was renamed or copied from
-    return paths
+    status.uncommitted = porcelain_paths(out)

@@ -62,6 +62,18 @@ def run_project_git(
     )
 
 
+def porcelain_paths(porcelain: str) -> list[str]:
+    """The paths of ``git status --porcelain -z``; a rename's or copy's source is skipped."""
+    entries = iter(porcelain.split("\0"))
+    paths = []
+    for entry in entries:
+        if len(entry) > 3:
+            paths.append(entry[3:])
+            if entry[0] in "RC":
+                next(entries, None)  # the path it was renamed or copied from
+    return paths
+
+
 class GitError(StoreError):
     """A git command failed; the message carries git's own first line of complaint."""
 
