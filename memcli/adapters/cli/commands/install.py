@@ -58,22 +58,23 @@ def _server_wanted(with_mcp: bool | None) -> bool:
     Asked for and unable to start: one line and exit 1, before anything is written.
     Not asked for and unable to start: the hooks alone, and one line saying how to add it.
     """
+    if with_mcp is False:
+        return False  # the hooks alone: no need to try the SDK's (slow) import
     from memcli.adapters.mcp.sdk import INSTALL_EXTRA, cannot_start_reason
 
     reason = cannot_start_reason()
     if reason is None:
-        return with_mcp is not False
+        return True
     if with_mcp:
         raise MemError(
             f"mem's MCP server could not start here: {reason}; {INSTALL_EXTRA} first,"
             " or install the hooks without it (--no-mcp)"
         )
-    if with_mcp is None:
-        click.echo(
-            f"mem: the hooks only: mem's MCP server could not start here ({reason});"
-            f" {INSTALL_EXTRA}, then run this again to add it",
-            err=True,
-        )
+    click.echo(
+        f"mem: the hooks only: mem's MCP server could not start here ({reason});"
+        f" {INSTALL_EXTRA}, then run this again to add it",
+        err=True,
+    )
     return False
 
 
