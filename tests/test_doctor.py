@@ -106,3 +106,14 @@ def test_fix_leaves_files_whose_id_or_key_another_holds_uncommitted(store: Path)
     assert f"not committed, {same_key.relative_to(store)}: its key 'alpha'" in fixed
     assert copy.exists() and same_key.exists()  # left for a person to resolve
     assert "fine.md" in git(store, "show", "--stat", "--format=", "HEAD")
+
+
+def test_a_renamed_memory_file_is_one_uncommitted_path(store: Path) -> None:
+    mem("save", "A memory a person renames by hand")
+    (old,) = (store / "observations").rglob("*.md")
+    new = old.with_name("renamed-by-hand.md")
+    git(store, "mv", str(old), str(new))
+    report = json.loads(mem("doctor", "--json", expect=None).stdout)
+    said = " ".join(report["problems"] + report["warnings"])
+    assert new.name in said  # the renamed file is reported uncommitted
+    assert old.name not in said  # and its old name is no path of its own
