@@ -405,7 +405,7 @@ def test_the_session_memory_keeps_the_newest_within_its_bounds(store: Path) -> N
     long_ids = [f"note:notes/{'é' * 40}/{n}.md:{n}" for n in range(3000)]
     for start in range(0, 3000, 500):
         injected.note(memory_store, "s", long_ids[start : start + 500])
-    kept = injected.given(memory_store, "s")
+    kept, _ = injected.state(memory_store, "s")
     assert kept and kept[-1] == long_ids[-1] and kept == long_ids[-len(kept) :]
 
 

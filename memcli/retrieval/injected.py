@@ -64,15 +64,13 @@ def _strings(value: object) -> list[str]:
     return [i for i in value if isinstance(i, str)] if isinstance(value, list) else []
 
 
-def given(store: Store, session: str) -> list[str]:
-    """The ids recall gave this session so far, oldest first (none when unreadable)."""
-    return _strings(_record(store, session).get("ids"))
-
-
-def started(store: Store, session: str) -> list[str] | None:
-    """What this session's start showed in full, as it noted it; None: it noted nothing."""
+def state(store: Store, session: str) -> tuple[list[str], list[str] | None]:
+    """From one read of the session's record: the ids recall gave it so far, oldest first
+    (none when unreadable), and what its start showed in full as it noted it (None: it
+    noted nothing)."""
     record = _record(store, session)
-    return _strings(record["context"]) if "context" in record else None
+    started = _strings(record["context"]) if "context" in record else None
+    return _strings(record.get("ids")), started
 
 
 def note(store: Store, session: str, ids: list[str], *, context: bool = False) -> None:

@@ -294,8 +294,8 @@ class Recall:
         plan = searcher.plan(prompt)
         if not plan.terms:
             return recall
-        given = frozenset(injected.given(memory.store, session)) if session else frozenset()
-        started = injected.started(memory.store, session) if session else None
+        ids, started = injected.state(memory.store, session) if session else ([], None)
+        given = frozenset(ids)
         shown_entries = memory.read(
             lambda index: (
                 shown_in_full(index, settings, moment)
