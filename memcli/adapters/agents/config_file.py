@@ -199,22 +199,19 @@ def read_regular(path: Path, max_bytes: int | None = None) -> bytes | None:
     it is a regular file (of at most ``max_bytes``): mem never reads a folder, a FIFO
     or a device as settings.
     """
+    from memcli.core.regular import NotRegularFile, open_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = open_regular(path)
     except FileNotFoundError:
         return None
+    except NotRegularFile:
+        raise MemError(f"{path} is not a regular file; mem leaves it untouched") from None
     except OSError as exc:
         raise MemError(f"{path} cannot be read ({exc.strerror}); mem leaves it untouched") from None
-    info = os.fstat(fd)
-    problem = None
-    if not stat.S_ISREG(info.st_mode):
-        problem = "is not a regular file"
-    elif max_bytes is not None and info.st_size > max_bytes:
-        problem = f"is larger than {max_bytes >> 20} MB"
-    if problem is not None:
-        os.close(fd)
-        raise MemError(f"{path} {problem}; mem leaves it untouched")
-    with os.fdopen(fd, "rb") as handle:
+    with handle:
+        if max_bytes is not None and os.fstat(handle.fileno()).st_size > max_bytes:
+            raise MemError(f"{path} is larger than {max_bytes >> 20} MB; mem leaves it untouched")
         return handle.read()
 
 
