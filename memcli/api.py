@@ -35,6 +35,7 @@ from memcli.core.errors import InvalidInput, StoreError
 if TYPE_CHECKING:
     from memcli.core.draft import Draft
     from memcli.index import Filters
+    from memcli.service.layers import LayeredMemory
     from memcli.service.memory import Memory
     from memcli.store.location import StoreLocation
 
@@ -70,12 +71,12 @@ def open_store(
     (an index rebuilt, a store created); by default they go to the ``memcli``
     logger.
     """
-    from memcli.service.memory import Memory
+    from memcli.service.layers import Layers
     from memcli.store.location import locate
 
     where = Path(cwd) if cwd is not None else Path.cwd()
     location = locate(str(path) if path is not None else None, project, where)
-    memory = Memory(location, notify=notify or _log)
+    memory = Layers(location, where, notify or _log).reader()
     if create:
         memory.ensure_store()
     else:
@@ -117,6 +118,7 @@ class MemStore:
         secrets: SecretsPolicy = "refuse",
         agent: str | None = None,
         project_commit: str | None = None,
+        layer: str | None = None,
     ) -> dict[str, Any]:
         """Save a memory and commit it; a ``key`` that exists updates that memory.
 
@@ -141,10 +143,16 @@ class MemStore:
             agent=_optional_text(agent, "agent"),
             project_commit=_optional_text(project_commit, "project_commit"),
         )
-        return self.save_draft(draft, secrets=secrets)
+        return self.save_draft(draft, secrets=secrets, layer=layer)
 
-    def save_draft(self, draft: Draft, *, secrets: SecretsPolicy = "refuse") -> dict[str, Any]:
-        """Save what a :class:`~memcli.core.draft.Draft` holds (``mem save`` builds one)."""
+    def save_draft(
+        self, draft: Draft, *, secrets: SecretsPolicy = "refuse", layer: str | None = None
+    ) -> dict[str, Any]:
+        """Save what a :class:`~memcli.core.draft.Draft` holds (``mem save`` builds one).
+
+        ``layer``: ``user``, ``project`` or ``team``; by default the layer holding
+        the draft's key, else ``[layers]`` of mem.toml for its type (the project).
+        """
         from memcli.core.serialize import record_dict
 
         if secrets not in SECRETS_POLICIES:
@@ -152,10 +160,12 @@ class MemStore:
                 f"unknown secrets policy {secrets!r}: use one of {', '.join(SECRETS_POLICIES)}"
             )
         with self._use() as memory:
-            result = memory.writer.save(draft, secrets=secrets)
+            target = _layered(memory).save_target(draft, layer)
+            result = target.writer.save(draft, secrets=secrets)
         return {
             **record_dict(result.record),
             "path": result.path,
+            "layer": target.layer,
             "action": result.action,
             "commit": result.commit,
         }
@@ -167,10 +177,13 @@ class MemStore:
         that are not). Returns each forgotten memory's entry, with the ``commit``.
         """
         refs = _refs(ids)
+        forgotten: Records = []
         with self._use() as memory:
-            memory.resolve_all(refs)
-            entries, commit = memory.writer.forget(refs)
-            return [{**entry, "commit": commit} for entry in memory.entry_dicts(entries)]
+            for layer, chosen in _layered(memory).owners(refs).items():
+                own = _layered(memory).layer_memory(layer)
+                entries, commit = own.writer.forget(chosen)
+                forgotten += [{**entry, "commit": commit} for entry in own.entry_dicts(entries)]
+        return forgotten
 
     # --------------------------------------------------------------- reading
 
@@ -218,7 +231,10 @@ class MemStore:
         refs = _refs(ids)
         with self._use() as memory:
             entries = memory.resolve_all(refs)
-            return [{**record_dict(memory.load(entry)), "path": entry.path} for entry in entries]
+            return [
+                {**record_dict(memory.load(entry)), "path": entry.path, "layer": entry.layer}
+                for entry in entries
+            ]
 
     def timeline(
         self, anchor: str, *, before: int = 5, after: int = 5, kind: str | None = None
@@ -360,6 +376,15 @@ class _Using:
 
 
 # ------------------------------------------------------------------- checks
+
+
+def _layered(memory: Memory) -> LayeredMemory:
+    """The memory as every layer's reader (one opened some other way reads its own layer)."""
+    from memcli.service.layers import LayeredMemory, Layers
+
+    if isinstance(memory, LayeredMemory):
+        return memory
+    return Layers(memory.location, memory.location.root, memory.notify).reader(memory.layer)
 
 
 def _text(value: object, name: str) -> str:

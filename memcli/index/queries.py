@@ -78,6 +78,8 @@ class Entry(NamedTuple):
     files: list[str]
     facts: list[str]
     score: float | None = None
+    layer: str = "project"
+    """The layer whose store holds it: ``user``, ``project`` or ``team`` (``store.layers``)."""
 
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:
         from memcli.core.serialize import entry_dict
@@ -85,7 +87,8 @@ class Entry(NamedTuple):
         return entry_dict(self, short_id)
 
 
-_FIELDS = len(Entry._fields)
+_FIELDS = len(Entry._fields) - 1
+"""The fields a statement selects (all but ``layer``, which the index knows, not a row)."""
 _CONCEPTS, _FILES, _FACTS, _SCORE = (
     Entry._fields.index(name) for name in ("concepts", "files", "facts", "score")
 )
@@ -98,12 +101,14 @@ class EntryColumns:
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.position = {name: n for n, name in enumerate(names)}
-        positions = tuple(self.position[field] for field in Entry._fields)
+        positions = tuple(self.position[field] for field in Entry._fields[:_FIELDS])
         # Statements that select the fields first, in order, are read by a slice (the fastest).
         self._pick = None if positions == tuple(range(_FIELDS)) else itemgetter(*positions)
 
-    def entry(self, row: tuple[Any, ...], score: float | None = None) -> Entry:
-        """The row as an Entry; ``score``: instead of the row's own."""
+    def entry(
+        self, row: tuple[Any, ...], score: float | None = None, layer: str = "project"
+    ) -> Entry:
+        """The row as an Entry of ``layer``; ``score``: instead of the row's own."""
         values = list(row[:_FIELDS] if self._pick is None else self._pick(row))
         # concepts, files and facts are JSON arrays
         values[_CONCEPTS] = _loads(values[_CONCEPTS])
@@ -113,6 +118,7 @@ class EntryColumns:
             values[_SCORE] = score
         if values[_SCORE] is not None:  # 4 significant digits: tiny stores give tiny scores
             values[_SCORE] = float(f"{values[_SCORE]:.4g}")
+        values.append(layer)
         return _make(values)
 
 
@@ -176,13 +182,16 @@ class Queries:
     """The read queries of an ``Index`` (mixed into ``Index``, which opens ``db``)."""
 
     db: apsw.Connection
+    layer: str = "project"
+    """The layer this index is of: every entry it answers carries it."""
 
     def _entries(self, sql: str, params: Any) -> list[Entry]:
         cursor = self.db.execute(sql, params)
         columns = columns_of(cursor)
         if columns is None:
             return []
-        return [columns.entry(row) for row in cursor]
+        layer = self.layer
+        return [columns.entry(row, layer=layer) for row in cursor]
 
     @translating_errors
     def search(
@@ -273,7 +282,8 @@ class Queries:
         # second sort is stable, so it keeps that order within one score.
         rows.sort(key=itemgetter(at["created"], at["id"]), reverse=True)
         rows.sort(key=lambda row: score[row[rowid]])
-        return [columns.entry(row, -score[row[rowid]]) for row in rows[:limit]]
+        layer = self.layer
+        return [columns.entry(row, -score[row[rowid]], layer) for row in rows[:limit]]
 
     @translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:

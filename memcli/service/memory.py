@@ -67,6 +67,8 @@ class Memory:
     ) -> None:
         self.location = location
         self.store = Store(location.root)
+        self.layer = location.source if location.source in ("user", "team") else "project"
+        """The layer this store is of (``memcli.store.layers``): every entry read carries it."""
         self.notify = notify
         self.progress = progress
         self._index: Index | None = None
@@ -251,6 +253,7 @@ class Memory:
 
     def _open_index(self, path: Path | str) -> Index:
         index = Index(path)
+        index.layer = self.layer
         index.progress = self.progress
         return index
 

@@ -44,18 +44,35 @@ def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
-def open_memory(store_dir: str | None, project: str | None) -> Memory:
+def open_memory(store_dir: str | None, project: str | None, layer: str | None = None) -> Memory:
+    """The memory found from here, reading every layer present (``layer``: only that one).
+
+    Its writer writes to the store found (the project's); a command that writes
+    elsewhere asks ``memory.layers`` for that layer's own memory.
+    """
+    from memcli.service.layers import Layers
+
     terminal = sys.stderr is not None and sys.stderr.isatty()
     progress = terminal_progress() if terminal else None
-    memory = Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
+    cwd = Path.cwd()
+    memory = Layers(locate(store_dir, project, cwd), cwd, notice, progress).reader(layer)
     if terminal:
         memory.embedding_progress = terminal_progress("embedding", "memories")
     return memory
 
 
-def open_existing(store_dir: str | None, project: str | None) -> Memory:
+def layer_option(f: F) -> F:
+    """``--layer``: read only the user's, the project's or the team's memories."""
+    return click.option(
+        "--layer",
+        type=click.Choice(["user", "project", "team"]),
+        help="Only this layer's memories (default: every layer present).",
+    )(f)
+
+
+def open_existing(store_dir: str | None, project: str | None, layer: str | None = None) -> Memory:
     """The memory of a store that must exist already (a clear error when it does not)."""
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     memory.require_store()
     return memory
 

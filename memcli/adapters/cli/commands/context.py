@@ -7,6 +7,7 @@ import click
 from memcli.adapters.cli.options import (
     budget_option,
     format_option,
+    layer_option,
     open_memory,
     store_options,
 )
@@ -29,12 +30,14 @@ TEMPLATE_SAMPLES = ("session_start.md.j2", "prompt_context.md.j2", "compaction.m
     is_flag=True,
     help="Render every template (the store's overrides first) and report failures.",
 )
+@layer_option
 @store_options
 def context(
     budget: int | None,
     output_format: str,
     explain: bool,
     check_templates: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -55,7 +58,7 @@ def context(
         mem context --budget 4000 --json
         mem context --check-templates
     """
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     if check_templates:
         _check_templates(memory)
         return

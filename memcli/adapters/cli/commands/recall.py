@@ -7,6 +7,7 @@ import click
 from memcli.adapters.cli.options import (
     budget_option,
     format_option,
+    layer_option,
     open_existing,
     store_options,
 )
@@ -28,6 +29,7 @@ from memcli.core.text import one_line
     help="Show each candidate's evidence, the thresholds, and why it was or was not shown.",
 )
 @format_option
+@layer_option
 @store_options
 def recall(
     prompt: str,
@@ -35,6 +37,7 @@ def recall(
     session: str | None,
     explain: bool,
     output_format: str,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -58,7 +61,7 @@ def recall(
     """
     from memcli.retrieval.recall import Recall
 
-    memory = open_existing(store_dir, project)
+    memory = open_existing(store_dir, project, layer)
     result = Recall.gather(memory, prompt, budget, session=session)
     text = result.render()
     if output_format == "json":

@@ -47,6 +47,13 @@ if TYPE_CHECKING:
     show_default=True,
     help="What stdin holds: the text, or one JSON object of fields (as agents send).",
 )
+@click.option(
+    "--layer",
+    type=click.Choice(["user", "project", "team"]),
+    help="Where it goes: your own memory for every project (user), the project's, or the "
+    "team's folder in the project's repository, staged for review. [default: the layer "
+    "holding --key, else [layers] in mem.toml, else project]",
+)
 @secrets_options
 @json_option
 @store_options
@@ -62,6 +69,7 @@ def save(
     session: str | None,
     agent: str | None,
     input_format: str,
+    layer: str | None,
     secrets: Policy,
     as_json: bool,
     store_dir: str | None,
@@ -87,6 +95,7 @@ def save(
     Example:
         mem save "FTS5 MATCH parses foo-bar as a column filter" --type gotcha \\
             --fact "quote each term before MATCH" --concept sqlite,fts5
+        mem save "I use pnpm, never npm" --type preference --layer user
         echo '{"text": "...", "type": "decision"}' | mem save --input json --json
     """
     from pathlib import Path
@@ -132,13 +141,16 @@ def save(
         draft.agent = detected_agent()
     if not draft.project_commit:
         draft.project_commit = project_commit(Path.cwd(), store_root=memory.store.root)
-    saved = MemStore(memory).save_draft(draft, secrets=secrets)
+    saved = MemStore(memory).save_draft(draft, secrets=secrets, layer=layer)
     if as_json:
         echo_json(saved)
     else:
         click.echo(saved["id"])
+        where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layer else ""
         if saved["action"] != "saved":
-            click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}", err=True)
+            click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
+        elif where:
+            click.echo(f"mem: saved{where}", err=True)
 
 
 def _read_stdin() -> str:
