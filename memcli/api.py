@@ -198,12 +198,14 @@ class MemStore:
         file: str | None = None,
         limit: int = 10,
         mode: str | None = None,
+        layer: str | None = None,
     ) -> Records:
         """The best memories for ``query``, as compact entries (``entry_dict``), best first.
 
         Ranked like ``mem search`` (stop words dropped, any word, phrases and
         prefix* honoured, a substring search when no word matches). ``since`` and
-        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date.
+        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date. Every layer present is
+        searched (``layer``: only ``user``, ``project`` or ``team``).
         """
         from memcli.retrieval.search import Searcher
 
@@ -215,6 +217,7 @@ class MemStore:
         if mode is not None and mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(SEARCH_MODES)}")
         with self._use() as memory:
+            memory = _of_layer(memory, layer)
             outcome = Searcher(memory).search(text, filters, limit=count, mode=mode)
             if mode in ("semantic", "hybrid") and outcome.mode != mode:
                 memory.notify(f"{outcome.semantic}; searching by full text")
@@ -255,14 +258,23 @@ class MemStore:
             )
             return memory.entry_dicts(entries, anchor=found.id)
 
-    def list(self, *, type: str | None = None, limit: int = 20, keys: bool = False) -> Records:
-        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only."""
+    def list(
+        self,
+        *,
+        type: str | None = None,
+        limit: int = 20,
+        keys: bool = False,
+        layer: str | None = None,
+    ) -> Records:
+        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only;
+        ``layer``: only that layer's."""
         from memcli.index import Filters
 
         types = _types(type)
         count = _bounded(limit, "limit", LIST_LIMIT)
         keyed = bool(keys)
         with self._use() as memory:
+            memory = _of_layer(memory, layer)
             entries = memory.read(
                 lambda index: index.recent(Filters(types=types), limit=count, keyed=keyed)
             )
@@ -376,6 +388,17 @@ class _Using:
 
 
 # ------------------------------------------------------------------- checks
+
+
+def _of_layer(memory: Memory, layer: object) -> Memory:
+    """The memory reading only ``layer`` (None: every layer, as it is)."""
+    if layer is None:
+        return memory
+    from memcli.service.layers import check_layer
+
+    if not isinstance(layer, str):
+        raise InvalidInput("layer must be user, project or team")
+    return _layered(memory).layers.reader(check_layer(layer))
 
 
 def _layered(memory: Memory) -> LayeredMemory:

@@ -15,7 +15,7 @@ from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
 from memcli.core.timeutil import parse_since, parse_until
 from memcli.index import Filters
-from memcli.service.memory import Memory
+from memcli.service.layers import Layers, LayeredMemory
 from memcli.store.location import locate
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,14 +44,14 @@ def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
-def open_memory(store_dir: str | None, project: str | None, layer: str | None = None) -> Memory:
+def open_memory(
+    store_dir: str | None, project: str | None, layer: str | None = None
+) -> LayeredMemory:
     """The memory found from here, reading every layer present (``layer``: only that one).
 
     Its writer writes to the store found (the project's); a command that writes
     elsewhere asks ``memory.layers`` for that layer's own memory.
     """
-    from memcli.service.layers import Layers
-
     terminal = sys.stderr is not None and sys.stderr.isatty()
     progress = terminal_progress() if terminal else None
     cwd = Path.cwd()
@@ -70,7 +70,9 @@ def layer_option(f: F) -> F:
     )(f)
 
 
-def open_existing(store_dir: str | None, project: str | None, layer: str | None = None) -> Memory:
+def open_existing(
+    store_dir: str | None, project: str | None, layer: str | None = None
+) -> LayeredMemory:
     """The memory of a store that must exist already (a clear error when it does not)."""
     memory = open_memory(store_dir, project, layer)
     memory.require_store()

@@ -81,6 +81,7 @@ SAVE_FIELDS = (
     "session",
     "secrets",
     "agent",
+    "layer",
 )
 AGENT_HEADER = "mem-agent"
 """Names the agent that saves, when the body's ``agent`` does not."""
@@ -259,13 +260,13 @@ async def save(request: Request, pool: StorePool) -> Response:
 
 
 async def search(request: Request, pool: StorePool) -> Response:
-    allowed = ("query", "type", "since", "until", "concept", "file", "limit", "mode")
+    allowed = ("query", "type", "since", "until", "concept", "file", "limit", "mode", "layer")
     params = Params(request, "search", allowed, repeatable=("type",))
     query = params.required("query", "search")
     types = params.texts("type")
     since, until = params.text("since"), params.text("until")
     concept, file, mode = params.text("concept"), params.text("file"), params.text("mode")
-    limit = params.number("limit", 10)
+    limit, layer = params.number("limit", 10), params.text("layer")
 
     def call(store: MemStore) -> list[dict[str, Any]]:
         return store.search(
@@ -277,6 +278,7 @@ async def search(request: Request, pool: StorePool) -> Response:
             file=file,
             limit=limit,
             mode=mode,
+            layer=layer,
         )
 
     return results(await pool.read(call))

@@ -30,6 +30,12 @@ _TYPE = {"type": "string", "enum": list(OBSERVATION_TYPES)}
 _IDS = {"type": ["string", "array"], "items": {"type": "string"}}
 _LIST = {"type": "array", "items": {"type": "string"}}
 _WHEN = "12h, 3d, 2w, 1m, 1y or an ISO date"
+_LAYER = {
+    "type": "string",
+    "enum": ["user", "project", "team"],
+    "description": "user: the person's own memory for every project; project; team: the "
+    "project repository's reviewed memory (a save there is staged for review)",
+}
 
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (
@@ -44,6 +50,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "concept": {"type": "string"},
             "file": {"type": "string"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+            "layer": _LAYER,
         },
     ),
     "timeline": (
@@ -72,6 +79,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "files": _LIST,
             "key": {"type": "string"},
             "importance": {"type": "number", "minimum": 0, "maximum": 1},
+            "layer": _LAYER,
         },
     ),
     "forget": (
@@ -166,6 +174,7 @@ def _search(store: MemStore, a: dict[str, Any]) -> Any:
         concept=a.get("concept"),
         file=a.get("file"),
         limit=_count(a, "limit", 10, 1, MAX_LIMIT),
+        layer=a.get("layer"),
     )
 
 
@@ -178,7 +187,7 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 
 
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
-    fields = ["type", "title", "facts", "concepts", "files", "key", "importance"]
+    fields = ["type", "title", "facts", "concepts", "files", "key", "importance", "layer"]
     fields += ["agent", "project_commit"]  # provenance: from the server, not the client
     return store.save(a["text"], **{field: a[field] for field in fields if field in a})
 

@@ -146,7 +146,7 @@ def save(
         echo_json(saved)
     else:
         click.echo(saved["id"])
-        where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layer else ""
+        where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layers.home else ""
         if saved["action"] != "saved":
             click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
         elif where:
