@@ -46,6 +46,7 @@ from memcli.index.schema import (
     RECENT,
     SEARCH_FTS,
     SEARCH_LIKE,
+    SEARCHED_TEXT,
     SEARCHED_TEXTS,
     TEXTS,
     TOKENIZER,
@@ -291,19 +292,27 @@ class Queries:
 
         The memories' text is split by the index's own tokenizer, here, rather
         than asking the full-text index once a term: that would read the whole
-        list of memories holding each word, costly for a common one.
+        list of memories holding each word, costly for a common one. Each memory's
+        searched text is read and split in one piece; a term of one whole word is
+        then looked up in its tokens, a phrase or a prefix in their spaced text.
         """
         tokenize = self._tokenizer()
-        wanted = [(_tokens(tokenize, term.text, query=True), term.prefix) for term in terms]
+        words: list[str] = []  # a term each: two terms may stem alike, and both count
+        runs: list[tuple[list[str], bool]] = []
+        for term in terms:
+            pattern = _tokens(tokenize, term.text, query=True)
+            if len(pattern) == 1 and not term.prefix:
+                words.append(pattern[0])
+            elif pattern:
+                runs.append((pattern, term.prefix))
         counts = dict.fromkeys(ids, 0)
-        for identity, about, narrative in self._searched_tokens(ids):
-            tokens = about + narrative
-            present = set(tokens)
-            counts[identity] = sum(
-                1
-                for pattern, prefix in wanted
-                if pattern and _holds(tokens, present, pattern, prefix)
-            )
+        for identity, text in self.db.execute(SEARCHED_TEXT, (json.dumps(ids),)):
+            tokens = _tokens(tokenize, text, query=False)
+            count = sum(1 for word in words if word in tokens)
+            if runs:
+                spaced = " " + " ".join(tokens) + " "
+                count += sum(1 for pattern, prefix in runs if _holds(spaced, pattern, prefix))
+            counts[identity] = count
         return counts
 
     @translating_errors
@@ -489,24 +498,30 @@ class Queries:
 
 
 def _tokens(tokenize: Any, text: str, *, query: bool) -> list[str]:
-    """The tokens of ``text`` as the full-text index stores them (stemmed, folded)."""
+    """The tokens of ``text`` as the full-text index stores them (stemmed, folded).
+
+    Without their offsets, and only the first of tokens at one place (the porter
+    and unicode61 tokenizers put one at each): the tokenizer then makes no tuples.
+    """
     reason = apsw.FTS5_TOKENIZE_QUERY if query else apsw.FTS5_TOKENIZE_DOCUMENT
-    return [token[2] for token in tokenize(text.encode("utf-8", "replace"), reason, None)]
+    tokens: list[str] = tokenize(
+        text.encode("utf-8", "replace"),
+        reason,
+        None,
+        include_offsets=False,
+        include_colocated=False,
+    )
+    return tokens
 
 
-def _holds(tokens: list[str], present: set[str], pattern: list[str], prefix: bool) -> bool:
-    """Whether ``tokens`` hold ``pattern`` in a row (its last token as a prefix, if asked)."""
-    if len(pattern) == 1 and not prefix:
-        return pattern[0] in present
-    last = len(pattern) - 1
-    for start in range(len(tokens) - last):
-        if all(tokens[start + n] == pattern[n] for n in range(last)) and (
-            tokens[start + last].startswith(pattern[last])
-            if prefix
-            else tokens[start + last] == pattern[last]
-        ):
-            return True
-    return False
+def _holds(spaced: str, pattern: list[str], prefix: bool) -> bool:
+    """Whether the tokens hold ``pattern`` in a row (its last token as a prefix, if asked).
+
+    ``spaced``: the tokens each after a space, and a space at the end. No token
+    holds a space (it separates them), so a match of the spaced pattern is a match
+    of whole tokens.
+    """
+    return " " + " ".join(pattern) + ("" if prefix else " ") in spaced
 
 
 def _common_prefix(a: str, b: str) -> int:

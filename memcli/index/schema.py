@@ -267,6 +267,12 @@ COMMITS = """
 SELECT id, project_commit FROM memories
 WHERE id IN (SELECT value FROM json_each(?)) AND project_commit IS NOT NULL
 """
+# What search counts a memory's words in: its searched fields, in one piece.
+SEARCHED_TEXT = """
+SELECT id, title || char(10) || facts || char(10) || concepts || char(10) || files
+    || char(10) || narrative
+FROM memories WHERE id IN (SELECT value FROM json_each(?))
+"""
 SEARCHED_TEXTS = """
 SELECT id, title, facts, concepts, files, narrative FROM memories
 WHERE id IN (SELECT value FROM json_each(?))

@@ -1,4 +1,8 @@
-"""Options shared by several commands, and how commands open the memory."""
+"""Options shared by several commands, and how commands open the memory.
+
+The memory itself (index, store, service) is imported by the functions that open
+or filter it, not here: ``mem mcp`` takes these options and must start without it.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
 from memcli.core.timeutil import parse_since, parse_until
-from memcli.index import Filters
-from memcli.service.layers import Layers, LayeredMemory
-from memcli.store.location import locate
+
+if TYPE_CHECKING:
+    from memcli.service.layers import LayeredMemory
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,6 +56,9 @@ def open_memory(
     Its writer writes to the store found (the project's); a command that writes
     elsewhere asks ``memory.layers`` for that layer's own memory.
     """
+    from memcli.service.layers import Layers
+    from memcli.store.location import locate
+
     terminal = sys.stderr is not None and sys.stderr.isatty()
     progress = terminal_progress() if terminal else None
     cwd = Path.cwd()
@@ -137,6 +144,8 @@ def filter_options(f: F) -> F:
     """--type, --kind, --since, --until, --concept, --file; the command gets ``filters``."""
 
     def collect(**kwargs: Any) -> Any:
+        from memcli.index import Filters
+
         names = ("types", "kind", "since", "until", "concepts", "files")
         kwargs["filters"] = Filters(**{name: kwargs.pop(name) for name in names})
         return f(**kwargs)

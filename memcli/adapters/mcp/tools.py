@@ -30,12 +30,7 @@ _TYPE = {"type": "string", "enum": list(OBSERVATION_TYPES)}
 _IDS = {"type": ["string", "array"], "items": {"type": "string"}}
 _LIST = {"type": "array", "items": {"type": "string"}}
 _WHEN = "12h, 3d, 2w, 1m, 1y or an ISO date"
-_LAYER = {
-    "type": "string",
-    "enum": ["user", "project", "team"],
-    "description": "user: the person's own memory for every project; project; team: the "
-    "project repository's reviewed memory (a save there is staged for review)",
-}
+_LAYER = {"type": "string", "enum": ["user", "project", "team"]}
 
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (
@@ -50,7 +45,6 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "concept": {"type": "string"},
             "file": {"type": "string"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
-            "layer": _LAYER,
         },
     ),
     "timeline": (
@@ -69,7 +63,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "save": (
         "Save a memory worth keeping for later sessions (one git commit). Give facts as short "
-        "standalone statements; a key names a memory so that saving it again updates it.",
+        "standalone statements; a key names a memory so that saving it again updates it. "
+        "layer user: for every project.",
         {
             "text": {"type": "string"},
             "type": _TYPE,
@@ -174,7 +169,6 @@ def _search(store: MemStore, a: dict[str, Any]) -> Any:
         concept=a.get("concept"),
         file=a.get("file"),
         limit=_count(a, "limit", 10, 1, MAX_LIMIT),
-        layer=a.get("layer"),
     )
 
 
