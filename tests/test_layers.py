@@ -180,3 +180,45 @@ def test_the_python_api_reads_every_layer_and_writes_to_the_one_asked(
         assert store.search("pull requests", layer="project") == []
         with pytest.raises(memcli.InvalidInput):
             store.search("pull requests", layer="company")
+
+
+def test_doctor_reports_a_key_in_two_layers(projects: tuple[Path, Path]) -> None:
+    mem(
+        "save",
+        "Commit messages in the imperative",
+        "--type",
+        "preference",
+        "--key",
+        "commits",
+        "--layer",
+        "user",
+    )
+    mem(
+        "save",
+        "Commit messages start with the ticket",
+        "--type",
+        "preference",
+        "--key",
+        "commits",
+        "--layer",
+        "project",
+    )
+    report = mem_json("doctor")
+    assert report["healthy"]
+    assert any("'commits'" in line and "user" in line for line in report["warnings"])
+
+
+def test_purge_works_in_the_memory_s_own_layer(projects: tuple[Path, Path]) -> None:
+    mine = mem(
+        "save",
+        "My token for the staging API rotates weekly",
+        "--type",
+        "context",
+        "--layer",
+        "user",
+    ).stdout.strip()
+    mem("save", "The shop uses Postgres 16")
+    mem("forget", "--purge", "-y", mine)
+    assert "rotates weekly" not in git(user_root(), "log", "--all", "-p")
+    assert mine in (user_root() / "purged.txt").read_text()
+    assert [h["layer"] for h in mem_json("list")] == ["project"]

@@ -35,6 +35,7 @@ from memcli.index.schema import (
     FILTER_CONDITIONS,
     HOLDING_PREFIX,
     HOLDING_TOKEN,
+    IDS_AND_KEYS,
     ID_AFTER,
     ID_BEFORE,
     IMPORTANT,
@@ -491,6 +492,11 @@ class Queries:
     @translating_errors
     def count(self) -> int:
         return int(next(iter(self.db.execute(COUNT)))[0])
+
+    @translating_errors
+    def ids_and_keys(self) -> dict[str, str | None]:
+        """Every memory's id and its key (None when it has none)."""
+        return dict(self.db.execute(IDS_AND_KEYS))
 
     @translating_errors
     def digests(self) -> dict[str, str]:

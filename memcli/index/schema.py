@@ -293,6 +293,7 @@ HOLDING_PREFIX = (
 LAST_ROWID = "SELECT coalesce(max(rowid), 0) FROM memories"
 COUNT = "SELECT count(*) FROM memories"
 ALL_DIGESTS = "SELECT path, digest FROM memories"
+IDS_AND_KEYS = "SELECT id, key FROM memories"
 NOTE_BM25 = "bm25(notes_fts, {})".format(", ".join(str(w) for w in NOTE_WEIGHTS.values()))
 SEARCH_NOTES = f"""
 SELECT n.path, n.heading, n.line, n.text, -{NOTE_BM25} AS score

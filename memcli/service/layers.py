@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, TypeVar
 from memcli.core.errors import IndexCorrupt, InvalidInput, MemError, StoreError
 from memcli.index import Progress
 from memcli.service.memory import Memory, Notify
-from memcli.store.layers import LAYERS, find_team_folder, user_store_root
+from memcli.store.layers import KEY_ORDER, LAYERS, find_team_folder, user_store_root
 from memcli.store.location import StoreLocation
 
 if TYPE_CHECKING:
@@ -247,6 +247,36 @@ class LayeredMemory(Memory):
         if name == "team":
             target.require_store()  # a team folder is made on purpose: `mem init --layer team`
         return target  # the writer makes any other store, once the draft is found good
+
+    def shared_across_layers(self) -> tuple[list[str], list[str]]:
+        """Ids (problems) and keys (warnings) in more than one layer, a line each (doctor).
+
+        An id names one memory everywhere (a promotion cut short may leave one in
+        two layers); a key in two layers is allowed, but the nearer one hides the
+        other from every read by key, which a person should know.
+        """
+        seen_ids: dict[str, list[str]] = {}
+        seen_keys: dict[str, list[str]] = {}
+        for memory in self._reading():
+            own = memory if memory is not self else None
+            pairs = (own.read if own else super().read)(lambda index: index.ids_and_keys())
+            for identity, key in pairs.items():
+                seen_ids.setdefault(identity, []).append(memory.layer)
+                if key:
+                    seen_keys.setdefault(key, []).append(memory.layer)
+        ids = [
+            f"the id {identity} is in the {' and the '.join(layers)} layers; "
+            "keep one (mem forget --layer LAYER ID removes the other)"
+            for identity, layers in seen_ids.items()
+            if len(layers) > 1
+        ]
+        keys = [
+            f"the key {key!r} is in the {' and the '.join(layers)} layers; reads by key find "
+            f"the {min(layers, key=KEY_ORDER.index)} one"
+            for key, layers in seen_keys.items()
+            if len(layers) > 1
+        ]
+        return ids, keys
 
     def owners(self, refs: list[str]) -> dict[str, list[str]]:
         """The ids of ``refs``, by the layer holding each (every ref must be found)."""
