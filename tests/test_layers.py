@@ -222,3 +222,27 @@ def test_purge_works_in_the_memory_s_own_layer(projects: tuple[Path, Path]) -> N
     assert "rotates weekly" not in git(user_root(), "log", "--all", "-p")
     assert mine in (user_root() / "purged.txt").read_text()
     assert [h["layer"] for h in mem_json("list")] == ["project"]
+
+
+def test_edit_log_and_restore_work_in_any_layer(projects: tuple[Path, Path]) -> None:
+    mem(
+        "save",
+        "Prefer rebase over merge",
+        "--type",
+        "preference",
+        "--key",
+        "history",
+        "--layer",
+        "user",
+    )
+    mem("save", "The shop's main branch is protected")
+    mem("edit", "history", "--set", "importance=0.9")
+    assert mem_json("show", "history")[0]["importance"] == 0.9
+    assert git(user_root(), "log", "-1", "--format=%s").startswith("edit")
+    mem("forget", "history")
+    log = mem_json("log", "history")
+    assert [entry["action"] for entry in log][:2] == ["forget", "edit"]
+    restored = mem_json("restore", "history")
+    assert restored["title"] == "Prefer rebase over merge"
+    assert mem_json("show", "history")[0]["layer"] == "user"
+    assert len(mem_json("log", "--layer", "user")) == 4  # save, edit, forget, restore

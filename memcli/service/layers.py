@@ -195,7 +195,8 @@ class LayeredMemory(Memory):
             return query(layered)  # type: ignore[arg-type]
 
     def layer_memory(self, layer: str) -> Memory:
-        return self if layer == self.layer else self.layers.memory(layer)
+        """The layer's own memory (for writes: key checks and resolving stay in it)."""
+        return self.layers.memory(layer)
 
     def load(self, entry: Entry) -> Record:
         if entry.layer == self.layer:

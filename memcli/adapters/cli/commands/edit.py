@@ -52,8 +52,9 @@ def edit(
         mem edit fts-hyphen
         mem edit 01JDX3Z6 --set type=decision --set "facts=[\\"quote terms\\"]"
     """
-    memory = open_memory(store_dir, project)
-    entry = memory.resolve(ref)
+    reader = open_memory(store_dir, project)
+    entry = reader.resolve(ref)  # in any layer
+    memory = reader.layer_memory(entry.layer)  # and edited there
     if assignments:
         result = memory.writer.replace_file(
             entry, lambda record: _assigned(record, assignments), secrets=secrets

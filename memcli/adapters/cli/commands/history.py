@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, since_option, store_options
+from memcli.adapters.cli.options import (
+    json_option,
+    layer_option,
+    open_memory,
+    since_option,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
 
 
@@ -18,12 +24,14 @@ from memcli.adapters.cli.output import echo_json
 )
 @since_option("Only changes since then")
 @json_option
+@layer_option
 @store_options
 def log(
     ref: str | None,
     limit: int,
     since: str | None,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -39,7 +47,7 @@ def log(
     """
     from memcli.service.history import log as journal
 
-    entries = journal(open_memory(store_dir, project), ref, limit=limit, since=since)
+    entries = journal(open_memory(store_dir, project, layer), ref, limit=limit, since=since)
     if as_json:
         echo_json([entry.to_json() for entry in entries])
         return
@@ -61,8 +69,11 @@ def _ids(ids: list[str]) -> str:
 @click.command()
 @click.argument("ref", metavar="ID|KEY")
 @json_option
+@layer_option
 @store_options
-def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
+def restore(
+    ref: str, as_json: bool, layer: str | None, store_dir: str | None, project: str | None
+) -> None:
     """Bring a forgotten memory back from the store's history, in a new commit.
 
     By its id, an id prefix, or the key it had (the last memory forgotten with it).
@@ -72,7 +83,9 @@ def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None)
         mem restore 01JDX3Z6T0V6K8M2Q9R4S5T7W8
         mem restore fts-hyphen
     """
-    result = open_memory(store_dir, project).writer.restore(ref)
+    from memcli.service.history import restore as restored
+
+    result = restored(open_memory(store_dir, project, layer), ref)
     if as_json:
         from memcli.core.serialize import record_dict
 
@@ -84,8 +97,15 @@ def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None)
 @click.command("diff")
 @click.argument("revs", nargs=-1, metavar="[REV [REV]]")
 @json_option
+@layer_option
 @store_options
-def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: str | None) -> None:
+def diff(
+    revs: tuple[str, ...],
+    as_json: bool,
+    layer: str | None,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
     """What the memory learned, changed and forgot between two revisions.
 
     Without revisions: since the last `mem diff` (or the previous commit). With
@@ -102,7 +122,7 @@ def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
 
     if len(revs) > 2:
         raise click.UsageError("give at most two revisions")
-    result = memory_diff(open_memory(store_dir, project), revs)
+    result = memory_diff(open_memory(store_dir, project, layer), revs)
     old, new = result.old, result.new
     if as_json:
         echo_json(result.to_json())
