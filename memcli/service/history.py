@@ -52,7 +52,7 @@ def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
     memory.require_store()
     store = memory.store
     bookmark = store.cache_dir / DIFF_BOOKMARK
-    head = store.head() or EMPTY_TREE
+    head = store.git.head() or EMPTY_TREE
     if revs:
         old = revs[0]
         new = revs[1] if len(revs) == 2 else "HEAD"

@@ -303,6 +303,7 @@ class Writer:
         from memcli.store.purge import history_paths, rewrite
 
         self.memory.require_store()
+        self.store.check_purgeable()
         with self._transaction():
             dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
             if dirty:

@@ -94,6 +94,11 @@ def _ours(path: Path) -> bool:
 
 def install(store: Store) -> list[str]:
     """Install every hook; returns what was done, one line each."""
+    if not store.own_repository:
+        raise StoreError(
+            f"{store.root} is a folder of the project's repository: mem installs no git "
+            "hooks there (they would run for every commit of the project)"
+        )
     folder = hooks_dir(store)
     folder.mkdir(parents=True, exist_ok=True)
     python = shlex.quote(sys.executable)

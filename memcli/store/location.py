@@ -22,7 +22,8 @@ _PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 class StoreLocation(NamedTuple):
     root: Path
     source: str
-    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``."""
+    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``; ``team``: a
+    ``--store`` that is a team folder (``memcli.store.team``)."""
     project: str | None = None
 
 
@@ -76,7 +77,10 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
     central store of the git repository ``cwd`` is in.
     """
     if store:
-        return StoreLocation(Path(store).expanduser().absolute(), "--store")
+        from memcli.store.team import is_team_folder
+
+        root = Path(store).expanduser().absolute()
+        return StoreLocation(root, "team" if is_team_folder(root) else "--store")
     if project is not None:
         return StoreLocation(mem_home() / check_project_name(project), "central", project)
     env_store = os.environ.get("MEM_STORE")

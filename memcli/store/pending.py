@@ -38,7 +38,7 @@ _VERSION = 1
 
 
 def _path(store: Store) -> Path:
-    return store.git.git_dir / PENDING_FILE
+    return store.pending_dir / PENDING_FILE
 
 
 def begin(

@@ -13,6 +13,7 @@ from memcli.core.schema import OBSERVATION_TYPES
 
 if TYPE_CHECKING:
     from memcli.core.secrets import Policy
+    from memcli.service.memory import Memory
 
 
 @click.command()
@@ -47,6 +48,13 @@ if TYPE_CHECKING:
     show_default=True,
     help="What stdin holds: the text, or one JSON object of fields (as agents send).",
 )
+@click.option(
+    "--commit",
+    "commit_team",
+    is_flag=True,
+    help="In the team layer (a .mem-team folder), commit the memory in the project's "
+    "repository instead of only staging it for review.",
+)
 @secrets_options
 @json_option
 @store_options
@@ -62,6 +70,7 @@ def save(
     session: str | None,
     agent: str | None,
     input_format: str,
+    commit_team: bool,
     secrets: Policy,
     as_json: bool,
     store_dir: str | None,
@@ -128,6 +137,8 @@ def save(
     else:
         draft = given
     memory = open_memory(store_dir, project)
+    if commit_team:
+        _commit_in_team(memory)
     if not draft.agent:
         draft.agent = detected_agent()
     if not draft.project_commit:
@@ -139,6 +150,18 @@ def save(
         click.echo(saved["id"])
         if saved["action"] != "saved":
             click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}", err=True)
+
+
+def _commit_in_team(memory: Memory) -> None:
+    """``--commit``: the team store commits its write (every other store always does)."""
+    from memcli.store.team import TeamStore
+
+    if not isinstance(memory.store, TeamStore):
+        raise click.UsageError(
+            "--commit is for the team layer (a .mem-team folder); every other store commits "
+            "each save already"
+        )
+    memory.store.commit_writes = True
 
 
 def _read_stdin() -> str:
