@@ -228,3 +228,12 @@ def test_a_read_with_nothing_changed_runs_no_git(project: Path) -> None:
     git(project, "add", "src/app.py")  # git's index file changes: mem must ask git again
     changed = run_mem("list", "--store", TEAM, cwd=project, env={"PATH": "/nonexistent"})
     assert changed.returncode == 1
+
+
+def test_stale_compares_team_memories_with_the_same_repository(project: Path) -> None:
+    save(project, "app.py prints a greeting", "--file", "src/app.py")
+    git(project, "commit", "-qm", "team memory")
+    (project / "src" / "app.py").write_text("print('bye')\n")
+    git(project, "commit", "-qam", "change the greeting")
+    out = ok("stale", "--store", TEAM, cwd=project)
+    assert "app.py prints a greeting" in out and "src/app.py" in out

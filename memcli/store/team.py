@@ -51,8 +51,8 @@ _KEPT_LISTINGS = 8
 README = """\
 # Team memory
 
-This folder is the team layer of [mem](https://github.com/) memory: markdown
-memories the agents of everyone on this project read, reviewed like code.
+This folder is the team layer of mem, the agents' memory: markdown memories
+the agents of everyone on this project read, reviewed like code.
 
 `mem` writes files here and stages them (`git add`); it never commits. Review
 them with `git diff --cached -- .mem-team/`, then commit them with your change.
@@ -124,6 +124,7 @@ class TeamStore(Store):
             )
         self.top = found
         self.git: TeamGit = TeamGit(root, found)
+        self._cache: Path | None = None
         self.commit_writes = False
         """Commit each write (exactly its paths) in the project's repository, not only stage it."""
 
@@ -132,11 +133,13 @@ class TeamStore(Store):
     @property
     def cache_dir(self) -> Path:
         """``<user cache>/team/<hash of the folder's real path>``: never in the project."""
-        from memcli.core.failure_log import cache_dir
+        if self._cache is None:
+            from memcli.core.failure_log import cache_dir
 
-        real = os.path.realpath(self.root)
-        name = hashlib.sha1(real.encode("utf-8", "surrogateescape"), usedforsecurity=False)
-        return cache_dir() / "team" / name.hexdigest()[:16]
+            real = os.path.realpath(self.root).encode("utf-8", "surrogateescape")
+            name = hashlib.sha1(real, usedforsecurity=False).hexdigest()[:16]
+            self._cache = cache_dir() / "team" / name
+        return self._cache
 
     @property
     def pending_dir(self) -> Path:
