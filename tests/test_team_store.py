@@ -7,6 +7,7 @@ lives in the user's cache; history is the project's, limited to the folder.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -221,10 +222,14 @@ def test_the_python_api_opens_a_team_folder(project: Path) -> None:
 
 def test_a_read_with_nothing_changed_runs_no_git(project: Path) -> None:
     identity = save(project, "Reads with nothing changed run no git process")
-    ok("list", "--store", TEAM, cwd=project)  # the index catches up with the staged state
+    index = project / ".git" / "index"
+    past = index.stat().st_mtime_ns - 5_000_000_000  # an index written just now is not trusted
+    os.utime(index, ns=(past, past))
+    ok("list", "--store", TEAM, cwd=project)  # the staged state, read once and remembered
     without_git = run_mem("list", "--store", TEAM, cwd=project, env={"PATH": "/nonexistent"})
     assert without_git.returncode == 0, without_git.stderr
     assert identity[:8] in without_git.stdout
+    (project / "src" / "app.py").write_text("print('changed')\n")
     git(project, "add", "src/app.py")  # git's index file changes: mem must ask git again
     changed = run_mem("list", "--store", TEAM, cwd=project, env={"PATH": "/nonexistent"})
     assert changed.returncode == 1

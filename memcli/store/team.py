@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +49,7 @@ STAGED = "staged-"
 _STAMP_FILE = "staged-head"
 _LISTINGS = "staged"
 _KEPT_LISTINGS = 8
+_RACY_NS = 1_000_000_000
 README = """\
 # Team memory
 
@@ -179,6 +181,9 @@ class TeamStore(Store):
         """The fingerprint of the folder's staged state; None when git's index holds none of it.
 
         Cached by the stat of git's index file: no git process while it is unchanged.
+        An index file written in the last second is never cached: a file system's
+        clock ticks coarsely, so a second write in the same tick (same size, the
+        inode reused) could keep the stat and hide the change ("racy git").
         """
         try:
             status = os.stat(self.git.git_dir / "index")
@@ -197,7 +202,8 @@ class TeamStore(Store):
         if listing:
             fingerprint = STAGED + hashlib.sha1(listing, usedforsecurity=False).hexdigest()
             self._keep_listing(fingerprint, listing)
-        self._write_cache(_STAMP_FILE, f"{stamp} {fingerprint}\n".encode("ascii"))
+        if time.time_ns() - status.st_mtime_ns > _RACY_NS:
+            self._write_cache(_STAMP_FILE, f"{stamp} {fingerprint}\n".encode("ascii"))
         return fingerprint or None
 
     def changes(self, old: str, new: str, *, notes: bool = False) -> list[Change]:
