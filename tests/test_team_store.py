@@ -242,3 +242,19 @@ def test_stale_compares_team_memories_with_the_same_repository(project: Path) ->
     git(project, "commit", "-qam", "change the greeting")
     out = ok("stale", "--store", TEAM, cwd=project)
     assert "app.py prints a greeting" in out and "src/app.py" in out
+
+
+@pytest.mark.parametrize("point", ["files-written", "staged"])
+def test_a_save_killed_half_way_is_finished_by_the_next_write(project: Path, point: str) -> None:
+    killed = run_mem(
+        "save", "--store", TEAM, "Killed half way", cwd=project, env={"MEM_CRASH_AT": point}
+    )
+    assert killed.returncode != 0
+    done = run_mem("save", "--store", TEAM, "The next save", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert "finished an interrupted write" in done.stderr
+    listed = ok("list", "--store", TEAM, cwd=project)
+    assert "Killed half way" in listed and "The next save" in listed
+    memories = [p for p in staged(project) if p.startswith(f"{TEAM}/observations/")]
+    assert len(memories) == 2
+    assert git(project, "status", "--porcelain", "--untracked-files=all").count("??") == 0

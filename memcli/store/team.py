@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memcli.core.chunks import is_note_path
+from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
 from memcli.store.files import LOCK_FILE, MEMORY_DIRS, Change, Store, is_memory_path
 from memcli.store.git import Git, resolve_git_dir
@@ -304,6 +305,7 @@ class TeamStore(Store):
 
             return commit_paths(self.git, added, removed, message)
         self._stage([*added, *removed])
+        crash_point("staged")
         return ""
 
     def _stage(self, paths: list[str]) -> None:
