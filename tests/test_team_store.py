@@ -258,3 +258,21 @@ def test_a_save_killed_half_way_is_finished_by_the_next_write(project: Path, poi
     memories = [p for p in staged(project) if p.startswith(f"{TEAM}/observations/")]
     assert len(memories) == 2
     assert git(project, "status", "--porcelain", "--untracked-files=all").count("??") == 0
+
+
+@pytest.mark.parametrize("args", [["sync"], ["remote", "add", "https://example.com/m.git"]])
+def test_sync_and_remotes_are_the_projects_own_git(project: Path, args: list[str]) -> None:
+    done = run_mem(*args, "--store", TEAM, cwd=project)
+    assert done.returncode == 1
+    assert "syncs with the project's own git" in done.stderr
+    assert git(project, "remote") == ""
+
+
+def test_clone_into_a_team_folder_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    git_project(other, {"a.txt": "a\n"})
+    done = run_mem("clone", str(tmp_path / "project"), "--store", TEAM, cwd=other)
+    assert done.returncode == 1
+    assert "syncs with the project's own git" in done.stderr
+    assert not (other / TEAM).exists()
