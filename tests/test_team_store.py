@@ -276,3 +276,12 @@ def test_clone_into_a_team_folder_is_refused(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "syncs with the project's own git" in done.stderr
     assert not (other / TEAM).exists()
+
+
+def test_status_describes_the_team_store_at_its_cache(project: Path, tmp_path: Path) -> None:
+    save(project, "Status sees the team store")
+    report = json.loads(ok("status", "--store", TEAM, "--json", cwd=project))
+    (layer,) = report["layers"]
+    assert layer["exists"] is True and layer["memories"] == 1
+    assert layer["index"]["path"].startswith(str(tmp_path / "home" / ".cache" / "mem" / "team"))
+    assert layer["uncommitted"] == []  # staged for review is the team store's normal state

@@ -276,7 +276,15 @@ class Store:
         from memcli.store.git import porcelain_paths
 
         out = self.git.run(
-            ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
+            [
+                "--no-optional-locks",  # git status would otherwise refresh .git/index
+                "-c",
+                "core.quotePath=false",
+                "status",
+                "--porcelain",
+                "-z",
+                "--untracked-files=all",
+            ]
         ).stdout.decode("utf-8", "surrogateescape")
         return porcelain_paths(out)
 
