@@ -24,7 +24,6 @@ MEMORY.md, notes, mem.toml), but its git repository is the project's:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import time
@@ -35,7 +34,7 @@ from typing import TYPE_CHECKING
 from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
-from memcli.store.files import LOCK_FILE, MEMORY_DIRS, Change, Store, is_memory_path
+from memcli.store.files import LOCK_FILE, MEMORY_DIRS, Change, Store, digest, is_memory_path
 from memcli.store.git import Git, resolve_git_dir
 from memcli.store.layers import TEAM_DIR, work_tree_top
 
@@ -139,9 +138,7 @@ class TeamStore(Store):
         if self._cache is None:
             from memcli.core.failure_log import cache_dir
 
-            real = os.path.realpath(self.root).encode("utf-8", "surrogateescape")
-            name = hashlib.sha1(real, usedforsecurity=False).hexdigest()[:16]
-            self._cache = cache_dir() / "team" / name
+            self._cache = cache_dir() / "team" / _short_hash(os.path.realpath(self.root))
         return self._cache
 
     @property
@@ -201,7 +198,7 @@ class TeamStore(Store):
         listing = self.git.run(["ls-files", "-s", "-z", "--", "."]).stdout
         fingerprint = ""
         if listing:
-            fingerprint = STAGED + hashlib.sha1(listing, usedforsecurity=False).hexdigest()
+            fingerprint = STAGED + digest(listing)
             self._keep_listing(fingerprint, listing)
         if time.time_ns() - status.st_mtime_ns > _RACY_NS:
             self._write_cache(_STAMP_FILE, f"{stamp} {fingerprint}\n".encode("ascii"))
@@ -315,6 +312,14 @@ class TeamStore(Store):
         wait_for_git_index_lock(self.git)
         stdin = "".join(f"{path}\0" for path in paths)
         self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
+
+
+def _short_hash(text: str) -> str:
+    """16 hex digits naming a path (zlib's checksums: no hashlib import on the read path)."""
+    import zlib
+
+    data = text.encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def is_team_folder(path: Path) -> bool:
