@@ -285,3 +285,14 @@ def test_status_describes_the_team_store_at_its_cache(project: Path, tmp_path: P
     assert layer["exists"] is True and layer["memories"] == 1
     assert layer["index"]["path"].startswith(str(tmp_path / "home" / ".cache" / "mem" / "team"))
     assert layer["uncommitted"] == []  # staged for review is the team store's normal state
+
+
+def test_a_project_without_commits_takes_team_memories(tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q")
+    identity = save(root, "The first memory of a project with no commit")
+    assert identity[:8] in ok("list", "--store", TEAM, cwd=root)
+    report = json.loads(ok("doctor", "--store", TEAM, "--json", cwd=root))
+    (warning,) = [line for line in report["warnings"] if "staged for review" in line]
+    assert "README.md" not in warning and warning.startswith("1 team memory file")

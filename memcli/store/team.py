@@ -229,13 +229,15 @@ class TeamStore(Store):
         return sorted({path for path in out.split("\0") if path})
 
     def staged_paths(self) -> list[str]:
-        """Files of the folder staged and not committed: what awaits review."""
+        """Memory and notes files of the folder staged and not committed: what awaits review."""
         if self.git.head() is None:  # no commit yet: everything staged is new
             staged = self.head()
-            return sorted(self._entries(staged)) if staged else []
-        args = ["diff", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--", "."]
-        out = self.git.run(args).stdout.decode("utf-8", "surrogateescape")
-        return sorted(path for path in out.split("\0") if path)
+            paths = list(self._entries(staged)) if staged else []
+        else:
+            args = ["diff", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--", "."]
+            out = self.git.run(args).stdout.decode("utf-8", "surrogateescape")
+            paths = out.split("\0")
+        return sorted(p for p in paths if is_memory_path(p) or is_note_path(p))
 
     def _entries(self, state: str) -> dict[str, str]:
         """Path -> "mode blob stage" of a staged fingerprint (kept listing) or a commit."""
