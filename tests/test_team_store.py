@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -296,3 +297,16 @@ def test_a_project_without_commits_takes_team_memories(tmp_path: Path) -> None:
     report = json.loads(ok("doctor", "--store", TEAM, "--json", cwd=root))
     (warning,) = [line for line in report["warnings"] if "staged for review" in line]
     assert "README.md" not in warning and warning.startswith("1 team memory file")
+
+
+def test_save_commit_in_a_project_without_commits_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "mine.txt").write_text("the user's own, staged\n")
+    git(root, "add", "mine.txt")
+    done = run_mem("save", "--store", TEAM, "--commit", "Too early to commit", cwd=root)
+    assert done.returncode == 1
+    assert "has no commit yet" in done.stderr
+    assert subprocess.run(["git", "rev-parse", "-q", "--verify", "HEAD"], cwd=root).returncode
+    assert staged(root) == [f"{TEAM}/README.md", "mine.txt"]

@@ -302,6 +302,11 @@ class TeamStore(Store):
         if self.commit_writes:
             from memcli.store.commit import commit_paths
 
+            if self.git.head() is None:  # a first commit would take all that is staged
+                raise StoreError(
+                    f"the project at {self.top} has no commit yet: save without --commit "
+                    "(the memory is staged), then commit with git"
+                )
             return commit_paths(self.git, added, removed, message)
         self._stage([*added, *removed])
         crash_point("staged")
