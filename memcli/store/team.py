@@ -343,3 +343,8 @@ def store_for(location: StoreLocation) -> Store:
     if location.source == "team":
         return TeamStore(location.root)
     return Store(location.root)
+
+
+def store_at(root: Path) -> Store:
+    """The store at a folder, found by what it is: a team folder or a store of its own."""
+    return TeamStore(root) if is_team_folder(root) else Store(root)
