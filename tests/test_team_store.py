@@ -310,3 +310,27 @@ def test_save_commit_in_a_project_without_commits_is_refused(tmp_path: Path) -> 
     assert "has no commit yet" in done.stderr
     assert subprocess.run(["git", "rev-parse", "-q", "--verify", "HEAD"], cwd=root).returncode
     assert staged(root) == [f"{TEAM}/README.md", "mine.txt"]
+
+
+def test_diff_without_revisions_shows_what_is_staged_for_review(project: Path) -> None:
+    first = save(project, "Committed earlier and forgotten now")
+    kept = save(project, "Committed earlier and kept")
+    git(project, "commit", "-qm", "team memories")
+    assert json.loads(ok("diff", "--store", TEAM, "--json", cwd=project))["added"] == []
+    ok("forget", "--store", TEAM, first, cwd=project)
+    second = save(project, "Staged for review only")
+    ok("edit", "--store", TEAM, kept, "--set", "title=Committed earlier, edited now", cwd=project)
+    diff = json.loads(ok("diff", "--store", TEAM, "--json", cwd=project))
+    assert [m["id"] for m in diff["added"]] == [second]
+    assert [m["id"] for m in diff["forgotten"]] == [first]
+    assert [m["id"] for m in diff["changed"]] == [kept]
+    assert diff["to"].startswith("staged-")
+
+
+def test_diff_in_a_project_without_commits_shows_every_staged_memory(tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q")
+    identity = save(root, "Staged in a project with no commit")
+    diff = json.loads(ok("diff", "--store", TEAM, "--json", cwd=root))
+    assert [m["id"] for m in diff["added"]] == [identity]

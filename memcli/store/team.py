@@ -240,18 +240,33 @@ class TeamStore(Store):
         return sorted(p for p in paths if is_memory_path(p) or is_note_path(p))
 
     def _entries(self, state: str) -> dict[str, str]:
-        """Path -> "mode blob stage" of a staged fingerprint (kept listing) or a commit."""
+        """Path -> "mode blob" (and the stage of a conflict) of a staged state or a commit.
+
+        ``git ls-files -s`` says "MODE BLOB STAGE", ``git ls-tree`` "MODE TYPE BLOB":
+        both become "MODE BLOB" (with " STAGE" only for a conflict's entries).
+        """
         if state.startswith(STAGED):
             data = self._read_cache(f"{_LISTINGS}/{state}")
             if data is None:
                 raise StoreError(f"the staged state {state} is no longer known")
-        else:
-            data = self.git.run(["ls-tree", "-r", "-z", "--end-of-options", state, "--"]).stdout
+        elif state.startswith("-"):
+            raise StoreError(f"{state!r} is not a revision")
+        else:  # in the folder, ls-tree lists the folder's files relative to it
+            data = self.git.run(["ls-tree", "-r", "-z", state]).stdout
         entries: dict[str, str] = {}
         for line in data.split(b"\0"):
             meta, tab, path = line.partition(b"\t")
-            if tab:
-                entries[path.decode("utf-8", "surrogateescape")] = meta.decode("ascii", "replace")
+            if not tab:
+                continue
+            fields = meta.decode("ascii", "replace").split()
+            if len(fields) != 3:
+                continue
+            mode, second, third = fields
+            if second == "blob":
+                kept = f"{mode} {third}"
+            else:
+                kept = f"{mode} {second}" + (f" {third}" if third != "0" else "")
+            entries[path.decode("utf-8", "surrogateescape")] = kept
         return entries
 
     def _keep_listing(self, fingerprint: str, listing: bytes) -> None:
