@@ -334,3 +334,25 @@ def test_diff_in_a_project_without_commits_shows_every_staged_memory(tmp_path: P
     identity = save(root, "Staged in a project with no commit")
     diff = json.loads(ok("diff", "--store", TEAM, "--json", cwd=root))
     assert [m["id"] for m in diff["added"]] == [identity]
+
+
+def test_a_large_import_never_repacks_the_projects_repository(
+    project: Path, tmp_path: Path
+) -> None:
+    from memcli.capture.jsonl import export_line
+    from memcli.core.ids import new_ulid
+    from memcli.core.model import Observation
+    from memcli.service.writer import PACK_AFTER_FILES
+
+    dump = tmp_path / "many.jsonl"
+    rows = (
+        Observation(
+            id=new_ulid(), type="discovery", title=f"Imported {i}", created="2026-11-20T10:00:00Z"
+        )
+        for i in range(PACK_AFTER_FILES)
+    )
+    dump.write_text("".join(export_line(row) + "\n" for row in rows))
+    ok("import", "jsonl", str(dump), "--store", TEAM, cwd=project)
+    packs = list((project / ".git" / "objects" / "pack").glob("*.pack"))
+    assert packs == []
+    assert len([p for p in staged(project) if p.startswith(f"{TEAM}/observations/")]) == 1000
