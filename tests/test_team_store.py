@@ -205,8 +205,9 @@ def test_doctor_notes_staged_memories_and_reports_unstaged_hand_edits(project: P
     assert not (project / ".git" / "hooks" / "pre-commit").exists()
 
 
-def test_git_hooks_are_never_installed_in_the_project(project: Path) -> None:
-    done = run_mem("hooks", "install", "--store", TEAM, cwd=project)
+@pytest.mark.parametrize("action", ["install", "uninstall", "status"])
+def test_git_hooks_are_never_installed_in_the_project(project: Path, action: str) -> None:
+    done = run_mem("hooks", action, "--store", TEAM, cwd=project)
     assert done.returncode == 1
     assert "installs no git hooks" in done.stderr
     assert not (project / ".git" / "hooks" / "post-commit").exists()
