@@ -2,7 +2,8 @@
 
 ``mem diff`` without revisions shows what changed since the last time it
 was run that way: the commit it showed up to is kept in the store's cache as a
-bookmark (``.cache/diff-bookmark``), never committed.
+bookmark (``.cache/diff-bookmark``), never committed. In a team store it shows
+what is staged for review instead: from HEAD to git's index.
 """
 
 from __future__ import annotations
@@ -13,9 +14,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from memcli.service.memory import Memory
     from memcli.service.writer import SaveResult
+    from memcli.store.files import Store
     from memcli.store.history import JournalEntry, MemoryDiff
 
 DIFF_BOOKMARK = "diff-bookmark"
+
+
+def _staged(store: Store) -> MemoryDiff:
+    """A team store's memories staged for review: from HEAD to what git's index holds."""
+    from memcli.store.history import EMPTY_TREE, memory_diff
+
+    return memory_diff(store, store.git.head() or EMPTY_TREE, store.head() or EMPTY_TREE)
 
 
 def log(memory: Memory, ref: str | None, *, limit: int, since: str | None) -> list[JournalEntry]:
@@ -90,8 +99,10 @@ def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
 
     memory.require_store()
     store = memory.store
+    if not revs and not store.own_repository:
+        return _staged(store)
     bookmark = store.cache_dir / DIFF_BOOKMARK
-    head = store.head() or EMPTY_TREE
+    head = store.git.head() or EMPTY_TREE
     if revs:
         old = revs[0]
         new = revs[1] if len(revs) == 2 else "HEAD"

@@ -98,9 +98,9 @@ class Layers:
         """Whether the layer's store exists (asked before its memory is opened, if it is)."""
         if name in self._memories:
             return self._memories[name].store.exists()
-        from memcli.store.files import Store
+        from memcli.store.team import store_for
 
-        return Store(self.locations[name].root).exists()
+        return store_for(self.locations[name]).exists()
 
     def reader(self, only: str | None = None) -> LayeredMemory:
         """The home layer's memory reading every layer present (``only``: that layer)."""
@@ -231,13 +231,16 @@ class LayeredMemory(Memory):
         """The memory a save of ``draft`` goes to.
 
         ``layer`` when given; else the layer already holding the draft's key (the
-        nearest first), so that saving a key updates it where it is; else
-        ``[layers] <type>`` of the home layer's mem.toml (the project by default).
+        nearest first), so that saving a key updates it where it is; else the store named
+        directly (``--store`` a team or user store); else ``[layers] <type>`` of the
+        project's mem.toml (the project by default).
         """
         name = check_layer(layer)
         if name is None and draft.key and self._reading():
             holder = self.read(lambda index: index.by_key(draft.key or ""))
             name = holder.layer if holder is not None else None
+        if name is None and self.layers.home != "project":
+            name = self.layers.home  # a user or team store named directly (--store)
         if name is None:
             from memcli.core import config
             from memcli.core.schema import DEFAULT_TYPE
@@ -245,7 +248,7 @@ class LayeredMemory(Memory):
             settings = config.load(self.store.root)
             name = str(settings["layers"].get(draft.type or DEFAULT_TYPE, self.layer))
         target = self.layers.memory(name)
-        if name == "team":
+        if name == "team" and self.layers.home != "team":
             target.require_store()  # a team folder is made on purpose: `mem init --layer team`
         return target  # the writer makes any other store, once the draft is found good
 

@@ -274,7 +274,7 @@ class Writer:
                 files[MEMORY_MD] = notes.encode("utf-8")
             create_only = (MEMORY_MD,) if with_notes else ()
             commit = self._commit_files(files, [], message, loaded=loaded, create_only=create_only)
-        if len(kept) >= PACK_AFTER_FILES:
+        if len(kept) >= PACK_AFTER_FILES and self.store.own_repository:  # never the project's
             self._pack_loose_objects()
         return ImportCommit(commit, written, taken, with_notes, tuple(before))
 
@@ -303,6 +303,7 @@ class Writer:
         from memcli.store.purge import history_paths, rewrite
 
         self.memory.require_store()
+        self.store.check_purgeable()
         with self._transaction():
             dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
             if dirty:

@@ -13,6 +13,7 @@ from memcli.core.schema import OBSERVATION_TYPES
 
 if TYPE_CHECKING:
     from memcli.core.secrets import Policy
+    from memcli.service.layers import LayeredMemory
 
 
 @click.command()
@@ -54,6 +55,13 @@ if TYPE_CHECKING:
     "team's folder in the project's repository, staged for review. [default: the layer "
     "holding --key, else [layers] in mem.toml, else project]",
 )
+@click.option(
+    "--commit",
+    "commit_team",
+    is_flag=True,
+    help="In the team layer (a .mem-team folder), commit the memory in the project's "
+    "repository instead of only staging it for review (implies --layer team).",
+)
 @secrets_options
 @json_option
 @store_options
@@ -70,6 +78,7 @@ def save(
     agent: str | None,
     input_format: str,
     layer: str | None,
+    commit_team: bool,
     secrets: Policy,
     as_json: bool,
     store_dir: str | None,
@@ -137,6 +146,8 @@ def save(
     else:
         draft = given
     memory = open_memory(store_dir, project)
+    if commit_team:
+        layer = _commit_in_team(memory, layer)
     if not draft.agent:
         draft.agent = detected_agent()
     if not draft.project_commit:
@@ -151,6 +162,21 @@ def save(
             click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
         elif where:
             click.echo(f"mem: saved{where}", err=True)
+
+
+def _commit_in_team(memory: LayeredMemory, layer: str | None) -> str:
+    """``--commit``: the team store commits its write (every other store always does)."""
+    if layer not in (None, "team"):
+        raise click.UsageError(
+            "--commit is for the team layer (a .mem-team folder); every other store commits "
+            "each save already"
+        )
+    from memcli.store.team import TeamStore
+
+    store = memory.layers.memory("team").store
+    if isinstance(store, TeamStore):
+        store.commit_writes = True
+    return "team"
 
 
 def _read_stdin() -> str:
