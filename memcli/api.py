@@ -185,6 +185,48 @@ class MemStore:
                 forgotten += [{**entry, "commit": commit} for entry in own.entry_dicts(entries)]
         return forgotten
 
+    def promote(
+        self,
+        ref: str,
+        *,
+        to: str,
+        secrets: SecretsPolicy = "refuse",
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Move a memory (id, id prefix or key; any layer) to the ``to`` layer, keeping its id.
+
+        ``to``: ``user``, ``project`` or ``team``. The secret scan and ``<private>``
+        stripping run again: a likely secret is refused (``secrets="redact"``
+        stores it redacted) and nothing is written. Returns the record as the
+        destination holds it, with ``layer``, ``from``, ``path``, ``commit`` and
+        ``removed`` (the destination's and the source's commits; ``""`` where the
+        team folder only staged; None for a ``dry_run``, which writes nothing and
+        adds ``text``, the file that would be added).
+        """
+        from memcli.core.serialize import record_dict
+        from memcli.service.promote import promote
+
+        if secrets not in SECRETS_POLICIES:
+            raise InvalidInput(
+                f"unknown secrets policy {secrets!r}: use one of {', '.join(SECRETS_POLICIES)}"
+            )
+        target = _text(to, "to")
+        if not isinstance(dry_run, bool):
+            raise InvalidInput("dry_run must be true or false")
+        with self._use() as memory:
+            moved = promote(
+                _layered(memory), _text(ref, "ref"), target, secrets=secrets, dry_run=dry_run
+            )
+        result = {
+            **record_dict(moved.record),
+            "layer": moved.destination,
+            "from": moved.source,
+            "path": moved.path,
+            "commit": moved.commit,
+            "removed": moved.removed,
+        }
+        return result | {"text": moved.text} if dry_run else result
+
     # --------------------------------------------------------------- reading
 
     def search(

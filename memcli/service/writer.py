@@ -215,8 +215,11 @@ class Writer:
             commit = self._commit_files({entry.path: new}, [], message)
             return SaveResult(record, entry.path, "edited", commit)
 
-    def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
-        """Remove memories from the work tree in one commit; history keeps them."""
+    def forget(self, refs: Iterable[str], *, verb: str = "forget") -> tuple[list[Entry], str]:
+        """Remove memories from the work tree in one commit; history keeps them.
+
+        ``verb``: the commit's action (``promote`` when the memory moves to another layer).
+        """
         with self._transaction():
             entries: dict[str, Entry] = {}
             for ref in refs:
@@ -224,9 +227,27 @@ class Writer:
                 entries.setdefault(entry.id, entry)
             chosen = list(entries.values())
             records = [self.memory.load_or_stub(entry) for entry in chosen]
-            message = journal.commit_message("forget", records)
+            message = journal.commit_message(verb, records)
             commit = self._commit_files({}, [entry.path for entry in chosen], message)
             return chosen, commit
+
+    def adopt(self, record: Record) -> SaveResult:
+        """Write a memory another layer held until now, its id kept, in one commit (promote).
+
+        Refused when this store holds its id, or another memory holds its key.
+        """
+        self.memory.ensure_store()
+        with self._transaction():
+            if self.memory.read(lambda index: index.path_of(record.id)) is not None:
+                raise InvalidInput(f"the {self.memory.layer} layer holds {record.id} already")
+            self.memory.check_key_free(record)
+            path = self.store.new_path(record)
+            data = record.to_markdown().encode("utf-8")
+            message = journal.commit_message("promote", [record])
+            commit = self._commit_files(
+                {path: data}, [], message, loaded={path: (record, digest(data))}, create_only=[path]
+            )
+        return SaveResult(record, path, "promoted", commit)
 
     def import_records(
         self,

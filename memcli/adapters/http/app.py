@@ -304,6 +304,17 @@ async def batch(request: Request, pool: StorePool) -> Response:
     return results(await pool.read(lambda store: store.get(ids)))
 
 
+async def promote(request: Request, pool: StorePool) -> Response:
+    body = await json_body(request, "promote", ("ref", "to", "secrets", "dry_run"))
+    for field in ("ref", "to"):
+        if field not in body:
+            raise HttpError(422, f"promote needs {field!r}")
+    ref, to = body.pop("ref"), body.pop("to")
+    if body.get("dry_run"):
+        return JSONResponse(await pool.read(lambda store: store.promote(ref, to=to, **body)))
+    return JSONResponse(await pool.write(lambda store: store.promote(ref, to=to, **body)))
+
+
 async def inject(request: Request, pool: StorePool) -> Response:
     params = Params(request, "inject", ("budget", "prompt", "session"))
     budget = params.optional_number("budget")
@@ -346,6 +357,7 @@ def build_app(
         Route("/api/memory/search", endpoint(search), methods=["GET"]),
         Route("/api/memory/timeline", endpoint(timeline), methods=["GET"]),
         Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
+        Route("/api/memory/promote", endpoint(promote), methods=["POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
     ]
     mcp = _mcp(pool)
