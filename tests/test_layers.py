@@ -246,3 +246,16 @@ def test_edit_log_and_restore_work_in_any_layer(projects: tuple[Path, Path]) -> 
     assert restored["title"] == "Prefer rebase over merge"
     assert mem_json("show", "history")[0]["layer"] == "user"
     assert len(mem_json("log", "--layer", "user")) == 4  # save, edit, forget, restore
+
+
+@pytest.mark.parametrize("newer", ["user", "project"])
+def test_equal_scores_across_layers_come_newest_first(
+    projects: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, newer: str
+) -> None:
+    older = "project" if newer == "user" else "user"
+    monkeypatch.setenv("MEM_NOW", "2026-10-01T10:00:00Z")
+    mem("save", "Retry the flaky upload twice", "--layer", older)
+    monkeypatch.setenv("MEM_NOW", "2026-11-01T10:00:00Z")
+    mem("save", "Retry the flaky upload twice", "--layer", newer)
+    hits = mem_json("search", "flaky upload", "--mode", "lexical")
+    assert [h["layer"] for h in hits] == [newer, older]

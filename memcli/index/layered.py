@@ -37,9 +37,11 @@ def _best_first(lists: Iterable[list[T]], key: Callable[[T], Any], limit: int) -
     return list(heapq.merge(*lists, key=key))[:limit]
 
 
-def _score_order(entry: Entry) -> float:
-    """Best score first (each layer's list is already newest first among equals)."""
-    return -(entry.score or 0.0)
+def _best_entries(lists: Iterable[list[Entry]], limit: int) -> list[Entry]:
+    """Best score first and, among equal scores, newest first: the order of one index."""
+    merged = sorted((e for entries in lists for e in entries), key=_NEWEST, reverse=True)
+    merged.sort(key=lambda entry: -(entry.score or 0.0))
+    return merged[:limit]
 
 
 class LayeredIndex:
@@ -70,7 +72,7 @@ class LayeredIndex:
 
     def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
         found = self._each(lambda index: index.ranked(match, filters, limit=limit))
-        return _best_first(found, _score_order, limit)
+        return _best_entries(found, limit)
 
     def search(
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
@@ -83,7 +85,7 @@ class LayeredIndex:
         chosen = [r.entries for r in results if r.strategy == strategy]
         if strategy == "substring":
             return SearchResult(self._newest(chosen, limit), strategy)
-        return SearchResult(_best_first(chosen, _score_order, limit), strategy)
+        return SearchResult(_best_entries(chosen, limit), strategy)
 
     def substring(
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10
