@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import memcli
-from tests.conftest import git, mem, mem_json
+from tests.conftest import git, mem, mem_json, run_mem
 
 
 @pytest.fixture
@@ -259,3 +259,30 @@ def test_equal_scores_across_layers_come_newest_first(
     mem("save", "Retry the flaky upload twice", "--layer", newer)
     hits = mem_json("search", "flaky upload", "--mode", "lexical")
     assert [h["layer"] for h in hits] == [newer, older]
+
+
+def test_a_new_project_s_session_start_shows_the_user_s_preferences(
+    projects: tuple[Path, Path],
+) -> None:
+    shop, blog = projects
+    mem("save", "Answer briefly, code first", "--type", "preference", "--layer", "user")
+    payload = {
+        "session_id": "s1",
+        "cwd": str(blog),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
+    done = run_mem("hook", "claude", "SessionStart", input=json.dumps(payload), cwd=blog)
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "preference (user): Answer briefly, code first" in context
+    assert not (Path(os.environ["MEM_HOME"]) / "blog").exists()  # no half store made
+
+
+def test_sync_in_a_project_without_a_store_never_syncs_another_layer(
+    projects: tuple[Path, Path],
+) -> None:
+    mem("save", "Answer briefly", "--type", "preference", "--layer", "user")
+    refused = mem("sync", expect=1)
+    assert "no memory store" in refused.output
+    assert "no remote" in mem("sync", "--layer", "user", expect=1).output

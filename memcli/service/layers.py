@@ -102,12 +102,18 @@ class Layers:
 
         return store_for(self.locations[name]).exists()
 
-    def reader(self, only: str | None = None) -> LayeredMemory:
-        """The home layer's memory reading every layer present (``only``: that layer)."""
+    def reader(self, only: str | None = None, *, borrow: bool = False) -> LayeredMemory:
+        """The home layer's memory reading every layer present (``only``: that layer).
+
+        ``borrow``: when the home layer has no store yet, the first layer present
+        lends its settings, templates and session records (session start and
+        recall in a project with no memory yet still give the user's). Commands
+        that act on the found store itself never borrow.
+        """
         check_layer(only)
         if only is not None and only not in self.locations:
             raise StoreError(_no_layer(only, self.cwd))
-        return LayeredMemory(self, only)
+        return LayeredMemory(self, only, borrow=borrow)
 
     def close(self) -> None:
         for memory in self._memories.values():
@@ -143,9 +149,9 @@ class LayeredMemory(Memory):
     memory (``Layers.memory``), never through this one.
     """
 
-    def __init__(self, layers: Layers, only: str | None) -> None:
+    def __init__(self, layers: Layers, only: str | None, *, borrow: bool = False) -> None:
         home = only or layers.home
-        if not only and not layers._exists(home):
+        if borrow and not only and not layers._exists(home):
             # A project without memory yet still reads the user's (and the team's): the
             # first layer present lends its settings, templates and session records.
             home = next(iter(layers.present()), home)

@@ -21,6 +21,7 @@ from memcli.core.timeutil import parse_since, parse_until
 
 if TYPE_CHECKING:
     from memcli.service.layers import LayeredMemory
+    from memcli.service.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,7 +50,7 @@ def json_option(f: F) -> F:
 
 
 def open_memory(
-    store_dir: str | None, project: str | None, layer: str | None = None
+    store_dir: str | None, project: str | None, layer: str | None = None, *, borrow: bool = False
 ) -> LayeredMemory:
     """The memory found from here, reading every layer present (``layer``: only that one).
 
@@ -62,9 +63,17 @@ def open_memory(
     terminal = sys.stderr is not None and sys.stderr.isatty()
     progress = terminal_progress() if terminal else None
     cwd = Path.cwd()
-    memory = Layers(locate(store_dir, project, cwd), cwd, notice, progress).reader(layer)
+    location = locate(store_dir, project, cwd)
+    memory = Layers(location, cwd, notice, progress).reader(layer, borrow=borrow)
     if terminal:
         memory.embedding_progress = terminal_progress("embedding", "memories")
+    return memory
+
+
+def layer_store(store_dir: str | None, project: str | None, layer: str | None) -> Memory:
+    """One layer's own memory, which must exist: the found store's, or ``layer``'s."""
+    memory = open_memory(store_dir, project).layers.memory(layer)
+    memory.require_store()
     return memory
 
 
@@ -78,10 +87,10 @@ def layer_option(f: F) -> F:
 
 
 def open_existing(
-    store_dir: str | None, project: str | None, layer: str | None = None
+    store_dir: str | None, project: str | None, layer: str | None = None, *, borrow: bool = False
 ) -> LayeredMemory:
     """The memory of a store that must exist already (a clear error when it does not)."""
-    memory = open_memory(store_dir, project, layer)
+    memory = open_memory(store_dir, project, layer, borrow=borrow)
     memory.require_store()
     return memory
 

@@ -58,7 +58,7 @@ def context(
         mem context --budget 4000 --json
         mem context --check-templates
     """
-    memory = open_memory(store_dir, project, layer)
+    memory = open_memory(store_dir, project, layer, borrow=True)
     if check_templates:
         _check_templates(memory)
         return

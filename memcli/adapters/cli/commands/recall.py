@@ -61,7 +61,7 @@ def recall(
     """
     from memcli.retrieval.recall import Recall
 
-    memory = open_existing(store_dir, project, layer)
+    memory = open_existing(store_dir, project, layer, borrow=True)
     result = Recall.gather(memory, prompt, budget, session=session)
     text = result.render()
     if output_format == "json":
