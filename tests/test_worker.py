@@ -365,3 +365,25 @@ def test_the_peer_of_a_unix_socket_is_this_user() -> None:
     one, other = socket.socketpair(socket.AF_UNIX)
     with one, other:
         assert peer_uid(one) == os.geteuid() and same_user(one)
+
+
+@pytest.mark.parametrize(
+    ("agent", "settings_file"),
+    [("claude", ".claude/settings.json"), ("gemini", ".gemini/settings.json")],
+)
+def test_install_worker_makes_the_session_start_hook_start_one(
+    tmp_path: Path, agent: str, settings_file: str
+) -> None:
+    root = tmp_path / "p"
+    git_project(root, {"README.md": "# webshop\n"})
+
+    def commands() -> dict[str, str]:
+        hooks = json.loads((root / settings_file).read_text())["hooks"]
+        return {event: groups[0]["hooks"][0]["command"] for event, groups in hooks.items()}
+
+    assert run_mem("install", agent, "--no-mcp", "--worker", cwd=root).returncode == 0
+    with_worker = commands()
+    assert with_worker["SessionStart"].endswith(f"hook {agent} SessionStart --worker")
+    assert [e for e, c in with_worker.items() if c.endswith("--worker")] == ["SessionStart"]
+    assert run_mem("install", agent, "--no-mcp", cwd=root).returncode == 0
+    assert commands()["SessionStart"].endswith(f"hook {agent} SessionStart")  # taken back
