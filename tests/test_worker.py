@@ -189,7 +189,7 @@ def test_session_start_starts_one_worker_and_answers_without_waiting(
     # a second worker started by hand finds the lock taken, and leaves at once
     second = run_mem("serve", "--worker", "--store", str(store), timeout=30)
     assert second.returncode == 0
-    assert health(store)["hooks_answered"] == 1  # type: ignore[index]
+    assert health(store)["answered"] == 1  # type: ignore[index]
 
 
 def test_answers_are_byte_identical_with_and_without_the_worker(
@@ -201,10 +201,10 @@ def test_answers_are_byte_identical_with_and_without_the_worker(
     assert sum("additionalContext" in out for out in alone) >= 3  # recall answered some
     settings(store, auto=True, budget=5000)  # a loaded machine: never too late here
     started_worker(project, store, workers)
-    before = health(store)["hooks_answered"]  # type: ignore[index]
+    before = health(store)["answered"]  # type: ignore[index]
     warm = session_outputs(project, "warm")
     assert warm == alone
-    assert health(store)["hooks_answered"] == before + len(alone)  # type: ignore[index]
+    assert health(store)["answered"] == before + len(alone)  # type: ignore[index]
     # what the session was given is noted the same way: the repeated prompt got nothing new
     assert session_record(store, "warm") == session_record(store, "alone")
 
@@ -223,10 +223,10 @@ def test_the_worker_sees_a_hand_commit(project: Path, tmp_path: Path, workers: l
     path = next(store.glob("**/*flamingo*.md"))
     path.write_text(path.read_text().replace("in redis", "in redis db 3, by hand"))
     git(store, "commit", "-qam", "hand edit")
-    answered = health(store)["hooks_answered"]  # type: ignore[index]
+    answered = health(store)["answered"]  # type: ignore[index]
     through = hook("UserPromptSubmit", prompt_payload(project, "s2", prompt)).stdout
     assert "redis db 3, by hand" in through
-    assert health(store)["hooks_answered"] == answered + 1  # type: ignore[index]
+    assert health(store)["answered"] == answered + 1  # type: ignore[index]
     settings(store, auto=False)
     stop(workers[0])
     assert hook("UserPromptSubmit", prompt_payload(project, "s3", prompt)).stdout == through
@@ -329,7 +329,7 @@ def test_a_worker_killed_mid_request_costs_one_fallback(
     restarted = wait_for_worker(store, workers)
     assert restarted["pid"] != pid
     again = hook("UserPromptSubmit", prompt_payload(project, "z", PROMPTS[2])).stdout
-    assert again == expected and health(store)["hooks_answered"] == 1  # type: ignore[index]
+    assert again == expected and health(store)["answered"] == 1  # type: ignore[index]
 
 
 def test_the_hook_flag_starts_a_worker_without_the_setting(
@@ -387,3 +387,25 @@ def test_install_worker_makes_the_session_start_hook_start_one(
     assert [e for e, c in with_worker.items() if c.endswith("--worker")] == ["SessionStart"]
     assert run_mem("install", agent, "--no-mcp", cwd=root).returncode == 0
     assert commands()["SessionStart"].endswith(f"hook {agent} SessionStart")  # taken back
+
+
+def test_mem_recall_and_context_print_the_same_through_the_worker(
+    project: Path, tmp_path: Path, workers: list[int]
+) -> None:
+    store = tmp_path / "s"
+    settings(store, auto=True, budget=5000)
+
+    def reads(session: str) -> list[tuple[str, str]]:
+        runs = [run_mem("context", cwd=project), run_mem("context", "--budget", "300", cwd=project)]
+        for prompt in PROMPTS:
+            runs.append(run_mem("recall", prompt, "--session", session, cwd=project))
+        assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+        return [(run.stdout, run.stderr) for run in runs]
+
+    alone = reads("alone")
+    assert sum(bool(out) for out, _ in alone) >= 4
+    started_worker(project, store, workers)
+    before = health(store)["answered"]  # type: ignore[index]
+    assert reads("warm") == alone
+    assert health(store)["answered"] == before + len(alone)  # type: ignore[index]
+    assert session_record(store, "warm") == session_record(store, "alone")

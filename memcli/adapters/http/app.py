@@ -1,7 +1,7 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
     GET  /health                    {"status": "ok", "version", "shape", "store", "pid",
-                                    "hooks_answered"}
+                                    "answered"}
     POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
                                     agent from ``agent`` or the Mem-Agent header, the commit
                                     from the project the server runs in
@@ -13,6 +13,9 @@
                                     ``mem hook AGENT EVENT`` would answer (context and recall)
     POST /api/hook/keep/TICKET      the caller took that answer: what it notes for the session
                                     is written now (``worker.server``)
+    POST /api/read/context|recall   {"cwd", "store", "project", "budget", "prompt", "session"}
+                                    -> {"text", "notices", "ticket"}: what ``mem context`` /
+                                    ``mem recall`` would print (``worker.reads``)
     *    /mcp                       MCP's streamable HTTP transport
 
 Memories come in the one shape of ``memcli.core.serialize`` (entries for search
@@ -251,7 +254,7 @@ async def health(request: Request, pool: StorePool) -> Response:
             "shape": SHAPE_VERSION,
             "store": str(pool.root),
             "pid": os.getpid(),
-            "hooks_answered": state.hooks_answered,
+            "answered": state.answered,
         }
     )
 
@@ -344,7 +347,26 @@ async def hook(request: Request, pool: StorePool) -> Response:
     except ValueError as exc:  # what the hook says of a bad input, in its own process too
         raise HttpError(422, str(exc)) from None
     state: WorkerState = request.app.state.worker
-    state.hooks_answered += 1
+    state.answered += 1
+    ticket = state.keep(found.pop("writes"))
+    return JSONResponse({**found, "ticket": ticket})
+
+
+async def read(request: Request, pool: StorePool) -> Response:
+    from memcli.adapters.worker import reads
+
+    what = request.path_params["what"]
+    body = await json_body(
+        request, what, ("store", "project", "cwd", "budget", "prompt", "session")
+    )
+    try:
+        found = await pool.run(lambda: reads.answer(what, body, pool.root))
+    except LookupError as exc:
+        raise HttpError(404, str(exc)) from None
+    except PermissionError as exc:
+        raise HttpError(409, str(exc)) from None
+    state: WorkerState = request.app.state.worker
+    state.answered += 1
     ticket = state.keep(found.pop("writes"))
     return JSONResponse({**found, "ticket": ticket})
 
@@ -394,6 +416,7 @@ def build_app(
         Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
         Route("/api/hook/keep/{ticket}", endpoint(keep), methods=["POST"]),
+        Route("/api/read/{what}", endpoint(read), methods=["POST"]),
         Route("/api/hook/{agent}/{event}", endpoint(hook), methods=["POST"]),
     ]
     mcp = _mcp(pool)

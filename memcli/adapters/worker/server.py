@@ -69,7 +69,7 @@ class WorkerState:
     env: str = field(default_factory=client.env_digest)
     last: float = field(default_factory=time.monotonic)
     active: int = 0
-    hooks_answered: int = 0
+    answered: int = 0
     stopping: bool = False
     identity: tuple[int, int] | None = None
     tickets: dict[str, tuple[float, list[Callable[[], None]]]] = field(default_factory=dict)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -7,6 +8,7 @@ import click
 from memcli.adapters.cli.options import (
     budget_option,
     format_option,
+    notice,
     open_memory,
     store_options,
 )
@@ -55,6 +57,15 @@ def context(
         mem context --budget 4000 --json
         mem context --check-templates
     """
+    if output_format != "json" and not explain and not check_templates:
+        from memcli.adapters.worker import reads
+
+        text = reads.ask("context", store_dir, project, {"budget": budget}, notice)
+        if text is None:  # no worker answered: the same text, computed here
+            text = reads.context_text(open_memory(store_dir, project), budget, Path.cwd())
+        if text:
+            click.echo(text, nl=not text.endswith("\n"))
+        return
     memory = open_memory(store_dir, project)
     if check_templates:
         _check_templates(memory)
