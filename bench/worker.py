@@ -8,7 +8,7 @@ stopped at the end), one without a worker. Each prompt runs as a whole
 moment costs both the same), each call with a session of its own, as an agent's
 first prompt; the session start likewise (Gemini CLI's: Claude Code's also starts a
 transcript sync, detached, whose work would weigh on the next samples). The worker
-is asked within mem.toml's ``[serve] budget`` (default 50 ms): the figures say how
+is asked within mem.toml's ``[serve] budget`` (default 100 ms): the figures say how
 many calls it answered, the others fell back and are counted as they came. Then ``GET
 /api/memory/search`` through the worker (bench/http.py's latency and
 throughput), its resident memory and its CPU time while idle. Search is

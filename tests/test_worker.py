@@ -409,3 +409,20 @@ def test_mem_recall_and_context_print_the_same_through_the_worker(
     assert reads("warm") == alone
     assert health(store)["answered"] == before + len(alone)  # type: ignore[index]
     assert session_record(store, "warm") == session_record(store, "alone")
+
+
+def test_a_relative_mem_store_is_answered_by_the_hook_itself(
+    project: Path, tmp_path: Path, workers: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "s"
+    settings(store, auto=True, budget=5000)
+    monkeypatch.setenv("MEM_STORE", "s")  # from tmp_path, the hooks' directory; not the worker's
+    started_worker(project, store, workers)
+    expected = run_mem("recall", PROMPTS[0], "--store", str(store), cwd=project).stdout
+    before = health(store)["answered"]  # type: ignore[index]
+    answered = hook("UserPromptSubmit", prompt_payload(project, "a", PROMPTS[0])).stdout
+    assert (
+        expected.strip()
+        and expected.strip() in json.loads(answered)["hookSpecificOutput"]["additionalContext"]
+    )
+    assert health(store)["answered"] == before  # type: ignore[index]  # refused: another store

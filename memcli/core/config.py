@@ -57,7 +57,7 @@ model = ""             # a model name on the hub or a local directory; empty: le
 auto = false           # a session start starts a warm worker (`mem serve --worker`) for
                        # the store when none answers; hooks and reads ask it first
 idle = 1800            # seconds without a request before the worker exits (0: never)
-budget = 50            # milliseconds a hook or read gives the worker to answer, else
+budget = 100           # milliseconds a hook or read gives the worker to answer, else
                        # it answers in its own process
 
 [summarize]
@@ -134,7 +134,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "serve": {
         "auto": False,
         "idle": 1800,
-        "budget": 50,
+        "budget": 100,
     },
     "summarize": {
         "command": "",

@@ -341,9 +341,11 @@ async def hook(request: Request, pool: StorePool) -> Response:
     except (ValueError, RecursionError) as exc:
         raise HttpError(400, f"the body is not valid JSON ({one_line(str(exc), 200)})") from None
     try:
-        found = await pool.run(lambda: hook_answer(agent, event, payload))
+        found = await pool.run(lambda: hook_answer(agent, event, payload, pool.root))
     except LookupError as exc:
         raise HttpError(404, str(exc)) from None
+    except PermissionError as exc:
+        raise HttpError(409, str(exc)) from None
     except ValueError as exc:  # what the hook says of a bad input, in its own process too
         raise HttpError(422, str(exc)) from None
     state: WorkerState = request.app.state.worker

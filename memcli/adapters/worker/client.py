@@ -2,7 +2,7 @@
 
 The worker is ``mem serve`` on the store's default unix socket. A caller that
 finds the socket sends one HTTP/1.1 request over it and waits at most its budget
-(``[serve] budget``, 50 ms) for the whole answer: the connection, the request and
+(``[serve] budget``, 100 ms) for the whole answer: the connection, the request and
 the response. Anything else (no socket, a refused or stale one, a server that
 does not answer in time, any status but 200, a body that is not the JSON
 expected) is ``None``, and the caller answers in its own process, as it does

@@ -172,13 +172,27 @@ class WorkerGuard:
         return None
 
 
-def hook_answer(agent: str, event: str, payload: Any) -> dict[str, Any]:
-    """What the hook would answer in its own process, its notices, and its writes kept."""
+def hook_answer(agent: str, event: str, payload: Any, root: Path) -> dict[str, Any]:
+    """What the hook would answer in its own process, its notices, and its writes kept.
+
+    Only for a hook whose directory finds the store at ``root`` here too (a relative
+    ``MEM_STORE`` would find another from the worker's directory): else PermissionError.
+    """
+    from memcli.adapters.agents.events import directory
     from memcli.adapters.agents.protocol import MOMENTS, answer
+    from memcli.core.errors import MemError
     from memcli.retrieval import injected
+    from memcli.store.location import locate
 
     if MOMENTS.get(agent, {}).get(event) not in HOOK_MOMENTS:
         raise LookupError(f"the worker does not answer {agent} {event}")
+    where = directory(payload.get("cwd")) if isinstance(payload, dict) else None
+    try:
+        found = locate(None, None, where).root if where is not None else None
+    except MemError:
+        found = None
+    if found != root:
+        raise PermissionError(f"this worker serves the store {root}, not the hook's")
     notices: list[str] = []
     with injected.deferred() as writes:
         reply = answer(agent, event, payload, notices.append)
