@@ -426,3 +426,24 @@ def test_a_relative_mem_store_is_answered_by_the_hook_itself(
         and expected.strip() in json.loads(answered)["hookSpecificOutput"]["additionalContext"]
     )
     assert health(store)["answered"] == before  # type: ignore[index]  # refused: another store
+
+
+def test_an_answer_the_hook_gave_up_on_leaves_no_record(
+    project: Path, tmp_path: Path, workers: list[int]
+) -> None:
+    store = tmp_path / "s"
+    settings(store, auto=False)
+    expected = hook("UserPromptSubmit", prompt_payload(project, "alone", PROMPTS[1])).stdout
+    assert "additionalContext" in expected
+    settings(store, auto=True, budget=5000)
+    started_worker(project, store, workers)
+    settings(store, auto=True, budget=1)  # no worker answers a hook in a millisecond
+    late = hook("UserPromptSubmit", prompt_payload(project, "late", PROMPTS[1])).stdout
+    deadline = time.monotonic() + 30
+    while health(store)["late"] < 1:  # type: ignore[index]
+        assert time.monotonic() < deadline, "the worker never answered"
+        time.sleep(0.05)
+    # The worker's answer came after the hook had answered itself: had it noted what it
+    # gave the session, the hook (still importing) would have found it given already.
+    assert late == expected
+    assert session_record(store, "late") == session_record(store, "alone")

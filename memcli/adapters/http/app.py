@@ -1,7 +1,7 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
     GET  /health                    {"status": "ok", "version", "shape", "store", "pid",
-                                    "answered"}
+                                    "answered", "late"}
     POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
                                     agent from ``agent`` or the Mem-Agent header, the commit
                                     from the project the server runs in
@@ -255,6 +255,7 @@ async def health(request: Request, pool: StorePool) -> Response:
             "store": str(pool.root),
             "pid": os.getpid(),
             "answered": state.answered,
+            "late": state.late,
         }
     )
 
@@ -350,6 +351,8 @@ async def hook(request: Request, pool: StorePool) -> Response:
         raise HttpError(422, str(exc)) from None
     state: WorkerState = request.app.state.worker
     state.answered += 1
+    if await request.is_disconnected():
+        state.late += 1  # the caller gave up waiting, and answers itself
     ticket = state.keep(found.pop("writes"))
     return JSONResponse({**found, "ticket": ticket})
 
@@ -369,6 +372,8 @@ async def read(request: Request, pool: StorePool) -> Response:
         raise HttpError(409, str(exc)) from None
     state: WorkerState = request.app.state.worker
     state.answered += 1
+    if await request.is_disconnected():
+        state.late += 1  # the caller gave up waiting, and answers itself
     ticket = state.keep(found.pop("writes"))
     return JSONResponse({**found, "ticket": ticket})
 

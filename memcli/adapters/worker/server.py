@@ -70,6 +70,9 @@ class WorkerState:
     last: float = field(default_factory=time.monotonic)
     active: int = 0
     answered: int = 0
+    """Hooks and reads answered for a caller (``/health``)."""
+    late: int = 0
+    """Of those, answered after the caller had given up waiting."""
     stopping: bool = False
     identity: tuple[int, int] | None = None
     tickets: dict[str, tuple[float, list[Callable[[], None]]]] = field(default_factory=dict)
