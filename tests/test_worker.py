@@ -56,10 +56,11 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def settings(store: Path, **serve: Any) -> None:
-    """mem.toml's ``[serve]``; session start shows no memory in full, so recall has some."""
-    lines = ["[context]", "hot_count = 0", "[serve]"]
-    lines += [f"{k} = {json.dumps(v)}" for k, v in serve.items()]
+def settings(store: Path, model: str = "", **serve: Any) -> None:
+    """mem.toml's ``[serve]`` (and semantic ``model``); session start shows no memory in
+    full, so recall has some."""
+    lines = ["[context]", "hot_count = 0", "[semantic]", f"model = {json.dumps(model)}"]
+    lines += ["[serve]"] + [f"{k} = {json.dumps(v)}" for k, v in serve.items()]
     (store / "mem.toml").write_text("\n".join(lines) + "\n")
 
 
@@ -447,3 +448,41 @@ def test_an_answer_the_hook_gave_up_on_leaves_no_record(
     # gave the session, the hook (still importing) would have found it given already.
     assert late == expected
     assert session_record(store, "late") == session_record(store, "alone")
+
+
+def test_semantic_answers_are_the_same_through_the_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: list[int]
+) -> None:
+    pytest.importorskip("onnx")
+    from .test_semantic_onnx import write_onnx_model
+
+    model = str(write_onnx_model(tmp_path / "tiny-onnx"))
+    root, store = tmp_path / "p", tmp_path / "s"
+    git_project(root, {"README.md": "# app\n"})
+    monkeypatch.setenv("MEM_STORE", str(store))
+    for text in (
+        "Feature toggle for dark mode lives in settings",
+        "The database connection pool is exhausted under load",
+        "Use pytest fixtures for temporary repositories",
+    ):
+        assert run_mem("save", text, cwd=root).returncode == 0
+    settings(store, model=model, auto=False)
+    assert run_mem("list", cwd=root).returncode == 0  # embedded now, not by the first hook
+    prompts = [
+        "where is the flag switch for the dark theme?",
+        "the postgres query pool is exhausted under load, why?",
+        "which pytest fixture makes a temporary repository?",
+    ]
+
+    def outputs(session: str) -> list[str]:
+        runs = [hook("SessionStart", start_payload(root, session)).stdout]
+        runs += [hook("UserPromptSubmit", prompt_payload(root, session, p)).stdout for p in prompts]
+        return runs
+
+    alone = outputs("alone")
+    assert sum("additionalContext" in out for out in alone) >= 2
+    settings(store, model=model, auto=True, budget=5000)
+    started_worker(root, store, workers)
+    before = health(store)["answered"]  # type: ignore[index]
+    assert outputs("warm") == alone
+    assert health(store)["answered"] == before + len(alone)  # type: ignore[index]
