@@ -486,3 +486,24 @@ def test_semantic_answers_are_the_same_through_the_worker(
     before = health(store)["answered"]  # type: ignore[index]
     assert outputs("warm") == alone
     assert health(store)["answered"] == before + len(alone)  # type: ignore[index]
+
+
+def test_a_prompt_utf8_cannot_hold_goes_through_the_worker_too(
+    project: Path, tmp_path: Path, workers: list[int]
+) -> None:
+    store = tmp_path / "s"
+    settings(store, auto=False)
+    raw = '{"cwd": "%s", "session_id": "%s", "prompt": "is the stripe mock running? \\ud800"}'
+
+    def ask(session: str) -> str:
+        result = run_mem("hook", "claude", "UserPromptSubmit", input=raw % (project, session))
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    alone = ask("alone")
+    assert "Stripe mock" in alone
+    settings(store, auto=True, budget=5000)
+    started_worker(project, store, workers)
+    before = health(store)["answered"]  # type: ignore[index]
+    assert ask("warm") == alone
+    assert health(store)["answered"] == before + 1  # type: ignore[index]
