@@ -46,7 +46,20 @@ def ask(
     notify: Callable[[str], None],
 ) -> str | None:
     """The text the worker computed for this read (its notices given to ``notify``); None:
-    no worker answered in time, and the command answers itself."""
+    no worker answered in time, and the command answers itself. Never raises."""
+    try:
+        return _ask(what, store_dir, project, arguments, notify)
+    except Exception:
+        return None
+
+
+def _ask(
+    what: str,
+    store_dir: str | None,
+    project: str | None,
+    arguments: dict[str, Any],
+    notify: Callable[[str], None],
+) -> str | None:
     from memcli.core import config
     from memcli.core.errors import MemError
     from memcli.store.location import locate

@@ -87,7 +87,6 @@ def _answer(agent: str, event: str, *, start_worker: bool = False) -> None:
             answer,
             nothing_to_add,
         )
-        from memcli.adapters.worker import hooks as worker
 
         reply = nothing_to_add(agent)  # also what a failing hook answers, where there is one
         raw = sys.stdin.buffer.read(MAX_HOOK_INPUT_BYTES + 1) if sys.stdin is not None else b""
@@ -95,8 +94,7 @@ def _answer(agent: str, event: str, *, start_worker: bool = False) -> None:
             raise ValueError(f"the hook input is over {MAX_HOOK_INPUT_BYTES >> 20} MB")
         payload = json.loads(raw.decode("utf-8")) if raw.strip() else {}
         moment = MOMENTS[agent].get(event)
-        found = worker.target(moment, payload)
-        asked = worker.ask(found, agent, event, payload) if found is not None else None
+        found, asked = _from_worker(agent, event, moment, payload)
         if asked is not None:
             for message in asked.notices:
                 _notice(message)
@@ -115,7 +113,33 @@ def _answer(agent: str, event: str, *, start_worker: bool = False) -> None:
         click.echo(json.dumps(reply, ensure_ascii=False))
     if found is not None and asked is None and (found.auto or start_worker):
         sys.stdout.flush()  # the agent has its answer; the worker starts after
+        _start_worker(agent, event, found, moment)
+
+
+def _from_worker(
+    agent: str, event: str, moment: str | None, payload: Any
+) -> tuple[Target | None, Answer | None]:
+    """The store's worker (None: no worker to ask) and its answer (None: none in time).
+    Never raises: whatever goes wrong, the hook answers in its own process."""
+    try:
+        from memcli.adapters.worker import hooks as worker
+
+        found = worker.target(moment, payload)
+        return found, (worker.ask(found, agent, event, payload) if found is not None else None)
+    except Exception:
+        return None, None
+
+
+def _start_worker(agent: str, event: str, found: Target, moment: str | None) -> None:
+    """Start the store's worker, detached; a failure is one line in mem's failure log."""
+    try:
+        from memcli.adapters.worker import hooks as worker
+
         worker.start(found, moment)
+    except Exception as exc:
+        from memcli.core import failure_log
+
+        failure_log.record(f"{agent} {event} hook: warm worker", str(exc) or type(exc).__name__)
 
 
 def _notice(message: str) -> None:
