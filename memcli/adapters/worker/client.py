@@ -29,6 +29,7 @@ import json
 import os
 import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +152,37 @@ def ask(
         return _parsed(raw) if raw is not None else None
     except (OSError, ValueError, UnicodeError):
         return None
+
+
+def taken(
+    socket_path: Path,
+    target: str,
+    root: Path,
+    payload: Any,
+    budget: float,
+    valid: Callable[[dict[str, Any]], bool],
+) -> dict[str, Any] | None:
+    """The worker's answer to ``payload`` (POSTed as JSON to ``target``), once taken.
+
+    An answer is ``{"notices": [...], "ticket": ..., ...}`` that ``valid`` accepts;
+    its ticket is then redeemed (``POST /api/hook/keep/TICKET``): what the worker
+    would note for the session is written now that the caller uses this answer.
+    Not waited past the budget: without it, recall may only repeat a memory later,
+    never withhold one. None: no such answer in time.
+    """
+    deadline = time.monotonic() + budget
+    body = json.dumps(payload).encode("ascii")  # escaped: a lone surrogate survives too
+    data = ask(socket_path, "POST", target, root, body=body, budget=budget)
+    if not isinstance(data, dict) or not valid(data):
+        return None
+    notices = data.get("notices")
+    if not isinstance(notices, list) or not all(isinstance(n, str) for n in notices):
+        return None
+    ticket = data.get("ticket")
+    if isinstance(ticket, str):
+        left = max(deadline - time.monotonic(), budget / 2)
+        ask(socket_path, "POST", f"/api/hook/keep/{ticket}", root, budget=left)
+    return data
 
 
 def _read_all(connection: socket.socket, deadline: float) -> bytes | None:

@@ -7,8 +7,6 @@ process. Nothing here raises: a worker that cannot help is ``None``.
 
 from __future__ import annotations
 
-import json
-import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -58,33 +56,14 @@ def ask(found: Target, agent: str, event: str, payload: dict[str, Any]) -> Answe
     """The worker's answer to this hook, within the budget; None: none came."""
     if found.socket is None or not found.socket.exists():
         return None
-    deadline = time.monotonic() + found.budget
-    body = json.dumps(payload, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    data = client.ask(
-        found.socket,
-        "POST",
-        f"/api/hook/{agent}/{event}",
-        found.root,
-        body=body,
-        budget=found.budget,
-    )
-    if not isinstance(data, dict) or not _well_formed(data):
-        return None
-    ticket = data.get("ticket")
-    if isinstance(ticket, str):
-        # What the session was given is written once this answer is taken; the worker
-        # has it ready, so this is quick. Not waited past the budget: without it, recall
-        # may only repeat a memory later, never withhold one.
-        left = max(deadline - time.monotonic(), found.budget / 2)
-        client.ask(found.socket, "POST", f"/api/hook/keep/{ticket}", found.root, budget=left)
-    return Answer(data["reply"], data["notices"])
+    target = f"/api/hook/{agent}/{event}"
+    data = client.taken(found.socket, target, found.root, payload, found.budget, _valid)
+    return None if data is None else Answer(data["reply"], data["notices"])
 
 
-def _well_formed(data: dict[str, Any]) -> bool:
-    reply, notices = data.get("reply"), data.get("notices")
-    return (reply is None or isinstance(reply, dict)) and (
-        isinstance(notices, list) and all(isinstance(n, str) for n in notices)
-    )
+def _valid(data: dict[str, Any]) -> bool:
+    reply = data.get("reply")
+    return reply is None or isinstance(reply, dict)
 
 
 def start(found: Target, moment: str | None) -> None:

@@ -10,8 +10,6 @@ own process.
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,47 +46,39 @@ def ask(
     """The text the worker computed for this read (its notices given to ``notify``); None:
     no worker answered in time, and the command answers itself. Never raises."""
     try:
-        return _ask(what, store_dir, project, arguments, notify)
+        found = _worker_of(store_dir, project)
+        if found is None:
+            return None
+        root, socket, budget = found
+        request = {"store": store_dir, "project": project, "cwd": str(Path.cwd()), **arguments}
+        data = client.taken(socket, f"/api/read/{what}", root, request, budget, _valid)
     except Exception:
         return None
+    if data is None:
+        return None
+    for message in data["notices"]:
+        notify(message)
+    return str(data["text"])
 
 
-def _ask(
-    what: str,
-    store_dir: str | None,
-    project: str | None,
-    arguments: dict[str, Any],
-    notify: Callable[[str], None],
-) -> str | None:
+def _worker_of(store_dir: str | None, project: str | None) -> tuple[Path, Path, float] | None:
+    """The store's root, its worker's socket and ``[serve] budget`` (seconds); None: no
+    worker to ask."""
     from memcli.core import config
     from memcli.core.errors import MemError
     from memcli.store.location import locate
 
-    cwd = Path.cwd()
     try:
-        root = locate(store_dir, project, cwd).root
+        root = locate(store_dir, project, Path.cwd()).root
         budget = config.load(root)["serve"]["budget"] / 1000
     except MemError:
         return None  # the command says what is wrong
     socket = client.worker_socket(root)
-    if socket is None or not socket.exists():
-        return None
-    deadline = time.monotonic() + budget
-    request = {"store": store_dir, "project": project, "cwd": str(cwd), **arguments}
-    body = json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    data = client.ask(socket, "POST", f"/api/read/{what}", root, body=body, budget=budget)
-    if not isinstance(data, dict) or not isinstance(data.get("text"), str):
-        return None
-    notices = data.get("notices")
-    if not isinstance(notices, list) or not all(isinstance(n, str) for n in notices):
-        return None
-    ticket = data.get("ticket")
-    if isinstance(ticket, str):  # as for a hook (``hooks.ask``)
-        left = max(deadline - time.monotonic(), budget / 2)
-        client.ask(socket, "POST", f"/api/hook/keep/{ticket}", root, budget=left)
-    for message in notices:
-        notify(message)
-    return str(data["text"])
+    return (root, socket, budget) if socket is not None and socket.exists() else None
+
+
+def _valid(data: dict[str, Any]) -> bool:
+    return isinstance(data.get("text"), str)
 
 
 def answer(what: str, request: dict[str, Any], root: Path) -> dict[str, Any]:
