@@ -135,8 +135,10 @@ def serve(
 
     limits = Limits.from_env()
     store = open_store(store_dir, project=project, create=not worker, notify=notice)
-    lock: int | None = None
     try:
+        if worker and _worker_lock(default_socket(store.memory.store.cache_dir)) is None:
+            store.close()
+            return  # another worker serves this store, or is starting to
         store.list(limit=1)  # the index up to date before the first request
         token: str | None = None
         if port is None:
@@ -145,11 +147,6 @@ def serve(
                 if socket_path
                 else default_socket(store.memory.store.cache_dir)
             )
-            if worker:
-                lock = _worker_lock(path)
-                if lock is None:
-                    store.close()
-                    return  # another worker serves this store, or is starting to
             listener = unix_listener(path)
             where = f"unix socket {path}"
         else:
@@ -204,7 +201,8 @@ def serve(
 
 
 def _worker_lock(socket_path: Path) -> int | None:
-    """The store's worker lock, held until this process ends; None: another worker has it."""
+    """The store's worker lock, held until this process ends (its descriptor, never closed);
+    None: another worker has it."""
     import fcntl
     import os
 
