@@ -242,14 +242,19 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
 
 
 def session_start(
-    memory: Memory, budget: int | None = None, *, explain: bool = False
+    memory: Memory,
+    budget: int | None = None,
+    *,
+    explain: bool = False,
+    project: Path | None = None,
 ) -> tuple[SessionContext, str]:
     """The session-start context of an existing store, rendered; its notes go to ``notify``.
 
-    ``explain``: every candidate is read, for ``SessionContext.explained``.
+    ``explain``: every candidate is read, for ``SessionContext.explained``. ``project``:
+    as ``SessionContext.gather`` (the current directory by default).
     """
     memory.require_store()
-    session = SessionContext.gather(memory, budget, explain=explain)
+    session = SessionContext.gather(memory, budget, explain=explain, project=project)
     text = session.render()
     for note in session.notes:
         memory.notify(note)
