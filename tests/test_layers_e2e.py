@@ -107,8 +107,10 @@ def test_mcp_save_in_the_user_layer_is_found_from_another_project(tmp_path: Path
 # ------------------------------------------------------------------------ HTTP
 
 
-def test_http_save_in_the_team_layer_is_staged_and_searched(tmp_path: Path) -> None:
-    base = tmp_path / "serve"
+def test_http_save_in_the_team_layer_is_staged_and_searched(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    base = tmp_path_factory.mktemp("lay")  # a short path: the socket is in the store
     project = base / "project"
     git_project(project, {"src/app.py": "print('hi')\n"})
     env = server_env(base)
