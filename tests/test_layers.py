@@ -286,3 +286,27 @@ def test_sync_in_a_project_without_a_store_never_syncs_another_layer(
     refused = mem("sync", expect=1)
     assert "no memory store" in refused.output
     assert "no remote" in mem("sync", "--layer", "user", expect=1).output
+
+
+def test_init_layer_user_makes_the_user_store_with_its_git_hooks(
+    projects: tuple[Path, Path],
+) -> None:
+    made = mem_json("init", "--layer", "user")
+    assert made == {"store": str(user_root()), "created": True, "remote": None, "layer": "user"}
+    assert (user_root() / ".git").is_dir()
+    hooks = mem("hooks", "status", "--store", str(user_root())).stdout.splitlines()
+    assert len(hooks) == 5 and all(line.endswith("installed") for line in hooks)
+    assert "already exists" in mem("init", "--layer", "user").stdout
+    mem("save", "I write commit messages in English", "--type", "preference", "--layer", "user")
+    assert git(user_root(), "log", "--format=%s").startswith("save")
+    refused = mem("init", "--layer", "user", "--local", expect=2)
+    assert "--layer user" in refused.output
+
+
+def test_init_layer_user_follows_mem_user_store(
+    projects: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEM_USER_STORE", str(tmp_path / "mine"))
+    assert "your own, read in every project" in mem("init", "--layer", "user").stdout
+    assert (tmp_path / "mine" / ".git").is_dir() and not user_root().exists()
+    assert mem_json("status")["layers"][1]["source"] == "MEM_USER_STORE"

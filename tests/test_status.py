@@ -35,8 +35,9 @@ def central(tmp_path: Path) -> Path:
 
 
 def status() -> dict[str, Any]:
+    """``mem status --json`` with no team folder: the project's layer, then the user's."""
     found = mem_json("status")
-    assert len(found["layers"]) == 1
+    assert [entry["layer"] for entry in found["layers"]] == ["project", "user"]
     return found
 
 
@@ -332,3 +333,97 @@ def test_the_newest_memory_s_age(project: Path, monkeypatch: pytest.MonkeyPatch)
     entry = layer()
     assert (entry["newest"], entry["newest_age"]) == ("2026-11-20T12:00:00Z", "3d")
     assert "newest 3d ago (2026-11-20)" in mem("status").stdout
+
+
+# ------------------------------------------------------------------ the layers
+
+
+def team_and_user_memories(project: Path) -> None:
+    """A memory in each layer: the project's, the team folder's (staged) and the user's."""
+    mem("save", "The shop's checkout uses Stripe webhooks")
+    mem("init", "--layer", "team")
+    mem("save", "Deploys freeze on Fridays", "--type", "decision", "--layer", "team")
+    mem("save", "I use pnpm, never npm", "--type", "preference", "--layer", "user")
+
+
+def test_every_layer_found_here_is_reported_nearest_first(project: Path, tmp_path: Path) -> None:
+    from memcli.store.team import TeamStore
+
+    team_and_user_memories(project)
+    found = mem_json("status")
+    assert found["writes_to"] == "project" and found["writes_by_type"] == {}
+    project_layer, team, user = found["layers"]
+    assert [project_layer["layer"], team["layer"], user["layer"]] == ["project", "team", "user"]
+    assert (team["path"], team["source"], team["exists"]) == (
+        str(project / ".mem-team"),
+        "team",
+        True,
+    )
+    assert (user["path"], user["source"], user["exists"]) == (
+        str(tmp_path / "mem-home" / "_user"),
+        "user",
+        True,
+    )
+    assert [entry["memories"] for entry in found["layers"]] == [1, 1, 1]
+    cache = TeamStore(project / ".mem-team").cache_dir
+    assert team["index"]["path"] == str(cache / "index.db")  # in the user's cache
+    assert team["index"]["state"] == "current" and team["index"]["head"].startswith("staged-")
+    (saved,) = team["staged"]
+    assert saved.startswith("observations/") and user["staged"] == []
+    assert all(entry["semantic"] for entry in found["layers"])
+    text = mem("status").stdout
+    for heading in ("project store: ", "team store: ", "user store: "):
+        assert text.count(heading) == 1
+    assert text.index("project store") < text.index("team store") < text.index("user store")
+    assert "up to date with the folder's staged state" in text
+    assert "1 file staged for review (`git diff --cached -- .mem-team/`)" in text
+    assert "your own store, for every project" in text
+    assert "writes go to the project store\n" in text
+
+
+def test_a_missing_user_store_says_how_to_make_it_and_no_team_folder_is_named(
+    project: Path, tmp_path: Path
+) -> None:
+    user = status()["layers"][1]
+    assert (user["exists"], user["memories"], user["index"]) == (False, 0, None)
+    text = mem("status").stdout
+    assert "`mem init --layer user` or the first `mem save --layer user`" in text
+    assert "team layer: none here (`mem init --layer team` makes .mem-team/)" in text
+    assert not (tmp_path / "mem-home").exists()
+
+
+def test_writes_to_names_mem_toml_s_layer_per_type(project: Path, tmp_path: Path) -> None:
+    mem("save", "A first memory makes the store")
+    (central(tmp_path) / "mem.toml").write_text(
+        '[layers]\npreference = "user"\ndecision = "team"\n'
+    )
+    found = status()
+    assert found["writes_to"] == "project"
+    assert found["writes_by_type"] == {"decision": "team", "preference": "user"}
+    text = mem("status").stdout
+    assert "writes go to the project store (mem.toml [layers]: " in text
+    assert "preference to user" in text and "decision to team" in text
+
+
+def test_a_team_folder_named_with_store_is_where_writes_go(project: Path) -> None:
+    mem("init", "--layer", "team")
+    found = mem_json("status", "--store", ".mem-team")
+    assert found["writes_to"] == "team"
+    assert [entry["layer"] for entry in found["layers"]] == ["team", "user"]
+
+
+def test_status_writes_nothing_in_the_team_folder_its_cache_or_the_user_store(
+    project: Path, tmp_path: Path
+) -> None:
+    """git's index changed since the team's index was built: status reads, never records."""
+    from memcli.store.team import TeamStore
+
+    team_and_user_memories(project)
+    (project / ".mem-team" / "MEMORY.md").write_text("# Team\n\nstaged by hand\n")
+    git(project, "add", ".mem-team/MEMORY.md")  # the folder's staged state is new to mem's cache
+    places = [project, TeamStore(project / ".mem-team").cache_dir, tmp_path / "mem-home"]
+    before = [snapshot(place) for place in places]
+    for args in (["status"], ["status", "--json"]):
+        result = run_mem(*args)
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        assert [snapshot(place) for place in places] == before

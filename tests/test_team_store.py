@@ -283,7 +283,9 @@ def test_clone_into_a_team_folder_is_refused(tmp_path: Path) -> None:
 def test_status_describes_the_team_store_at_its_cache(project: Path, tmp_path: Path) -> None:
     save(project, "Status sees the team store")
     report = json.loads(ok("status", "--store", TEAM, "--json", cwd=project))
-    (layer,) = report["layers"]
+    layer, user = report["layers"]  # the team folder named, then the user's (not made yet)
+    assert (layer["layer"], user["layer"], user["exists"]) == ("team", "user", False)
+    assert report["writes_to"] == "team"
     assert layer["exists"] is True and layer["memories"] == 1
     assert layer["index"]["path"].startswith(str(tmp_path / "home" / ".cache" / "mem" / "team"))
     assert layer["uncommitted"] == []  # staged for review is the team store's normal state

@@ -38,6 +38,10 @@ class StoreError(MemError):
     """The store is missing, unusable, or git refused an operation."""
 
 
+class NoLayer(StoreError):
+    """A layer asked for by name (``--layer``) has no store here."""
+
+
 class LockTimeout(StoreError):
     """Another process held the store's write lock for too long."""
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from memcli.core.errors import IndexCorrupt, InvalidInput, MemError, StoreError
+from memcli.core.errors import IndexCorrupt, InvalidInput, MemError, NoLayer
 from memcli.index import Progress
 from memcli.service.memory import Memory, Notify
 from memcli.store.layers import KEY_ORDER, LAYERS, find_team_folder, user_store_root
@@ -85,7 +85,7 @@ class Layers:
         """The layer's own memory (its store and index alone); the home layer by default."""
         name = layer or self.home
         if name not in self.locations:
-            raise StoreError(_no_layer(name, self.cwd))
+            raise NoLayer(_no_layer(name, self.cwd))
         if name not in self._memories:
             self._memories[name] = _open(self.locations[name], self.notify, self.progress)
         return self._memories[name]
@@ -112,7 +112,7 @@ class Layers:
         """
         check_layer(only)
         if only is not None and only not in self.locations:
-            raise StoreError(_no_layer(only, self.cwd))
+            raise NoLayer(_no_layer(only, self.cwd))
         return LayeredMemory(self, only, borrow=borrow)
 
     def close(self) -> None:
@@ -131,6 +131,11 @@ def _no_layer(name: str, cwd: Path) -> str:
         return (
             f"{cwd} is not in a git work tree with a team folder; "
             "run `mem init --layer team` inside the project"
+        )
+    if name == "user":
+        return (
+            "there is no user layer yet: `mem init --layer user` or "
+            "`mem save --layer user` creates it"
         )
     return f"there is no {name} layer here"
 
@@ -172,8 +177,8 @@ class LayeredMemory(Memory):
 
     def require_store(self) -> None:
         if not self._reading():
-            if self.only and self.only != self.layer:
-                raise StoreError(_no_layer(self.only, self.layers.cwd))
+            if self.only and self.only != "project":
+                raise NoLayer(_no_layer(self.only, self.layers.cwd))
             super().require_store()
 
     def _layered(self) -> tuple[list[Memory], LayeredIndex | None]:
@@ -181,7 +186,7 @@ class LayeredMemory(Memory):
 
         memories = self._reading()
         if not memories:
-            super().require_store()
+            self.require_store()
         if len(memories) == 1 and memories[0] is self:
             return memories, None
         return memories, LayeredIndex([_own_index(m, self) for m in memories])

@@ -1,10 +1,13 @@
-"""What ``mem status`` reports of a store, found and read without writing anything.
+"""What ``mem status`` reports of each layer's store, found and read without writing anything.
 
-Each layer is one store (today only the project's): where it is and how it was
-found, its counts, its index against HEAD, its transcripts index, semantic search,
-its git remote and uncommitted changes. Nothing is created, rebuilt or fixed:
-git runs with ``--no-optional-locks`` and SQLite files are opened read-only
-(:func:`memcli.index.readonly.open_read_only`).
+Each layer (the project's, the team's folder, the user's own: ``memcli.service.layers``)
+is one store: where it is and how it was found, its counts, its index against
+HEAD (a team folder's index is in the user's cache, against the folder's staged
+state), its transcripts index, semantic search, its git remote and uncommitted
+changes. Nothing is created, rebuilt or fixed: git runs with
+``--no-optional-locks``, SQLite files are opened read-only
+(:func:`memcli.index.readonly.open_read_only`) and a team folder's cached
+fingerprint is not written.
 """
 
 from __future__ import annotations
@@ -12,12 +15,13 @@ from __future__ import annotations
 import re
 import stat
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import InvalidMemoryFile, MemError
 from memcli.store.files import MEMORY_DIRS, Store
 from memcli.store.location import StoreLocation
-from memcli.store.team import store_for
+from memcli.store.team import TeamStore, store_for
 
 SOURCES = {".mem": ".mem/"}
 """How a location's source is shown, where it differs from ``StoreLocation.source``."""
@@ -40,7 +44,8 @@ class LayerStatus:
     layer: str
     path: str
     source: str
-    """How it was found: ``--store``, ``--project``, ``MEM_STORE``, ``.mem/``, ``central``."""
+    """How it was found: ``--store``, ``--project``, ``MEM_STORE``, ``.mem/``, ``central``;
+    ``user`` or ``MEM_USER_STORE`` for the user's store, ``team`` for the team folder."""
     exists: bool
     project: str | None = None
     memories: int = 0
@@ -55,15 +60,57 @@ class LayerStatus:
     semantic: str | None = None
     remotes: list[dict[str, str]] = field(default_factory=list)
     uncommitted: list[str] = field(default_factory=list)
+    staged: list[str] = field(default_factory=list)
+    """The team folder's files staged and not committed yet: what awaits review."""
     problems: list[str] = field(default_factory=list)
 
 
-def layer_status(location: StoreLocation, *, by_project: bool) -> LayerStatus:
-    """The project layer at ``location`` (``by_project``: chosen with ``--project``)."""
-    source = "--project" if by_project else SOURCES.get(location.source, location.source)
+@dataclass
+class LayersStatus:
+    layers: list[LayerStatus]
+    """The home layer first (the project's), then the others nearest first (team, user)."""
+    writes_to: str
+    """The layer a plain ``mem save`` writes to (``Layers.home``)."""
+    by_type: dict[str, str] = field(default_factory=dict)
+    """``[layers]`` of the project's mem.toml: the types whose saves go to another layer."""
+
+
+def layers_status(location: StoreLocation, cwd: Path, *, by_project: bool) -> LayersStatus:
+    """Every layer found for ``cwd`` with the store at ``location`` as the home layer."""
+    from memcli.service.layers import Layers
+    from memcli.store.layers import KEY_ORDER
+
+    layers = Layers(location, cwd, notify=lambda _message: None)
+    home = layers.home
+    names = [home, *(name for name in KEY_ORDER if name != home and name in layers.locations)]
+    found = [
+        layer_status(layers.locations[name], layer=name, by_project=by_project and name == home)
+        for name in names
+    ]
+    return LayersStatus(found, home, _by_type(found[0]) if home == "project" else {})
+
+
+def _by_type(project: LayerStatus) -> dict[str, str]:
+    """The types ``[layers]`` sends to another layer than the project (none if unreadable)."""
+    if not project.exists:
+        return {}
+    from memcli.core import config
+
+    try:
+        chosen = config.load(Path(project.path))["layers"]
+    except MemError:
+        return {}  # the mem.toml problem is the semantic line's and every command's
+    return {kind: str(layer) for kind, layer in chosen.items() if layer != "project"}
+
+
+def layer_status(
+    location: StoreLocation, *, layer: str = "project", by_project: bool
+) -> LayerStatus:
+    """The layer ``layer`` at ``location`` (``by_project``: chosen with ``--project``)."""
+    source = "--project" if by_project else _source(location)
     store = store_for(location)
     status = LayerStatus(
-        "project", str(location.root), source, store.exists(), project=location.project
+        layer, str(location.root), source, store.exists(), project=location.project
     )
     if not status.exists:
         return status
@@ -76,6 +123,14 @@ def layer_status(location: StoreLocation, *, by_project: bool) -> LayerStatus:
             status.problems.append(f"{exc.filename or store.root}: {exc.strerror}")
     status.problems = list(dict.fromkeys(status.problems))  # a .cache link is named once
     return status
+
+
+def _source(location: StoreLocation) -> str:
+    if location.source == "user":
+        import os
+
+        return "MEM_USER_STORE" if os.environ.get("MEM_USER_STORE") else "user"
+    return SOURCES.get(location.source, location.source)
 
 
 def _counts(store: Store, status: LayerStatus) -> None:
@@ -134,8 +189,9 @@ def _index(store: Store, status: LayerStatus) -> None:
     from memcli.index.db import indexed_commit_of
 
     path = store.index_path
-    head = store.head()
-    state = IndexState("current", str(path), "up to date with HEAD", head=head)
+    head = store.head(remember=False) if isinstance(store, TeamStore) else store.head()
+    against = "the folder's staged state" if isinstance(store, TeamStore) else "HEAD"
+    state = IndexState("current", str(path), f"up to date with {against}", head=head)
     status.index = state
     try:
         mode = path.stat().st_mode
@@ -158,7 +214,7 @@ def _index(store: Store, status: LayerStatus) -> None:
     elif indexed != (head or ""):
         state.state = "stale"
         state.detail = (
-            f"behind HEAD{_behind(store, indexed, head)}: the next read brings it "
+            f"behind {against}{_behind(store, indexed, head)}: the next read brings it "
             "up to date (or run `mem reindex`)"
         )
 
@@ -203,3 +259,5 @@ def _git(store: Store, status: LayerStatus) -> None:
 
     status.remotes = [{"name": name, "url": url} for name, url in list_remotes(store)]
     status.uncommitted = store.unrecorded_paths()
+    if isinstance(store, TeamStore):
+        status.staged = store.staged_paths()

@@ -175,13 +175,14 @@ class TeamStore(Store):
 
     # ------------------------------------------------------------- reading
 
-    def head(self) -> str | None:
+    def head(self, *, remember: bool = True) -> str | None:
         """The fingerprint of the folder's staged state; None when git's index holds none of it.
 
         Cached by the stat of git's index file: no git process while it is unchanged.
         An index file written in the last second is never cached: a file system's
         clock ticks coarsely, so a second write in the same tick (same size, the
         inode reused) could keep the stat and hide the change ("racy git").
+        ``remember=False`` writes nothing to the cache (``mem status`` only reads).
         """
         try:
             status = os.stat(self.git.git_dir / "index")
@@ -196,9 +197,10 @@ class TeamStore(Store):
             if known == stamp:
                 return fingerprint.strip() or None
         listing = self.git.run(["ls-files", "-s", "-z", "--", "."]).stdout
-        fingerprint = ""
+        fingerprint = STAGED + digest(listing) if listing else ""
+        if not remember:
+            return fingerprint or None
         if listing:
-            fingerprint = STAGED + digest(listing)
             self._keep_listing(fingerprint, listing)
         if time.time_ns() - status.st_mtime_ns > _RACY_NS:
             self._write_cache(_STAMP_FILE, f"{stamp} {fingerprint}\n".encode("ascii"))
@@ -231,12 +233,10 @@ class TeamStore(Store):
     def staged_paths(self) -> list[str]:
         """Memory and notes files of the folder staged and not committed: what awaits review."""
         if self.git.head() is None:  # no commit yet: everything staged is new
-            staged = self.head()
-            paths = list(self._entries(staged)) if staged else []
+            args = ["ls-files", "-z", "--", "."]
         else:
             args = ["diff", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--", "."]
-            out = self.git.run(args).stdout.decode("utf-8", "surrogateescape")
-            paths = out.split("\0")
+        paths = self.git.run(args).stdout.decode("utf-8", "surrogateescape").split("\0")
         return sorted(p for p in paths if is_memory_path(p) or is_note_path(p))
 
     def _entries(self, state: str) -> dict[str, str]:

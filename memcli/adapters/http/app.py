@@ -56,6 +56,7 @@ from memcli.core.errors import (
     InvalidInput,
     LockTimeout,
     MemError,
+    NoLayer,
     NotFound,
     QuerySyntaxError,
     SecretsFound,
@@ -71,6 +72,7 @@ MAX_BODY_BYTES = 1 << 20
 MAX_ERROR_CHARS = 2000
 STATUS: tuple[tuple[type[MemError], int], ...] = (
     (NotFound, 404),
+    (NoLayer, 404),
     (Ambiguous, 409),
     (EditConflict, 409),
     (SecretsFound, 422),

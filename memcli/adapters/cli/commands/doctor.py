@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from memcli.adapters.cli.options import json_option, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
+
+if TYPE_CHECKING:
+    from memcli.service.doctor import Checkup
+    from memcli.service.layers import LayeredMemory
 
 
 @click.command()
@@ -27,12 +32,8 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
         mem doctor --fix
         mem doctor --json
     """
-    from memcli.service.doctor import examine
-
     memory = open_memory(store_dir, project)
-    checkup = examine(memory.layers.memory(), fix=fix) if memory.layers.present() else None
-    if checkup is None:
-        checkup = examine(memory, fix=fix)  # no store anywhere: the found one's problem
+    checkup = _examine_layers(memory, fix)
     shared_ids, shared_keys = memory.shared_across_layers()
     problems = [*checkup.problems, *shared_ids, *_mcp_problems()]
     checkup.warnings += shared_keys
@@ -60,6 +61,25 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
     if problems:
         raise ProblemsReported()
     click.echo("The store is healthy.")
+
+
+def _examine_layers(memory: LayeredMemory, fix: bool) -> Checkup:
+    """Every present layer's store examined; a line of another layer than the home names it."""
+    from memcli.service.doctor import Checkup, examine
+
+    present = memory.layers.present()
+    if not present:
+        return examine(memory, fix=fix)  # no store anywhere: the found one's problem
+    home = memory.layers.home
+    checkup = Checkup()
+    for name in sorted(present, key=lambda layer: layer != home):
+        found = examine(memory.layers.memory(name), fix=fix)
+        mark = "" if name == home else f"{name} layer: "
+        checkup.problems += [mark + line for line in found.problems]
+        checkup.fixed += [mark + line for line in found.fixed]
+        checkup.warnings += [mark + line for line in found.warnings]
+        checkup.semantic = checkup.semantic or found.semantic
+    return checkup
 
 
 def _mcp_problems() -> list[str]:

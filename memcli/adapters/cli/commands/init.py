@@ -20,9 +20,11 @@ from memcli.store.location import StoreLocation, local_store_root
 )
 @click.option(
     "--layer",
-    type=click.Choice(["team"]),  # "user": the user layer's store (issue 23) joins here
-    help="team: create .mem-team/ at the top of this project's git work tree, a folder the "
-    "project's repository tracks (mem stages its memories for review; it never commits them).",
+    type=click.Choice(["user", "team"]),
+    help="user: create your own store, read in every project ($MEM_HOME/_user, or "
+    "MEM_USER_STORE). team: create .mem-team/ at the top of this project's git work tree, a "
+    "folder the project's repository tracks (mem stages its memories for review; it never "
+    "commits them).",
 )
 @click.option(
     "--remote",
@@ -59,17 +61,28 @@ def init(
         mem init
         mem init --local
         mem init --store ~/notes/agent-memory
+        mem init --layer user
+        mem init --layer team
     """
+    if layer and (local or store_dir or project):
+        raise click.UsageError(
+            f"--layer {layer} is a store of its own place: give no --local, --store or "
+            "--project with it"
+        )
     if layer == "team":
-        if local or store_dir or remote_url:
+        if remote_url:
             raise click.UsageError(
-                "--layer team is the project's .mem-team/ folder: give no --local, --store "
-                "or --remote with it"
+                "--layer team is a folder of the project's repository, which has its own "
+                "remotes: give no --remote with it"
             )
         _init_team(as_json)
         return
     outer: Path | None = None
-    if local:
+    if layer == "user":
+        from memcli.store.layers import user_store_root
+
+        store = Store(user_store_root())
+    elif local:
         if store_dir:
             raise click.UsageError("--local and --store name two different places; give one")
         root = local_store_root(Path.cwd())
@@ -88,10 +101,12 @@ def init(
 
     shown = shown_url(remote_url) if remote_url else None
     if as_json:
-        echo_json({"store": str(store.root), "created": created, "remote": shown})
+        found = {"store": str(store.root), "created": created, "remote": shown}
+        echo_json({**found, "layer": layer} if layer else found)
         return
     if created:
-        click.echo(f"Created a memory store at {store.root}")
+        mine = " (your own, read in every project)" if layer == "user" else ""
+        click.echo(f"Created a memory store at {store.root}{mine}")
     else:
         click.echo(f"A memory store already exists at {store.root}")
     if remote_url:

@@ -12,21 +12,24 @@ from memcli.core.text import counted
 
 if TYPE_CHECKING:
     from memcli.adapters.agents.registrations import Setup
-    from memcli.service.status import LayerStatus
+    from memcli.service.status import LayersStatus, LayerStatus
 
 
 @click.command()
 @json_option
 @store_options
 def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
-    """Show the store a command here uses, its counts and index, and the agents connected.
+    """Show the layers a command here reads, where it writes, their counts and index, and agents.
 
-    Where the store is and how it was found (or where the first `mem save` creates
-    it), its memories, summaries and notes sections, whether the index is up to date
-    with HEAD, the transcripts index, semantic search, the git remote and uncommitted
-    changes, and which agents have mem's hooks and MCP server, in this project and for
-    the user. It only reads: nothing is created, rebuilt or fixed (`mem doctor --fix`
-    repairs).
+    Every layer found for this directory: the project's store, the team's
+    .mem-team/ folder of the project's repository, and your own user store. For
+    each, where it is and how it was found (or where the first save creates it),
+    its memories, summaries and notes sections, whether its index is up to date
+    (a team folder's index lives in your cache), the transcripts index, semantic
+    search, the git remote and uncommitted changes (and, for the team, what is
+    staged for review). Then the layer a plain `mem save` writes to, and which
+    agents have mem's hooks and MCP server, in this project and for the user.
+    It only reads: nothing is created, rebuilt or fixed (`mem doctor --fix` repairs).
 
     \b
     Example:
@@ -34,14 +37,14 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
         mem status --json
     """
     from memcli.adapters.agents.registrations import setups
-    from memcli.service.status import layer_status
+    from memcli.service.status import layers_status
     from memcli.store.location import locate
 
     cwd = Path.cwd()
-    layers: list[LayerStatus] = []
+    found: LayersStatus | None = None
     problem = None
     try:
-        layers.append(layer_status(locate(store_dir, project, cwd), by_project=project is not None))
+        found = layers_status(locate(store_dir, project, cwd), cwd, by_project=project is not None)
     except InvalidInput:
         raise  # a bad --project name: a usage error, exit 1
     except StoreError as exc:  # no store can be found from here
@@ -52,20 +55,38 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
 
         echo_json(
             {
-                "layers": [dataclasses.asdict(layer) for layer in layers],
-                "writes_to": layers[0].layer if layers else None,
+                "layers": [dataclasses.asdict(layer) for layer in found.layers] if found else [],
+                "writes_to": found.writes_to if found else None,
+                "writes_by_type": found.by_type if found else {},
                 "problem": problem,
                 "agents": [_agent_json(setup) for setup in agents],
             }
         )
         return
-    for layer in layers:
-        _echo_layer(layer)
-    if problem:
+    if found is None:
         click.echo(f"no store: {problem}")
     else:
-        click.echo(f"writes go to the {layers[0].layer} store")
+        for layer in found.layers:
+            _echo_layer(layer)
+        if not any(layer.layer == "team" for layer in found.layers) and _in_git(cwd):
+            click.echo("team layer: none here (`mem init --layer team` makes .mem-team/)")
+        click.echo(_writes_line(found))
     _echo_agents(agents)
+
+
+def _in_git(cwd: Path) -> bool:
+    from memcli.store.layers import work_tree_top
+
+    return work_tree_top(cwd) is not None
+
+
+def _writes_line(found: LayersStatus) -> str:
+    """``writes go to the project store`` and the types mem.toml's ``[layers]`` sends elsewhere."""
+    line = f"writes go to the {found.writes_to} store"
+    if found.by_type:
+        routes = ", ".join(f"{kind} to {layer}" for kind, layer in found.by_type.items())
+        line += f" (mem.toml [layers]: {routes}); `--layer` chooses another"
+    return line
 
 
 def _agent_json(setup: Setup) -> dict[str, Any]:
@@ -88,7 +109,7 @@ def _echo_layer(layer: LayerStatus) -> None:
     click.echo(f"{layer.layer} store: {layer.path}")
     _row("found by", _found_by(layer))
     if not layer.exists:
-        _row("exists", f"not yet: the first `mem save` or `mem init` creates it at {layer.path}")
+        _row("exists", _creates(layer))
         return
     counts = (
         f"{counted(layer.memories, 'memory', 'memories')}, "
@@ -121,7 +142,23 @@ def _echo_layer(layer: LayerStatus) -> None:
         _row("problem", problem)
 
 
+def _creates(layer: LayerStatus) -> str:
+    """Where a missing layer's store comes from."""
+    if layer.layer == "user":
+        return (
+            f"not yet: `mem init --layer user` or the first `mem save --layer user` "
+            f"creates it at {layer.path}"
+        )
+    return f"not yet: the first `mem save` or `mem init` creates it at {layer.path}"
+
+
 def _found_by(layer: LayerStatus) -> str:
+    if layer.source == "user":
+        return "your own store, for every project ($MEM_HOME/_user)"
+    if layer.source == "MEM_USER_STORE":
+        return "MEM_USER_STORE (your own store, for every project)"
+    if layer.source == "team":
+        return "the .mem-team/ folder of this project's git work tree (reviewed with the code)"
     if layer.source == "central":
         return f"central store of the git repository {layer.project!r}"
     if layer.source == "--project":
@@ -132,17 +169,28 @@ def _found_by(layer: LayerStatus) -> str:
 
 
 def _git_line(layer: LayerStatus) -> str:
+    team = layer.layer == "team"
     remotes = ", ".join(f"{r['name']} {r['url']}" for r in layer.remotes)
-    parts = [f"remote {remotes}" if remotes else "no remote (`mem remote add URL` to share)"]
+    if team:
+        parts = [f"the project's repository{f' (remote {remotes})' if remotes else ''}"]
+    else:
+        parts = [f"remote {remotes}" if remotes else "no remote (`mem remote add URL` to share)"]
     changed = len(layer.uncommitted)
+    what = (
+        ("unstaged change", "unstaged changes")
+        if team
+        else ("uncommitted change", "uncommitted changes")
+    )
     if changed:
         shown = ", ".join(layer.uncommitted[:3]) + (", …" if changed > 3 else "")
-        parts.append(
-            f"{counted(changed, 'uncommitted change', 'uncommitted changes')} ({shown}; "
-            "`mem doctor` says what to do)"
-        )
+        parts.append(f"{counted(changed, *what)} ({shown}; `mem doctor` says what to do)")
     else:
-        parts.append("nothing uncommitted")
+        parts.append(f"no {what[1]}" if team else "nothing uncommitted")
+    if layer.staged:
+        parts.append(
+            f"{counted(len(layer.staged), 'file', 'files')} staged for review "
+            "(`git diff --cached -- .mem-team/`)"
+        )
     return "; ".join(parts)
 
 
