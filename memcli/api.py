@@ -117,13 +117,22 @@ class MemStore:
         secrets: SecretsPolicy = "refuse",
         agent: str | None = None,
         project_commit: str | None = None,
+        supersedes: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         """Save a memory and commit it; a ``key`` that exists updates that memory.
 
         ``agent`` (who saved it) and ``project_commit`` (the project's HEAD then)
         are its provenance: ``mem stale`` compares the memory's files since that
-        commit. Returns the stored record (``record_dict``) with ``path``,
-        ``action`` (saved, updated or unchanged) and ``commit`` (None when unchanged).
+        commit. ``supersedes``: ids or keys of memories this one replaces (they
+        leave search, context and recall; git and ``get`` keep them). Returns the
+        stored record (``record_dict``) with ``path``, ``action`` (saved, updated,
+        unchanged, or duplicate) and ``commit`` (None when nothing was written).
+
+        An exact duplicate (same type, same text with case, spaces and punctuation
+        folded) of a stored memory is not saved again: the answer is that memory,
+        with ``action`` "duplicate" and ``duplicate_of`` its id. Otherwise
+        ``similar`` lists near-duplicates (id, key, type, title, similarity), so a
+        caller may update one by key instead.
         """
         from memcli.core.draft import Draft
         from memcli.core.validate import check_importance, check_key, check_type
@@ -140,6 +149,7 @@ class MemStore:
             session=_optional_text(session, "session"),
             agent=_optional_text(agent, "agent"),
             project_commit=_optional_text(project_commit, "project_commit"),
+            supersedes=_texts(supersedes, "supersedes"),
         )
         return self.save_draft(draft, secrets=secrets)
 
@@ -153,12 +163,17 @@ class MemStore:
             )
         with self._use() as memory:
             result = memory.writer.save(draft, secrets=secrets)
-        return {
+        answer = {
             **record_dict(result.record),
             "path": result.path,
             "action": result.action,
             "commit": result.commit,
         }
+        if result.action == "duplicate":
+            answer["duplicate_of"] = result.record.id
+        else:
+            answer["similar"] = [similar.to_json() for similar in result.similar]
+        return answer
 
     def forget(self, ids: str | Sequence[str]) -> Records:
         """Remove memories (ids, id prefixes or keys) in one commit; history keeps them.
@@ -185,19 +200,23 @@ class MemStore:
         file: str | None = None,
         limit: int = 10,
         mode: str | None = None,
+        include_superseded: bool = False,
     ) -> Records:
         """The best memories for ``query``, as compact entries (``entry_dict``), best first.
 
         Ranked like ``mem search`` (stop words dropped, any word, phrases and
         prefix* honoured, a substring search when no word matches). ``since`` and
-        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date.
+        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date. Memories another one
+        supersedes are left out unless ``include_superseded``.
         """
         from memcli.retrieval.search import Searcher
 
         text = _text(query, "query")
         if not text.strip():
             raise InvalidInput("the query is empty")
-        filters = _filters(type, since, until, concept, file)
+        filters = _filters(type, since, until, concept, file)._replace(
+            superseded=bool(include_superseded)
+        )
         count = _bounded(limit, "limit", SEARCH_LIMIT)
         if mode is not None and mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(SEARCH_MODES)}")
@@ -210,6 +229,8 @@ class MemStore:
     def get(self, ids: str | Sequence[str]) -> Records:
         """Memories in full (``record_dict`` plus ``path``), in the order asked.
 
+        ``superseded_by``: the ids of the memories that replace it (its successors).
+
         By id, unique id prefix (4+ characters) or key; ``NotFound`` names every
         one that matches nothing.
         """
@@ -218,7 +239,15 @@ class MemStore:
         refs = _refs(ids)
         with self._use() as memory:
             entries = memory.resolve_all(refs)
-            return [{**record_dict(memory.load(entry)), "path": entry.path} for entry in entries]
+            index = memory.index()
+            return [
+                {
+                    **record_dict(memory.load(entry)),
+                    "path": entry.path,
+                    "superseded_by": index.replacing(entry.id),
+                }
+                for entry in entries
+            ]
 
     def timeline(
         self, anchor: str, *, before: int = 5, after: int = 5, kind: str | None = None
@@ -239,8 +268,18 @@ class MemStore:
             )
             return memory.entry_dicts(entries, anchor=found.id)
 
-    def list(self, *, type: str | None = None, limit: int = 20, keys: bool = False) -> Records:
-        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only."""
+    def list(
+        self,
+        *,
+        type: str | None = None,
+        limit: int = 20,
+        keys: bool = False,
+        include_superseded: bool = False,
+    ) -> Records:
+        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only.
+
+        Memories another one supersedes are left out unless ``include_superseded``.
+        """
         from memcli.index import Filters
 
         types = _types(type)
@@ -248,7 +287,11 @@ class MemStore:
         keyed = bool(keys)
         with self._use() as memory:
             entries = memory.read(
-                lambda index: index.recent(Filters(types=types), limit=count, keyed=keyed)
+                lambda index: index.recent(
+                    Filters(types=types, superseded=bool(include_superseded)),
+                    limit=count,
+                    keyed=keyed,
+                )
             )
             return memory.entry_dicts(entries)
 

@@ -58,6 +58,13 @@ command = ""           # a program that writes a session summary from its facts 
                        # (split like a shell would, run without one); empty: extractive only
 timeout = 60           # seconds it may take; then it is stopped and the extractive one kept
 max_input_chars = 40000  # at most this much of the prompt and facts is given to it
+
+[consolidate]
+command = ""           # a program that merges a cluster of near-duplicates (`mem dedupe
+                       # --apply`): one cluster as JSON on stdin, the merged memory as JSON
+                       # on stdout; empty, or any failure: the deterministic merge
+timeout = 60           # seconds it may take; then it is stopped and the deterministic merge used
+max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
 """
 
 from __future__ import annotations
@@ -129,6 +136,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout": 60,
         "max_input_chars": 40_000,
     },
+    "consolidate": {
+        "command": "",
+        "timeout": 60,
+        "max_input_chars": 40_000,
+    },
 }
 WEIGHTS = frozenset(
     {
@@ -148,7 +160,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "search.mode": ("lexical", "semantic", "hybrid"),
     "search.stop_words": ("english", "none"),
 }
-FREE_TEXT = frozenset({"semantic.model", "summarize.command"})
+FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
 MAX_WORDS = 10_000
 MAX_TEXT_CHARS = 4096
 # At most nine digits: a longer number is out of range anyway (and int() may refuse it).

@@ -1,7 +1,7 @@
 """How alike two memories are, by their words (pure): duplicates refused, near-duplicates named.
 
 An *exact duplicate* has the same type and the same folded text (narrative and
-facts, with case, whitespace and punctuation folded): ``exact_key`` is the same.
+facts, with case, whitespace and punctuation folded): ``core.text.exact_key`` is the same.
 
 *Near-duplicates* are told by ``similarity``: the Jaccard overlap of the pairs of
 neighbouring content words (stop words out, plural and verb endings cut) of the
@@ -32,23 +32,17 @@ _WORD_RE = re.compile(r"[^\W_]+")
 _ENDINGS = ("ing", "ed", "es", "s")
 
 
-def folded(text: str) -> str:
-    """``text`` lowercased, its punctuation and runs of white space as one space."""
-    return " ".join(_WORD_RE.findall(text.lower()))
-
-
-def exact_key(type_: str, narrative: str, facts: Sequence[str] = ()) -> str:
-    """What two exact duplicates share: their type and their folded narrative and facts."""
-    text = folded("\n".join([narrative, *facts]))
-    return hashlib.sha1(f"{type_}\0{text}".encode()).hexdigest()[:20]
-
-
 def stem(word: str) -> str:
     """A plural or a verb ending cut (``uploads``, ``uploaded``, ``uploading``: ``upload``)."""
     for ending in _ENDINGS:
         if len(word) > len(ending) + 2 and word.endswith(ending):
             return word[: -len(ending)]
     return word
+
+
+def raw_content_words(text: str) -> set[str]:
+    """The content words as written, lowercased (the full-text index stems them itself)."""
+    return {w for w in _WORD_RE.findall(text.lower()) if w not in ENGLISH}
 
 
 def content_words(text: str) -> list[str]:

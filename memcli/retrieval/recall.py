@@ -242,6 +242,8 @@ class Recall:
     session: str | None = None
     remember: bool = False
     """Whether ``render`` notes for ``session`` what it gives (``gather``'s ``remember``)."""
+    superseded: bool = False
+    """Memories another one supersedes are candidates too."""
     hits: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Sections of the curated notes (at most ``NOTES``) that pass their word gate."""
@@ -266,6 +268,7 @@ class Recall:
         remember: bool = True,
         mode: str | None = None,
         settings: dict[str, dict[str, Any]] | None = None,
+        superseded: bool = False,
     ) -> Recall:
         """What ``prompt`` is given: nothing when it is trivial or the evidence is weak.
 
@@ -273,7 +276,8 @@ class Recall:
         and (``remember``) what this one is given is noted for the next, by ``render``:
         what did not fit the budget was not given.
         ``mode``: the ranking's, instead of mem.toml's ``[search] mode``;
-        ``settings``: instead of the store's mem.toml.
+        ``settings``: instead of the store's mem.toml;
+        ``superseded``: memories another one supersedes are candidates too.
         """
         settings = settings or config.load(memory.store.root)
         own = settings["recall"]
@@ -285,6 +289,7 @@ class Recall:
             budget if budget is not None else own["budget"],
             trivial,
             session=session,
+            superseded=superseded,
         )
         if trivial:
             return recall
@@ -373,7 +378,10 @@ class Recall:
         """
         days = time_window_days(self.prompt)
         since = format_timestamp(moment - dt.timedelta(days=days)) if days else None
-        windows = [Filters(since=since), Filters()] if since else [Filters()]
+        old = self.superseded
+        windows = [Filters(superseded=old)]
+        if since:
+            windows.insert(0, Filters(since=since, superseded=old))
         memory = self.memory
         self.weights = memory.read(lambda index: _weighed_terms(index, plan))
         for filters in windows:

@@ -118,7 +118,7 @@ def filter_options(f: F) -> F:
     """--type, --kind, --since, --until, --concept, --file; the command gets ``filters``."""
 
     def collect(**kwargs: Any) -> Any:
-        names = ("types", "kind", "since", "until", "concepts", "files")
+        names = ("types", "kind", "since", "until", "concepts", "files", "superseded")
         kwargs["filters"] = Filters(**{name: kwargs.pop(name) for name in names})
         return f(**kwargs)
 
@@ -158,10 +158,21 @@ def filter_options(f: F) -> F:
                 metavar="PATH",
                 help="Only memories about this file or folder (repeatable: any of them).",
             ),
+            superseded_option,
         ]
     ):
         wrapped = decorator(wrapped)
     return wrapped  # type: ignore[no-any-return]
+
+
+def superseded_option(f: F) -> F:
+    """``--include-superseded``: the command gets ``superseded``."""
+    return click.option(
+        "--include-superseded",
+        "superseded",
+        is_flag=True,
+        help="Also memories another one supersedes (left out by default).",
+    )(f)
 
 
 def budget_option(f: F) -> F:

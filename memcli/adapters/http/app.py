@@ -81,6 +81,7 @@ SAVE_FIELDS = (
     "session",
     "secrets",
     "agent",
+    "supersedes",
 )
 AGENT_HEADER = "mem-agent"
 """Names the agent that saves, when the body's ``agent`` does not."""

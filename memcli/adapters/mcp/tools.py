@@ -62,7 +62,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "save": (
         "Save a memory worth keeping for later sessions (one git commit). Give facts as short "
-        "standalone statements; a key names a memory so that saving it again updates it.",
+        "standalone statements; saving a key again updates that memory. Answers "
+        "duplicate_of (not saved) or similar (update by key, or supersedes).",
         {
             "text": {"type": "string"},
             "type": _TYPE,
@@ -72,6 +73,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "files": _LIST,
             "key": {"type": "string"},
             "importance": {"type": "number", "minimum": 0, "maximum": 1},
+            "supersedes": _LIST,
         },
     ),
     "forget": (
@@ -178,7 +180,7 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 
 
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
-    fields = ["type", "title", "facts", "concepts", "files", "key", "importance"]
+    fields = ["type", "title", "facts", "concepts", "files", "key", "importance", "supersedes"]
     fields += ["agent", "project_commit"]  # provenance: from the server, not the client
     return store.save(a["text"], **{field: a[field] for field in fields if field in a})
 

@@ -9,6 +9,7 @@ from memcli.adapters.cli.options import (
     format_option,
     open_memory,
     store_options,
+    superseded_option,
 )
 from memcli.adapters.cli.output import echo_json
 from memcli.service.memory import Memory
@@ -29,11 +30,13 @@ TEMPLATE_SAMPLES = ("session_start.md.j2", "prompt_context.md.j2", "compaction.m
     is_flag=True,
     help="Render every template (the store's overrides first) and report failures.",
 )
+@superseded_option
 @store_options
 def context(
     budget: int | None,
     output_format: str,
     explain: bool,
+    superseded: bool,
     check_templates: bool,
     store_dir: str | None,
     project: str | None,
@@ -61,7 +64,7 @@ def context(
         return
     from memcli.retrieval.context import session_start
 
-    session, text = session_start(memory, budget, explain=explain)
+    session, text = session_start(memory, budget, explain=explain, superseded=superseded)
     if output_format == "json":
         echo_json(session.to_json(text) | ({"explain": session.explained()} if explain else {}))
     elif explain:

@@ -9,6 +9,7 @@ from memcli.adapters.cli.options import (
     format_option,
     open_existing,
     store_options,
+    superseded_option,
 )
 from memcli.adapters.cli.output import echo_json
 from memcli.core.text import one_line
@@ -28,12 +29,14 @@ from memcli.core.text import one_line
     help="Show each candidate's evidence, the thresholds, and why it was or was not shown.",
 )
 @format_option
+@superseded_option
 @store_options
 def recall(
     prompt: str,
     budget: int | None,
     session: str | None,
     explain: bool,
+    superseded: bool,
     output_format: str,
     store_dir: str | None,
     project: str | None,
@@ -59,7 +62,7 @@ def recall(
     from memcli.retrieval.recall import Recall
 
     memory = open_existing(store_dir, project)
-    result = Recall.gather(memory, prompt, budget, session=session)
+    result = Recall.gather(memory, prompt, budget, session=session, superseded=superseded)
     text = result.render()
     if output_format == "json":
         data = result.to_json(text)
