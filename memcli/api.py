@@ -175,6 +175,29 @@ class MemStore:
             answer["similar"] = [similar.to_json() for similar in result.similar]
         return answer
 
+    def dedupe(self, *, apply: bool = False, threshold: float | None = None) -> dict[str, Any]:
+        """Clusters of near-duplicate memories (``mem dedupe --json``); ``apply``: merge each.
+
+        Returns ``clusters`` (each with its ``keeper``, ``similarity`` and ``members``)
+        and, with ``apply``, ``merged``: one commit a cluster, the keeper superseding
+        the others (``merged_by``: deterministic or command; ``fallback``: why the
+        ``[consolidate] command`` was not used, when it failed).
+        """
+        from memcli.retrieval.likeness import THRESHOLD
+        from memcli.service.dedupe import find_clusters, merge_cluster
+
+        if threshold is not None and (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, int | float)
+            or not 0.3 <= threshold <= 1
+        ):
+            raise InvalidInput("threshold must be a number from 0.3 to 1")
+        with self._use() as memory:
+            memory.require_store()
+            clusters = find_clusters([memory], threshold=threshold or THRESHOLD)
+            merged = [merge_cluster(memory, cluster) for cluster in clusters] if apply else []
+        return {"clusters": [cluster.to_json() for cluster in clusters], "merged": merged}
+
     def forget(self, ids: str | Sequence[str]) -> Records:
         """Remove memories (ids, id prefixes or keys) in one commit; history keeps them.
 

@@ -143,7 +143,7 @@ def read_entries(index: Index, chosen: list[Candidate]) -> None:
     missing = [c.id for c in chosen if c.entry is None]
     if not missing:
         return
-    entries = {e.id: e for e in index.with_ids(missing)}
+    entries = {e.id: e for e in index.with_ids(missing, Filters(superseded=True))}
     for candidate in chosen:
         if candidate.entry is None:
             candidate.entry = entries.get(candidate.id)

@@ -224,6 +224,38 @@ class Merge(NamedTuple):
     """Why the ``[consolidate] command`` was not used, when one is set and failed."""
 
 
+def merge_cluster(memory: Memory, cluster: Cluster) -> dict[str, object]:
+    """Merge a cluster of ``memory``'s layer into its keeper in one commit; what was done.
+
+    Members of another layer are left as they are (a memory supersedes within its store).
+    """
+    from memcli.core import config
+
+    settings = config.load(memory.store.root)["consolidate"]
+    used: dict[str, str | None] = {}
+
+    def merge(keeper: Observation, others: list[Observation]) -> tuple[Observation, str]:
+        outcome = merge_records(keeper, others, settings)
+        used["merged_by"], used["fallback"] = outcome.merged_by, outcome.fallback
+        if outcome.merged_by == "command":
+            return outcome.record, "merged by the [consolidate] command"
+        failed = outcome.fallback
+        why = f" (the [consolidate] command failed: {failed})" if failed else ""
+        return outcome.record, f"merged deterministically{why}"
+
+    layer = cluster.keeper.layer
+    others = [m.entry for m in cluster.members[1:] if m.layer == layer]
+    result = memory.writer.merge(cluster.keeper.entry, others, merge)
+    return {
+        "keeper": result.record.id,
+        "title": result.record.title,
+        "superseded": [e.id for e in others],
+        "commit": result.commit,
+        "merged_by": used.get("merged_by"),
+        "fallback": used.get("fallback"),
+    }
+
+
 def deterministic_merge(keeper: Observation, others: list[Observation]) -> Observation:
     """The keeper with the others' facts, concepts and files added, the highest importance."""
     every = [keeper, *others]
