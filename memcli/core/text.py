@@ -73,9 +73,11 @@ def folded(text: str) -> str:
     return " ".join(_WORDS_RE.findall(text.lower()))
 
 
-def exact_key(type_: str, narrative: str, facts: list[str] | tuple[str, ...] = ()) -> str:
-    """What two exact duplicates share: their type and their folded narrative and facts."""
+def exact_key(
+    type_: str, title: str, narrative: str, facts: list[str] | tuple[str, ...] = ()
+) -> str:
+    """What two exact duplicates share: their type and their folded title, narrative, facts."""
     import hashlib
 
-    text = folded("\n".join([narrative, *facts]))
+    text = folded("\n".join([title, narrative, *facts]))
     return hashlib.sha1(f"{type_}\0{text}".encode()).hexdigest()[:20]

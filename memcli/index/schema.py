@@ -363,7 +363,9 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
         _to_json(facts),
         record.narrative,
         getattr(record, "project_commit", None),
-        exact_key(record.type, record.narrative, facts) if record.kind == "observation" else None,
+        exact_key(record.type, record.title, record.narrative, facts)
+        if record.kind == "observation"
+        else None,
     )
     tags = [(rowid, "concept", c) for c in record.concepts]
     tags += [(rowid, "file", f) for f in record.files]

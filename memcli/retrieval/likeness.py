@@ -1,6 +1,6 @@
 """How alike two memories are, by their words (pure): duplicates refused, near-duplicates named.
 
-An *exact duplicate* has the same type and the same folded text (narrative and
+An *exact duplicate* has the same type and the same folded text (title, narrative and
 facts, with case, whitespace and punctuation folded): ``core.text.exact_key`` is the same.
 
 *Near-duplicates* are told by ``similarity``: the Jaccard overlap of the pairs of
@@ -18,11 +18,9 @@ memories without comparing every two (``retrieval.dedupe``).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
-from zlib import crc32
 
 from memcli.retrieval.stopwords import ENGLISH
 
@@ -47,7 +45,22 @@ def raw_content_words(text: str) -> set[str]:
 
 def content_words(text: str) -> list[str]:
     """The words that carry meaning, in order: lowercased, stop words out, stemmed."""
-    return [stem(w) for w in _WORD_RE.findall(text.lower()) if w not in ENGLISH]
+    cache = _STEMS
+    if len(cache) > MAX_CACHED_WORDS:
+        cache.clear()
+    out = []
+    for word in _WORD_RE.findall(text.lower()):
+        stemmed = cache.get(word)
+        if stemmed is None:
+            stemmed = cache[word] = "" if word in ENGLISH else stem(word)
+        if stemmed:
+            out.append(stemmed)
+    return out
+
+
+_STEMS: dict[str, str] = {}
+"""Each word seen, stemmed ('' for a stop word): a store repeats its words."""
+MAX_CACHED_WORDS = 200_000
 
 
 class Features(NamedTuple):
@@ -58,15 +71,19 @@ class Features(NamedTuple):
 
 
 def features(title: str, facts: Sequence[str], narrative: str) -> Features:
-    words = content_words("\n".join([title, *facts, narrative]))
-    return Features(frozenset(content_words(title)), frozenset(word_pairs(words)))
+    return Features(frozenset(content_words(title)), text_pairs(title, facts, narrative))
+
+
+def text_pairs(title: str, facts: Sequence[str], narrative: str) -> frozenset[str]:
+    """The word pairs of a memory's title, facts and narrative."""
+    return frozenset(word_pairs(content_words("\n".join([title, *facts, narrative]))))
 
 
 def word_pairs(words: list[str]) -> list[str]:
     """Neighbouring words as pairs (the one word when there is only one)."""
     if len(words) < 2:
         return words[:]
-    return [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    return list(map(" ".join, zip(words, words[1:], strict=False)))
 
 
 def similarity(a: Features, b: Features) -> float:
@@ -90,18 +107,65 @@ BAND_ROWS = 3
 """A sketch is cut into bands of this many values; two memories whose sketches agree on
 a whole band are candidates. With 10 bands of 3, a pair whose word pairs overlap by
 0.6 is a candidate 9 times in 10, by 0.7 almost always, by 0.02 once in 12,000."""
-_MASKS = tuple(
-    int.from_bytes(hashlib.sha1(f"mem-sketch-{n}".encode()).digest()[:4], "big")
-    for n in range(SKETCH_SIZE)
-)
+_EMPTY = 1 << 32
 
 
-def sketch(pairs: frozenset[str]) -> tuple[int, ...]:
-    """A MinHash of the word pairs: for each mask, the least hash XOR mask."""
-    if not pairs:
+def sketch(title: str, facts: Sequence[str], narrative: str) -> tuple[int, ...]:
+    """A MinHash of the memory's word pairs by one permutation.
+
+    Words are numbered as they are first met in this process (stemmed words share
+    a number), so a pair is two small numbers, hashed by multiplication: sketches
+    are compared within one pass, never stored. Each pair's hash falls in one of
+    ``SKETCH_SIZE`` bins, whose least value is kept; an empty bin takes the next
+    full bin's (densified), so that short memories have whole sketches too.
+    """
+    numbers = _word_numbers("\n".join([title, *facts, narrative]))
+    if not numbers:
         return ()
-    hashes = [crc32(pair.encode()) for pair in pairs]
-    return tuple(min(map(mask.__xor__, hashes)) for mask in _MASKS)
+    if len(numbers) == 1:
+        pairs = {numbers[0]}
+    else:
+        pairs = {a << 24 | b for a, b in zip(numbers, numbers[1:], strict=False)}
+    size = SKETCH_SIZE
+    bins = [_EMPTY] * size
+    for pair in pairs:
+        value = (pair * _MULTIPLIER) >> 16 & 0xFFFFFFFF
+        slot = value % size
+        value //= size
+        if value < bins[slot]:
+            bins[slot] = value
+    if _EMPTY in bins:
+        full = [n for n in range(size) if bins[n] != _EMPTY]
+        for n in range(size):
+            if bins[n] == _EMPTY:
+                donor = next((f for f in full if f > n), full[0])
+                bins[n] = bins[donor] + _EMPTY * ((donor - n) % size)
+    return tuple(bins)
+
+
+_MULTIPLIER = 0x9E3779B97F4A7C15
+_NUMBERS: dict[str, int] = {}
+"""Each word seen, as the number of its stem (0 for a stop word)."""
+_STEM_NUMBERS: dict[str, int] = {}
+
+
+def _word_numbers(text: str) -> list[int]:
+    numbers = _NUMBERS
+    out = []
+    for word in _WORD_RE.findall(text.lower()):
+        number = numbers.get(word)
+        if number is None:
+            if len(numbers) > MAX_CACHED_WORDS:
+                numbers.clear()
+            if word in ENGLISH:
+                number = 0
+            else:
+                stems = _STEM_NUMBERS
+                number = stems.setdefault(stem(word), len(stems) + 1)
+            numbers[word] = number
+        if number:
+            out.append(number)
+    return out
 
 
 def bands(values: tuple[int, ...]) -> list[tuple[int, ...]]:

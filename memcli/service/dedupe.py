@@ -25,7 +25,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.core.schema import OBSERVATION_TYPES
-from memcli.retrieval.likeness import THRESHOLD, Features, bands, features, similarity, sketch
+from memcli.retrieval.likeness import (
+    THRESHOLD,
+    Features,
+    bands,
+    features,
+    similarity,
+    sketch,
+)
 
 if TYPE_CHECKING:
     from memcli.core.model import Observation
@@ -106,7 +113,7 @@ def _sketch_layer(
     progress: Callable[[int], None] | None,
 ) -> None:
     for identity, type_, title, facts, narrative in index.observation_texts():
-        sketched = sketch(features(title, json.loads(facts), narrative).pairs)
+        sketched = sketch(title, json.loads(facts), narrative)
         if not sketched:
             continue
         number = len(rows)

@@ -44,7 +44,7 @@ def exact_duplicate(memory: Memory, observation: Observation) -> Entry | None:
     """The current observation with the same type and folded text, if one is stored."""
     from memcli.core.text import exact_key
 
-    key = exact_key(observation.type, observation.narrative, observation.facts)
+    key = exact_key(observation.type, observation.title, observation.narrative, observation.facts)
     found = memory.read(lambda index: index.exact_duplicate(key))
     return found if found is not None and found.id != observation.id else None
 
