@@ -129,7 +129,7 @@ def sketch(title: str, facts: Sequence[str], narrative: str) -> tuple[int, ...]:
     size = SKETCH_SIZE
     bins = [_EMPTY] * size
     for pair in pairs:
-        value = (pair * _MULTIPLIER) >> 16 & 0xFFFFFFFF
+        value = (pair * _MULTIPLIER & _MASK64) >> 32
         slot = value % size
         value //= size
         if value < bins[slot]:
@@ -144,6 +144,7 @@ def sketch(title: str, facts: Sequence[str], narrative: str) -> tuple[int, ...]:
 
 
 _MULTIPLIER = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
 _NUMBERS: dict[str, int] = {}
 """Each word seen, as the number of its stem (0 for a stop word)."""
 _STEM_NUMBERS: dict[str, int] = {}

@@ -20,12 +20,14 @@ the commit message and the result.
 from __future__ import annotations
 
 import json
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.core.schema import OBSERVATION_TYPES
 from memcli.retrieval.likeness import (
+    SKETCH_SIZE,
     THRESHOLD,
     Features,
     bands,
@@ -43,6 +45,10 @@ _ROW_BITS = 22
 """A memory's number within a pass takes this many bits of a band's entry (4M memories)."""
 _KEY_MASK = (1 << (63 - _ROW_BITS)) - 1
 READ_CHUNK = 500
+MIN_AGREEING = 7
+"""Of the ``SKETCH_SIZE`` values, two candidates' sketches must agree on this many (their
+word pairs overlapping by about a quarter) to be compared in full. Pairs alike enough
+to cluster overlap by a third at least (0.55 = 0.7 x 0.36 + 0.3 with the same title)."""
 
 
 class Member(NamedTuple):
@@ -96,9 +102,10 @@ def find_clusters(
     """
     rows: list[tuple[int, str]] = []  # (layer, id) by number
     entries = array("q")
+    sketches = array("Q")
     for layer, memory in enumerate(memories):
-        _sketch_layer(memory.index(), layer, rows, entries, progress)
-    pairs = _candidate_pairs(entries)
+        _sketch_layer(memory.index(), layer, rows, entries, sketches, progress)
+    pairs = _likely(_candidate_pairs(entries), sketches)
     wanted = sorted({n for pair in pairs for n in pair})
     known = _read(memories, [rows[n] for n in wanted])
     linked = _linked(pairs, rows, known, threshold)
@@ -110,6 +117,7 @@ def _sketch_layer(
     layer: int,
     rows: list[tuple[int, str]],
     entries: array[int],
+    sketches: array[int],
     progress: Callable[[int], None] | None,
 ) -> None:
     for identity, type_, title, facts, narrative in index.observation_texts():
@@ -118,6 +126,7 @@ def _sketch_layer(
             continue
         number = len(rows)
         rows.append((layer, identity))
+        sketches.extend(sketched)
         kind = OBSERVATION_TYPES.index(type_) if type_ in OBSERVATION_TYPES else -1
         for band in bands(sketched):
             entries.append(((hash((kind, *band)) & _KEY_MASK) << _ROW_BITS) | number)
@@ -141,6 +150,18 @@ def _candidate_pairs(entries: array[int]) -> set[tuple[int, int]]:
             pairs.add((previous, number))
         previous = number
     return pairs
+
+
+def _likely(pairs: set[tuple[int, int]], sketches: array[int]) -> list[tuple[int, int]]:
+    """The candidates whose sketches agree on at least ``MIN_AGREEING`` values (an estimate
+    of their overlap): a band shared by chance is dropped before any text is read again."""
+    size = SKETCH_SIZE
+    kept = []
+    for a, b in sorted(pairs):
+        first, second = sketches[a * size : (a + 1) * size], sketches[b * size : (b + 1) * size]
+        if sum(map(operator.eq, first, second)) >= MIN_AGREEING:
+            kept.append((a, b))
+    return kept
 
 
 def _read(
