@@ -262,7 +262,7 @@ def _on_a_terminal(args: list[str], answer: bytes) -> str:
     import pty
     import subprocess
 
-    from tests.conftest import mem_executable
+    from tests.conftest import mem_executable, read_until_closed
 
     main, other = pty.openpty()
     process = subprocess.Popen(
@@ -273,14 +273,7 @@ def _on_a_terminal(args: list[str], answer: bytes) -> str:
     while b"?" not in output.split(b"merge cluster")[-1]:
         output += os.read(main, 4096)
     os.write(main, answer)
-    while True:
-        try:
-            chunk = os.read(main, 4096)
-        except OSError:  # the terminal closes when mem exits
-            break
-        if not chunk:
-            break
-        output += chunk
+    output += read_until_closed(main)
     process.wait(timeout=30)
     os.close(main)
     return output.decode("utf-8", "replace")

@@ -724,3 +724,15 @@ def test_limits_that_are_not_numbers_are_refused(tmp_path: Path) -> None:
         done = run_mem("serve", "--store", str(tmp_path / "s"), env={name: value})
         assert done.returncode == 1 and done.stderr.startswith(f"Error: {name} must be"), done
         assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "s").exists()
+
+
+def test_a_save_answers_duplicate_of_and_similar(client: httpx.Client) -> None:
+    text = "The nightly export job writes parquet files to the archive bucket at 02:00"
+    first = save(client, text=text, type="discovery")
+    again = client.post("/api/memory/save", json={"text": text, "type": "discovery"})
+    assert again.status_code == 200 and again.json()["duplicate_of"] == first["id"]
+    near = save(client, text=text.replace("at 02:00", "every night at 02:00"), type="discovery")
+    assert near["action"] == "saved"
+    assert [s["id"] for s in near["similar"]] == [first["id"]]
+    replaced = save(client, text="The export job now runs at 04:00", supersedes=[first["id"]])
+    assert replaced["supersedes"] == [first["id"]]
