@@ -349,3 +349,14 @@ def test_a_failing_consolidate_command_falls_back_with_the_reason(
 
 def test_dedupe_on_an_empty_store_finds_nothing(store: Path) -> None:
     assert mem("dedupe").stdout.strip() == "no near-duplicates found"
+
+
+def test_supersedes_survives_export_and_import(store: Path, tmp_path: Path) -> None:
+    old = mem("save", "Deploys go out on Tuesdays", "--type", "decision").stdout.strip()
+    new = mem("save", "Deploys go out on Thursdays", "--type", "decision", "--supersedes", old)
+    dump = tmp_path / "dump.jsonl"
+    mem("export", "-o", str(dump))
+    other = tmp_path / "other"
+    mem("import", "jsonl", str(dump), "--store", str(other))
+    assert mem_json("show", new.stdout.strip(), "--store", str(other))[0]["supersedes"] == [old]
+    assert [e["id"] for e in mem_json("list", "--store", str(other))] == [new.stdout.strip()]
