@@ -8,6 +8,7 @@ with a token from one. Both serve the same store, as two programs would.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -506,7 +507,13 @@ def test_tcp_needs_the_token(tcp_url: str, token: str, base: Path) -> None:
         assert found.status_code == 200 and found.json()["results"]
 
 
+_ROUND_TRIPS = itertools.count(1)
+
+
 def _mcp_round_trip(url: str, **client: Any) -> tuple[list[str], Any, Any]:
+    # A new text each time: saving one again is an exact duplicate, not a commit.
+    text = f"Saved over MCP on HTTP, round trip {next(_ROUND_TRIPS)}."
+
     async def run() -> tuple[list[str], Any, Any]:
         async with (
             httpx.AsyncClient(timeout=30, **client) as http,
@@ -515,7 +522,7 @@ def _mcp_round_trip(url: str, **client: Any) -> tuple[list[str], Any, Any]:
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 tools = await session.list_tools()
-                saved = await session.call_tool("save", {"text": "Saved over MCP on HTTP."})
+                saved = await session.call_tool("save", {"text": text})
                 found = await session.call_tool("search", {"query": "saved over mcp"})
                 return [tool.name for tool in tools.tools], saved, found
 
