@@ -64,6 +64,12 @@ def test_a_near_duplicate_is_saved_and_names_what_it_resembles(store: Path) -> N
     assert answer["similar"][0]["similarity"] >= THRESHOLD
 
 
+def test_a_superseded_memory_is_not_named_as_similar(store: Path) -> None:
+    mem("save", GOTCHA, "--type", "gotcha", "--key", "fts")
+    mem("save", "Quote FTS5 terms", "--type", "gotcha", "--supersedes", "fts")
+    assert mem_json("save", REWORDED, "--type", "gotcha")["similar"] == []
+
+
 def test_an_unrelated_save_names_nothing(store: Path) -> None:
     mem("save", GOTCHA, "--type", "gotcha")
     answer = mem_json("save", "Deploys go out on Tuesdays after the sync", "--type", "gotcha")

@@ -106,8 +106,16 @@ def _similar(index: Index, observation: Observation, threshold: float) -> list[S
     match = _rare_words_match(index, observation)
     if match is None:
         return []
-    filters = Filters(types=(observation.type,), kind="observation")
-    entries = [e for e in index.ranked(match, filters, limit=CANDIDATES) if e.id != observation.id]
+    # Ranked without filters (a filtered ranking joins many more rows), then chosen here.
+    ranked = index.ranked(match, Filters(superseded=True), limit=CANDIDATES)
+    entries = [
+        e
+        for e in ranked
+        if e.kind == "observation"
+        and e.type == observation.type
+        and e.id != observation.id
+        and not index.replacing(e.id)
+    ]
     if not entries:
         return []
     narratives = index.texts([e.id for e in entries])
