@@ -12,8 +12,8 @@ better than single words. ``THRESHOLD`` was chosen on eval/similar_pairs.jsonl
 (``python bench/similar_pairs.py`` reports it): the lowest value with a precision
 of at least 0.9.
 
-``Sketch`` is a MinHash of the same pairs, for finding candidates among many
-memories without comparing every two (``retrieval.dedupe``).
+``sketch`` is a MinHash of the same pairs, for finding candidates among many
+memories without comparing every two (``service.dedupe``).
 """
 
 from __future__ import annotations
