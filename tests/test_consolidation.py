@@ -366,3 +366,10 @@ def test_supersedes_survives_export_and_import(store: Path, tmp_path: Path) -> N
     mem("import", "jsonl", str(dump), "--store", str(other))
     assert mem_json("show", new.stdout.strip(), "--store", str(other))[0]["supersedes"] == [old]
     assert [e["id"] for e in mem_json("list", "--store", str(other))] == [new.stdout.strip()]
+
+
+def test_forgetting_the_successor_brings_back_what_it_replaced(store: Path) -> None:
+    old = mem("save", "Deploys go out on Tuesdays", "--type", "decision").stdout.strip()
+    new = mem("save", "Deploys go out on Thursdays", "--type", "decision", "--supersedes", old)
+    mem("forget", new.stdout.strip())
+    assert [e["id"] for e in mem_json("list")] == [old]
