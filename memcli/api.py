@@ -35,6 +35,7 @@ from memcli.core.errors import InvalidInput, StoreError
 if TYPE_CHECKING:
     from memcli.core.draft import Draft
     from memcli.index import Filters
+    from memcli.service.layers import LayeredMemory
     from memcli.service.memory import Memory
     from memcli.store.location import StoreLocation
 
@@ -70,12 +71,12 @@ def open_store(
     (an index rebuilt, a store created); by default they go to the ``memcli``
     logger.
     """
-    from memcli.service.memory import Memory
+    from memcli.service.layers import Layers
     from memcli.store.location import locate
 
     where = Path(cwd) if cwd is not None else Path.cwd()
     location = locate(str(path) if path is not None else None, project, where)
-    memory = Memory(location, notify=notify or _log)
+    memory = Layers(location, where, notify or _log).reader()
     if create:
         memory.ensure_store()
     else:
@@ -118,6 +119,7 @@ class MemStore:
         agent: str | None = None,
         project_commit: str | None = None,
         supersedes: Sequence[str] | None = None,
+        layer: str | None = None,
     ) -> dict[str, Any]:
         """Save a memory and commit it; a ``key`` that exists updates that memory.
 
@@ -151,10 +153,16 @@ class MemStore:
             project_commit=_optional_text(project_commit, "project_commit"),
             supersedes=_texts(supersedes, "supersedes"),
         )
-        return self.save_draft(draft, secrets=secrets)
+        return self.save_draft(draft, secrets=secrets, layer=layer)
 
-    def save_draft(self, draft: Draft, *, secrets: SecretsPolicy = "refuse") -> dict[str, Any]:
-        """Save what a :class:`~memcli.core.draft.Draft` holds (``mem save`` builds one)."""
+    def save_draft(
+        self, draft: Draft, *, secrets: SecretsPolicy = "refuse", layer: str | None = None
+    ) -> dict[str, Any]:
+        """Save what a :class:`~memcli.core.draft.Draft` holds (``mem save`` builds one).
+
+        ``layer``: ``user``, ``project`` or ``team``; by default the layer holding
+        the draft's key, else ``[layers]`` of mem.toml for its type (the project).
+        """
         from memcli.core.serialize import record_dict
 
         if secrets not in SECRETS_POLICIES:
@@ -162,10 +170,12 @@ class MemStore:
                 f"unknown secrets policy {secrets!r}: use one of {', '.join(SECRETS_POLICIES)}"
             )
         with self._use() as memory:
-            result = memory.writer.save(draft, secrets=secrets)
+            target = _layered(memory).save_target(draft, layer)
+            result = target.writer.save(draft, secrets=secrets)
         answer = {
             **record_dict(result.record),
             "path": result.path,
+            "layer": target.layer,
             "action": result.action,
             "commit": result.commit,
         }
@@ -194,9 +204,12 @@ class MemStore:
             raise InvalidInput("threshold must be a number from 0.3 to 1")
         with self._use() as memory:
             memory.require_store()
-            clusters = find_clusters([memory], threshold=threshold or THRESHOLD)
-            merged = [merge_cluster(memory, cluster) for cluster in clusters] if apply else []
-        return {"clusters": [cluster.to_json() for cluster in clusters], "merged": merged}
+            layers = _layered(memory).layers
+            memories = [layers.memory(name) for name in layers.present()]
+            clusters = find_clusters(memories, threshold=threshold or THRESHOLD)
+            merged = [merge_cluster(memories, cluster) for cluster in clusters] if apply else []
+        names = [m.layer for m in memories]
+        return {"clusters": [c.to_json(names) for c in clusters], "merged": merged}
 
     def forget(self, ids: str | Sequence[str]) -> Records:
         """Remove memories (ids, id prefixes or keys) in one commit; history keeps them.
@@ -205,10 +218,55 @@ class MemStore:
         that are not). Returns each forgotten memory's entry, with the ``commit``.
         """
         refs = _refs(ids)
+        forgotten: Records = []
         with self._use() as memory:
-            memory.resolve_all(refs)
-            entries, commit = memory.writer.forget(refs)
-            return [{**entry, "commit": commit} for entry in memory.entry_dicts(entries)]
+            for layer, chosen in _layered(memory).owners(refs).items():
+                own = _layered(memory).layer_memory(layer)
+                entries, commit = own.writer.forget(chosen)
+                forgotten += [{**entry, "commit": commit} for entry in own.entry_dicts(entries)]
+        return forgotten
+
+    def promote(
+        self,
+        ref: str,
+        *,
+        to: str,
+        secrets: SecretsPolicy = "refuse",
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Move a memory (id, id prefix or key; any layer) to the ``to`` layer, keeping its id.
+
+        ``to``: ``user``, ``project`` or ``team``. The secret scan and ``<private>``
+        stripping run again: a likely secret is refused (``secrets="redact"``
+        stores it redacted) and nothing is written. Returns the record as the
+        destination holds it, with ``layer``, ``from``, ``path``, ``commit`` and
+        ``removed`` (the destination's and the source's commits; ``""`` where the
+        team folder only staged; None for a ``dry_run``, which writes nothing and
+        adds ``text``, the file that would be added).
+        """
+        from memcli.core.serialize import record_dict
+        from memcli.service.promote import promote
+
+        if secrets not in SECRETS_POLICIES:
+            raise InvalidInput(
+                f"unknown secrets policy {secrets!r}: use one of {', '.join(SECRETS_POLICIES)}"
+            )
+        target = _text(to, "to")
+        if not isinstance(dry_run, bool):
+            raise InvalidInput("dry_run must be true or false")
+        with self._use() as memory:
+            moved = promote(
+                _layered(memory), _text(ref, "ref"), target, secrets=secrets, dry_run=dry_run
+            )
+        result = {
+            **record_dict(moved.record),
+            "layer": moved.destination,
+            "from": moved.source,
+            "path": moved.path,
+            "commit": moved.commit,
+            "removed": moved.removed,
+        }
+        return result | {"text": moved.text} if dry_run else result
 
     # --------------------------------------------------------------- reading
 
@@ -224,13 +282,15 @@ class MemStore:
         limit: int = 10,
         mode: str | None = None,
         include_superseded: bool = False,
+        layer: str | None = None,
     ) -> Records:
         """The best memories for ``query``, as compact entries (``entry_dict``), best first.
 
         Ranked like ``mem search`` (stop words dropped, any word, phrases and
         prefix* honoured, a substring search when no word matches). ``since`` and
-        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date. Memories another one
-        supersedes are left out unless ``include_superseded``.
+        ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date. Every layer present is
+        searched (``layer``: only ``user``, ``project`` or ``team``). Memories another
+        one supersedes are left out unless ``include_superseded``.
         """
         from memcli.retrieval.search import Searcher
 
@@ -244,6 +304,7 @@ class MemStore:
         if mode is not None and mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(SEARCH_MODES)}")
         with self._use() as memory:
+            memory = _of_layer(memory, layer)
             outcome = Searcher(memory).search(text, filters, limit=count, mode=mode)
             if mode in ("semantic", "hybrid") and outcome.mode != mode:
                 memory.notify(f"{outcome.semantic}; searching by full text")
@@ -262,12 +323,12 @@ class MemStore:
         refs = _refs(ids)
         with self._use() as memory:
             entries = memory.resolve_all(refs)
-            index = memory.index()
             return [
                 {
                     **record_dict(memory.load(entry)),
                     "path": entry.path,
-                    "superseded_by": index.replacing(entry.id),
+                    "layer": entry.layer,
+                    "superseded_by": _successors(memory, entry.id),
                 }
                 for entry in entries
             ]
@@ -297,18 +358,19 @@ class MemStore:
         type: str | None = None,
         limit: int = 20,
         keys: bool = False,
+        layer: str | None = None,
         include_superseded: bool = False,
     ) -> Records:
-        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only.
-
-        Memories another one supersedes are left out unless ``include_superseded``.
-        """
+        """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only;
+        ``layer``: only that layer's. Memories another one supersedes are left out unless
+        ``include_superseded``."""
         from memcli.index import Filters
 
         types = _types(type)
         count = _bounded(limit, "limit", LIST_LIMIT)
         keyed = bool(keys)
         with self._use() as memory:
+            memory = _of_layer(memory, layer)
             entries = memory.read(
                 lambda index: index.recent(
                     Filters(types=types, superseded=bool(include_superseded)),
@@ -425,7 +487,32 @@ class _Using:
         self.store._lock.release()
 
 
+def _successors(memory: Memory, identity: str) -> list[str]:
+    """The ids of the memories that supersede ``identity`` (any layer read)."""
+    return memory.read(lambda index: index.replacing(identity))
+
+
 # ------------------------------------------------------------------- checks
+
+
+def _of_layer(memory: Memory, layer: object) -> Memory:
+    """The memory reading only ``layer`` (None: every layer, as it is)."""
+    if layer is None:
+        return memory
+    from memcli.service.layers import check_layer
+
+    if not isinstance(layer, str):
+        raise InvalidInput("layer must be user, project or team")
+    return _layered(memory).layers.reader(check_layer(layer))
+
+
+def _layered(memory: Memory) -> LayeredMemory:
+    """The memory as every layer's reader (one opened some other way reads its own layer)."""
+    from memcli.service.layers import LayeredMemory, Layers
+
+    if isinstance(memory, LayeredMemory):
+        return memory
+    return Layers(memory.location, memory.location.root, memory.notify).reader(memory.layer)
 
 
 def _text(value: object, name: str) -> str:

@@ -28,6 +28,7 @@ SEARCH_KEYS = {
     "path",
     "concepts",
     "files",
+    "layer",
 }
 
 

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import apsw
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
 from memcli.core.model import Observation
 from memcli.index import Filters, Index
-from memcli.index.fts import fts_match, parse_terms
+from memcli.index.fts import Term, fts_match, parse_terms
 from memcli.index.schema import SCHEMA_VERSION
 
 
@@ -298,3 +299,76 @@ def test_two_phase_ranking_equals_the_plain_join() -> None:
                     {**filters.params(), "limit": limit, "match": match},
                 )
                 assert idx._ranked(match, filters, limit) == expected, (match, filters, limit)
+
+
+# Words that stem alike, CamelCase, diacritics (composed and combining), digits, and
+# characters JSON escapes: what a memory's text and a query can hold.
+_WORDS = ["index", "indexes", "indexing", "run", "running", "runner", "lock", "Locks"]
+_WORDS += ["lockfile", "Unique", "UniqueViolation", "café", "cafe\u0301", "caf", "naïve"]
+_WORDS += ["v2", "x86_64", "ß", "ǅ"]
+_SEPARATORS = [" ", "\n", "-", ".", '"', "\\", "/", "_", "é", "\u0301", ", ", "\t", ""]
+_word = st.one_of(st.sampled_from(_WORDS), st.text(max_size=3))
+_texts = st.lists(st.tuples(_word, st.sampled_from(_SEPARATORS)), max_size=8).map(
+    lambda pieces: "".join(word + separator for word, separator in pieces)
+)
+
+
+def _old_matched_terms(idx: Index, ids: list[str], terms: list[Term]) -> dict[str, int]:
+    """What ``matched_terms`` answered before it read each memory's text in one piece:
+    the reference the faster one must equal."""
+    from memcli.index.schema import SEARCHED_TEXTS, TOKENIZER
+
+    tokenize = idx.db.fts5_tokenizer(TOKENIZER[0], TOKENIZER[1])
+
+    def tokens(text: str, reason: int) -> list[str]:
+        return [t[2] for t in tokenize(text.encode("utf-8", "replace"), reason, None)]
+
+    def holds(tokens: list[str], pattern: list[str], prefix: bool) -> bool:
+        last = len(pattern) - 1
+        for start in range(len(tokens) - last):
+            if tokens[start : start + last] == pattern[:last] and (
+                tokens[start + last].startswith(pattern[last])
+                if prefix
+                else tokens[start + last] == pattern[last]
+            ):
+                return True
+        return False
+
+    wanted = [(tokens(t.text, apsw.FTS5_TOKENIZE_QUERY), t.prefix) for t in terms]
+    counts = dict.fromkeys(ids, 0)
+    for identity, *fields, narrative in idx.db.execute(SEARCHED_TEXTS, (json.dumps(ids),)):
+        held = tokens("\n".join(fields), apsw.FTS5_TOKENIZE_DOCUMENT)
+        held += tokens(narrative, apsw.FTS5_TOKENIZE_DOCUMENT)
+        counts[identity] = sum(1 for p, prefix in wanted if p and holds(held, p, prefix))
+    return counts
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    memories=st.lists(
+        st.tuples(_texts, st.lists(_texts, max_size=3), st.lists(_texts, max_size=2), _texts),
+        min_size=1,
+        max_size=4,
+    ),
+    query=st.lists(
+        st.tuples(st.sampled_from(["{}", '"{}"', "{}*", '"{} {}"', '"{} {}*"']), _word, _word),
+        min_size=1,
+        max_size=5,
+    ).map(lambda parts: " ".join(form.format(a, b) for form, a, b in parts)),
+)
+@example(memories=[("Lock runner", [], [], "")], query='"lock run" "lock run*"')  # a whole word
+@example(memories=[("running", [], [], "runs")], query="run running")  # two terms, one stem
+@example(memories=[("Unique", ["lock"], [], "")], query='"unique lock"')  # across two fields
+@example(memories=[("UniqueViolation", [], [], "")], query="Unique*")  # a prefix of one token
+def test_matched_terms_counts_what_it_counted_word_by_word(
+    memories: list[tuple[str, list[str], list[str], str]], query: str
+) -> None:
+    observations = [
+        obs(f"M{n}", title or "untitled", facts=facts, concepts=concepts, narrative=narrative)
+        for n, (title, facts, concepts, narrative) in enumerate(memories)
+    ]
+    idx = Index(":memory:")
+    idx.refresh(ListSource(observations), lambda message: None)
+    ids = [o.id for o in observations] + ["01JD0000000000000000MISSING"]
+    terms = parse_terms(query)
+    assert idx.matched_terms(ids, terms) == _old_matched_terms(idx, ids, terms)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tomllib
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack
@@ -131,6 +132,42 @@ def test_tools_are_listed_in_under_3000_characters(client: Client) -> None:
         assert tool.description and len(tool.description) < 300
     search = next(tool for tool in listed.tools if tool.name == "search")
     assert "timeline" in (search.description or "") and "get" in (search.description or "")
+
+
+RECORDING_MEM = """
+import atexit, sys
+from pathlib import Path
+
+record = Path(sys.argv[1])
+atexit.register(lambda: record.write_text("\\n".join(sorted(sys.modules))))
+from memcli.adapters.cli.main import main
+
+sys.argv = ["mem", *sys.argv[2:]]
+main()
+"""
+"""``mem`` that writes, as it exits, the names of every module it imported (to argv[1])."""
+STORE_CODE = ("memcli.api", "memcli.service", "memcli.store", "memcli.index", "memcli.retrieval")
+
+
+@pytest.mark.e2e
+def test_the_server_lists_its_tools_without_importing_the_store_code(tmp_path: Path) -> None:
+    project = _git_project(tmp_path)
+    script, imported = tmp_path / "recording_mem.py", tmp_path / "imported.txt"
+    script.write_text(RECORDING_MEM)
+    with ExitStack() as stack:
+        client = start_client(
+            stack,
+            [str(script), str(imported), "mcp"],
+            tmp_path,
+            cwd=project,
+            command=sys.executable,
+        )
+        listed = client.portal.call(client.session.list_tools)
+        assert "search" in [tool.name for tool in listed.tools]
+    modules = imported.read_text().split()
+    assert "memcli.adapters.mcp.server" in modules  # the file is the server's own account
+    loaded = [m for m in modules if m.startswith(STORE_CODE) or m in ("apsw", "git", "yaml")]
+    assert loaded == []
 
 
 @pytest.mark.e2e

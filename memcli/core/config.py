@@ -65,6 +65,10 @@ command = ""           # a program that merges a cluster of near-duplicates (`me
                        # on stdout; empty, or any failure: the deterministic merge
 timeout = 60           # seconds it may take; then it is stopped and the deterministic merge used
 max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
+[layers]               # where `mem save` puts a memory of each type without --layer:
+preference = "project" # user (every project of yours), project, or team (the project's
+decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha, pattern,
+                       # discovery, friction, context
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import InvalidInput
+from memcli.core.schema import OBSERVATION_TYPES
 
 CONFIG_FILE = "mem.toml"
 MAX_SETTINGS_BYTES = 1 << 20
@@ -141,6 +146,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout": 60,
         "max_input_chars": 40_000,
     },
+    "layers": dict.fromkeys(OBSERVATION_TYPES, "project"),
 }
 WEIGHTS = frozenset(
     {
@@ -159,6 +165,7 @@ MAX_WEIGHT = 10.0
 CHOICES: dict[str, tuple[str, ...]] = {
     "search.mode": ("lexical", "semantic", "hybrid"),
     "search.stop_words": ("english", "none"),
+    **{f"layers.{name}": ("user", "project", "team") for name in OBSERVATION_TYPES},
 }
 FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
 MAX_WORDS = 10_000

@@ -36,7 +36,7 @@ context and recall templates receive:
 
     id, short_id (the shortest unique prefix), kind, key, type, title, created,
     updated, importance, score (the search rank, or null), path (of its file),
-    concepts, files
+    concepts, files, layer ("user", "project" or "team": the store that holds it)
 
 Retrieval adds to an entry what it shows of the memory: ``facts`` (clipped),
 ``text`` (a summary's body), ``excerpt`` and ``matched`` (recall).
@@ -103,6 +103,8 @@ if TYPE_CHECKING:  # kept out of the import: `mem search --json` needs neither
         @property
         def score(self) -> float | None: ...
         @property
+        def layer(self) -> str: ...
+        @property
         def path(self) -> str: ...
         @property
         def concepts(self) -> list[str]: ...
@@ -127,6 +129,7 @@ ENTRY_KEYS = (
     "path",
     "concepts",
     "files",
+    "layer",
 )
 
 
@@ -180,6 +183,7 @@ def entry_dict(entry: IndexedMemory, short_id: str | None = None) -> dict[str, A
         "path": entry.path,
         "concepts": entry.concepts,
         "files": entry.files,
+        "layer": entry.layer,
     }
 
 

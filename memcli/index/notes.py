@@ -43,6 +43,8 @@ class NoteHit(NamedTuple):
     text: str
     score: float
     """-bm25: higher is better, like ``Entry.score``."""
+    layer: str = "project"
+    """The layer whose curated notes hold it."""
 
 
 # ------------------------------------------------------------------ writing

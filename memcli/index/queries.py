@@ -39,6 +39,7 @@ from memcli.index.schema import (
     HOLDING_TOKEN,
     ID_AFTER,
     ID_BEFORE,
+    IDS_AND_KEYS,
     IMPORTANT,
     LAST_ROWID,
     MATCHES_UP_TO,
@@ -51,6 +52,7 @@ from memcli.index.schema import (
     REPLACING,
     SEARCH_FTS,
     SEARCH_LIKE,
+    SEARCHED_TEXT,
     SEARCHED_TEXTS,
     TEXTS,
     TOKENIZER,
@@ -83,6 +85,8 @@ class Entry(NamedTuple):
     files: list[str]
     facts: list[str]
     score: float | None = None
+    layer: str = "project"
+    """The layer whose store holds it: ``user``, ``project`` or ``team`` (``store.layers``)."""
 
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:
         from memcli.core.serialize import entry_dict
@@ -90,7 +94,8 @@ class Entry(NamedTuple):
         return entry_dict(self, short_id)
 
 
-_FIELDS = len(Entry._fields)
+_FIELDS = len(Entry._fields) - 1
+"""The fields a statement selects (all but ``layer``, which the index knows, not a row)."""
 _CONCEPTS, _FILES, _FACTS, _SCORE = (
     Entry._fields.index(name) for name in ("concepts", "files", "facts", "score")
 )
@@ -103,12 +108,14 @@ class EntryColumns:
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.position = {name: n for n, name in enumerate(names)}
-        positions = tuple(self.position[field] for field in Entry._fields)
+        positions = tuple(self.position[field] for field in Entry._fields[:_FIELDS])
         # Statements that select the fields first, in order, are read by a slice (the fastest).
         self._pick = None if positions == tuple(range(_FIELDS)) else itemgetter(*positions)
 
-    def entry(self, row: tuple[Any, ...], score: float | None = None) -> Entry:
-        """The row as an Entry; ``score``: instead of the row's own."""
+    def entry(
+        self, row: tuple[Any, ...], score: float | None = None, layer: str = "project"
+    ) -> Entry:
+        """The row as an Entry of ``layer``; ``score``: instead of the row's own."""
         values = list(row[:_FIELDS] if self._pick is None else self._pick(row))
         # concepts, files and facts are JSON arrays
         values[_CONCEPTS] = _loads(values[_CONCEPTS])
@@ -118,6 +125,7 @@ class EntryColumns:
             values[_SCORE] = score
         if values[_SCORE] is not None:  # 4 significant digits: tiny stores give tiny scores
             values[_SCORE] = float(f"{values[_SCORE]:.4g}")
+        values.append(layer)
         return _make(values)
 
 
@@ -184,6 +192,8 @@ class Queries:
     """The read queries of an ``Index`` (mixed into ``Index``, which opens ``db``)."""
 
     db: apsw.Connection
+    layer: str = "project"
+    """The layer this index is of: every entry it answers carries it."""
 
     def _current(self, filters: Filters) -> Filters:
         """The filters, without the superseded test when nothing is superseded (most stores)."""
@@ -198,7 +208,8 @@ class Queries:
         columns = columns_of(cursor)
         if columns is None:
             return []
-        return [columns.entry(row) for row in cursor]
+        layer = self.layer
+        return [columns.entry(row, layer=layer) for row in cursor]
 
     @translating_errors
     def search(
@@ -292,7 +303,8 @@ class Queries:
         # second sort is stable, so it keeps that order within one score.
         rows.sort(key=itemgetter(at["created"], at["id"]), reverse=True)
         rows.sort(key=lambda row: score[row[rowid]])
-        return [columns.entry(row, -score[row[rowid]]) for row in rows[:limit]]
+        layer = self.layer
+        return [columns.entry(row, -score[row[rowid]], layer) for row in rows[:limit]]
 
     @translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:
@@ -300,19 +312,27 @@ class Queries:
 
         The memories' text is split by the index's own tokenizer, here, rather
         than asking the full-text index once a term: that would read the whole
-        list of memories holding each word, costly for a common one.
+        list of memories holding each word, costly for a common one. Each memory's
+        searched text is read and split in one piece; a term of one whole word is
+        then looked up in its tokens, a phrase or a prefix in their spaced text.
         """
         tokenize = self._tokenizer()
-        wanted = [(_tokens(tokenize, term.text, query=True), term.prefix) for term in terms]
+        words: list[str] = []  # a term each: two terms may stem alike, and both count
+        runs: list[tuple[list[str], bool]] = []
+        for term in terms:
+            pattern = _tokens(tokenize, term.text, query=True)
+            if len(pattern) == 1 and not term.prefix:
+                words.append(pattern[0])
+            elif pattern:
+                runs.append((pattern, term.prefix))
         counts = dict.fromkeys(ids, 0)
-        for identity, about, narrative in self._searched_tokens(ids):
-            tokens = about + narrative
-            present = set(tokens)
-            counts[identity] = sum(
-                1
-                for pattern, prefix in wanted
-                if pattern and _holds(tokens, present, pattern, prefix)
-            )
+        for identity, text in self.db.execute(SEARCHED_TEXT, (json.dumps(ids),)):
+            tokens = _tokens(tokenize, text, query=False)
+            count = sum(1 for word in words if word in tokens)
+            if runs:
+                spaced = " " + " ".join(tokens) + " "
+                count += sum(1 for pattern, prefix in runs if _holds(spaced, pattern, prefix))
+            counts[identity] = count
         return counts
 
     @translating_errors
@@ -524,29 +544,40 @@ class Queries:
         return int(next(iter(self.db.execute(COUNT)))[0])
 
     @translating_errors
+    def ids_and_keys(self) -> dict[str, str | None]:
+        """Every memory's id and its key (None when it has none)."""
+        return dict(self.db.execute(IDS_AND_KEYS))
+
+    @translating_errors
     def digests(self) -> dict[str, str]:
         return {path: digest for path, digest in self.db.execute(ALL_DIGESTS)}
 
 
 def _tokens(tokenize: Any, text: str, *, query: bool) -> list[str]:
-    """The tokens of ``text`` as the full-text index stores them (stemmed, folded)."""
+    """The tokens of ``text`` as the full-text index stores them (stemmed, folded).
+
+    Without their offsets, and only the first of tokens at one place (the porter
+    and unicode61 tokenizers put one at each): the tokenizer then makes no tuples.
+    """
     reason = apsw.FTS5_TOKENIZE_QUERY if query else apsw.FTS5_TOKENIZE_DOCUMENT
-    return [token[2] for token in tokenize(text.encode("utf-8", "replace"), reason, None)]
+    tokens: list[str] = tokenize(
+        text.encode("utf-8", "replace"),
+        reason,
+        None,
+        include_offsets=False,
+        include_colocated=False,
+    )
+    return tokens
 
 
-def _holds(tokens: list[str], present: set[str], pattern: list[str], prefix: bool) -> bool:
-    """Whether ``tokens`` hold ``pattern`` in a row (its last token as a prefix, if asked)."""
-    if len(pattern) == 1 and not prefix:
-        return pattern[0] in present
-    last = len(pattern) - 1
-    for start in range(len(tokens) - last):
-        if all(tokens[start + n] == pattern[n] for n in range(last)) and (
-            tokens[start + last].startswith(pattern[last])
-            if prefix
-            else tokens[start + last] == pattern[last]
-        ):
-            return True
-    return False
+def _holds(spaced: str, pattern: list[str], prefix: bool) -> bool:
+    """Whether the tokens hold ``pattern`` in a row (its last token as a prefix, if asked).
+
+    ``spaced``: the tokens each after a space, and a space at the end. No token
+    holds a space (it separates them), so a match of the spaced pattern is a match
+    of whole tokens.
+    """
+    return " " + " ".join(pattern) + ("" if prefix else " ") in spaced
 
 
 def _common_prefix(a: str, b: str) -> int:

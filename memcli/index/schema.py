@@ -297,6 +297,12 @@ COMMITS = """
 SELECT id, project_commit FROM memories
 WHERE id IN (SELECT value FROM json_each(?)) AND project_commit IS NOT NULL
 """
+# What search counts a memory's words in: its searched fields, in one piece.
+SEARCHED_TEXT = """
+SELECT id, title || char(10) || facts || char(10) || concepts || char(10) || files
+    || char(10) || narrative
+FROM memories WHERE id IN (SELECT value FROM json_each(?))
+"""
 SEARCHED_TEXTS = """
 SELECT id, title, facts, concepts, files, narrative FROM memories
 WHERE id IN (SELECT value FROM json_each(?))
@@ -317,6 +323,7 @@ HOLDING_PREFIX = (
 LAST_ROWID = "SELECT coalesce(max(rowid), 0) FROM memories"
 COUNT = "SELECT count(*) FROM memories"
 ALL_DIGESTS = "SELECT path, digest FROM memories"
+IDS_AND_KEYS = "SELECT id, key FROM memories"
 NOTE_BM25 = "bm25(notes_fts, {})".format(", ".join(str(w) for w in NOTE_WEIGHTS.values()))
 SEARCH_NOTES = f"""
 SELECT n.path, n.heading, n.line, n.text, -{NOTE_BM25} AS score

@@ -31,7 +31,10 @@ _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 def _folder(store: Store) -> Path | None:
-    """The sessions folder, if it is missing or a real folder; None for anything else."""
+    """The sessions folder, if it is missing or a real folder; None for anything else
+    (and for a store not made yet: a record never makes a half store)."""
+    if not store.exists():
+        return None
     path = store.cache_dir / FOLDER
     try:
         mode = path.lstat().st_mode

@@ -474,6 +474,7 @@ def _sample_memory() -> dict[str, Any]:
         "short_id": "01JDX3Z6",
         "score": 1.5,
         "path": "observations/2026/11/sample.md",
+        "layer": "project",
         "matched": 2,
         "excerpt": "A query like `foo-bar` is parsed as a column filter.",
         "text": "## Learned\n\nQuote FTS5 terms.",

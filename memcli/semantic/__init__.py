@@ -87,10 +87,10 @@ def _vector_counts(store_root: Path, identity: str) -> tuple[int, int]:
 
     from memcli.index import vectors
     from memcli.index.readonly import open_read_only
-    from memcli.store.files import Store
+    from memcli.store.team import store_at
 
     try:
-        db = open_read_only(Store(store_root).index_path)
+        db = open_read_only(store_at(store_root).index_path)
     except apsw.Error:
         return 0, 0
     try:

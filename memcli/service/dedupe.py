@@ -58,9 +58,11 @@ class Member(NamedTuple):
     similarity: float
     """How alike it is to the cluster's keeper (1.0 for the keeper)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, layers: Sequence[str] = ()) -> dict[str, Any]:
+        """``layers``: the name of each layer given (then each member says its own)."""
         return {
             "id": self.entry.id,
+            **({"layer": layers[self.layer]} if layers else {}),
             "key": self.entry.key,
             "type": self.entry.type,
             "title": self.entry.title,
@@ -81,11 +83,11 @@ class Cluster(NamedTuple):
         """The least alike member's similarity to the keeper."""
         return min(m.similarity for m in self.members[1:])
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, layers: Sequence[str] = ()) -> dict[str, Any]:
         return {
             "keeper": self.keeper.entry.id,
             "similarity": round(self.similarity, 3),
-            "members": [member.to_json() for member in self.members],
+            "members": [member.to_json(layers) for member in self.members],
         }
 
 
@@ -252,13 +254,15 @@ class Merge(NamedTuple):
     """Why the ``[consolidate] command`` was not used, when one is set and failed."""
 
 
-def merge_cluster(memory: Memory, cluster: Cluster) -> dict[str, object]:
-    """Merge a cluster of ``memory``'s layer into its keeper in one commit; what was done.
+def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, object]:
+    """Merge a cluster into its keeper in one commit, in the keeper's layer; what was done.
 
-    Members of another layer are left as they are (a memory supersedes within its store).
+    ``memories``: those the clusters were found in. Members of another layer are
+    left as they are (a memory supersedes within its own store).
     """
     from memcli.core import config
 
+    memory = memories[cluster.keeper.layer]
     settings = config.load(memory.store.root)["consolidate"]
     used: dict[str, str | None] = {}
 

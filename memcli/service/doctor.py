@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from memcli.core.errors import IndexUnavailable, InvalidMemoryFile
 from memcli.service.memory import Memory
 from memcli.store.files import CACHE_DIR, MEMORY_DIRS, is_memory_path, name_problem, shown_path
-from memcli.store.git import porcelain_paths
 
 STALE_GIT_LOCK_SECONDS = 600
 KNOWN_TOP_LEVEL = {
@@ -79,6 +78,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     if git_problem:
         checkup.problems.append(git_problem)
     _uncommitted(memory, checkup, fix and not git_problem, _shared(ids, keys))
+    _staged_for_review(memory, checkup)
     _background_failures(checkup)
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
@@ -217,6 +217,20 @@ def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:
         )
 
 
+def _staged_for_review(memory: Memory, checkup: Checkup) -> None:
+    """A team store's memories staged and not committed yet: its normal state, noted."""
+    from memcli.store.team import TeamStore
+
+    store = memory.store
+    if isinstance(store, TeamStore):
+        staged = store.staged_paths()
+        if staged:
+            checkup.warnings.append(
+                f"{len(staged)} team memory file(s) staged for review, not committed yet: "
+                f"{', '.join(staged[:5])}"
+            )
+
+
 def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, str]) -> None:
     """Uncommitted memory files; ``fix`` commits the valid ones.
 
@@ -224,29 +238,27 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, 
     pre-commit hook refuses that commit, and so does doctor.
     """
     store = memory.store
-    out = store.git.run(
-        ["-c", "core.quotePath=false", "status", "--porcelain", "-z", "--untracked-files=all"]
-    ).stdout.decode("utf-8", "surrogateescape")
-    changed = porcelain_paths(out)
+    done = "committed" if store.own_repository else "staged"
+    changed = store.unrecorded_paths()
     for path in changed:
         problem = name_problem(path)
         if problem:  # never committed by mem: git and the index need UTF-8 names
-            checkup.problems.append(f"not committed: {shown_path(path)}: {problem}")
+            checkup.problems.append(f"not {done}: {shown_path(path)}: {problem}")
     changed = [p for p in changed if not name_problem(p)]
     memory_files = [p for p in changed if is_memory_path(p)]
     others = [p for p in changed if not is_memory_path(p)]
     for path in others:
         checkup.problems.append(
             f"{path}: uncommitted change outside the memory files "
-            "(commit it with git, or discard it)"
+            f"({'commit' if store.own_repository else 'stage'} it with git, or discard it)"
         )
     if not memory_files:
         return
     if not fix:
         checkup.problems.append(
-            f"{len(memory_files)} memory file(s) changed but not committed: "
-            f"{', '.join(memory_files[:5])} (`mem doctor --fix` commits "
-            "the valid ones)"
+            f"{len(memory_files)} memory file(s) changed but not {done}: "
+            f"{', '.join(memory_files[:5])} (`mem doctor --fix` "
+            f"{'commits' if store.own_repository else 'stages'} the valid ones)"
         )
         return
     from memcli.core.secrets import added_to_file, report
@@ -262,16 +274,16 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, 
         try:
             identity = store.parse(path, data).id
         except InvalidMemoryFile as exc:
-            checkup.problems.append(f"not committed, invalid: {exc}")
+            checkup.problems.append(f"not {done}, invalid: {exc}")
             continue
         if path in shared:
-            checkup.problems.append(f"not committed, {path}: {shared[path]}")
+            checkup.problems.append(f"not {done}, {path}: {shared[path]}")
             continue
         secrets = added_to_file(path, data, committed.get(f"HEAD:{path}"))
         if secrets:
             checkup.problems.append(
-                f"not committed, {path} holds likely secrets: {report(secrets)}; remove them, "
-                "or commit it with git if they are not secrets"
+                f"not {done}, {path} holds likely secrets: {report(secrets)}; remove them, "
+                "or add it with git if they are not secrets"
             )
             continue
         ids.append(identity)
@@ -279,6 +291,6 @@ def _uncommitted(memory: Memory, checkup: Checkup, fix: bool, shared: dict[str, 
     if valid or removed:
         memory.writer.commit_uncommitted(valid, removed, ids)
         checkup.fixed.append(
-            f"committed {len(valid) + len(removed)} uncommitted memory file(s) "
+            f"{done} {len(valid) + len(removed)} un{done} memory file(s) "
             "(edits by hand, or interrupted saves)"
         )

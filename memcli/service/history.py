@@ -2,7 +2,8 @@
 
 ``mem diff`` without revisions shows what changed since the last time it
 was run that way: the commit it showed up to is kept in the store's cache as a
-bookmark (``.cache/diff-bookmark``), never committed.
+bookmark (``.cache/diff-bookmark``), never committed. In a team store it shows
+what is staged for review instead: from HEAD to git's index.
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from memcli.service.memory import Memory
+    from memcli.service.writer import SaveResult
+    from memcli.store.files import Store
     from memcli.store.history import JournalEntry, MemoryDiff
 
 DIFF_BOOKMARK = "diff-bookmark"
+
+
+def _staged(store: Store) -> MemoryDiff:
+    """A team store's memories staged for review: from HEAD to what git's index holds."""
+    from memcli.store.history import EMPTY_TREE, memory_diff
+
+    return memory_diff(store, store.git.head() or EMPTY_TREE, store.head() or EMPTY_TREE)
 
 
 def log(memory: Memory, ref: str | None, *, limit: int, since: str | None) -> list[JournalEntry]:
@@ -22,22 +32,60 @@ def log(memory: Memory, ref: str | None, *, limit: int, since: str | None) -> li
     from memcli.store.history import journal
 
     memory.require_store()
-    follow = _path_of(memory, ref) if ref else None
-    return journal(memory.store, limit=limit, since=since, follow=follow)
+    if not ref:
+        return journal(memory.store, limit=limit, since=since)
+    own, path = _path_of(memory, ref)
+    return journal(own.store, limit=limit, since=since, follow=path)
 
 
-def _path_of(memory: Memory, ref: str) -> str:
-    """The file of a memory, present or forgotten (its last path), by id, prefix or key."""
+def _path_of(memory: Memory, ref: str) -> tuple[Memory, str]:
+    """The file of a memory, present or forgotten (its last path), by id, prefix or key,
+    and the memory of the layer holding it (a forgotten one: the first layer whose
+    history has it, the command's own first)."""
     from memcli.core.errors import NotFound
     from memcli.store.history import find_forgotten
 
     try:
-        return memory.resolve(ref).path
+        entry = memory.resolve(ref)
+        return layer_memory(memory, entry.layer), entry.path
     except NotFound as absent:
+        for own in each_layer(memory):
+            try:
+                return own, find_forgotten(own.store, ref)[0]
+            except NotFound:
+                continue
+        raise absent from None
+
+
+def layer_memory(memory: Memory, layer: str) -> Memory:
+    """The memory of ``layer`` (``memory`` itself when it reads one layer only)."""
+    from memcli.service.layers import LayeredMemory
+
+    return memory.layer_memory(layer) if isinstance(memory, LayeredMemory) else memory
+
+
+def each_layer(memory: Memory) -> list[Memory]:
+    """The memory of each present layer, the command's own first."""
+    from memcli.service.layers import LayeredMemory
+
+    if not isinstance(memory, LayeredMemory):
+        return [memory]
+    names = [memory.layer] + [n for n in memory.layers.present() if n != memory.layer]
+    return [memory.layer_memory(name) for name in names if memory.only in (None, name)]
+
+
+def restore(memory: Memory, ref: str) -> SaveResult:
+    """Bring a forgotten memory back in the layer whose history has it (own layer first)."""
+    from memcli.core.errors import NotFound
+
+    problem: NotFound | None = None
+    for own in each_layer(memory):
         try:
-            return find_forgotten(memory.store, ref)[0]
-        except NotFound:
-            raise absent from None
+            return own.writer.restore(ref)
+        except NotFound as exc:
+            problem = problem or exc
+    assert problem is not None
+    raise problem
 
 
 def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
@@ -51,8 +99,10 @@ def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
 
     memory.require_store()
     store = memory.store
+    if not revs and not store.own_repository:
+        return _staged(store)
     bookmark = store.cache_dir / DIFF_BOOKMARK
-    head = store.head() or EMPTY_TREE
+    head = store.git.head() or EMPTY_TREE
     if revs:
         old = revs[0]
         new = revs[1] if len(revs) == 2 else "HEAD"

@@ -25,8 +25,9 @@ from memcli.core.errors import (
     StoreError,
 )
 from memcli.index import Entry, Index, Progress, RefreshReport
-from memcli.store.files import Store, digest
+from memcli.store.files import digest
 from memcli.store.location import StoreLocation
+from memcli.store.team import store_for
 
 if TYPE_CHECKING:
     from memcli.core.model import Record
@@ -66,7 +67,9 @@ class Memory:
         self, location: StoreLocation, notify: Notify, progress: Progress | None = None
     ) -> None:
         self.location = location
-        self.store = Store(location.root)
+        self.store = store_for(location)
+        self.layer = location.source if location.source in ("user", "team") else "project"
+        """The layer this store is of (``memcli.store.layers``): every entry read carries it."""
         self.notify = notify
         self.progress = progress
         self._index: Index | None = None
@@ -108,7 +111,8 @@ class Memory:
     def ensure_store(self) -> None:
         if not self.store.exists() and self.store.create():
             self.notify(f"created a memory store at {self.store.root}")
-            self.install_git_hooks()
+            if self.store.own_repository:
+                self.install_git_hooks()
 
     def install_git_hooks(self) -> None:
         """The store's hooks; where git's core.hooksPath forbids them, a notice instead."""
@@ -251,6 +255,7 @@ class Memory:
 
     def _open_index(self, path: Path | str) -> Index:
         index = Index(path)
+        index.layer = self.layer
         index.progress = self.progress
         return index
 

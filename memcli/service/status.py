@@ -16,8 +16,8 @@ from typing import Any
 
 from memcli.core.errors import InvalidMemoryFile, MemError
 from memcli.store.files import MEMORY_DIRS, Store
-from memcli.store.git import porcelain_paths
 from memcli.store.location import StoreLocation
+from memcli.store.team import store_for
 
 SOURCES = {".mem": ".mem/"}
 """How a location's source is shown, where it differs from ``StoreLocation.source``."""
@@ -61,7 +61,7 @@ class LayerStatus:
 def layer_status(location: StoreLocation, *, by_project: bool) -> LayerStatus:
     """The project layer at ``location`` (``by_project``: chosen with ``--project``)."""
     source = "--project" if by_project else SOURCES.get(location.source, location.source)
-    store = Store(location.root)
+    store = store_for(location)
     status = LayerStatus(
         "project", str(location.root), source, store.exists(), project=location.project
     )
@@ -202,15 +202,4 @@ def _git(store: Store, status: LayerStatus) -> None:
     from memcli.store.remote import list_remotes
 
     status.remotes = [{"name": name, "url": url} for name, url in list_remotes(store)]
-    out = store.git.run(
-        [
-            "--no-optional-locks",  # git status would otherwise refresh .git/index
-            "-c",
-            "core.quotePath=false",
-            "status",
-            "--porcelain",
-            "-z",
-            "--untracked-files=all",
-        ]
-    ).stdout.decode("utf-8", "surrogateescape")
-    status.uncommitted = porcelain_paths(out)
+    status.uncommitted = store.unrecorded_paths()

@@ -295,8 +295,11 @@ class Writer:
             commit = self._commit_files({path: merged.to_markdown()}, [], message)
             return SaveResult(merged, path, "merged", commit)
 
-    def forget(self, refs: Iterable[str]) -> tuple[list[Entry], str]:
-        """Remove memories from the work tree in one commit; history keeps them."""
+    def forget(self, refs: Iterable[str], *, verb: str = "forget") -> tuple[list[Entry], str]:
+        """Remove memories from the work tree in one commit; history keeps them.
+
+        ``verb``: the commit's action (``promote`` when the memory moves to another layer).
+        """
         with self._transaction():
             entries: dict[str, Entry] = {}
             for ref in refs:
@@ -304,9 +307,27 @@ class Writer:
                 entries.setdefault(entry.id, entry)
             chosen = list(entries.values())
             records = [self.memory.load_or_stub(entry) for entry in chosen]
-            message = journal.commit_message("forget", records)
+            message = journal.commit_message(verb, records)
             commit = self._commit_files({}, [entry.path for entry in chosen], message)
             return chosen, commit
+
+    def adopt(self, record: Record) -> SaveResult:
+        """Write a memory another layer held until now, its id kept, in one commit (promote).
+
+        Refused when this store holds its id, or another memory holds its key.
+        """
+        self.memory.ensure_store()
+        with self._transaction():
+            if self.memory.read(lambda index: index.path_of(record.id)) is not None:
+                raise InvalidInput(f"the {self.memory.layer} layer holds {record.id} already")
+            self.memory.check_key_free(record)
+            path = self.store.new_path(record)
+            data = record.to_markdown().encode("utf-8")
+            message = journal.commit_message("promote", [record])
+            commit = self._commit_files(
+                {path: data}, [], message, loaded={path: (record, digest(data))}, create_only=[path]
+            )
+        return SaveResult(record, path, "promoted", commit)
 
     def import_records(
         self,
@@ -354,7 +375,7 @@ class Writer:
                 files[MEMORY_MD] = notes.encode("utf-8")
             create_only = (MEMORY_MD,) if with_notes else ()
             commit = self._commit_files(files, [], message, loaded=loaded, create_only=create_only)
-        if len(kept) >= PACK_AFTER_FILES:
+        if len(kept) >= PACK_AFTER_FILES and self.store.own_repository:  # never the project's
             self._pack_loose_objects()
         return ImportCommit(commit, written, taken, with_notes, tuple(before))
 
@@ -383,6 +404,7 @@ class Writer:
         from memcli.store.purge import history_paths, rewrite
 
         self.memory.require_store()
+        self.store.check_purgeable()
         with self._transaction():
             dirty = self.store.git.out(["status", "--porcelain", "--untracked-files=no"])
             if dirty:

@@ -17,7 +17,12 @@ from memcli.core.errors import StoreError
 from memcli.store.files import GITIGNORE, MEMORY_DIRS, Store
 from memcli.store.git import GitError, first_line
 from memcli.store.network import run_git, shown_url
-from memcli.store.remote import check_url, refuse_tracked_cache, remote_name
+from memcli.store.remote import (
+    check_url,
+    refuse_shared_repository,
+    refuse_tracked_cache,
+    remote_name,
+)
 
 
 def clone(url: str, store: Store, branch: str | None = None) -> str:
@@ -31,6 +36,7 @@ def clone(url: str, store: Store, branch: str | None = None) -> str:
     remote gives a new store on ``main``. When the remote has branches but none
     can be chosen, or the chosen one tracks ``.cache``, nothing is left.
     """
+    refuse_shared_repository(store, "mem clone")
     root = store.root
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise StoreError(f"{root} exists and is not empty; choose another place")

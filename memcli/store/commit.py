@@ -27,7 +27,7 @@ def commit_paths(git: Git, added: list[str], removed: list[str], message: str) -
     stays staged and out of this commit.
     """
     parent = git.head()
-    _wait_for_git_index_lock(git)
+    wait_for_git_index_lock(git)
     paths = [*added, *removed]
     stdin = "\0".join(paths) + "\0"
     git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
@@ -90,7 +90,7 @@ def _identity(git: Git) -> dict[str, str]:
     return {k: v for k, v in env.items() if not os.environ.get(k)}
 
 
-def _wait_for_git_index_lock(git: Git) -> None:
+def wait_for_git_index_lock(git: Git) -> None:
     """Give a person's own git command in the store a moment to finish."""
     lock = git.git_dir / "index.lock"
     deadline = time.monotonic() + _GIT_LOCK_WAIT_SECONDS

@@ -56,6 +56,9 @@ class Change(NamedTuple):
 class Store:
     """One project's memory repository."""
 
+    own_repository = True
+    """The store is a git repository of its own (a team store is a folder of the project's)."""
+
     def __init__(self, root: Path) -> None:
         self.root = root
         self.git = Git(root)
@@ -89,6 +92,11 @@ class Store:
     @property
     def index_path(self) -> Path:
         return self.cache_dir / INDEX_FILE
+
+    @property
+    def pending_dir(self) -> Path:
+        """Where a write's intent is kept (``memcli.store.pending``): the git folder."""
+        return self.git.git_dir
 
     def exists(self) -> bool:
         return (self.root / ".git").exists()
@@ -263,6 +271,23 @@ class Store:
         out = self.git.run(["--literal-pathspecs", "ls-files", "--unmerged", "-z", "--", path])
         return bool(out.stdout)
 
+    def unrecorded_paths(self) -> list[str]:
+        """Paths changed in the work tree and not committed (``mem doctor`` lists them)."""
+        from memcli.store.git import porcelain_paths
+
+        out = self.git.run(
+            [
+                "--no-optional-locks",  # git status would otherwise refresh .git/index
+                "-c",
+                "core.quotePath=false",
+                "status",
+                "--porcelain",
+                "-z",
+                "--untracked-files=all",
+            ]
+        ).stdout.decode("utf-8", "surrogateescape")
+        return porcelain_paths(out)
+
     def changes(self, old: str, new: str, *, notes: bool = False) -> list[Change]:
         """Memory files added, modified or deleted between two commits (renames split).
 
@@ -329,6 +354,9 @@ class Store:
         problem = self.git_state_problem()
         if problem:
             raise StoreError(problem)
+
+    def check_purgeable(self) -> None:
+        """Refuse ``mem forget --purge`` where history is not the store's own to rewrite."""
 
     def git_state_problem(self) -> str | None:
         operation = self.git.operation_in_progress()

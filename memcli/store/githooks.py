@@ -74,6 +74,12 @@ class HookState(NamedTuple):
 
 
 def hooks_dir(store: Store) -> Path:
+    """The store's hooks folder; never the project's, for a team store (a folder of it)."""
+    if not store.own_repository:
+        raise StoreError(
+            f"{store.root} is a folder of the project's repository: mem installs no git "
+            "hooks there (they would run for every commit of the project)"
+        )
     configured = store.git.run(["config", "--get", "core.hooksPath"], check=False)
     value = configured.stdout.decode("utf-8", "replace").strip()
     if configured.returncode == 0 and value:

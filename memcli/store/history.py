@@ -53,7 +53,7 @@ def journal(
         args += ["--follow", "--", follow]
     else:
         args += ["--", *MEMORY_DIRS]
-    if store.head() is None:
+    if store.git.head() is None:
         return []
     out = store.git.run(args).stdout.decode("utf-8", "replace")
     entries = []
@@ -78,7 +78,13 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
 
     text = ref.strip()
     prefix = text.upper()
-    if len(prefix) >= 4 and prefix.isalnum():
+    by_id = len(prefix) >= 4 and prefix.isalnum()
+    staged = _removed_since_head(
+        store, lambda record: (by_id and record.id.startswith(prefix)) or record.key == text
+    )
+    if staged is not None:
+        return staged
+    if by_id:
         found = _forgotten_id(store, ref, prefix)
         if found is not None:
             return found
@@ -87,6 +93,19 @@ def find_forgotten(store: Store, ref: str) -> tuple[str, bytes, Record]:
         if found is not None:
             return found
     raise NotFound(f"no forgotten memory with the id or key {ref!r} in the store's history")
+
+
+def _removed_since_head(
+    store: Store, wanted: Callable[[Record], bool]
+) -> tuple[str, bytes, Record] | None:
+    """A memory removed from git's index and not committed yet (a team store's forget)."""
+    if store.git.head() is None:
+        return None
+    out = store.git.run(
+        ["diff", "--cached", "--diff-filter=D", *RAW_LOG[1:], "HEAD", "--", *MEMORY_DIRS]
+    ).stdout
+    changes = [change for _, found in raw_log(b"\x1e\0" + out) for change in found]
+    return _first_wanted(store, changes, wanted)
 
 
 def _forgotten_id(store: Store, ref: str, prefix: str) -> tuple[str, bytes, Record] | None:
@@ -133,17 +152,27 @@ def _last_version(
         ]
     ).stdout
     for _commit, changes in raw_log(out):
-        blobs = store.git.cat_file_batch([c.old for c in changes])
-        for change in changes:
-            data = blobs.get(change.old)
-            if data is None:
-                continue
-            try:
-                record_ = parse_memory_file(change.path, data)
-            except InvalidMemoryFile:
-                continue
-            if wanted(record_):
-                return change.path, data, record_
+        found = _first_wanted(store, changes, wanted)
+        if found is not None:
+            return found
+    return None
+
+
+def _first_wanted(
+    store: Store, changes: list[FileChange], wanted: Callable[[Record], bool]
+) -> tuple[str, bytes, Record] | None:
+    """The first removed file whose memory (as it was before) is ``wanted``."""
+    blobs = store.git.cat_file_batch([c.old for c in changes])
+    for change in changes:
+        data = blobs.get(change.old)
+        if data is None:
+            continue
+        try:
+            record = parse_memory_file(change.path, data)
+        except InvalidMemoryFile:
+            continue
+        if wanted(record):
+            return change.path, data, record
     return None
 
 

@@ -22,7 +22,8 @@ _PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 class StoreLocation(NamedTuple):
     root: Path
     source: str
-    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``."""
+    """How it was found: ``--store``, ``MEM_STORE``, ``.mem``, or ``central``; ``team``: a
+    ``--store`` that is a team folder (``memcli.store.team``)."""
     project: str | None = None
 
 
@@ -76,12 +77,12 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
     central store of the git repository ``cwd`` is in.
     """
     if store:
-        return StoreLocation(Path(store).expanduser().absolute(), "--store")
+        return _given(store, "--store")
     if project is not None:
         return StoreLocation(mem_home() / check_project_name(project), "central", project)
     env_store = os.environ.get("MEM_STORE")
     if env_store:
-        return StoreLocation(Path(env_store).expanduser().absolute(), "MEM_STORE")
+        return _given(env_store, "MEM_STORE")
     for directory in (cwd, *cwd.parents):
         candidate = directory / LOCAL_STORE_DIR
         if candidate.is_dir():
@@ -93,6 +94,14 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
             "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
         )
     return StoreLocation(mem_home() / check_project_name(project), "central", project)
+
+
+def _given(store: str, source: str) -> StoreLocation:
+    """A store named by the user; a team folder (``.mem-team`` in a git work tree) is ``team``."""
+    from memcli.store.team import is_team_folder
+
+    root = Path(store).expanduser().absolute()
+    return StoreLocation(root, "team" if is_team_folder(root) else source)
 
 
 def local_store_root(cwd: Path) -> Path:

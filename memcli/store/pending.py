@@ -38,7 +38,7 @@ _VERSION = 1
 
 
 def _path(store: Store) -> Path:
-    return store.git.git_dir / PENDING_FILE
+    return store.pending_dir / PENDING_FILE
 
 
 def begin(
@@ -95,7 +95,7 @@ def waiting(store: Store) -> str | None:
     if record is None:
         return None
     head = store.head()
-    if head != record["parent"] and head is not None and _is_its_commit(store, head, record):
+    if _committed_since(store, head, record):
         return None  # killed just after its commit: nothing is left to do
     return str(record["message"]).split("\n", 1)[0]
 
@@ -110,7 +110,7 @@ def recover(store: Store) -> str | None:
         return None
     subject = str(record["message"]).split("\n", 1)[0]
     head = store.head()
-    if head != record["parent"]:
+    if head != record["parent"] and store.own_repository:
         outcome = (
             f"an interrupted write ({subject}) was committed already"
             if head is not None and _is_its_commit(store, head, record)
@@ -185,6 +185,17 @@ def _remove_temporaries(store: Store, paths: list[str]) -> None:
                 # .NAME.PID.RANDOM.tmp, as Store.write_file names them
                 if entry[1:].rsplit(".", 3)[0] in names:
                     (folder / entry).unlink(missing_ok=True)
+
+
+def _committed_since(store: Store, head: str | None, record: dict[str, Any]) -> bool:
+    """Whether HEAD is the write's own commit. A team store's staged state is no commit:
+    its write is settled by staging it again (which changes nothing when it was)."""
+    return (
+        store.own_repository
+        and head != record["parent"]
+        and head is not None
+        and _is_its_commit(store, head, record)
+    )
 
 
 def _is_its_commit(store: Store, head: str, record: dict[str, Any]) -> bool:

@@ -64,6 +64,7 @@ def sync_with_remote(
     forget --purge`` rewrote history, only ``force_with_lease`` may push: a plain
     sync would fetch the purged memories back.
     """
+    refuse_shared_repository(store, "mem sync")
     done: list[str] = []
     remote = remote_name(store)
     if force_with_lease:
@@ -309,7 +310,17 @@ def _stash(store: Store) -> str | None:
     return result.stdout.decode().strip() or None
 
 
+def refuse_shared_repository(store: Store, what: str) -> None:
+    """A team store's repository is the project's: mem never moves it to or from a remote."""
+    if not store.own_repository:
+        raise StoreError(
+            f"{store.root} is the team layer, a folder of the project's repository: it "
+            f"syncs with the project's own git (git pull, git push), not with {what}"
+        )
+
+
 def add_remote(store: Store, url: str, name: str = "origin") -> None:
+    refuse_shared_repository(store, "mem remote")
     check_url(url)
     store.git.run(["remote", "add", "--", name, url])
 

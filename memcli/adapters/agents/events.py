@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when used: a session end must answer at once
+    from memcli.service.layers import LayeredMemory
     from memcli.service.memory import Memory
 
 Notify = Callable[[str], None]
@@ -50,17 +51,18 @@ def directory(cwd: object) -> Path | None:
     return None
 
 
-def open_memory(cwd: object, notify: Notify) -> Memory:
+def open_memory(cwd: object, notify: Notify) -> LayeredMemory:
     """The store of the hook's project (found from its directory), for hooks to use."""
-    from memcli.service.memory import Memory
+    from memcli.service.layers import Layers
     from memcli.store.location import locate
 
-    memory = Memory(locate(None, None, directory(cwd) or Path.cwd()), notify)
+    where = directory(cwd) or Path.cwd()
+    memory = Layers(locate(None, None, where), where, notify).reader(borrow=True)
     memory.embed_limit = HOOK_EMBED_LIMIT  # more would import numpy: a detached reindex does it
     return memory
 
 
-def existing_memory(cwd: object, notify: Notify) -> Memory | None:
+def existing_memory(cwd: object, notify: Notify) -> LayeredMemory | None:
     """The memory of the hook's project when it has a store; None: nothing to add.
 
     A folder outside any git repository has no store either: that is no trouble to
@@ -72,7 +74,7 @@ def existing_memory(cwd: object, notify: Notify) -> Memory | None:
         memory = open_memory(cwd, notify)
     except StoreError:  # no project to find a store for
         return None
-    return memory if memory.store.exists() else None
+    return memory if memory.store.exists() else None  # the found store, or another layer's
 
 
 def session_start(
@@ -173,7 +175,7 @@ def save_compaction(
     """Commit the summary an agent wrote when it compacted its context (redacted, never refused)."""
     if not isinstance(summary, str) or not summary.strip():
         return
-    memory = open_memory(cwd, notify)
+    memory = open_memory(cwd, notify).layers.memory()  # the project's: summaries go there
     # Far behind, the index is left alone: a detached process catches it up after.
     memory.index_deferred = memory.store.exists() and memory.files_to_index() > rebuild_limit()
     memory.writer.summarize(

@@ -33,6 +33,7 @@ LAZY_COMMANDS = {
     "install": "install:install",
     "list": "list:list_memories",
     "log": "history:log",
+    "promote": "promote:promote",
     "recall": "recall:recall",
     "reindex": "reindex:reindex",
     "remote": "sync:remote",
@@ -68,7 +69,7 @@ HELP_SECTIONS = {
         "timeline",
     ),
     "Agents": ("install", "uninstall", "summarize", "transcripts", "import", "export"),
-    "Sharing": ("clone", "remote", "sync", "log", "diff"),
+    "Sharing": ("promote", "clone", "remote", "sync", "log", "diff"),
     "Maintenance": (
         "init",
         "doctor",

@@ -1,4 +1,8 @@
-"""Options shared by several commands, and how commands open the memory."""
+"""Options shared by several commands, and how commands open the memory.
+
+The memory itself (index, store, service) is imported by the functions that open
+or filter it, not here: ``mem mcp`` takes these options and must start without it.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,17 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import OBSERVATION_TYPES
 from memcli.core.timeutil import parse_since, parse_until
-from memcli.index import Filters
-from memcli.service.memory import Memory
-from memcli.store.location import locate
+
+if TYPE_CHECKING:
+    from memcli.service.layers import LayeredMemory
+    from memcli.service.memory import Memory
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,18 +49,48 @@ def json_option(f: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")(f)
 
 
-def open_memory(store_dir: str | None, project: str | None) -> Memory:
+def open_memory(
+    store_dir: str | None, project: str | None, layer: str | None = None, *, borrow: bool = False
+) -> LayeredMemory:
+    """The memory found from here, reading every layer present (``layer``: only that one).
+
+    Its writer writes to the store found (the project's); a command that writes
+    elsewhere asks ``memory.layers`` for that layer's own memory.
+    """
+    from memcli.service.layers import Layers
+    from memcli.store.location import locate
+
     terminal = sys.stderr is not None and sys.stderr.isatty()
     progress = terminal_progress() if terminal else None
-    memory = Memory(locate(store_dir, project, Path.cwd()), notify=notice, progress=progress)
+    cwd = Path.cwd()
+    location = locate(store_dir, project, cwd)
+    memory = Layers(location, cwd, notice, progress).reader(layer, borrow=borrow)
     if terminal:
         memory.embedding_progress = terminal_progress("embedding", "memories")
     return memory
 
 
-def open_existing(store_dir: str | None, project: str | None) -> Memory:
+def layer_store(store_dir: str | None, project: str | None, layer: str | None) -> Memory:
+    """One layer's own memory, which must exist: the found store's, or ``layer``'s."""
+    memory = open_memory(store_dir, project).layers.memory(layer)
+    memory.require_store()
+    return memory
+
+
+def layer_option(f: F) -> F:
+    """``--layer``: read only the user's, the project's or the team's memories."""
+    return click.option(
+        "--layer",
+        type=click.Choice(["user", "project", "team"]),
+        help="Only this layer's memories (default: every layer present).",
+    )(f)
+
+
+def open_existing(
+    store_dir: str | None, project: str | None, layer: str | None = None, *, borrow: bool = False
+) -> LayeredMemory:
     """The memory of a store that must exist already (a clear error when it does not)."""
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer, borrow=borrow)
     memory.require_store()
     return memory
 
@@ -118,6 +153,8 @@ def filter_options(f: F) -> F:
     """--type, --kind, --since, --until, --concept, --file; the command gets ``filters``."""
 
     def collect(**kwargs: Any) -> Any:
+        from memcli.index import Filters
+
         names = ("types", "kind", "since", "until", "concepts", "files", "superseded")
         kwargs["filters"] = Filters(**{name: kwargs.pop(name) for name in names})
         return f(**kwargs)

@@ -18,9 +18,15 @@ def echo_json(data: Any) -> None:
 
 
 def entry_line(entry: Entry, short_id: str, *, marker: str = "") -> str:
-    """``01JDX3Z6  gotcha      2h  FTS5 MATCH rejects bare hyphens  [fts-hyphen]``"""
+    """``01JDX3Z6  gotcha      2h  FTS5 MATCH rejects bare hyphens  [fts-hyphen]``
+
+    A memory of the user's or the team's layer is marked before its title: ``(user)``.
+    """
     key = f"  [{entry.key}]" if entry.key else ""
-    return f"{marker}{short_id}  {entry.type:<10} {age(entry.created):>5}  {entry.title}{key}"
+    layer = f"({entry.layer}) " if entry.layer != "project" else ""
+    return (
+        f"{marker}{short_id}  {entry.type:<10} {age(entry.created):>5}  {layer}{entry.title}{key}"
+    )
 
 
 def echo_entries(

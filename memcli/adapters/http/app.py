@@ -82,6 +82,7 @@ SAVE_FIELDS = (
     "secrets",
     "agent",
     "supersedes",
+    "layer",
 )
 AGENT_HEADER = "mem-agent"
 """Names the agent that saves, when the body's ``agent`` does not."""
@@ -260,13 +261,13 @@ async def save(request: Request, pool: StorePool) -> Response:
 
 
 async def search(request: Request, pool: StorePool) -> Response:
-    allowed = ("query", "type", "since", "until", "concept", "file", "limit", "mode")
+    allowed = ("query", "type", "since", "until", "concept", "file", "limit", "mode", "layer")
     params = Params(request, "search", allowed, repeatable=("type",))
     query = params.required("query", "search")
     types = params.texts("type")
     since, until = params.text("since"), params.text("until")
     concept, file, mode = params.text("concept"), params.text("file"), params.text("mode")
-    limit = params.number("limit", 10)
+    limit, layer = params.number("limit", 10), params.text("layer")
 
     def call(store: MemStore) -> list[dict[str, Any]]:
         return store.search(
@@ -278,6 +279,7 @@ async def search(request: Request, pool: StorePool) -> Response:
             file=file,
             limit=limit,
             mode=mode,
+            layer=layer,
         )
 
     return results(await pool.read(call))
@@ -301,6 +303,17 @@ async def batch(request: Request, pool: StorePool) -> Response:
         raise HttpError(422, "batch needs 'ids': a list of ids, id prefixes or keys")
     ids = body["ids"]
     return results(await pool.read(lambda store: store.get(ids)))
+
+
+async def promote(request: Request, pool: StorePool) -> Response:
+    body = await json_body(request, "promote", ("ref", "to", "secrets", "dry_run"))
+    for field in ("ref", "to"):
+        if field not in body:
+            raise HttpError(422, f"promote needs {field!r}")
+    ref, to = body.pop("ref"), body.pop("to")
+    if body.get("dry_run"):
+        return JSONResponse(await pool.read(lambda store: store.promote(ref, to=to, **body)))
+    return JSONResponse(await pool.write(lambda store: store.promote(ref, to=to, **body)))
 
 
 async def inject(request: Request, pool: StorePool) -> Response:
@@ -345,6 +358,7 @@ def build_app(
         Route("/api/memory/search", endpoint(search), methods=["GET"]),
         Route("/api/memory/timeline", endpoint(timeline), methods=["GET"]),
         Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
+        Route("/api/memory/promote", endpoint(promote), methods=["POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
     ]
     mcp = _mcp(pool)

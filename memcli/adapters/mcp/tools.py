@@ -30,6 +30,7 @@ _TYPE = {"type": "string", "enum": list(OBSERVATION_TYPES)}
 _IDS = {"type": ["string", "array"], "items": {"type": "string"}}
 _LIST = {"type": "array", "items": {"type": "string"}}
 _WHEN = "12h, 3d, 2w, 1m, 1y or an ISO date"
+_LAYER = {"type": "string", "enum": ["user", "project", "team"]}
 
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (
@@ -62,8 +63,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "save": (
         "Save a memory worth keeping for later sessions (one git commit). Give facts as short "
-        "standalone statements; saving a key again updates that memory. Answers "
-        "duplicate_of (not saved) or similar (update by key, or supersedes).",
+        "standalone statements; saving a key again updates it. layer user: for every "
+        "project. Answers similar (near) or duplicate_of (not saved).",
         {
             "text": {"type": "string"},
             "type": _TYPE,
@@ -73,7 +74,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "files": _LIST,
             "key": {"type": "string"},
             "importance": {"type": "number", "minimum": 0, "maximum": 1},
-            "supersedes": _LIST,
+            "layer": _LAYER,
         },
     ),
     "forget": (
@@ -180,7 +181,7 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 
 
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
-    fields = ["type", "title", "facts", "concepts", "files", "key", "importance", "supersedes"]
+    fields = ["type", "title", "facts", "concepts", "files", "key", "importance", "layer"]
     fields += ["agent", "project_commit"]  # provenance: from the server, not the client
     return store.save(a["text"], **{field: a[field] for field in fields if field in a})
 

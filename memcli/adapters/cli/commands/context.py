@@ -7,6 +7,7 @@ import click
 from memcli.adapters.cli.options import (
     budget_option,
     format_option,
+    layer_option,
     open_memory,
     store_options,
     superseded_option,
@@ -31,6 +32,7 @@ TEMPLATE_SAMPLES = ("session_start.md.j2", "prompt_context.md.j2", "compaction.m
     help="Render every template (the store's overrides first) and report failures.",
 )
 @superseded_option
+@layer_option
 @store_options
 def context(
     budget: int | None,
@@ -38,6 +40,7 @@ def context(
     explain: bool,
     superseded: bool,
     check_templates: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -58,7 +61,7 @@ def context(
         mem context --budget 4000 --json
         mem context --check-templates
     """
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer, borrow=True)
     if check_templates:
         _check_templates(memory)
         return

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_existing, store_options
+from memcli.adapters.cli.options import json_option, layer_option, open_existing, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import InvalidInput
 
@@ -23,18 +23,21 @@ if TYPE_CHECKING:
     help="How alike two memories must be, 0.3 to 1 (default: the tuned 0.55).",
 )
 @json_option
+@layer_option
 @store_options
 def dedupe(
     apply: bool,
     yes: bool,
     threshold: float | None,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
     """Find clusters of near-duplicate memories; with --apply, merge each into its keeper.
 
-    Memories of the same type whose words say nearly the same (word pairs and
+    Every layer present is read (--layer: one); a merge happens in the keeper's
+    layer. Memories of the same type whose words say nearly the same (word pairs and
     titles compared; the threshold was chosen on a labelled set with a precision
     of 0.9) form a cluster. Its keeper is the one with a key, else the most
     important, else the most recent. Candidates come from sketches of every
@@ -59,26 +62,29 @@ def dedupe(
 
     if apply and not yes and not sys.stdin.isatty():
         raise InvalidInput("--apply asks before each merge: give -y when not on a terminal")
-    memory = open_existing(store_dir, project)
-    # One layer today; the user and team layers are passed here too once reads merge them.
-    clusters = find_clusters([memory], threshold=threshold or THRESHOLD)
+    reader = open_existing(store_dir, project, layer)
+    memories = [
+        reader.layers.memory(name) for name in ([layer] if layer else reader.layers.present())
+    ]
+    names = [memory.layer for memory in memories]
+    clusters = find_clusters(memories, threshold=threshold or THRESHOLD)
     if not apply:
-        _report(memory, clusters, as_json)
+        _report(clusters, names, as_json)
         return
     merged = [
         outcome
         for number, cluster in enumerate(clusters, 1)
-        if (outcome := _apply(memory, cluster, number, len(clusters), yes, as_json)) is not None
+        if (outcome := _apply(memories, cluster, number, len(clusters), yes, as_json)) is not None
     ]
     if as_json:
-        echo_json({"clusters": [c.to_json() for c in clusters], "merged": merged})
+        echo_json({"clusters": [c.to_json(names) for c in clusters], "merged": merged})
     elif not clusters:
         click.echo("no near-duplicates found")
 
 
-def _report(memory: Memory, clusters: list[Cluster], as_json: bool) -> None:
+def _report(clusters: list[Cluster], names: list[str], as_json: bool) -> None:
     if as_json:
-        echo_json({"clusters": [cluster.to_json() for cluster in clusters]})
+        echo_json({"clusters": [cluster.to_json(names) for cluster in clusters]})
         return
     if not clusters:
         click.echo("no near-duplicates found")
@@ -103,7 +109,7 @@ def _echo_cluster(cluster: Cluster, number: int) -> None:
 
 
 def _apply(
-    memory: Memory, cluster: Cluster, number: int, total: int, yes: bool, as_json: bool
+    memories: list[Memory], cluster: Cluster, number: int, total: int, yes: bool, as_json: bool
 ) -> dict[str, object] | None:
     """Merge one cluster (after asking, on a terminal); what was done, or None if declined."""
     from memcli.service.dedupe import merge_cluster
@@ -112,7 +118,7 @@ def _apply(
         _echo_cluster(cluster, number)
         if not click.confirm(f"merge cluster {number} of {total} into its keeper?", err=True):
             return None
-    done = merge_cluster(memory, cluster)
+    done = merge_cluster(memories, cluster)
     if done["fallback"]:
         click.echo(
             f"mem: the [consolidate] command failed ({done['fallback']}); merged deterministically",

@@ -29,8 +29,13 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
     """
     from memcli.service.doctor import examine
 
-    checkup = examine(open_memory(store_dir, project), fix=fix)
-    problems = [*checkup.problems, *_mcp_problems()]
+    memory = open_memory(store_dir, project)
+    checkup = examine(memory.layers.memory(), fix=fix) if memory.layers.present() else None
+    if checkup is None:
+        checkup = examine(memory, fix=fix)  # no store anywhere: the found one's problem
+    shared_ids, shared_keys = memory.shared_across_layers()
+    problems = [*checkup.problems, *shared_ids, *_mcp_problems()]
+    checkup.warnings += shared_keys
     if as_json:
         echo_json(
             {

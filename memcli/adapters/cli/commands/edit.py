@@ -55,8 +55,9 @@ def edit(
         mem edit 01JDX3Z6 --set type=decision --set "facts=[\\"quote terms\\"]"
         mem edit deploy-day --set supersedes=deploy-day-old
     """
-    memory = open_memory(store_dir, project)
-    entry = memory.resolve(ref)
+    reader = open_memory(store_dir, project)
+    entry = reader.resolve(ref)  # in any layer
+    memory = reader.layer_memory(entry.layer)  # and edited there
     if assignments:
         assignments = tuple(_resolved(memory, assignment) for assignment in assignments)
         result = memory.writer.replace_file(

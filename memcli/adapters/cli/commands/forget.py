@@ -4,9 +4,15 @@ import sys
 
 import click
 
-from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
+from memcli.adapters.cli.options import (
+    json_option,
+    layer_option,
+    notice,
+    open_memory,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
-from memcli.core.errors import InvalidInput, StoreError
+from memcli.core.errors import InvalidInput, NotFound, StoreError
 
 
 @click.command()
@@ -18,19 +24,23 @@ from memcli.core.errors import InvalidInput, StoreError
 )
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before a purge.")
 @json_option
+@layer_option
 @store_options
 def forget(
     refs: tuple[str, ...],
     purge: bool,
     yes: bool,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
     """Forget memories: remove their files in one commit.
 
     They stay in the store's git history (`git log`), from where `mem restore`
-    brings them back. Nothing is removed unless every id or key is found.
+    brings them back. Nothing is removed unless every id or key is found. Each
+    is removed from its own layer (--layer: look only there); in the team layer
+    that is a deletion staged in the project's work tree, for review.
 
     With --purge they are removed from every commit instead (also memories
     forgotten before): commits that only changed them are dropped, the rest
@@ -49,7 +59,7 @@ def forget(
             "--purge rewrites history and cannot be undone; without a terminal to ask on, "
             "give -y to confirm"
         )
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     if not purge:
         from memcli.api import MemStore
 
@@ -60,13 +70,23 @@ def forget(
         for entry in forgotten:
             click.echo(f"forgot {entry['id']}  {entry['title']}")
         return
+    try:
+        owners = memory.owners(list(refs))
+    except NotFound:  # forgotten already: its history is the found store's (or --layer's)
+        owners = {layer or memory.layers.home: list(refs)}
+    if len(owners) > 1:
+        raise InvalidInput(
+            f"these memories are in the {' and the '.join(owners)} layers: "
+            "purge one layer's at a time (--layer)"
+        )
+    own = memory.layer_memory(next(iter(owners)))
     if not yes:
         click.confirm(
-            f"Remove {', '.join(refs)} from the whole history of {memory.store.root}? "
+            f"Remove {', '.join(refs)} from the whole history of {own.store.root}? "
             "This cannot be undone",
             abort=True,
         )
-    records, result = memory.writer.purge(refs)
+    records, result = own.writer.purge(refs)
     if result.left:
         raise StoreError(result.left)
     if as_json:

@@ -4,7 +4,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, since_option, store_options
+from memcli.adapters.cli.options import (
+    json_option,
+    layer_option,
+    open_memory,
+    since_option,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
 
 if TYPE_CHECKING:
@@ -23,12 +29,14 @@ if TYPE_CHECKING:
 )
 @since_option("Only changes since then")
 @json_option
+@layer_option
 @store_options
 def log(
     ref: str | None,
     limit: int,
     since: str | None,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -44,7 +52,7 @@ def log(
     """
     from memcli.service.history import log as journal
 
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     entries = journal(memory, ref, limit=limit, since=since)
     if as_json:
         echo_json([entry.to_json() for entry in entries])
@@ -84,8 +92,11 @@ def _ids(ids: list[str]) -> str:
 @click.command()
 @click.argument("ref", metavar="ID|KEY")
 @json_option
+@layer_option
 @store_options
-def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
+def restore(
+    ref: str, as_json: bool, layer: str | None, store_dir: str | None, project: str | None
+) -> None:
     """Bring a forgotten memory back from the store's history, in a new commit.
 
     By its id, an id prefix, or the key it had (the last memory forgotten with it).
@@ -95,7 +106,9 @@ def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None)
         mem restore 01JDX3Z6T0V6K8M2Q9R4S5T7W8
         mem restore fts-hyphen
     """
-    result = open_memory(store_dir, project).writer.restore(ref)
+    from memcli.service.history import restore as restored
+
+    result = restored(open_memory(store_dir, project, layer), ref)
     if as_json:
         from memcli.core.serialize import record_dict
 
@@ -107,8 +120,15 @@ def restore(ref: str, as_json: bool, store_dir: str | None, project: str | None)
 @click.command("diff")
 @click.argument("revs", nargs=-1, metavar="[REV [REV]]")
 @json_option
+@layer_option
 @store_options
-def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: str | None) -> None:
+def diff(
+    revs: tuple[str, ...],
+    as_json: bool,
+    layer: str | None,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
     """What the memory learned, changed and forgot between two revisions.
 
     Without revisions: since the last `mem diff` (or the previous commit). With
@@ -125,7 +145,7 @@ def diff(revs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
 
     if len(revs) > 2:
         raise click.UsageError("give at most two revisions")
-    result = memory_diff(open_memory(store_dir, project), revs)
+    result = memory_diff(open_memory(store_dir, project, layer), revs)
     old, new = result.old, result.new
     if as_json:
         echo_json(result.to_json())

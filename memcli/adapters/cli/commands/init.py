@@ -19,6 +19,12 @@ from memcli.store.location import StoreLocation, local_store_root
     "ignored by the project's repository) instead of a central store.",
 )
 @click.option(
+    "--layer",
+    type=click.Choice(["team"]),  # "user": the user layer's store (issue 23) joins here
+    help="team: create .mem-team/ at the top of this project's git work tree, a folder the "
+    "project's repository tracks (mem stages its memories for review; it never commits them).",
+)
+@click.option(
     "--remote",
     "remote_url",
     metavar="URL",
@@ -35,6 +41,7 @@ from memcli.store.location import StoreLocation, local_store_root
 @store_options
 def init(
     local: bool,
+    layer: str | None,
     remote_url: str | None,
     hooks: bool,
     as_json: bool,
@@ -53,6 +60,14 @@ def init(
         mem init --local
         mem init --store ~/notes/agent-memory
     """
+    if layer == "team":
+        if local or store_dir or remote_url:
+            raise click.UsageError(
+                "--layer team is the project's .mem-team/ folder: give no --local, --store "
+                "or --remote with it"
+            )
+        _init_team(as_json)
+        return
     outer: Path | None = None
     if local:
         if store_dir:
@@ -81,3 +96,23 @@ def init(
         click.echo(f"A memory store already exists at {store.root}")
     if remote_url:
         click.echo(f"Added remote origin: {shown}")
+
+
+def _init_team(as_json: bool) -> None:
+    """``mem init --layer team``: the project's .mem-team/ folder, its README staged."""
+    from memcli.store.layers import team_folder_root
+    from memcli.store.team import TeamStore
+
+    root = team_folder_root(Path.cwd())
+    if root is None:
+        raise click.ClickException(
+            f"{Path.cwd()} is not inside a git work tree; the team layer is a folder of the "
+            "project's repository: run this in the project"
+        )
+    created = TeamStore(root).create()
+    if as_json:
+        echo_json({"store": str(root), "created": created, "layer": "team"})
+    elif created:
+        click.echo(f"Created the team layer at {root} (staged: review and commit it with git)")
+    else:
+        click.echo(f"The team layer already exists at {root}")

@@ -2,7 +2,13 @@ from __future__ import annotations
 
 import click
 
-from memcli.adapters.cli.options import filter_options, json_option, open_memory, store_options
+from memcli.adapters.cli.options import (
+    filter_options,
+    json_option,
+    layer_option,
+    open_memory,
+    store_options,
+)
 from memcli.adapters.cli.output import print_entries
 from memcli.index import Filters
 
@@ -18,12 +24,14 @@ from memcli.index import Filters
     help="At most this many memories.",
 )
 @json_option
+@layer_option
 @store_options
 def list_memories(
     filters: Filters,
     keys: bool,
     limit: int,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -34,6 +42,6 @@ def list_memories(
         mem list --type decision --since 1m
         mem list --keys
     """
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     entries = memory.read(lambda index: index.recent(filters, limit=limit, keyed=keys))
     print_entries(memory, entries, as_json=as_json)

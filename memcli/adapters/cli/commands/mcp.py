@@ -22,9 +22,9 @@ def mcp(store_dir: str | None, project: str | None) -> None:
         mem mcp
         mem mcp --project webapp
     """
-    from memcli.store.location import check_project_name
-
     if project is not None:
+        from memcli.store.location import check_project_name
+
         check_project_name(project)  # refused now, not on the first tool call
     try:
         from memcli.adapters.mcp.server import serve

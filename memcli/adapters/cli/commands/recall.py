@@ -7,6 +7,7 @@ import click
 from memcli.adapters.cli.options import (
     budget_option,
     format_option,
+    layer_option,
     open_existing,
     store_options,
     superseded_option,
@@ -30,6 +31,7 @@ from memcli.core.text import one_line
 )
 @format_option
 @superseded_option
+@layer_option
 @store_options
 def recall(
     prompt: str,
@@ -38,6 +40,7 @@ def recall(
     explain: bool,
     superseded: bool,
     output_format: str,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -61,7 +64,7 @@ def recall(
     """
     from memcli.retrieval.recall import Recall
 
-    memory = open_existing(store_dir, project)
+    memory = open_existing(store_dir, project, layer, borrow=True)
     result = Recall.gather(memory, prompt, budget, session=session, superseded=superseded)
     text = result.render()
     if output_format == "json":

@@ -13,6 +13,7 @@ from memcli.core.schema import OBSERVATION_TYPES
 
 if TYPE_CHECKING:
     from memcli.core.secrets import Policy
+    from memcli.service.layers import LayeredMemory
 
 
 @click.command()
@@ -54,6 +55,20 @@ if TYPE_CHECKING:
     show_default=True,
     help="What stdin holds: the text, or one JSON object of fields (as agents send).",
 )
+@click.option(
+    "--layer",
+    type=click.Choice(["user", "project", "team"]),
+    help="Where it goes: your own memory for every project (user), the project's, or the "
+    "team's folder in the project's repository, staged for review. [default: the layer "
+    "holding --key, else [layers] in mem.toml, else project]",
+)
+@click.option(
+    "--commit",
+    "commit_team",
+    is_flag=True,
+    help="In the team layer (a .mem-team folder), commit the memory in the project's "
+    "repository instead of only staging it for review (implies --layer team).",
+)
 @secrets_options
 @json_option
 @store_options
@@ -70,6 +85,8 @@ def save(
     session: str | None,
     agent: str | None,
     input_format: str,
+    layer: str | None,
+    commit_team: bool,
     secrets: Policy,
     as_json: bool,
     store_dir: str | None,
@@ -101,6 +118,7 @@ def save(
     Example:
         mem save "FTS5 MATCH parses foo-bar as a column filter" --type gotcha \\
             --fact "quote each term before MATCH" --concept sqlite,fts5
+        mem save "I use pnpm, never npm" --type preference --layer user
         echo '{"text": "...", "type": "decision"}' | mem save --input json --json
     """
     from pathlib import Path
@@ -143,22 +161,28 @@ def save(
     else:
         draft = given
     memory = open_memory(store_dir, project)
+    if commit_team:
+        layer = _commit_in_team(memory, layer)
     if not draft.agent:
         draft.agent = detected_agent()
     if not draft.project_commit:
         draft.project_commit = project_commit(Path.cwd(), store_root=memory.store.root)
-    saved = MemStore(memory).save_draft(draft, secrets=secrets)
+    saved = MemStore(memory).save_draft(draft, secrets=secrets, layer=layer)
     if as_json:
         echo_json(saved)
         return
     click.echo(saved["id"])
+    where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layers.home else ""
     if saved["action"] == "duplicate":
         click.echo(
-            f"mem: not saved: {saved['id']} holds the same text already ({saved['title'][:60]})",
+            f"mem: not saved: {saved['id']} holds the same text already{where} "
+            f"({saved['title'][:60]})",
             err=True,
         )
     elif saved["action"] != "saved":
-        click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}", err=True)
+        click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
+    elif where:
+        click.echo(f"mem: saved{where}", err=True)
     for similar in saved.get("similar", []):
         handle = f"key {similar['key']!r}" if similar["key"] else similar["id"]
         click.echo(
@@ -166,6 +190,21 @@ def save(
             f"{similar['similarity']:.2f}): update {handle} instead, or --supersedes it",
             err=True,
         )
+
+
+def _commit_in_team(memory: LayeredMemory, layer: str | None) -> str:
+    """``--commit``: the team store commits its write (every other store always does)."""
+    if layer not in (None, "team"):
+        raise click.UsageError(
+            "--commit is for the team layer (a .mem-team folder); every other store commits "
+            "each save already"
+        )
+    from memcli.store.team import TeamStore
+
+    store = memory.layers.memory("team").store
+    if isinstance(store, TeamStore):
+        store.commit_writes = True
+    return "team"
 
 
 def _read_stdin() -> str:

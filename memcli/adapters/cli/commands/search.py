@@ -7,6 +7,7 @@ import click
 from memcli.adapters.cli.options import (
     filter_options,
     json_option,
+    layer_option,
     notice,
     open_memory,
     store_options,
@@ -66,6 +67,7 @@ _STRATEGY_NOTICES = {
     help="Also the best messages of the indexed session transcripts, below the memories.",
 )
 @json_option
+@layer_option
 @store_options
 def search(
     query: str,
@@ -77,6 +79,7 @@ def search(
     explain: bool,
     with_transcripts: bool,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -106,7 +109,7 @@ def search(
         raise click.UsageError("--all matches words, and --mode semantic matches meaning only")
     from memcli.retrieval.search import Searcher
 
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     searcher = Searcher(memory)
     outcome = searcher.search(query, filters, limit=limit, mode=mode, strict=strict, raw=raw)
     if mode in ("semantic", "hybrid") and outcome.mode != mode:

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, store_options
+from memcli.adapters.cli.options import json_option, layer_option, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
 
 if TYPE_CHECKING:
@@ -14,8 +14,15 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("refs", nargs=-1, required=True, metavar="ID|KEY...")
 @json_option
+@layer_option
 @store_options
-def show(refs: tuple[str, ...], as_json: bool, store_dir: str | None, project: str | None) -> None:
+def show(
+    refs: tuple[str, ...],
+    as_json: bool,
+    layer: str | None,
+    store_dir: str | None,
+    project: str | None,
+) -> None:
     """Show memories in full: every field, the facts and the text.
 
     An id may be shortened to any unique prefix of at least 4 characters. A
@@ -31,7 +38,7 @@ def show(refs: tuple[str, ...], as_json: bool, store_dir: str | None, project: s
     from memcli.api import MemStore
     from memcli.service.notes import parse_note_ref
 
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     notes = [parse_note_ref(ref) for ref in refs]
     if any(notes):
         _show_mixed(memory, refs, as_json)

@@ -4,7 +4,13 @@ import json
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_existing, open_memory, store_options
+from memcli.adapters.cli.options import (
+    json_option,
+    layer_option,
+    layer_store,
+    open_memory,
+    store_options,
+)
 from memcli.core.text import counted
 
 
@@ -22,9 +28,15 @@ from memcli.core.text import counted
     "only if the remote did not change since mem last saw it.",
 )
 @json_option
+@layer_option
 @store_options
 def sync_command(
-    resume: bool, force_with_lease: bool, as_json: bool, store_dir: str | None, project: str | None
+    resume: bool,
+    force_with_lease: bool,
+    as_json: bool,
+    layer: str | None,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Share memory through the store's git remote: fetch, rebase, push, reindex.
 
@@ -42,7 +54,7 @@ def sync_command(
 
     if resume and force_with_lease:
         raise click.UsageError("give one of --continue and --force-with-lease")
-    memory = open_existing(store_dir, project)
+    memory = layer_store(store_dir, project, layer)
     steps = []
     for line in sync_with_remote(memory.store, resume=resume, force_with_lease=force_with_lease):
         steps.append(line)
@@ -71,9 +83,15 @@ def remote() -> None:
 @click.argument("url")
 @click.option("--name", default="origin", show_default=True, help="The remote's name.")
 @json_option
+@layer_option
 @store_options
 def remote_add(
-    url: str, name: str, as_json: bool, store_dir: str | None, project: str | None
+    url: str,
+    name: str,
+    as_json: bool,
+    layer: str | None,
+    store_dir: str | None,
+    project: str | None,
 ) -> None:
     """Add a git remote to the store.
 
@@ -84,7 +102,7 @@ def remote_add(
     from memcli.store.network import shown_url
     from memcli.store.remote import add_remote
 
-    memory = open_existing(store_dir, project)
+    memory = layer_store(store_dir, project, layer)
     add_remote(memory.store, url, name)
     shown = shown_url(url)
     if as_json:
@@ -95,8 +113,11 @@ def remote_add(
 
 @remote.command("list")
 @json_option
+@layer_option
 @store_options
-def remote_list(as_json: bool, store_dir: str | None, project: str | None) -> None:
+def remote_list(
+    as_json: bool, layer: str | None, store_dir: str | None, project: str | None
+) -> None:
     """List the store's remotes: name and URL.
 
     \b
@@ -105,7 +126,7 @@ def remote_list(as_json: bool, store_dir: str | None, project: str | None) -> No
     """
     from memcli.store.remote import list_remotes
 
-    remotes = list_remotes(open_existing(store_dir, project).store)
+    remotes = list_remotes(layer_store(store_dir, project, layer).store)
     if as_json:
         click.echo(json.dumps([{"name": name, "url": url} for name, url in remotes]))
         return
@@ -118,8 +139,11 @@ def remote_list(as_json: bool, store_dir: str | None, project: str | None) -> No
 @remote.command("remove")
 @click.argument("name")
 @json_option
+@layer_option
 @store_options
-def remote_remove(name: str, as_json: bool, store_dir: str | None, project: str | None) -> None:
+def remote_remove(
+    name: str, as_json: bool, layer: str | None, store_dir: str | None, project: str | None
+) -> None:
     """Remove a remote from the store; the memories stay.
 
     \b
@@ -128,7 +152,7 @@ def remote_remove(name: str, as_json: bool, store_dir: str | None, project: str 
     """
     from memcli.store.remote import remove_remote
 
-    remove_remote(open_existing(store_dir, project).store, name)
+    remove_remote(layer_store(store_dir, project, layer).store, name)
     click.echo(json.dumps({"removed": name}) if as_json else f"Removed remote {name}.")
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, store_options
+from memcli.adapters.cli.options import json_option, layer_option, open_memory, store_options
 from memcli.adapters.cli.output import print_entries
 
 
@@ -28,6 +28,7 @@ from memcli.adapters.cli.output import print_entries
     help="Only observations, or only session summaries, around the anchor.",
 )
 @json_option
+@layer_option
 @store_options
 def timeline(
     ref: str,
@@ -35,6 +36,7 @@ def timeline(
     after: int,
     kind: str | None,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -44,7 +46,7 @@ def timeline(
     Example:
         mem timeline 01JDX3Z6 --before 3 --after 3
     """
-    memory = open_memory(store_dir, project)
+    memory = open_memory(store_dir, project, layer)
     anchor = memory.resolve(ref)
     entries = memory.read(lambda index: index.around(anchor, before=before, after=after, kind=kind))
     print_entries(memory, entries, as_json=as_json, anchor=anchor.id)

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 
 def _db_path(store_dir: str | None, project: str | None) -> Path:
     from memcli.service.transcripts import transcripts_path
-    from memcli.store.files import Store
     from memcli.store.location import locate
+    from memcli.store.team import store_for
 
-    return transcripts_path(Store(locate(store_dir, project, Path.cwd()).root))
+    return transcripts_path(store_for(locate(store_dir, project, Path.cwd())))
 
 
 @click.group()

@@ -1,0 +1,262 @@
+"""Several layers' indexes read as one: each query asked of every layer, the answers merged.
+
+A ``LayeredIndex`` answers the read queries of ``Index`` (those retrieval and
+the read commands use) over the index of each layer present: the user's, the
+project's and the team's (``memcli.store.layers``). Each answer is merged the
+way one index would have answered it (best bm25 first, newest first, counts
+summed), so that the ranking above it (``retrieval.ranking``) runs once over the
+candidates of every layer: one ranking, not one per layer. Every entry carries
+its layer (``Entry.layer``), set by the index it came from.
+
+Ids are unique across layers; keys are resolved in the nearest layer first
+(``KEY_ORDER``: project, then team, then user).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from memcli.core.errors import Ambiguous, InvalidInput, NotFound
+from memcli.index.queries import NO_FILTERS, Entry, Filters, SearchResult
+from memcli.store.layers import KEY_ORDER
+
+if TYPE_CHECKING:
+    from memcli.index import Index
+    from memcli.index.fts import Term
+    from memcli.index.notes import NoteHit
+
+T = TypeVar("T")
+_NEWEST = attrgetter("created", "id")
+
+
+def _best_first(lists: Iterable[list[T]], key: Callable[[T], Any], limit: int) -> list[T]:
+    """The first ``limit`` of lists each already ordered by ``key``, in one order (stable)."""
+    return list(heapq.merge(*lists, key=key))[:limit]
+
+
+def _best_entries(lists: Iterable[list[Entry]], limit: int) -> list[Entry]:
+    """Best score first and, among equal scores, newest first: the order of one index."""
+    merged = sorted((e for entries in lists for e in entries), key=_NEWEST, reverse=True)
+    merged.sort(key=lambda entry: -(entry.score or 0.0))
+    return merged[:limit]
+
+
+class LayeredIndex:
+    """The indexes of every layer present, read as one (``layers``: nearest layer first)."""
+
+    def __init__(self, layers: Sequence[Index]) -> None:
+        self.layers = list(layers)
+        self.by_name = {index.layer: index for index in self.layers}
+
+    @property
+    def home(self) -> Index:
+        """The project's index (tokenizer, settings), else the first layer's."""
+        return self.by_name.get("project", self.layers[0])
+
+    def _by_key_order(self) -> list[Index]:
+        return [self.by_name[name] for name in KEY_ORDER if name in self.by_name]
+
+    def _each(self, query: Callable[[Index], T]) -> list[T]:
+        return [query(index) for index in self.layers]
+
+    def _merged_dicts(self, query: Callable[[Index], dict[str, T]]) -> dict[str, T]:
+        merged: dict[str, T] = {}
+        for part in self._each(query):
+            merged.update(part)
+        return merged
+
+    # ---------------------------------------------------------------- ranking
+
+    def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
+        found = self._each(lambda index: index.ranked(match, filters, limit=limit))
+        return _best_entries(found, limit)
+
+    def search(
+        self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
+    ) -> SearchResult:
+        results = self._each(lambda index: index.search(text, filters, limit=limit, raw=raw))
+        # The strictest strategy any layer answered with wins, as one index would have.
+        order = ("raw", "all", "any", "substring")
+        answered = [r for r in results if r.entries] or results
+        strategy = min((r.strategy for r in answered), key=order.index)
+        chosen = [r.entries for r in results if r.strategy == strategy]
+        if strategy == "substring":
+            return SearchResult(self._newest(chosen, limit), strategy)
+        return SearchResult(_best_entries(chosen, limit), strategy)
+
+    def substring(
+        self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10
+    ) -> list[Entry]:
+        return self._newest(self._each(lambda i: i.substring(text, filters, limit=limit)), limit)
+
+    @staticmethod
+    def _newest(lists: list[list[Entry]], limit: int) -> list[Entry]:
+        merged = sorted((e for entries in lists for e in entries), key=_NEWEST, reverse=True)
+        return merged[:limit]
+
+    def with_ids(self, ids: list[str], filters: Filters = NO_FILTERS) -> list[Entry]:
+        return [e for index in self.layers for e in index.with_ids(ids, filters)]
+
+    def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:
+        counts = dict.fromkeys(ids, 0)
+        for index in self.layers:
+            counts.update(
+                {i: n for i, n in index.matched_terms(ids, terms).items() if n or i not in counts}
+            )
+        return counts
+
+    def token_sets(self, ids: list[str]) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+        return self._merged_dicts(lambda index: index.token_sets(ids))
+
+    def tokens(self, text: str) -> list[str]:
+        return self.home.tokens(text)
+
+    def holding(self, token: str, *, prefix: bool = False) -> int:
+        return sum(self._each(lambda index: index.holding(token, prefix=prefix)))
+
+    def store_size(self) -> int:
+        return sum(self._each(lambda index: index.store_size()))
+
+    def term_counts(self, terms: list[Term], cap: int) -> list[int]:
+        counts = self._each(lambda index: index.term_counts(terms, cap))
+        return [min(sum(column), cap) for column in zip(*counts, strict=True)]
+
+    def count(self) -> int:
+        return sum(self._each(lambda index: index.count()))
+
+    def commits(self, ids: list[str]) -> dict[str, str]:
+        return self._merged_dicts(lambda index: index.commits(ids))
+
+    def texts(self, ids: list[str]) -> dict[str, str]:
+        return self._merged_dicts(lambda index: index.texts(ids))
+
+    # -------------------------------------------------------------- listings
+
+    def recent(
+        self, filters: Filters = NO_FILTERS, *, limit: int = 20, keyed: bool = False
+    ) -> list[Entry]:
+        found = self._each(lambda index: index.recent(filters, limit=limit, keyed=keyed))
+        return self._newest(found, limit)
+
+    def standing(
+        self,
+        *,
+        types: tuple[str, ...],
+        floor: float,
+        files: list[str],
+        words: list[str],
+        limit: int,
+        superseded: bool = False,
+    ) -> dict[str, tuple[str, str, float | None, str]]:
+        """Session start's candidates of every layer: each layer gives its own ``limit``, so a
+        busy layer cannot crowd the others out before the one score chooses among them."""
+        return self._merged_dicts(
+            lambda index: index.standing(
+                types=types,
+                floor=floor,
+                files=files,
+                words=words,
+                limit=limit,
+                superseded=superseded,
+            )
+        )
+
+    def around(
+        self, anchor: Entry, *, before: int, after: int, kind: str | None = None
+    ) -> list[Entry]:
+        earlier: list[Entry] = []
+        later: list[Entry] = []
+        for index in self.layers:
+            found = index.around(anchor, before=before, after=after, kind=kind)
+            at = next(n for n, e in enumerate(found) if e.id == anchor.id)
+            earlier += [e for e in found[:at] if e.id != anchor.id]
+            later += [e for e in found[at + 1 :] if e.id != anchor.id]
+        earlier = sorted(earlier, key=_NEWEST)[-before:] if before else []
+        later = sorted(later, key=_NEWEST)[:after]
+        return [*earlier, anchor, *later]
+
+    # ------------------------------------------------------------- resolving
+
+    def resolve(self, ref: str) -> Entry:
+        """By full id (any layer), key (nearest layer first), or an id prefix unique in all."""
+        problems: list[NotFound] = []
+        exact = ref.strip().upper()
+        for index in self.layers:
+            found = index.with_ids([exact]) if len(exact) == 26 else []
+            if found:
+                return found[0]
+        for index in self._by_key_order():
+            entry = index.by_key(ref.strip()) if ref.strip() else None
+            if entry is not None:
+                return entry
+        matches: list[Entry] = []
+        for index in self.layers:
+            try:
+                matches.append(index.resolve(ref))
+            except NotFound as exc:
+                problems.append(exc)
+            except InvalidInput:
+                raise
+        if len(matches) > 1:
+            shown = ", ".join(f"{e.id[:12]} ({e.title[:40]}, {e.layer})" for e in matches[:5])
+            raise Ambiguous(
+                f"id prefix {ref!r} matches several memories: {shown}; give more characters"
+            )
+        if matches:
+            return matches[0]
+        raise problems[0]
+
+    def path_of(self, identity: str) -> str | None:
+        for index in self.layers:
+            path = index.path_of(identity)
+            if path is not None:
+                return path
+        return None
+
+    def replaced_by(self, identity: str) -> list[str]:
+        """What the memory supersedes (within its own layer: a supersede names its store's)."""
+        return [old for index in self.layers for old in index.replaced_by(identity)]
+
+    def replacing(self, identity: str) -> list[str]:
+        """What supersedes the memory, in any layer."""
+        return [new for index in self.layers for new in index.replacing(identity)]
+
+    def by_key(self, key: str) -> Entry | None:
+        for index in self._by_key_order():
+            entry = index.by_key(key)
+            if entry is not None:
+                return entry
+        return None
+
+    def with_key(self, key: str) -> list[Entry]:
+        return [e for index in self._by_key_order() for e in index.with_key(key)]
+
+    def short_ids(self, ids: list[str]) -> dict[str, str]:
+        """Each id's shortest prefix that is unique in every layer."""
+        shortest: dict[str, str] = {}
+        for index in self.layers:
+            for identity, short in index.short_ids(ids).items():
+                if len(short) > len(shortest.get(identity, "")):
+                    shortest[identity] = short
+        return shortest
+
+    # ------------------------------------------------------------------ notes
+
+    def search_notes(self, match: str, limit: int = 10) -> list[NoteHit]:
+        found = [
+            [hit._replace(layer=index.layer) for hit in index.search_notes(match, limit=limit)]
+            for index in self.layers
+        ]
+        return _best_first(found, lambda hit: -hit.score, limit)
+
+    def note_terms(self, hits: list[NoteHit], terms: list[str]) -> list[int]:
+        counts: dict[int, int] = {}
+        for index in self.layers:
+            mine = [(n, hit) for n, hit in enumerate(hits) if hit.layer == index.layer]
+            if mine:
+                found = index.note_terms([hit for _, hit in mine], terms)
+                counts.update({n: c for (n, _), c in zip(mine, found, strict=True)})
+        return [counts.get(n, 0) for n in range(len(hits))]

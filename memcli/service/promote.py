@@ -1,0 +1,86 @@
+"""``mem promote``: a memory moved to another layer, its id and history kept.
+
+The memory is written in the destination (a commit; in the team folder, a
+staged file) and then removed from its source (a commit; in the team folder, a
+staged deletion), both with ``promote`` as the action, so each layer's log says
+where it went. The secret scan and ``<private>`` stripping run again first, with
+the destination's rules: a likely secret is refused unless redacted (the team's
+layer never takes one as it is), and nothing is written. When the source cannot
+be changed after the destination was written, the destination's copy is removed
+again: both layers hold what they held.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from memcli.core.errors import InvalidInput, InvalidMemoryFile
+
+if TYPE_CHECKING:
+    from memcli.core.model import Record
+    from memcli.core.secrets import Policy
+    from memcli.service.layers import LayeredMemory
+
+
+class Promotion(NamedTuple):
+    record: Record
+    """The memory as the destination holds it (redacted, its private spans dropped)."""
+    source: str
+    destination: str
+    path: str
+    """Its file in the destination store."""
+    text: str
+    """That file's text."""
+    commit: str | None
+    """The destination's commit ('' when the team folder only staged it; None: a dry run)."""
+    removed: str | None
+    """The source's commit, likewise."""
+
+
+def promote(
+    reader: LayeredMemory,
+    ref: str,
+    destination: str,
+    *,
+    secrets: Policy = "refuse",
+    dry_run: bool = False,
+) -> Promotion:
+    """Move the memory ``ref`` names (id, id prefix or key; any layer) to ``destination``."""
+    from memcli.core.model import Observation, without_private
+    from memcli.service.layers import check_layer
+    from memcli.service.screening import screened
+
+    check_layer(destination)
+    entry = reader.resolve(ref)
+    if entry.layer == destination:
+        raise InvalidInput(f"{entry.id} ({entry.title}) is in the {destination} layer already")
+    source = reader.layer_memory(entry.layer)
+    try:
+        record = source.load(entry)
+    except InvalidMemoryFile as exc:
+        raise InvalidInput(f"{exc}; fix it (mem doctor) before promoting it") from None
+    if not isinstance(record, Observation):
+        raise InvalidInput("a session summary stays in its project: promote memories only")
+    if secrets == "allow" and destination == "team":
+        raise InvalidInput(
+            "the team's layer never takes a likely secret as it is: --redact stores it redacted"
+        )
+    moved = screened(without_private(record), None, secrets)
+    target = reader.layers.memory(destination)
+    if destination == "team":
+        target.require_store()  # made on purpose: `mem init --layer team`
+    text = moved.to_markdown()
+    if dry_run:
+        if target.store.exists():
+            target.check_key_free(moved)
+        path = target.store.new_path(moved)
+        return Promotion(moved, entry.layer, destination, path, text, None, None)
+    written = target.writer.adopt(moved)
+    try:
+        _, removed = source.writer.forget([entry.id], verb="promote")
+    except BaseException:
+        target.writer.forget([moved.id])  # the destination as it was: never in two layers
+        raise
+    return Promotion(
+        moved, entry.layer, destination, written.path, text, written.commit or "", removed
+    )
