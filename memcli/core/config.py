@@ -53,6 +53,13 @@ importance = 0.02                # weight of importance (0 to 10)
 [semantic]
 model = ""             # a model name on the hub or a local directory; empty: lexical only
 
+[serve]
+auto = false           # a session start starts a warm worker (`mem serve --worker`) for
+                       # the store when none answers; hooks and reads ask it first
+idle = 1800            # seconds without a request before the worker exits (0: never)
+budget = 100           # milliseconds a hook or read gives the worker to answer, else
+                       # it answers in its own process
+
 [summarize]
 command = ""           # a program that writes a session summary from its facts on stdin
                        # (split like a shell would, run without one); empty: extractive only
@@ -136,6 +143,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "semantic": {
         "model": "",
     },
+    "serve": {
+        "auto": False,
+        "idle": 1800,
+        "budget": 100,
+    },
     "summarize": {
         "command": "",
         "timeout": 60,
@@ -177,6 +189,8 @@ MAX_WINDOW_SECONDS = 36500 * 86400
 """100 years: a window's start stays a time mem keeps."""
 MAX_COUNT = 1_000_000
 """Counts, lines and budgets: as large as ``--budget`` allows, and far below SQLite's limits."""
+MAX_SERVE_BUDGET_MS = 10_000
+"""``[serve] budget``: a hook never waits longer than this for the worker."""
 
 
 def load(store_root: Path) -> dict[str, dict[str, Any]]:
@@ -246,6 +260,10 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
         return _words(path, name, value)
     if isinstance(default, list):
         return _words(path, name, value)
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise InvalidInput(f"{path}: {name} must be true or false")
+        return value
     if name in CHOICES:
         if value not in CHOICES[name]:
             allowed = ", ".join(CHOICES[name])
@@ -279,6 +297,17 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise InvalidInput(f"{path}: {name} must be a number from 0 to 1")
         return float(value)
+    if name == "serve.budget":
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 1 <= value <= MAX_SERVE_BUDGET_MS
+        ):
+            raise InvalidInput(
+                f"{path}: {name} must be a whole number of milliseconds from 1 to "
+                f"{MAX_SERVE_BUDGET_MS}"
+            )
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise InvalidInput(f"{path}: {name} must be a whole number from 0 to {MAX_COUNT}")
     return value

@@ -246,15 +246,23 @@ def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
 
 
 def session_start(
-    memory: Memory, budget: int | None = None, *, explain: bool = False, superseded: bool = False
+    memory: Memory,
+    budget: int | None = None,
+    *,
+    explain: bool = False,
+    project: Path | None = None,
+    superseded: bool = False,
 ) -> tuple[SessionContext, str]:
     """The session-start context of an existing store, rendered; its notes go to ``notify``.
 
-    ``explain``: every candidate is read, for ``SessionContext.explained``;
-    ``superseded``: memories another one supersedes are considered too.
+    ``explain``: every candidate is read, for ``SessionContext.explained``. ``project``:
+    as ``SessionContext.gather`` (the current directory by default). ``superseded``:
+    memories another one supersedes are considered too.
     """
     memory.require_store()
-    session = SessionContext.gather(memory, budget, explain=explain, superseded=superseded)
+    session = SessionContext.gather(
+        memory, budget, explain=explain, project=project, superseded=superseded
+    )
     text = session.render()
     for note in session.notes:
         memory.notify(note)

@@ -9,15 +9,21 @@ first), and the least recently
 written session files are removed past ``MAX_SESSIONS``. The folder must be a
 real folder of the store: a link in its place is never followed (nothing is
 remembered then, and nothing outside the store is read, written or removed).
+
+A warm worker answers a hook on the caller's behalf, and the caller may have
+given up waiting and answered itself: so inside ``deferred()`` the writes are
+kept, in order, and made by ``apply`` once the caller has taken the answer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import os
 import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from memcli.core.regular import open_regular
@@ -28,6 +34,38 @@ MAX_IDS = 2000
 MAX_SESSIONS = 200
 MAX_FILE_BYTES = 256 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+Write = Callable[[], None]
+_deferred: contextvars.ContextVar[list[Write] | None] = contextvars.ContextVar(
+    "injected_deferred", default=None
+)
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[list[Write]]:
+    """Within it (this thread or task), ``note`` and ``forget`` are kept, not made:
+    the list yielded holds them, in order, for ``apply``."""
+    kept: list[Write] = []
+    token = _deferred.set(kept)
+    try:
+        yield kept
+    finally:
+        _deferred.reset(token)
+
+
+def apply(writes: list[Write]) -> None:
+    """Make the writes ``deferred()`` kept, in the order they were asked for."""
+    for write in writes:
+        write()
+
+
+def _kept(write: Write) -> bool:
+    """True when the write is kept for later (inside ``deferred()``), False: make it now."""
+    kept = _deferred.get()
+    if kept is None:
+        return False
+    kept.append(write)
+    return True
 
 
 def _folder(store: Store) -> Path | None:
@@ -81,6 +119,8 @@ def note(store: Store, session: str, ids: list[str], *, context: bool = False) -
 
     ``context``: they are what session start showed in full (``started``).
     """
+    if _kept(lambda: note(store, session, list(ids), context=context)):
+        return
     folder = _folder(store)
     if folder is None:
         return
@@ -111,6 +151,8 @@ def forget(store: Store, session: str, *, restarted: bool = True) -> None:
     session start is left in the agent's context either: noted as an empty start, so
     recall does not fall back to withholding what a session start would show.
     """
+    if _kept(lambda: forget(store, session, restarted=restarted)):
+        return
     folder = _folder(store)
     if folder is None:
         return

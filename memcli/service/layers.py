@@ -17,7 +17,7 @@ here, so they cannot disagree about which layers exist.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -227,11 +227,6 @@ class LayeredMemory(Memory):
                 super().catch_up()
             else:
                 memory.catch_up()
-
-    def per_layer(self) -> Iterator[tuple[str, Memory]]:
-        """Each present layer's own memory (for checks that run layer by layer)."""
-        for memory in self._reading():
-            yield memory.layer, (memory if memory is not self else self.layers.memory(self.layer))
 
     def save_target(self, draft: Draft, layer: str | None) -> Memory:
         """The memory a save of ``draft`` goes to.

@@ -39,8 +39,8 @@ def is_ours(hook: Any) -> bool:
     return CLAUDE_HOOKS.is_ours(hook)
 
 
-def install(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    return CLAUDE_HOOKS.install(path, dry_run=dry_run)
+def install(path: Path, *, dry_run: bool = False, worker: bool = False) -> SettingsChange:
+    return CLAUDE_HOOKS.install(path, dry_run=dry_run, worker=worker)
 
 
 def uninstall(path: Path, *, dry_run: bool = False) -> SettingsChange:

@@ -74,7 +74,9 @@ def settings_path(*, user: bool, cwd: Path) -> Path:
     return folder / "settings.json"
 
 
-def install(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> SettingsChange:
+def install(
+    path: Path, *, dry_run: bool = False, with_mcp: bool = True, worker: bool = False
+) -> SettingsChange:
     """mem's hooks and (``with_mcp``) its MCP server into settings.json, in one write."""
     real = resolve_links(path)
     original, data = _read(real)
@@ -82,7 +84,7 @@ def install(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> Sett
     registered = isinstance(servers, dict) and is_ours(servers.get(SERVER_NAME))
     # Only the first install backs the file up: the file as it was before mem.
     first = not GEMINI_HOOKS.installed(data) and not registered
-    GEMINI_HOOKS.add(real, data)
+    GEMINI_HOOKS.add(real, data, worker=worker)
     if with_mcp:
         _add_server(path, real, data)
     change = write_json(real, original, data, dry_run=dry_run, keep_backup=first)

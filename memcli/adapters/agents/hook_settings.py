@@ -23,6 +23,8 @@ from memcli.adapters.agents.config_file import (
 )
 from memcli.core.errors import MemError
 
+WORKER_EVENT = "SessionStart"
+"""The hook that starts the store's warm worker, when installed with ``--worker``."""
 PLACE_KEPT: dict[str, Any] = {"hooks": []}
 """The empty group left where mem's was (``keep_positions``)."""
 
@@ -50,13 +52,13 @@ class HookSettings:
         command = hook.get("command", "") if isinstance(hook, dict) else ""
         return bool(self._ours.search(str(command) + " "))
 
-    def install(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
+    def install(self, path: Path, *, dry_run: bool = False, worker: bool = False) -> SettingsChange:
         real = resolve_links(path)
         original, data = read_json(real)
         # Only the first install backs the file up: the backup then holds it as it was
         # before mem, which an uninstall gives back, however often mem's hooks were updated.
         first = not self.installed(data)
-        self.add(real, data)
+        self.add(real, data, worker=worker)
         return write_json(real, original, data, dry_run=dry_run, keep_backup=first)._replace(
             path=path
         )
@@ -86,8 +88,11 @@ class HookSettings:
         self.remove(data)
         return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
 
-    def add(self, path: Path, data: dict[str, Any]) -> None:
-        """mem's hooks into ``data`` (``path``'s JSON); those there already are kept current."""
+    def add(self, path: Path, data: dict[str, Any], *, worker: bool = False) -> None:
+        """mem's hooks into ``data`` (``path``'s JSON); those there already are kept current.
+
+        ``worker``: the session start's hook starts the store's warm worker (``--worker``).
+        """
         hooks = data.setdefault("hooks", {})
         if not isinstance(hooks, dict):
             raise MemError(f"{path}: 'hooks' is not an object; fix the file by hand first")
@@ -98,7 +103,8 @@ class HookSettings:
                 raise MemError(f"{path}: hooks.{event} is not a list; fix the file by hand first")
             entry: dict[str, Any] = {
                 "type": "command",
-                "command": f"{command} hook {self.agent} {event}",
+                "command": f"{command} hook {self.agent} {event}"
+                + (" --worker" if worker and event == WORKER_EVENT else ""),
                 "timeout": timeout,
             }
             if event in self.names:

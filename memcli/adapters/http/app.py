@@ -1,6 +1,7 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
-    GET  /health                    {"status": "ok", "version", "shape", "store"}
+    GET  /health                    {"status": "ok", "version", "shape", "store", "pid",
+                                    "answered", "late"}
     POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
                                     agent from ``agent`` or the Mem-Agent header, the commit
                                     from the project the server runs in
@@ -8,6 +9,13 @@
     GET  /api/memory/timeline       ?anchor=ID&before=&after=&kind=
     POST /api/memory/batch          {"ids": [...]} -> full records, in the order asked
     GET  /api/memory/inject         ?budget= (session start), or ?prompt=&session= (recall)
+    POST /api/hook/AGENT/EVENT      a hook's input -> {"reply", "notices", "ticket"}: what
+                                    ``mem hook AGENT EVENT`` would answer (context and recall)
+    POST /api/hook/keep/TICKET      the caller took that answer: what it notes for the session
+                                    is written now (``worker.server``)
+    POST /api/read/context|recall   {"cwd", "store", "project", "budget", "prompt", "session"}
+                                    -> {"text", "notices", "ticket"}: what ``mem context`` /
+                                    ``mem recall`` would print (``worker.reads``)
     *    /mcp                       MCP's streamable HTTP transport
 
 Memories come in the one shape of ``memcli.core.serialize`` (entries for search
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -39,6 +48,7 @@ from memcli import __version__
 from memcli.adapters.http.auth import Guard
 from memcli.adapters.http.connections import Limits
 from memcli.adapters.http.stores import StorePool
+from memcli.adapters.worker.server import WorkerGuard, WorkerState, hook_answer
 from memcli.capture.provenance import project_commit, working_directory
 from memcli.core.errors import (
     Ambiguous,
@@ -238,8 +248,17 @@ def results(items: list[dict[str, Any]]) -> JSONResponse:
 
 
 async def health(request: Request, pool: StorePool) -> Response:
+    state: WorkerState = request.app.state.worker
     return JSONResponse(
-        {"status": "ok", "version": __version__, "shape": SHAPE_VERSION, "store": str(pool.root)}
+        {
+            "status": "ok",
+            "version": __version__,
+            "shape": SHAPE_VERSION,
+            "store": str(pool.root),
+            "pid": os.getpid(),
+            "answered": state.answered,
+            "late": state.late,
+        }
     )
 
 
@@ -329,6 +348,61 @@ async def inject(request: Request, pool: StorePool) -> Response:
     return JSONResponse({"context": text})
 
 
+async def hook(request: Request, pool: StorePool) -> Response:
+    agent, event = request.path_params["agent"], request.path_params["event"]
+    body = await read_body(request)
+    try:
+        payload = json.loads(body) if body.strip() else {}
+    except (ValueError, RecursionError) as exc:
+        raise HttpError(400, f"the body is not valid JSON ({one_line(str(exc), 200)})") from None
+    try:
+        found = await pool.run(lambda: hook_answer(agent, event, payload, pool.root))
+    except LookupError as exc:
+        raise HttpError(404, str(exc)) from None
+    except PermissionError as exc:
+        raise HttpError(409, str(exc)) from None
+    except ValueError as exc:  # what the hook says of a bad input, in its own process too
+        raise HttpError(422, str(exc)) from None
+    state: WorkerState = request.app.state.worker
+    state.answered += 1
+    if await request.is_disconnected():
+        state.late += 1  # the caller gave up waiting, and answers itself
+    ticket = state.keep(found.pop("writes"))
+    return JSONResponse({**found, "ticket": ticket})
+
+
+async def read(request: Request, pool: StorePool) -> Response:
+    from memcli.adapters.worker import reads
+
+    what = request.path_params["what"]
+    body = await json_body(
+        request, what, ("store", "project", "cwd", "budget", "prompt", "session")
+    )
+    try:
+        found = await pool.run(lambda: reads.answer(what, body, pool.root))
+    except LookupError as exc:
+        raise HttpError(404, str(exc)) from None
+    except PermissionError as exc:
+        raise HttpError(409, str(exc)) from None
+    state: WorkerState = request.app.state.worker
+    state.answered += 1
+    if await request.is_disconnected():
+        state.late += 1  # the caller gave up waiting, and answers itself
+    ticket = state.keep(found.pop("writes"))
+    return JSONResponse({**found, "ticket": ticket})
+
+
+async def keep(request: Request, pool: StorePool) -> Response:
+    from memcli.retrieval import injected
+
+    state: WorkerState = request.app.state.worker
+    writes = state.take(request.path_params["ticket"])
+    if writes is None:
+        raise HttpError(404, "no such ticket (taken already, or too old)")
+    await pool.run(lambda: injected.apply(writes))
+    return JSONResponse({"kept": len(writes)})
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (unknown route, wrong method) in mem's error shape."""
     assert isinstance(exc, HTTPException)
@@ -345,13 +419,16 @@ def build_app(
     token: str | None,
     max_requests: int = Limits.max_requests,
     on_ready: Callable[[], None] = lambda: None,
+    worker: WorkerState | None = None,
 ) -> Guard:
     """The whole application: the routes, ``/mcp``, the guard (token, limits) in front;
-    at most ``max_requests`` requests answered at once.
+    at most ``max_requests`` requests answered at once. ``worker``: what a worker
+    checks and when it exits (by default, a server that never exits on its own).
 
     Starting it starts MCP's session manager, then calls ``on_ready``; stopping it
     closes every store.
     """
+    state = worker or WorkerState(pool.root, idle=0, exits=False)
     routes = [
         Route("/health", endpoint(health), methods=["GET"]),
         Route("/api/memory/save", endpoint(save), methods=["POST"]),
@@ -360,6 +437,9 @@ def build_app(
         Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
         Route("/api/memory/promote", endpoint(promote), methods=["POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
+        Route("/api/hook/keep/{ticket}", endpoint(keep), methods=["POST"]),
+        Route("/api/read/{what}", endpoint(read), methods=["POST"]),
+        Route("/api/hook/{agent}/{event}", endpoint(hook), methods=["POST"]),
     ]
     mcp = _mcp(pool)
     routes.append(Route("/mcp", endpoint=mcp))
@@ -368,6 +448,7 @@ def build_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
             async with mcp.manager.run():
+                state.arm()
                 on_ready()
                 yield
         finally:
@@ -378,7 +459,8 @@ def build_app(
         routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
     )
     app.state.pool = pool
-    return Guard(app, token, max_requests)
+    app.state.worker = state
+    return Guard(WorkerGuard(app, state), token, max_requests)
 
 
 class _McpApp:

@@ -12,6 +12,7 @@ connection here runs on uvicorn's h11 protocol with three additions:
   socket: any request head). At most ``max_waiting`` connections wait: the next one
   closes the longest waiting (answered 503). A connection that showed the token
   holds no such place, so clients without it cannot crowd it out;
+- on a unix socket, a peer of another user (SO_PEERCRED) is dropped at once;
 - refusals are mem's ``{"error": ...}`` JSON, a malformed request's 400 too, and at
   shutdown a request whose body is still arriving is answered 503 at once instead of
   holding the stop for the graceful delay.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -108,6 +110,9 @@ class GuardedProtocol(H11Protocol):
     # ------------------------------------------------------------ uvicorn's hooks
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if not same_user(transport.get_extra_info("socket")):
+            transport.abort()  # another user's process: not even an answer
+            return
         super().connection_made(transport)
         self._start("head")
         self.waiting[self] = None
@@ -213,6 +218,32 @@ class GuardedProtocol(H11Protocol):
             self.loop.call_later(LINGER_SECONDS, self.transport.close)
         else:
             self.transport.close()
+
+
+def peer_uid(connection: Any) -> int | None:
+    """The user id of the process at the other end of a unix socket (Linux: SO_PEERCRED);
+    None when the platform or the socket cannot say."""
+    import socket
+    import struct
+
+    option = getattr(socket, "SO_PEERCRED", None)
+    if connection is None or option is None or connection.family != socket.AF_UNIX:
+        return None
+    try:
+        _, uid, _ = struct.unpack("3i", connection.getsockopt(socket.SOL_SOCKET, option, 12))
+    except OSError:
+        return None
+    return int(uid)
+
+
+def same_user(connection: Any) -> bool:
+    """Whether a connection may be served: not a unix socket's peer of another user.
+
+    The socket's mode (0600, in a 0700 folder) already keeps others out; this holds
+    even when a person loosened them.
+    """
+    uid = peer_uid(connection)
+    return uid is None or uid == os.geteuid()
 
 
 def log_config() -> dict[str, Any]:

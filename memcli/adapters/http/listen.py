@@ -10,8 +10,8 @@ the socket file is removed. Each connection is bounded by ``connections.Limits``
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import hashlib
 import os
 import select
 import signal
@@ -25,13 +25,12 @@ from typing import Any, NoReturn
 import uvicorn
 
 from memcli.adapters.http.connections import Limits, log_config, protocol_class
+from memcli.adapters.worker import client
 from memcli.core.errors import MemError
 
-SOCKET_NAME = "mem.sock"
-SOCKET_DIR = "serve"
-"""The default socket's folder, in the store's cache folder."""
-MAX_SOCKET_PATH = 107
-"""sun_path holds 108 bytes on Linux, the last a NUL."""
+SOCKET_NAME = client.SOCKET_NAME
+SOCKET_DIR = client.SOCKET_DIR
+MAX_SOCKET_PATH = client.MAX_SOCKET_PATH
 BACKLOG = 512
 STOP_SECONDS = 5
 """How long requests under way may take to finish once asked to stop."""
@@ -39,19 +38,13 @@ STOP_SECONDS = 5
 
 def default_socket(cache_dir: Path) -> Path:
     """``<store>/.cache/serve/mem.sock``, else ``$XDG_RUNTIME_DIR/mem/<digest>.sock`` when the
-    store's path is too long for a socket's address."""
-    path = cache_dir / SOCKET_DIR / SOCKET_NAME
-    if len(os.fsencode(path)) <= MAX_SOCKET_PATH:
-        return path
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime:
-        name = hashlib.sha256(os.fsencode(cache_dir)).hexdigest()[:16]
-        fallback = Path(runtime) / "mem" / f"{name}.sock"
-        if len(os.fsencode(fallback)) <= MAX_SOCKET_PATH:
-            return fallback
-    raise MemError(
-        f"the store's path is too long for a unix socket in it ({path}): give --socket PATH"
-    )
+    store's path is too long for a socket's address (``worker.client.default_socket``)."""
+    try:
+        return client.default_socket(cache_dir)
+    except client.SocketPathTooLong as exc:
+        raise MemError(
+            f"the store's path is too long for a unix socket in it ({exc}): give --socket PATH"
+        ) from None
 
 
 def unix_listener(path: Path) -> socket.socket:
@@ -119,7 +112,24 @@ def tcp_listener(host: str, port: int) -> socket.socket:
 class _Server(uvicorn.Server):
     """uvicorn's server, except that a SIGTERM or SIGINT ends ``serve`` normally: uvicorn
     raises the signal again once stopped, which would kill the process before the
-    socket file is removed."""
+    socket file is removed; and that it waits to be stopped instead of waking ten times
+    a second (an idle worker uses no CPU; responses carry no Date header, which those
+    ticks kept current)."""
+
+    _stopped: asyncio.Event | None = None
+    _loop: asyncio.AbstractEventLoop | None = None
+
+    async def main_loop(self) -> None:
+        await self.on_tick(0)  # the default headers, once
+        self._loop = asyncio.get_running_loop()
+        self._stopped = asyncio.Event()
+        if not self.should_exit:
+            await self._stopped.wait()
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        super().handle_exit(sig, frame)
+        if self._loop is not None and self._stopped is not None:
+            self._loop.call_soon_threadsafe(self._stopped.set)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
@@ -261,5 +271,6 @@ def _serve(app: Any, listener: socket.socket, limits: Limits, token: str | None)
         backlog=BACKLOG,
         timeout_graceful_shutdown=STOP_SECONDS,
         server_header=False,
+        date_header=False,
     )
     _Server(config).run(sockets=[listener])

@@ -52,6 +52,12 @@ class StorePool:
             self._read_limit = anyio.CapacityLimiter(self.readers)
         return await anyio.to_thread.run_sync(self._read, call, limiter=self._read_limit)
 
+    async def run(self, call: Callable[[], R]) -> R:
+        """``call`` in a worker thread, among the readers (it opens what it reads itself)."""
+        if self._read_limit is None:
+            self._read_limit = anyio.CapacityLimiter(self.readers)
+        return await anyio.to_thread.run_sync(call, limiter=self._read_limit)
+
     async def write(self, call: Callable[[MemStore], R]) -> R:
         """``call`` with the writer, after the writes before it, in a worker thread.
 

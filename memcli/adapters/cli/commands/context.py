@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -8,6 +9,7 @@ from memcli.adapters.cli.options import (
     budget_option,
     format_option,
     layer_option,
+    notice,
     open_memory,
     store_options,
     superseded_option,
@@ -61,6 +63,17 @@ def context(
         mem context --budget 4000 --json
         mem context --check-templates
     """
+    if output_format != "json" and not (explain or check_templates or superseded):
+        from memcli.adapters.worker import reads
+
+        asked = {"budget": budget}
+        text = reads.ask("context", store_dir, project, asked, notice) if not layer else None
+        if text is None:  # no worker answered: the same text, computed here
+            reader = open_memory(store_dir, project, layer, borrow=True)
+            text = reads.context_text(reader, budget, Path.cwd())
+        if text:
+            click.echo(text, nl=not text.endswith("\n"))
+        return
     memory = open_memory(store_dir, project, layer, borrow=True)
     if check_templates:
         _check_templates(memory)

@@ -42,6 +42,16 @@ def _server_option(where: str) -> Callable[[F], F]:
     )
 
 
+def _worker_option(f: F) -> F:
+    return click.option(
+        "--worker",
+        is_flag=True,
+        help="The session start's hook also starts the store's warm worker (`mem serve "
+        "--worker`) when none answers: hooks then answer from it ([serve] auto = true in "
+        "mem.toml does the same for one store).",
+    )(f)
+
+
 def _uninstall_server_option(f: F) -> F:
     return click.option(
         "--mcp/--no-mcp",
@@ -104,7 +114,8 @@ def install() -> None:
 @install.command("claude")
 @_scope_options
 @_server_option(".mcp.json (--user: .claude.json)")
-def install_claude(scope: str, with_mcp: bool | None, dry_run: bool) -> None:
+@_worker_option
+def install_claude(scope: str, with_mcp: bool | None, dry_run: bool, worker: bool) -> None:
     """Add mem's hooks to Claude Code's settings (merged, backed up, diff shown).
 
     SessionStart gets the session-start context, UserPromptSubmit the memories
@@ -119,13 +130,14 @@ def install_claude(scope: str, with_mcp: bool | None, dry_run: bool) -> None:
         mem install claude --dry-run
         mem install claude --scope user
         mem install claude --no-mcp
+        mem install claude --worker
     """
     from memcli.adapters.agents.claude_settings import install as add_hooks
     from memcli.adapters.agents.claude_settings import settings_path
 
     with_mcp = _server_wanted(with_mcp)
     path = settings_path(user=scope == "user", cwd=Path.cwd())
-    _report(add_hooks(path, dry_run=dry_run), dry_run, "Installed mem's hooks in")
+    _report(add_hooks(path, dry_run=dry_run, worker=worker), dry_run, "Installed mem's hooks in")
     if with_mcp:
         from memcli.adapters.agents import claude_mcp
 
@@ -170,7 +182,8 @@ def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
 @install.command("codex")
 @_scope_options
 @_server_option("config.toml")
-def install_codex(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
+@_worker_option
+def install_codex(scope: str, dry_run: bool, with_mcp: bool | None, worker: bool) -> None:
     """Add mem's hooks to Codex's hooks.json and `mem mcp` to its config.toml.
 
     SessionStart gets the session-start context (within mem.toml's
@@ -193,7 +206,7 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
     with_mcp = _server_wanted(with_mcp)
     if with_mcp:
         codex.install_server(config_path, dry_run=True)  # a config mem must refuse: no hooks
-    hooks_change = codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run)
+    hooks_change = codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run, worker=worker)
     _report(hooks_change, dry_run, "Installed mem's hooks in")
     if with_mcp:
         change = codex.install_server(config_path, dry_run=dry_run)
@@ -234,7 +247,8 @@ def uninstall_codex(scope: str, dry_run: bool, with_mcp: bool) -> None:
 @install.command("gemini")
 @_scope_options
 @_server_option("mcpServers")
-def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
+@_worker_option
+def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None, worker: bool) -> None:
     """Add mem's hooks and `mem mcp` to Gemini CLI's settings.json.
 
     SessionStart gets the session-start context, BeforeAgent the memories
@@ -252,7 +266,7 @@ def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None) -> None:
 
     with_mcp = _server_wanted(with_mcp)
     path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
-    change = gemini.install(path, dry_run=dry_run, with_mcp=with_mcp)
+    change = gemini.install(path, dry_run=dry_run, with_mcp=with_mcp, worker=worker)
     done = "Installed mem's hooks and MCP server in" if with_mcp else "Installed mem's hooks in"
     _report(change, dry_run, done)
 

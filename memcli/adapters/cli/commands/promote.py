@@ -16,7 +16,6 @@ if TYPE_CHECKING:
 @click.option(
     "--to",
     "destination",
-    required=True,
     type=click.Choice(["team", "user", "project"]),
     help="The layer it moves to: the team's folder in the project (staged for review), "
     "your own for every project, or the project's.",
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 @store_options
 def promote(
     ref: str,
-    destination: str,
+    destination: str | None,
     dry_run: bool,
     secrets: Policy,
     as_json: bool,
@@ -49,6 +48,8 @@ def promote(
     """
     from memcli.api import MemStore
 
+    if destination is None:  # checked here: an extra argument is the error to name first
+        raise click.UsageError("give the layer it moves to: --to team, user or project")
     moved = MemStore(open_memory(store_dir, project)).promote(
         ref, to=destination, secrets=secrets, dry_run=dry_run
     )

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -8,6 +9,7 @@ from memcli.adapters.cli.options import (
     budget_option,
     format_option,
     layer_option,
+    notice,
     open_existing,
     store_options,
     superseded_option,
@@ -62,6 +64,17 @@ def recall(
         mem recall "why does search fail on hyphenated words?"
         mem recall "Bump the Terraform provider for the staging VPC" --explain
     """
+    if output_format != "json" and not explain and not superseded:
+        from memcli.adapters.worker import reads
+
+        arguments = {"prompt": prompt, "budget": budget, "session": session}
+        text = reads.ask("recall", store_dir, project, arguments, notice) if not layer else None
+        if text is None:  # no worker answered: the same text, computed here
+            reader = open_existing(store_dir, project, layer, borrow=True)
+            text = reads.recall_text(reader, prompt, budget, session, Path.cwd())
+        if text:
+            click.echo(text, nl=not text.endswith("\n"))
+        return
     from memcli.retrieval.recall import Recall
 
     memory = open_existing(store_dir, project, layer, borrow=True)

@@ -47,6 +47,12 @@ from memcli.core.errors import MemError
     show_default=True,
     help="Processes serving the one socket: more answer more searches a second on more cores.",
 )
+@click.option(
+    "--worker",
+    is_flag=True,
+    help="Serve as the store's warm worker: on its default socket, one a store, exiting "
+    "after [serve] idle seconds without a request, when the store moves or mem changes.",
+)
 @store_options
 def serve(
     socket_path: Path | None,
@@ -55,6 +61,7 @@ def serve(
     token_file: Path | None,
     threads: int,
     workers: int,
+    worker: bool,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -83,6 +90,14 @@ def serve(
     requests (1000) are answered at once: past that, 408 or 503.
 
     \b
+    --worker serves as the store's warm worker, which hooks and `mem recall` /
+    `mem context` ask first: a session start starts one when mem.toml says
+    [serve] auto = true (or the hook was installed with --worker). It holds the
+    store's worker lock (a second one exits at once, quietly), and exits after
+    [serve] idle seconds without a request, when its store moves or goes, or
+    when the installed mem changes.
+
+    \b
     Example:
         mem serve
         curl --unix-socket PATH 'http://mem/api/memory/search?query=deploy'
@@ -90,6 +105,8 @@ def serve(
     """
     if socket_path is not None and port is not None:
         raise click.UsageError("give --socket or --port, not both")
+    if worker and (socket_path is not None or port is not None or workers > 1):
+        raise click.UsageError("--worker serves on the store's own socket, in one process")
     if port is None and (host is not None or token_file is not None):
         raise click.UsageError("--host and --token-file go with --port")
     try:
@@ -117,8 +134,11 @@ def serve(
     from memcli.api import open_store
 
     limits = Limits.from_env()
-    store = open_store(store_dir, project=project, create=True, notify=notice)
+    store = open_store(store_dir, project=project, create=not worker, notify=notice)
     try:
+        if worker and _worker_lock(default_socket(store.memory.store.cache_dir)) is None:
+            store.close()
+            return  # another worker serves this store, or is starting to
         store.list(limit=1)  # the index up to date before the first request
         token: str | None = None
         if port is None:
@@ -156,7 +176,14 @@ def serve(
     if workers == 1:
         pool = StorePool(root, threads, notice)
         pool.adopt(store)
-        app = build_app(pool, token=token, max_requests=limits.max_requests, on_ready=announce)
+        state = _worker_state(root) if worker else None
+        app = build_app(
+            pool,
+            token=token,
+            max_requests=limits.max_requests,
+            on_ready=announce,
+            worker=state,
+        )
         run(app, listener, limits=limits, token=token)
     else:
         store.close()  # each process opens its own index connections
@@ -171,3 +198,35 @@ def serve(
     if not ready:
         raise MemError("the server did not start (see the messages above)")
     notice("stopped")
+
+
+def _worker_lock(socket_path: Path) -> int | None:
+    """The store's worker lock, held until this process ends (its descriptor, never closed);
+    None: another worker has it."""
+    import fcntl
+    import os
+
+    from memcli.adapters.worker.client import lock_path
+
+    socket_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(lock_path(socket_path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _worker_state(root: Path) -> Any:
+    """What the worker checks and when it exits: ``[serve] idle`` of the store's mem.toml."""
+    from memcli.adapters.worker.server import WorkerState, warm
+    from memcli.core import config
+
+    try:
+        idle = float(config.load(root)["serve"]["idle"])
+    except MemError as exc:
+        notice(f"{exc}; the worker exits after the default idle time")
+        idle = float(config.DEFAULTS["serve"]["idle"])
+    warm()
+    return WorkerState(root, idle=idle, exits=True)
