@@ -373,3 +373,19 @@ def test_forgetting_the_successor_brings_back_what_it_replaced(store: Path) -> N
     new = mem("save", "Deploys go out on Thursdays", "--type", "decision", "--supersedes", old)
     mem("forget", new.stdout.strip())
     assert [e["id"] for e in mem_json("list")] == [old]
+
+
+def test_dedupe_reads_every_layer_and_merges_in_the_keepers(store: Path) -> None:
+    mine = mem("save", GOTCHA, "--type", "gotcha", "--key", "fts").stdout.strip()
+    other = mem("save", REWORDED, "--type", "gotcha", "--layer", "user").stdout.strip()
+    cluster = mem_json("dedupe")["clusters"][0]
+    assert cluster["keeper"] == mine
+    assert {(m["id"], m["layer"]) for m in cluster["members"]} == {
+        (mine, "project"),
+        (other, "user"),
+    }
+    before = commits(store)
+    done = mem_json("dedupe", "--apply", "-y")["merged"][0]
+    assert done["keeper"] == mine and done["superseded"] == []  # not across stores
+    assert done["commit"] is None and commits(store) == before
+    assert other in {e["id"] for e in mem_json("list")}

@@ -277,6 +277,16 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
 
     layer = cluster.keeper.layer
     others = [m.entry for m in cluster.members[1:] if m.layer == layer]
+    if not others:  # the others are in other layers' stores: nothing to merge here
+        keeper = cluster.keeper.entry
+        return {
+            "keeper": keeper.id,
+            "title": keeper.title,
+            "superseded": [],
+            "commit": None,
+            "merged_by": None,
+            "fallback": None,
+        }
     result = memory.writer.merge(cluster.keeper.entry, others, merge)
     return {
         "keeper": result.record.id,

@@ -127,5 +127,8 @@ def _apply(
     if not as_json:
         superseded = done["superseded"]
         assert isinstance(superseded, list)
-        click.echo(f"merged {len(superseded)} into {done['keeper']}  {done['title']}")
+        if superseded:
+            click.echo(f"merged {len(superseded)} into {done['keeper']}  {done['title']}")
+        else:
+            click.echo(f"cluster {number}: the others are in other layers; nothing merged")
     return done
