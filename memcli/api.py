@@ -118,14 +118,23 @@ class MemStore:
         secrets: SecretsPolicy = "refuse",
         agent: str | None = None,
         project_commit: str | None = None,
+        supersedes: Sequence[str] | None = None,
         layer: str | None = None,
     ) -> dict[str, Any]:
         """Save a memory and commit it; a ``key`` that exists updates that memory.
 
         ``agent`` (who saved it) and ``project_commit`` (the project's HEAD then)
         are its provenance: ``mem stale`` compares the memory's files since that
-        commit. Returns the stored record (``record_dict``) with ``path``,
-        ``action`` (saved, updated or unchanged) and ``commit`` (None when unchanged).
+        commit. ``supersedes``: ids or keys of memories this one replaces (they
+        leave search, context and recall; git and ``get`` keep them). Returns the
+        stored record (``record_dict``) with ``path``, ``action`` (saved, updated,
+        unchanged, or duplicate) and ``commit`` (None when nothing was written).
+
+        An exact duplicate (same type, same text with case, spaces and punctuation
+        folded) of a stored memory is not saved again: the answer is that memory,
+        with ``action`` "duplicate" and ``duplicate_of`` its id. Otherwise
+        ``similar`` lists near-duplicates (id, key, type, title, similarity), so a
+        caller may update one by key instead.
         """
         from memcli.core.draft import Draft
         from memcli.core.validate import check_importance, check_key, check_type
@@ -142,6 +151,7 @@ class MemStore:
             session=_optional_text(session, "session"),
             agent=_optional_text(agent, "agent"),
             project_commit=_optional_text(project_commit, "project_commit"),
+            supersedes=_texts(supersedes, "supersedes"),
         )
         return self.save_draft(draft, secrets=secrets, layer=layer)
 
@@ -162,13 +172,44 @@ class MemStore:
         with self._use() as memory:
             target = _layered(memory).save_target(draft, layer)
             result = target.writer.save(draft, secrets=secrets)
-        return {
+        answer = {
             **record_dict(result.record),
             "path": result.path,
             "layer": target.layer,
             "action": result.action,
             "commit": result.commit,
         }
+        if result.action == "duplicate":
+            answer["duplicate_of"] = result.record.id
+        else:
+            answer["similar"] = [similar.to_json() for similar in result.similar]
+        return answer
+
+    def dedupe(self, *, apply: bool = False, threshold: float | None = None) -> dict[str, Any]:
+        """Clusters of near-duplicate memories (``mem dedupe --json``); ``apply``: merge each.
+
+        Returns ``clusters`` (each with its ``keeper``, ``similarity`` and ``members``)
+        and, with ``apply``, ``merged``: one commit a cluster, the keeper superseding
+        the others (``merged_by``: deterministic or command; ``fallback``: why the
+        ``[consolidate] command`` was not used, when it failed).
+        """
+        from memcli.retrieval.likeness import THRESHOLD
+        from memcli.service.dedupe import find_clusters, merge_cluster
+
+        if threshold is not None and (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, int | float)
+            or not 0.3 <= threshold <= 1
+        ):
+            raise InvalidInput("threshold must be a number from 0.3 to 1")
+        with self._use() as memory:
+            memory.require_store()
+            layers = _layered(memory).layers
+            memories = [layers.memory(name) for name in layers.present()]
+            clusters = find_clusters(memories, threshold=threshold or THRESHOLD)
+            merged = [merge_cluster(memories, cluster) for cluster in clusters] if apply else []
+        names = [m.layer for m in memories]
+        return {"clusters": [c.to_json(names) for c in clusters], "merged": merged}
 
     def forget(self, ids: str | Sequence[str]) -> Records:
         """Remove memories (ids, id prefixes or keys) in one commit; history keeps them.
@@ -240,6 +281,7 @@ class MemStore:
         file: str | None = None,
         limit: int = 10,
         mode: str | None = None,
+        include_superseded: bool = False,
         layer: str | None = None,
     ) -> Records:
         """The best memories for ``query``, as compact entries (``entry_dict``), best first.
@@ -247,14 +289,17 @@ class MemStore:
         Ranked like ``mem search`` (stop words dropped, any word, phrases and
         prefix* honoured, a substring search when no word matches). ``since`` and
         ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date. Every layer present is
-        searched (``layer``: only ``user``, ``project`` or ``team``).
+        searched (``layer``: only ``user``, ``project`` or ``team``). Memories another
+        one supersedes are left out unless ``include_superseded``.
         """
         from memcli.retrieval.search import Searcher
 
         text = _text(query, "query")
         if not text.strip():
             raise InvalidInput("the query is empty")
-        filters = _filters(type, since, until, concept, file)
+        filters = _filters(type, since, until, concept, file)._replace(
+            superseded=bool(include_superseded)
+        )
         count = _bounded(limit, "limit", SEARCH_LIMIT)
         if mode is not None and mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(SEARCH_MODES)}")
@@ -268,6 +313,8 @@ class MemStore:
     def get(self, ids: str | Sequence[str]) -> Records:
         """Memories in full (``record_dict`` plus ``path``), in the order asked.
 
+        ``superseded_by``: the ids of the memories that replace it (its successors).
+
         By id, unique id prefix (4+ characters) or key; ``NotFound`` names every
         one that matches nothing.
         """
@@ -277,7 +324,12 @@ class MemStore:
         with self._use() as memory:
             entries = memory.resolve_all(refs)
             return [
-                {**record_dict(memory.load(entry)), "path": entry.path, "layer": entry.layer}
+                {
+                    **record_dict(memory.load(entry)),
+                    "path": entry.path,
+                    "layer": entry.layer,
+                    "superseded_by": _successors(memory, entry.id),
+                }
                 for entry in entries
             ]
 
@@ -307,9 +359,11 @@ class MemStore:
         limit: int = 20,
         keys: bool = False,
         layer: str | None = None,
+        include_superseded: bool = False,
     ) -> Records:
         """The most recent memories, newest first, as compact entries; ``keys``: keyed ones only;
-        ``layer``: only that layer's."""
+        ``layer``: only that layer's. Memories another one supersedes are left out unless
+        ``include_superseded``."""
         from memcli.index import Filters
 
         types = _types(type)
@@ -318,7 +372,11 @@ class MemStore:
         with self._use() as memory:
             memory = _of_layer(memory, layer)
             entries = memory.read(
-                lambda index: index.recent(Filters(types=types), limit=count, keyed=keyed)
+                lambda index: index.recent(
+                    Filters(types=types, superseded=bool(include_superseded)),
+                    limit=count,
+                    keyed=keyed,
+                )
             )
             return memory.entry_dicts(entries)
 
@@ -427,6 +485,11 @@ class _Using:
 
     def __exit__(self, *exc: object) -> None:
         self.store._lock.release()
+
+
+def _successors(memory: Memory, identity: str) -> list[str]:
+    """The ids of the memories that supersede ``identity`` (any layer read)."""
+    return memory.read(lambda index: index.replacing(identity))
 
 
 # ------------------------------------------------------------------- checks

@@ -231,3 +231,17 @@ def server_env(base: Path) -> dict[str, str]:
         "GIT_CONFIG_NOSYSTEM": "1",
         "MEM_LOCK_TIMEOUT": "30",
     }
+
+
+def read_until_closed(fd: int) -> bytes:
+    """What a pseudo-terminal shows until the process on its other side closes it."""
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        shown += chunk
+    return shown

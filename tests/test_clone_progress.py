@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import mem, mem_executable
+from .conftest import mem, mem_executable, read_until_closed
 
 pytestmark = pytest.mark.e2e
 
@@ -35,15 +35,7 @@ def test_clone_draws_progress_on_a_terminal(remote: Path, tmp_path: Path) -> Non
         text=True,
     ) as process:
         os.close(terminal)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(controller, 4096)
-            except OSError:  # the terminal closed with the process
-                break
-            if not chunk:
-                break
-            shown += chunk
+        shown = read_until_closed(controller)
         stdout = process.stdout.read() if process.stdout else ""
     os.close(controller)
     assert process.returncode == 0

@@ -610,8 +610,8 @@ def test_memories_saved_today_fill_the_budget_with_their_first_fact(
 
 def test_near_identical_memories_are_shown_once(busy_store: Path) -> None:
     twin = ("Restart the worker after changing .env", ["the worker reads .env once"])
-    for _ in range(2):
-        mem("save", "x", "--title", twin[0], "--fact", twin[1][0], "--type", "gotcha")
+    for text in ("x", "y"):  # not exact duplicates (those are not saved twice)
+        mem("save", text, "--title", twin[0], "--fact", twin[1][0], "--type", "gotcha")
     assert mem("context").stdout.count("Restart the worker after changing .env") == 1
     report = json.loads(mem("context", "--format", "json", "--explain").stdout)
     assert len(report["explain"]["duplicates"]) == 1
@@ -732,8 +732,9 @@ def test_explain_names_each_memory_by_an_id_that_shows_it(
 ) -> None:
     # Saved in the same instant, the ids share their first ten characters.
     monkeypatch.setenv("MEM_NOW", "2026-11-01T00:00:00Z")
-    for title in ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays", "Ports are fixed"):
-        mem("save", title, "--type", "decision")
+    titles = ("Deploys go out on Tuesdays", "Deploys go out on Tuesdays", "Ports are fixed")
+    for n, title in enumerate(titles):  # texts differ: an exact duplicate is not saved twice
+        mem("save", f"{title} ({n})", "--title", title, "--type", "decision")
     text = mem("context", "--explain").stdout
     ids = re.findall(r"\[(\w+)\] decision:", text)
     assert len(ids) == 3 and len(set(ids)) == 3

@@ -529,8 +529,9 @@ def test_explain_marks_a_near_identical_twin_as_not_shown(
     store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("MEM_NOW", "2026-05-01T00:00:00Z")
-    for _ in range(2):
-        mem("save", "Kafka consumer lag alarms fire during the nightly reindex", "--type", "gotcha")
+    twin = "Kafka consumer lag alarms fire during the nightly reindex"
+    for text in (twin, f"{twin}, again"):  # not exact duplicates: those are not saved twice
+        mem("save", text, "--title", twin, "--type", "gotcha")
     monkeypatch.setenv("MEM_NOW", "2026-06-01T00:00:00Z")
     for n in range(6):  # session start shows these, not the twins
         mem("save", f"The frontend build splits chunk {n}", "--type", "decision")

@@ -602,3 +602,16 @@ def test_a_memory_far_in_meaning_is_no_semantic_match(three: dict[str, str]) -> 
     assert "The database connection pool is exhausted under load" not in found
     assert found[0] == "Feature toggle for dark mode lives in settings"
     assert search_titles("theme", "--type", "gotcha") == []
+
+
+def test_with_a_model_on_a_save_names_a_near_duplicate_by_cosine(
+    store: Path, model_dir: Path
+) -> None:
+    use_model(store, str(model_dir))
+    first = json.loads(mem("save", "feature toggle flag", "--type", "decision", "--json").stdout)
+    # No word in common: only the model's cosine finds it.
+    near = json.loads(mem("save", "switch the toggles", "--type", "decision", "--json").stdout)
+    assert [s["id"] for s in near["similar"]] == [first["id"]]
+    assert near["similar"][0]["similarity"] >= 0.9
+    other = json.loads(mem("save", "pytest fixtures", "--type", "decision", "--json").stdout)
+    assert other["similar"] == []

@@ -8,6 +8,7 @@ with a token from one. Both serve the same store, as two programs would.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -506,7 +507,13 @@ def test_tcp_needs_the_token(tcp_url: str, token: str, base: Path) -> None:
         assert found.status_code == 200 and found.json()["results"]
 
 
+_ROUND_TRIPS = itertools.count(1)
+
+
 def _mcp_round_trip(url: str, **client: Any) -> tuple[list[str], Any, Any]:
+    # A new text each time: saving one again is an exact duplicate, not a commit.
+    text = f"Saved over MCP on HTTP, round trip {next(_ROUND_TRIPS)}."
+
     async def run() -> tuple[list[str], Any, Any]:
         async with (
             httpx.AsyncClient(timeout=30, **client) as http,
@@ -515,7 +522,7 @@ def _mcp_round_trip(url: str, **client: Any) -> tuple[list[str], Any, Any]:
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 tools = await session.list_tools()
-                saved = await session.call_tool("save", {"text": "Saved over MCP on HTTP."})
+                saved = await session.call_tool("save", {"text": text})
                 found = await session.call_tool("search", {"query": "saved over mcp"})
                 return [tool.name for tool in tools.tools], saved, found
 
@@ -724,3 +731,15 @@ def test_limits_that_are_not_numbers_are_refused(tmp_path: Path) -> None:
         done = run_mem("serve", "--store", str(tmp_path / "s"), env={name: value})
         assert done.returncode == 1 and done.stderr.startswith(f"Error: {name} must be"), done
         assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "s").exists()
+
+
+def test_a_save_answers_duplicate_of_and_similar(client: httpx.Client) -> None:
+    text = "The nightly export job writes parquet files to the archive bucket at 02:00"
+    first = save(client, text=text, type="discovery")
+    again = client.post("/api/memory/save", json={"text": text, "type": "discovery"})
+    assert again.status_code == 200 and again.json()["duplicate_of"] == first["id"]
+    near = save(client, text=text.replace("at 02:00", "every night at 02:00"), type="discovery")
+    assert near["action"] == "saved"
+    assert [s["id"] for s in near["similar"]] == [first["id"]]
+    replaced = save(client, text="The export job now runs at 04:00", supersedes=[first["id"]])
+    assert replaced["supersedes"] == [first["id"]]

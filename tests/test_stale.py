@@ -100,3 +100,19 @@ def test_the_session_end_hook_imports_neither_the_store_nor_the_index(tmp_path: 
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+def test_recall_marks_a_stale_memory_and_gives_it_last(store: Path, project: Path) -> None:
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\nwarm_count = 0\n")
+    for topic in ("deploys", "logging", "the cache", "migrations", "the linter", "ports"):
+        _save(f"Notes about {topic} for the team")  # so that the prompt's words are rare
+    _save("The fetch client retries three times with backoff", "src/fetch.py")
+    _save("The fetch client retries three times with jitter", "README")
+    _commit(project, "src/fetch.py", "a\nB\nc\nd\n", "2026-11-20T10:00:00Z")
+    data = mem_json("recall", "does the fetch client retry three times?")
+    assert [hit["stale"] for hit in data["memories"]] == [False, True]
+    text = mem("recall", "does the fetch client retry three times?").stdout
+    stale = next(line for line in text.splitlines() if "backoff" in line)
+    assert "(files changed since)" in stale
+    fresh = next(line for line in text.splitlines() if "jitter" in line)
+    assert "files changed" not in fresh

@@ -179,7 +179,7 @@ def _check_types(data: dict[str, Any]) -> None:
             raise InvalidInput(f"{key} must be a string, not {type(value).__name__}")
 
 
-_LIST_KEYS = frozenset({"concepts", "files", "facts"})
+_LIST_KEYS = frozenset({"concepts", "files", "facts", "supersedes"})
 
 
 def _date(value: str) -> dt.date:

@@ -66,6 +66,12 @@ command = ""           # a program that writes a session summary from its facts 
 timeout = 60           # seconds it may take; then it is stopped and the extractive one kept
 max_input_chars = 40000  # at most this much of the prompt and facts is given to it
 
+[consolidate]
+command = ""           # a program that merges a cluster of near-duplicates (`mem dedupe
+                       # --apply`): one cluster as JSON on stdin, the merged memory as JSON
+                       # on stdout; empty, or any failure: the deterministic merge
+timeout = 60           # seconds it may take; then it is stopped and the deterministic merge used
+max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
 [layers]               # where `mem save` puts a memory of each type without --layer:
 preference = "project" # user (every project of yours), project, or team (the project's
 decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha, pattern,
@@ -147,6 +153,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout": 60,
         "max_input_chars": 40_000,
     },
+    "consolidate": {
+        "command": "",
+        "timeout": 60,
+        "max_input_chars": 40_000,
+    },
     "layers": dict.fromkeys(OBSERVATION_TYPES, "project"),
 }
 WEIGHTS = frozenset(
@@ -168,7 +179,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "search.stop_words": ("english", "none"),
     **{f"layers.{name}": ("user", "project", "team") for name in OBSERVATION_TYPES},
 }
-FREE_TEXT = frozenset({"semantic.model", "summarize.command"})
+FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
 MAX_WORDS = 10_000
 MAX_TEXT_CHARS = 4096
 # At most nine digits: a longer number is out of range anyway (and int() may refuse it).

@@ -37,6 +37,7 @@ DRAFT_FIELDS = (
     "session",
     "agent",
     "project_commit",
+    "supersedes",
 )
 
 
@@ -55,6 +56,8 @@ class Draft:
     session: str | None = None
     agent: str | None = None
     project_commit: str | None = None
+    supersedes: list[str] | None = None
+    """Ids, id prefixes or keys of the memories this one replaces (resolved when saved)."""
 
     @classmethod
     def from_json(cls, payload: Any) -> Draft:
@@ -77,7 +80,7 @@ class Draft:
         for name in ("text", "type", "title", "key", "session", "agent", "project_commit"):
             if data.get(name) is not None and not isinstance(data[name], str):
                 raise InvalidInput(f"'{name}' in the JSON payload must be a string")
-        for name in ("facts", "concepts", "files"):
+        for name in ("facts", "concepts", "files", "supersedes"):
             value = data.get(name)
             if isinstance(value, str):
                 data[name] = [value]

@@ -22,7 +22,18 @@ if TYPE_CHECKING:
 
 SUBJECT_TITLE_CHARS = 60
 """A longer title is cut in the subject line (the list lines keep it whole)."""
-VERBS = ("save", "update", "forget", "summarize", "restore", "edit", "init", "import", "promote")
+VERBS = (
+    "save",
+    "update",
+    "forget",
+    "summarize",
+    "restore",
+    "edit",
+    "init",
+    "import",
+    "promote",
+    "merge",
+)
 """The actions of mem's commits that touch memories."""
 HAND_EDIT = "hand edit"
 INIT_MESSAGE = "init: mem store"

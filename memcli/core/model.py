@@ -22,6 +22,7 @@ from memcli.core.validate import (
     check_identity,
     check_importance,
     check_key,
+    check_supersedes,
     check_timestamp,
     check_type,
     clean_list,
@@ -51,6 +52,8 @@ class Observation:
     session: str | None = None
     agent: str | None = None
     project_commit: str | None = None
+    supersedes: list[str] = field(default_factory=list)
+    """The ids of the memories this one replaces (they leave search, context and recall)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Frontmatter keys mem does not know, kept as they are, in file order."""
 
@@ -78,6 +81,8 @@ class Observation:
         if self.session:
             fields.append(("session", codec.emit_scalar(self.session)))
         fields.extend(_provenance(self))
+        if self.supersedes:
+            fields.append(("supersedes", codec.emit_flow_list(self.supersedes)))
         for name, value in self.extra.items():
             fields.append((name, codec.emit_scalar(value)))
         return codec.write_document(fields, self.narrative)
@@ -110,6 +115,7 @@ class Observation:
             session=clean_session(metadata.get("session")),
             agent=check_agent(metadata.get("agent")),
             project_commit=check_commit(metadata.get("project_commit")),
+            supersedes=check_supersedes(metadata.get("supersedes"), identity),
             narrative=clean_narrative(body),
             extra={k: v for k, v in metadata.items() if k not in KNOWN_FIELDS},
         )
@@ -172,6 +178,10 @@ class Summary:
 
     @property
     def facts(self) -> list[str]:
+        return []
+
+    @property
+    def supersedes(self) -> list[str]:
         return []
 
     def sections(self) -> dict[str, str]:

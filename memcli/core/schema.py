@@ -32,6 +32,7 @@ KNOWN_FIELDS = (
     "session",
     "agent",
     "project_commit",
+    "supersedes",
 )
 PROVENANCE_FIELDS = ("agent", "project_commit")
 """Where a memory came from besides its session: the agent, the project's git commit."""

@@ -23,6 +23,7 @@ Frontmatter keys mem does not know come first, as the file has them; then
     project_commit
                 the project repository's git commit (40 hex digits) when it was
                 written, or null
+    supersedes  list of the ids of the memories this one replaces
     request, investigated, learned, completed, next_steps
                 text or null; summaries only
     narrative   the markdown body
@@ -151,6 +152,7 @@ def record_dict(record: Record) -> dict[str, Any]:
             "session": record.session,
             "agent": record.agent,
             "project_commit": record.project_commit,
+            "supersedes": list(record.supersedes),
         }
     )
     if record.kind == "summary":

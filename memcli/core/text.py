@@ -1,4 +1,4 @@
-"""Cutting text to a length the way people read it (pure)."""
+"""Cutting text to a length the way people read it; text folded for comparing (pure)."""
 
 from __future__ import annotations
 
@@ -63,3 +63,21 @@ def identifier_words(text: str) -> str:
         if len(words) >= MAX_IDENTIFIER_PARTS:
             break
     return " ".join(words[:MAX_IDENTIFIER_PARTS])
+
+
+_WORDS_RE = re.compile(r"[^\W_]+")
+
+
+def folded(text: str) -> str:
+    """``text`` lowercased, its punctuation and runs of white space as one space."""
+    return " ".join(_WORDS_RE.findall(text.lower()))
+
+
+def exact_key(
+    type_: str, title: str, narrative: str, facts: list[str] | tuple[str, ...] = ()
+) -> str:
+    """What two exact duplicates share: their type and their folded title, narrative, facts."""
+    import hashlib
+
+    text = folded("\n".join([title, narrative, *facts]))
+    return hashlib.sha1(f"{type_}\0{text}".encode()).hexdigest()[:20]

@@ -187,6 +187,17 @@ def clean_session(value: Any) -> str | None:
     return session or None
 
 
+def check_supersedes(value: Any, identity: str | None = None) -> list[str]:
+    """The ids a memory replaces: ULIDs, never its own."""
+    ids = clean_list(value, "supersedes")
+    for item in ids:
+        if not is_ulid(item):
+            raise InvalidInput(f"supersedes: {item!r} is not a memory id (a ULID)")
+        if item == identity:
+            raise InvalidInput("supersedes: a memory cannot replace itself")
+    return ids
+
+
 def clean_list(value: Any, what: str) -> list[str]:
     """A list of non-empty strings without duplicates; a lone string is a list of one."""
     if value in (None, ""):

@@ -149,12 +149,18 @@ class LayeredIndex:
         files: list[str],
         words: list[str],
         limit: int,
+        superseded: bool = False,
     ) -> dict[str, tuple[str, str, float | None, str]]:
         """Session start's candidates of every layer: each layer gives its own ``limit``, so a
         busy layer cannot crowd the others out before the one score chooses among them."""
         return self._merged_dicts(
             lambda index: index.standing(
-                types=types, floor=floor, files=files, words=words, limit=limit
+                types=types,
+                floor=floor,
+                files=files,
+                words=words,
+                limit=limit,
+                superseded=superseded,
             )
         )
 
@@ -209,6 +215,14 @@ class LayeredIndex:
             if path is not None:
                 return path
         return None
+
+    def replaced_by(self, identity: str) -> list[str]:
+        """What the memory supersedes (within its own layer: a supersede names its store's)."""
+        return [old for index in self.layers for old in index.replaced_by(identity)]
+
+    def replacing(self, identity: str) -> list[str]:
+        """What supersedes the memory, in any layer."""
+        return [new for index in self.layers for new in index.replacing(identity)]
 
     def by_key(self, key: str) -> Entry | None:
         for index in self._by_key_order():

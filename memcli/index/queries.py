@@ -24,7 +24,9 @@ from memcli.index.schema import (
     AFTER,
     ALL_BY_KEY,
     ALL_DIGESTS,
+    ANY_SUPERSEDED,
     BEFORE,
+    BY_EXACT,
     BY_ID,
     BY_KEY,
     BY_PREFIX,
@@ -42,9 +44,12 @@ from memcli.index.schema import (
     LAST_ROWID,
     MATCHES_UP_TO,
     NEWEST,
+    OBSERVATION_TEXTS,
     PATH_BY_ID,
     RANK_FTS,
     RECENT,
+    REPLACED_BY,
+    REPLACING,
     SEARCH_FTS,
     SEARCH_LIKE,
     SEARCHED_TEXT,
@@ -145,6 +150,8 @@ class Filters(NamedTuple):
     until: str | None = None
     concepts: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
+    superseded: bool = False
+    """Memories another one supersedes are left out unless this is True."""
 
     def clause(self) -> str:
         """``AND`` conditions for the filters in use (empty when none is)."""
@@ -165,6 +172,7 @@ class Filters(NamedTuple):
             "until": self.until,
             "concepts": as_json(self.concepts),
             "files": as_json(self.files),
+            "current": None if self.superseded else 1,
         }
 
 
@@ -187,6 +195,14 @@ class Queries:
     layer: str = "project"
     """The layer this index is of: every entry it answers carries it."""
 
+    def _current(self, filters: Filters) -> Filters:
+        """The filters, without the superseded test when nothing is superseded (most stores)."""
+        if filters.superseded:
+            return filters
+        if next(iter(self.db.execute(ANY_SUPERSEDED)), None) is None:
+            return filters._replace(superseded=True)
+        return filters
+
     def _entries(self, sql: str, params: Any) -> list[Entry]:
         cursor = self.db.execute(sql, params)
         columns = columns_of(cursor)
@@ -200,6 +216,7 @@ class Queries:
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
     ) -> SearchResult:
         """Full text first (all words, then any word), then a substring match."""
+        filters = self._current(filters)
         if raw:
             try:
                 return SearchResult(self._ranked(text, filters, limit), "raw")
@@ -222,7 +239,7 @@ class Queries:
     @translating_errors
     def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
         """The best ``limit`` memories for an FTS5 MATCH expression, by bm25 (``score``)."""
-        return self._ranked(match, filters, limit)
+        return self._ranked(match, self._current(filters), limit)
 
     @translating_errors
     def substring(
@@ -235,6 +252,7 @@ class Queries:
         """
         if len(text.encode("utf-8", "replace")) > MAX_SUBSTRING_BYTES:
             return []
+        filters = self._current(filters)
         params = {
             **filters.params(),
             "limit": limit,
@@ -245,6 +263,7 @@ class Queries:
     @translating_errors
     def with_ids(self, ids: list[str], filters: Filters = NO_FILTERS) -> list[Entry]:
         """The memories with these ids that pass the filters, in no particular order."""
+        filters = self._current(filters)
         sql = ENTRIES_BY_ID.format(filters=filters.clause())
         return self._entries(sql, {**filters.params(), "ids": json.dumps(ids)})
 
@@ -386,6 +405,7 @@ class Queries:
         self, filters: Filters = NO_FILTERS, *, limit: int = 20, keyed: bool = False
     ) -> list[Entry]:
         """Newest first; ``keyed``: only memories that have a key."""
+        filters = self._current(filters)
         sql = RECENT.format(filters=filters.clause())
         return self._entries(sql, {**filters.params(), "limit": limit, "keyed": int(keyed)})
 
@@ -398,24 +418,34 @@ class Queries:
         files: list[str],
         words: list[str],
         limit: int,
+        superseded: bool = False,
     ) -> dict[str, tuple[str, str, float | None, str]]:
         """Session start's candidates: id -> (type, created, importance, touches).
 
         The newest ``limit`` observations, the newest of ``types``, the most
         important (at least ``floor``), and the newest naming one of ``files`` or
         having one of ``words`` as a concept (``touches``: ``file`` or
-        ``concept``; '' for the others).
+        ``concept``; '' for the others). ``superseded``: memories another one
+        supersedes are candidates too.
         """
         found: dict[str, tuple[str, str, float | None, str]] = {}
+        old = int(superseded)
         rows = [
-            *self.db.execute(NEWEST, {"types": None, "limit": limit}),
-            *self.db.execute(NEWEST, {"types": json.dumps(list(types)), "limit": limit}),
-            *self.db.execute(IMPORTANT, {"floor": floor, "limit": limit}),
+            *self.db.execute(NEWEST, {"types": None, "limit": limit, "superseded": old}),
+            *self.db.execute(
+                NEWEST, {"types": json.dumps(list(types)), "limit": limit, "superseded": old}
+            ),
+            *self.db.execute(IMPORTANT, {"floor": floor, "limit": limit, "superseded": old}),
         ]
         for identity, kind, created, importance in rows:
             found[identity] = (kind, created, importance, "")
         if files or words:
-            params = {"files": json.dumps(files), "words": json.dumps(words), "limit": limit}
+            params = {
+                "files": json.dumps(files),
+                "words": json.dumps(words),
+                "limit": limit,
+                "superseded": old,
+            }
             for identity, kind, created, importance, by_file in self.db.execute(TOUCHING, params):
                 found[identity] = (kind, created, importance, "file" if by_file else "concept")
         return found
@@ -476,6 +506,26 @@ class Queries:
     def with_key(self, key: str) -> list[Entry]:
         """Every memory holding ``key`` (one, unless files were committed past mem's checks)."""
         return self._entries(ALL_BY_KEY, (key,))
+
+    @translating_errors
+    def exact_duplicate(self, exact: str) -> Entry | None:
+        """The oldest current observation with this exact-duplicate key (``text.exact_key``)."""
+        found = self._entries(BY_EXACT, {"exact": exact, "superseded": 0})
+        return found[0] if found else None
+
+    def observation_texts(self) -> Iterator[tuple[str, str, str, str, str]]:
+        """Every current observation's id, type, title, facts (JSON) and narrative."""
+        yield from self.db.execute(OBSERVATION_TEXTS, {"superseded": 0})
+
+    @translating_errors
+    def replaced_by(self, identity: str) -> list[str]:
+        """The ids the memory ``identity`` supersedes."""
+        return [str(value) for (value,) in self.db.execute(REPLACED_BY, (identity,))]
+
+    @translating_errors
+    def replacing(self, identity: str) -> list[str]:
+        """The ids of the memories that supersede ``identity``, oldest first."""
+        return [str(value) for (value,) in self.db.execute(REPLACING, (identity,))]
 
     @translating_errors
     def short_ids(self, ids: list[str]) -> dict[str, str]:

@@ -16,13 +16,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from memcli.core.text import identifier_words
+from memcli.core.text import exact_key, identifier_words
 
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 7
-"""7: session start's candidates are read from indexes alone (type and importance beside
+SCHEMA_VERSION = 8
+"""8: each observation's exact-duplicate key (its type and folded text, ``exact``); the
+ids a memory supersedes, as tags of kind 'supersedes' (superseded memories are left out
+of reads by default).
+
+7: session start's candidates are read from indexes alone (type and importance beside
 kind and date; an index of important observations); the project commit a memory was
 written at (for staleness, without reading its file); a summary's sections are searched
 (and held) as its facts.
@@ -60,7 +64,8 @@ CREATE TABLE memories(
     files TEXT NOT NULL,
     facts TEXT NOT NULL,
     narrative TEXT NOT NULL,
-    project_commit TEXT
+    project_commit TEXT,
+    exact TEXT
 );
 CREATE TABLE tags(
     memory INTEGER NOT NULL,
@@ -93,6 +98,7 @@ CREATE INDEX memories_by_key ON memories(key) WHERE key IS NOT NULL;
 CREATE INDEX memories_by_kind ON memories(kind, created, id, type, importance);
 CREATE INDEX memories_by_importance ON memories(importance, created, id, kind, type)
     WHERE importance IS NOT NULL;
+CREATE INDEX memories_by_exact ON memories(exact) WHERE exact IS NOT NULL;
 CREATE INDEX tags_by_value ON tags(kind, value);
 CREATE INDEX tags_by_memory ON tags(memory);
 CREATE INDEX notes_by_path ON notes(path);
@@ -112,11 +118,11 @@ DROP TABLE IF EXISTS meta;
 GET_META = "SELECT value FROM meta WHERE name = ?"
 SET_META = "INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)"
 INSERT_MEMORY = """
-INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT(id) DO NOTHING
 """
 INSERT_TAG = "INSERT INTO tags(memory, kind, value) VALUES (?, ?, ?)"
-BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+BULK_MEMORY = "INSERT INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_FTS = """
 INSERT INTO memories_fts(rowid, title, facts, concepts, files, narrative)
 VALUES (?, ?, ?, ?, ?, ?)
@@ -169,7 +175,11 @@ FILTER_CONDITIONS = {
         SELECT 1 FROM tags t, json_each(:files) f
         WHERE t.memory = m.rowid AND t.kind = 'file'
           AND (t.value = f.value OR substr(t.value, 1, length(f.value) + 1) = f.value || '/'))""",
+    "current": "NOT EXISTS (SELECT 1 FROM tags s WHERE s.kind = 'supersedes' AND s.value = m.id)",
 }
+# Not superseded by a memory in the store, unless :superseded (session start's candidates).
+CURRENT = """(:superseded OR NOT EXISTS (
+    SELECT 1 FROM tags s WHERE s.kind = 'supersedes' AND s.value = m.id))"""
 BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values()))
 # Ranking reads only the full-text index; the join reads each hit's columns. Joining
 # every match before sorting doubles the cost of a word found in most memories, so the
@@ -210,6 +220,7 @@ STANDING_COLUMNS = "m.id, m.type, m.created, m.importance"
 NEWEST = f"""
 SELECT {STANDING_COLUMNS} FROM memories m
 WHERE m.kind = 'observation' AND (:types IS NULL OR m.type IN (SELECT value FROM json_each(:types)))
+  AND {CURRENT}
 ORDER BY m.created DESC, m.id DESC
 LIMIT :limit
 """
@@ -217,6 +228,7 @@ LIMIT :limit
 IMPORTANT = f"""
 SELECT {STANDING_COLUMNS} FROM memories m
 WHERE m.importance IS NOT NULL AND m.importance >= :floor AND +m.kind = 'observation'
+  AND {CURRENT}
 ORDER BY m.importance DESC, m.created DESC, m.id DESC
 LIMIT :limit
 """
@@ -237,7 +249,7 @@ latest(memory, by_file) AS (
 )
 SELECT {STANDING_COLUMNS}, l.by_file
 FROM latest l CROSS JOIN memories m ON m.rowid = l.memory
-WHERE +m.kind = 'observation'
+WHERE +m.kind = 'observation' AND {CURRENT}
 """
 BEFORE = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
@@ -260,6 +272,24 @@ BY_PREFIX = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
 WHERE m.id >= :low AND m.id < :high ORDER BY m.id LIMIT 6
 """
+BY_EXACT = f"""
+SELECT {ENTRY_COLUMNS}, NULL AS score FROM memories m
+WHERE m.exact = :exact AND {CURRENT} ORDER BY m.created, m.id LIMIT 1
+"""
+# Supersedes: what a memory replaces (its tags), and what replaces it.
+REPLACED_BY = """
+SELECT t.value FROM tags t JOIN memories m ON m.rowid = t.memory
+WHERE m.id = ? AND t.kind = 'supersedes'
+"""
+REPLACING = """
+SELECT m.id FROM tags t JOIN memories m ON m.rowid = t.memory
+WHERE t.kind = 'supersedes' AND t.value = ? ORDER BY m.created, m.id
+"""
+OBSERVATION_TEXTS = f"""
+SELECT m.id, m.type, m.title, m.facts, m.narrative FROM memories m
+WHERE m.kind = 'observation' AND {CURRENT}
+"""
+ANY_SUPERSEDED = "SELECT 1 FROM tags WHERE kind = 'supersedes' LIMIT 1"
 ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
 ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
 TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
@@ -340,9 +370,13 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
         _to_json(facts),
         record.narrative,
         getattr(record, "project_commit", None),
+        exact_key(record.type, record.title, record.narrative, facts)
+        if record.kind == "observation"
+        else None,
     )
     tags = [(rowid, "concept", c) for c in record.concepts]
     tags += [(rowid, "file", f) for f in record.files]
+    tags += [(rowid, "supersedes", old) for old in record.supersedes]
     text = (
         rowid,
         searchable(record.title),

@@ -94,11 +94,14 @@ def candidates(
     settings: dict[str, dict[str, Any]],
     moment: dt.datetime,
     working: Any = None,
+    *,
+    superseded: bool = False,
 ) -> list[Candidate]:
     """Every candidate for session start, scored (without staleness), best first.
 
     ``working``: the project's ``WorkingSet``, whose files and path words boost the
     memories touching them (None: no boost). Only what scores them is read.
+    ``superseded``: memories another one supersedes are candidates too.
     """
     weights = context_weights(settings)
     boost = float(settings["context"]["working_set"])
@@ -109,6 +112,7 @@ def candidates(
         files=working.paths if touching else [],
         words=sorted(working.words) if touching else [],
         limit=POOL,
+        superseded=superseded,
     )
     at = moment.timestamp()
     scored = []
@@ -139,7 +143,7 @@ def read_entries(index: Index, chosen: list[Candidate]) -> None:
     missing = [c.id for c in chosen if c.entry is None]
     if not missing:
         return
-    entries = {e.id: e for e in index.with_ids(missing)}
+    entries = {e.id: e for e in index.with_ids(missing, Filters(superseded=True))}
     for candidate in chosen:
         if candidate.entry is None:
             candidate.entry = entries.get(candidate.id)
@@ -247,14 +251,18 @@ def session_start(
     *,
     explain: bool = False,
     project: Path | None = None,
+    superseded: bool = False,
 ) -> tuple[SessionContext, str]:
     """The session-start context of an existing store, rendered; its notes go to ``notify``.
 
     ``explain``: every candidate is read, for ``SessionContext.explained``. ``project``:
-    as ``SessionContext.gather`` (the current directory by default).
+    as ``SessionContext.gather`` (the current directory by default). ``superseded``:
+    memories another one supersedes are considered too.
     """
     memory.require_store()
-    session = SessionContext.gather(memory, budget, explain=explain, project=project)
+    session = SessionContext.gather(
+        memory, budget, explain=explain, project=project, superseded=superseded
+    )
     text = session.render()
     for note in session.notes:
         memory.notify(note)
@@ -327,6 +335,8 @@ class SessionContext:
     """The project's ``WorkingSet``, when it is a git work tree."""
     explain: bool = False
     """Read every candidate (not only those shown), for ``explained``."""
+    superseded: bool = False
+    """Memories another one supersedes are considered too."""
 
     @classmethod
     def gather(
@@ -337,6 +347,7 @@ class SessionContext:
         with_index: bool = True,
         project: Path | None = None,
         explain: bool = False,
+        superseded: bool = False,
     ) -> SessionContext:
         """Choose the memories, read MEMORY.md; without the index (being rebuilt): MEMORY.md only.
 
@@ -348,6 +359,7 @@ class SessionContext:
         own = settings["context"]
         context = cls(memory, own, budget if budget is not None else own["budget"])
         context.explain = explain
+        context.superseded = superseded
         if with_index:
             context._choose(settings, project if project is not None else Path.cwd())
         context.memory_md_lines = read_memory_md(
@@ -367,7 +379,7 @@ class SessionContext:
         def query(
             index: Index,
         ) -> tuple[list[Candidate], list[Candidate], list[Candidate], list[Entry], int]:
-            ranking = candidates(index, settings, moment, self.working)
+            ranking = candidates(index, settings, moment, self.working, superseded=self.superseded)
             kept, dropped = best_distinct(index, ranking, count)
             if self.explain:
                 read_entries(index, ranking)

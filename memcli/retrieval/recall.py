@@ -24,12 +24,13 @@ import datetime as dt
 import functools
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memcli.core import config
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import format_timestamp, now
-from memcli.index import Filters, Index
+from memcli.index import Entry, Filters, Index
 from memcli.retrieval import injected
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
 from memcli.retrieval.context import entry_signature, shown_in_full
@@ -223,6 +224,18 @@ def _strong_transcripts(
     ]
 
 
+def _stale(memory: Memory, entries: list[Entry], project: Path) -> set[str]:
+    """The memories given whose files changed in the project since they were written.
+
+    Nothing is asked of git unless one of them has files (``service.stale``, bounded).
+    """
+    if not any(entry.files for entry in entries):
+        return set()
+    from memcli.service.stale import stale_ids
+
+    return stale_ids(memory, entries, project)
+
+
 @dataclass
 class Recall:
     """What one prompt is given (``gather``), fitted to a budget when rendered.
@@ -242,6 +255,8 @@ class Recall:
     session: str | None = None
     remember: bool = False
     """Whether ``render`` notes for ``session`` what it gives (``gather``'s ``remember``)."""
+    superseded: bool = False
+    """Memories another one supersedes are candidates too."""
     hits: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     """Sections of the curated notes (at most ``NOTES``) that pass their word gate."""
@@ -266,6 +281,8 @@ class Recall:
         remember: bool = True,
         mode: str | None = None,
         settings: dict[str, dict[str, Any]] | None = None,
+        superseded: bool = False,
+        project: Path | None = None,
     ) -> Recall:
         """What ``prompt`` is given: nothing when it is trivial or the evidence is weak.
 
@@ -273,7 +290,10 @@ class Recall:
         and (``remember``) what this one is given is noted for the next, by ``render``:
         what did not fit the budget was not given.
         ``mode``: the ranking's, instead of mem.toml's ``[search] mode``;
-        ``settings``: instead of the store's mem.toml.
+        ``settings``: instead of the store's mem.toml;
+        ``superseded``: memories another one supersedes are candidates too;
+        ``project`` (default: the current directory): the git work tree whose history
+        marks the memories given whose files changed since (shown last, never left out).
         """
         settings = settings or config.load(memory.store.root)
         own = settings["recall"]
@@ -285,6 +305,7 @@ class Recall:
             budget if budget is not None else own["budget"],
             trivial,
             session=session,
+            superseded=superseded,
         )
         if trivial:
             return recall
@@ -311,6 +332,8 @@ class Recall:
         seen = [entry_signature(entry) for entry in shown_entries.values()]
         chosen, twins = distinct(chosen, lambda hit: entry_signature(hit.entry), seen)
         recall._not_shown({hit.entry.id for hit in twins}, "near-identical to a memory given")
+        stale = _stale(memory, [hit.entry for hit in chosen], project or Path.cwd())
+        chosen.sort(key=lambda hit: hit.entry.id in stale)  # stable: the stale ones last
         ids = [hit.entry.id for hit in chosen]
         coverage = {j.id: j.coverage for j in recall.judged}
         short_ids = memory.read(lambda index: index.short_ids(ids))
@@ -322,6 +345,7 @@ class Recall:
                 "coverage": round(coverage[hit.entry.id], 3),
                 "facts": [clip(f, MAX_FACT_CHARS) for f in hit.entry.facts],
                 "excerpt": _excerpt(texts[hit.entry.id], hit.entry.title),
+                "stale": hit.entry.id in stale,
             }
             for hit in chosen
         ]
@@ -373,7 +397,10 @@ class Recall:
         """
         days = time_window_days(self.prompt)
         since = format_timestamp(moment - dt.timedelta(days=days)) if days else None
-        windows = [Filters(since=since), Filters()] if since else [Filters()]
+        old = self.superseded
+        windows = [Filters(superseded=old)]
+        if since:
+            windows.insert(0, Filters(since=since, superseded=old))
         memory = self.memory
         self.weights = memory.read(lambda index: _weighed_terms(index, plan))
         for filters in windows:

@@ -25,9 +25,10 @@ from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
     from memcli.core.draft import Draft
-    from memcli.core.model import Record
+    from memcli.core.model import Observation, Record
     from memcli.core.secrets import Policy
     from memcli.index import Entry
+    from memcli.service.duplicates import Similar
     from memcli.service.memory import Known, Memory
     from memcli.store.purge import Purged
 
@@ -36,8 +37,11 @@ class SaveResult(NamedTuple):
     record: Record
     path: str
     action: str
-    """``saved`` (new), ``updated`` (same key, changed), ``unchanged``, ``edited``, ``restored``."""
+    """``saved`` (new), ``updated`` (same key, changed), ``unchanged``, ``edited``, ``restored``,
+    ``duplicate`` (an exact duplicate of ``record``, which is stored already: nothing written)."""
     commit: str | None
+    similar: tuple[Similar, ...] = ()
+    """Near-duplicates of a memory just saved (it was saved all the same)."""
 
 
 class ImportCommit(NamedTuple):
@@ -82,25 +86,60 @@ class Writer:
         self.memory.ensure_store()
         with self._transaction():
             existing = self.memory.entry_for_key(draft.key) if draft.key else None
+            similar: tuple[Similar, ...] = ()
             if existing is not None:
                 from memcli.core.model import Observation
 
                 old = self.memory.load(existing)
                 if not isinstance(old, Observation):
                     raise StoreError(f"the key {draft.key!r} belongs to a summary, not a memory")
-                observation = screened(draft.update(old, stamp), old, secrets)
+                observation = self._replacing(
+                    screened(draft.update(old, stamp), old, secrets), draft
+                )
                 if observation == old:
                     return SaveResult(old, existing.path, "unchanged", None)
                 path, action = existing.path, "updated"
             else:
-                observation = fresh or screened(
-                    draft.new_observation(new_ulid(), stamp), None, secrets
+                observation = self._replacing(
+                    fresh or screened(draft.new_observation(new_ulid(), stamp), None, secrets),
+                    draft,
                 )
+                duplicate, similar = self._likeness(observation, draft)
+                if duplicate is not None:
+                    return duplicate
                 path, action = self.store.new_path(observation), "saved"
             verb = "save" if action == "saved" else "update"
             message = journal.commit_message(verb, [observation])
             commit = self._commit_files({path: observation.to_markdown()}, [], message)
-            return SaveResult(observation, path, action, commit)
+            return SaveResult(observation, path, action, commit, similar)
+
+    def _replacing(self, observation: Observation, draft: Draft) -> Observation:
+        """The observation, replacing also the memories ``draft.supersedes`` names."""
+        if not draft.supersedes:
+            return observation
+        from memcli.service.supersede import resolve_replaced
+
+        ids = resolve_replaced(self.memory, draft.supersedes, observation.id)
+        return observation.replace(supersedes=list(dict.fromkeys([*observation.supersedes, *ids])))
+
+    def _likeness(
+        self, observation: Observation, draft: Draft
+    ) -> tuple[SaveResult | None, tuple[Similar, ...]]:
+        """An exact duplicate already stored (as the result of this save), or the near ones.
+
+        A save that names a key or memories it supersedes is never refused as a
+        duplicate: it says what it is for. Hooks that leave the index alone skip both.
+        """
+        if self.memory.index_deferred:
+            return None, ()
+        from memcli.service.duplicates import exact_duplicate, similar_memories
+
+        if not draft.key and not draft.supersedes:
+            twin = exact_duplicate(self.memory, observation)
+            if twin is not None:
+                return SaveResult(self.memory.load(twin), twin.path, "duplicate", None), ()
+        near = similar_memories(self.memory, observation)
+        return None, tuple(s for s in near if s.entry.id not in observation.supersedes)
 
     def summarize(
         self,
@@ -209,11 +248,52 @@ class Writer:
             # saved it, then synced) may stay while the rest of the memory is edited.
             if held is None or record.key != held.key:
                 self.memory.check_key_free(record)
+            if record.supersedes and (held is None or record.supersedes != held.supersedes):
+                from memcli.service.supersede import check_record
+
+                check_record(self.memory, record)
             if current == new:
                 return SaveResult(record, entry.path, "unchanged", None)
             message = journal.commit_message("edit", [record])
             commit = self._commit_files({entry.path: new}, [], message)
             return SaveResult(record, entry.path, "edited", commit)
+
+    def merge(
+        self,
+        keeper: Entry,
+        others: list[Entry],
+        merge: Callable[[Observation, list[Observation]], tuple[Observation, str]],
+    ) -> SaveResult:
+        """Merge ``others`` into ``keeper`` in one commit (``merge: N memories``).
+
+        ``merge`` makes the merged keeper from the memories as they are under the
+        lock, and says how (a line of the commit message). The keeper alone is
+        written: it supersedes the others, which stay as they are.
+        """
+        from memcli.core.model import Observation
+        from memcli.service.supersede import check_no_cycle
+
+        with self._transaction():
+            self.memory.refresh_index()
+            records = [self.memory.load(self.memory.resolve(e.id)) for e in [keeper, *others]]
+            if not all(isinstance(r, Observation) for r in records):
+                raise InvalidInput("only memories are merged, not session summaries")
+            kept, *rest = (r for r in records if isinstance(r, Observation))
+            merged, how = merge(kept, rest)
+            replaced = [o.id for o in rest]
+            check_no_cycle(self.memory, kept.id, replaced)
+            merged = merged.replace(
+                id=kept.id,
+                supersedes=list(dict.fromkeys([*kept.supersedes, *replaced])),
+                updated=format_timestamp(now()),
+            )
+            merged = screened(merged, kept, "refuse")
+            message = journal.commit_message("merge", [merged, *rest])
+            subject, _, body = message.partition("\n\n")
+            message = f"{subject}\n\nInto {kept.id}; {how}\n\n{body}"
+            path = self.memory.resolve(kept.id).path
+            commit = self._commit_files({path: merged.to_markdown()}, [], message)
+            return SaveResult(merged, path, "merged", commit)
 
     def forget(self, refs: Iterable[str], *, verb: str = "forget") -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them.

@@ -141,7 +141,12 @@ def prompt_recall(
     settings = config.load(memory.store.root)
     budget = _budget(config.agent_budget(settings, agent, "recall"), cap)
     recall = Recall.gather(
-        memory, prompt, budget, session=_session(session, notify), settings=settings
+        memory,
+        prompt,
+        budget,
+        session=_session(session, notify),
+        settings=settings,
+        project=directory(cwd),
     )
     text = recall.render()
     if memory.vectors_waiting:

@@ -18,6 +18,7 @@ LAZY_COMMANDS = {
     "capture": "capture:capture",
     "clone": "sync:clone_command",
     "context": "context:context",
+    "dedupe": "dedupe:dedupe",
     "diff": "history:diff",
     "doctor": "doctor:doctor",
     "edit": "edit:edit",
@@ -69,7 +70,17 @@ HELP_SECTIONS = {
     ),
     "Agents": ("install", "uninstall", "summarize", "transcripts", "import", "export"),
     "Sharing": ("promote", "clone", "remote", "sync", "log", "diff"),
-    "Maintenance": ("init", "doctor", "reindex", "stale", "hooks", "eval", "mcp", "serve"),
+    "Maintenance": (
+        "init",
+        "doctor",
+        "reindex",
+        "stale",
+        "dedupe",
+        "hooks",
+        "eval",
+        "mcp",
+        "serve",
+    ),
     "Plumbing (run by hooks and agents)": ("hook", "capture", "git-hook"),
 }
 """How ``mem --help`` groups the commands, in order; every command but an alias is in one."""

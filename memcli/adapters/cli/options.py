@@ -155,7 +155,7 @@ def filter_options(f: F) -> F:
     def collect(**kwargs: Any) -> Any:
         from memcli.index import Filters
 
-        names = ("types", "kind", "since", "until", "concepts", "files")
+        names = ("types", "kind", "since", "until", "concepts", "files", "superseded")
         kwargs["filters"] = Filters(**{name: kwargs.pop(name) for name in names})
         return f(**kwargs)
 
@@ -195,10 +195,21 @@ def filter_options(f: F) -> F:
                 metavar="PATH",
                 help="Only memories about this file or folder (repeatable: any of them).",
             ),
+            superseded_option,
         ]
     ):
         wrapped = decorator(wrapped)
     return wrapped  # type: ignore[no-any-return]
+
+
+def superseded_option(f: F) -> F:
+    """``--include-superseded``: the command gets ``superseded``."""
+    return click.option(
+        "--include-superseded",
+        "superseded",
+        is_flag=True,
+        help="Also memories another one supersedes (left out by default).",
+    )(f)
 
 
 def budget_option(f: F) -> F:

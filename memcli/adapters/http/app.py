@@ -93,6 +93,7 @@ SAVE_FIELDS = (
     "session",
     "secrets",
     "agent",
+    "supersedes",
     "layer",
 )
 AGENT_HEADER = "mem-agent"

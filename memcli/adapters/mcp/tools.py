@@ -63,8 +63,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "save": (
         "Save a memory worth keeping for later sessions (one git commit). Give facts as short "
-        "standalone statements; a key names a memory so that saving it again updates it. "
-        "layer user: for every project.",
+        "standalone statements; saving a key again updates it. layer user: for every "
+        "project. Answers similar (near) or duplicate_of (not saved).",
         {
             "text": {"type": "string"},
             "type": _TYPE,

@@ -29,11 +29,14 @@ def context_text(memory: Memory, budget: int | None, project: Path) -> str:
     return session_start(memory, budget, project=project)[1]
 
 
-def recall_text(memory: Memory, prompt: str, budget: int | None, session: str | None) -> str:
-    """What ``mem recall`` prints; what it gave ``session`` is noted for it."""
+def recall_text(
+    memory: Memory, prompt: str, budget: int | None, session: str | None, project: Path
+) -> str:
+    """What ``mem recall`` prints; what it gave ``session`` is noted for it. ``project``:
+    the work tree whose history marks the memories whose files changed since."""
     from memcli.retrieval.recall import Recall
 
-    return Recall.gather(memory, prompt, budget, session=session).render()
+    return Recall.gather(memory, prompt, budget, session=session, project=project).render()
 
 
 def ask(
@@ -105,7 +108,7 @@ def answer(what: str, request: dict[str, Any], root: Path) -> dict[str, Any]:
             else:
                 memory.require_store()
                 prompt = _text(request, "prompt") or ""
-                text = recall_text(memory, prompt, budget, _text(request, "session"))
+                text = recall_text(memory, prompt, budget, _text(request, "session"), cwd)
     finally:
         memory.close()
     return {"text": text, "notices": notices, "writes": writes}

@@ -12,6 +12,7 @@ from memcli.adapters.cli.options import (
     notice,
     open_memory,
     store_options,
+    superseded_option,
 )
 from memcli.adapters.cli.output import echo_json
 from memcli.service.memory import Memory
@@ -32,12 +33,14 @@ TEMPLATE_SAMPLES = ("session_start.md.j2", "prompt_context.md.j2", "compaction.m
     is_flag=True,
     help="Render every template (the store's overrides first) and report failures.",
 )
+@superseded_option
 @layer_option
 @store_options
 def context(
     budget: int | None,
     output_format: str,
     explain: bool,
+    superseded: bool,
     check_templates: bool,
     layer: str | None,
     store_dir: str | None,
@@ -60,7 +63,7 @@ def context(
         mem context --budget 4000 --json
         mem context --check-templates
     """
-    if output_format != "json" and not explain and not check_templates:
+    if output_format != "json" and not (explain or check_templates or superseded):
         from memcli.adapters.worker import reads
 
         asked = {"budget": budget}
@@ -77,7 +80,7 @@ def context(
         return
     from memcli.retrieval.context import session_start
 
-    session, text = session_start(memory, budget, explain=explain)
+    session, text = session_start(memory, budget, explain=explain, superseded=superseded)
     if output_format == "json":
         echo_json(session.to_json(text) | ({"explain": session.explained()} if explain else {}))
     elif explain:

@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 
     from memcli.core.model import Record
     from memcli.core.secrets import Policy
+    from memcli.service.memory import Memory
 
-LIST_FIELDS = ("facts", "concepts", "files")
+LIST_FIELDS = ("facts", "concepts", "files", "supersedes")
 SCALAR_FIELDS = ("type", "title", "key", "importance", "session", "narrative")
 ERROR_MARK = "# mem: "
 EDITOR_ATTEMPTS = 5
@@ -31,7 +32,8 @@ EDITOR_ATTEMPTS = 5
     multiple=True,
     metavar="FIELD=VALUE",
     help="Change one field without an editor (repeatable). Lists (facts, concepts, "
-    "files) take a JSON array or comma-separated values.",
+    "files, supersedes) take a JSON array or comma-separated values; supersedes takes "
+    "ids or keys.",
 )
 @secrets_options
 @store_options
@@ -51,11 +53,13 @@ def edit(
     Example:
         mem edit fts-hyphen
         mem edit 01JDX3Z6 --set type=decision --set "facts=[\\"quote terms\\"]"
+        mem edit deploy-day --set supersedes=deploy-day-old
     """
     reader = open_memory(store_dir, project)
     entry = reader.resolve(ref)  # in any layer
     memory = reader.layer_memory(entry.layer)  # and edited there
     if assignments:
+        assignments = tuple(_resolved(memory, assignment) for assignment in assignments)
         result = memory.writer.replace_file(
             entry, lambda record: _assigned(record, assignments), secrets=secrets
         )
@@ -102,6 +106,15 @@ def _keep(store: Store, identity: str, text: str) -> Path:
             handle.write(text)
         return Path(name)
     raise StoreError(f"could not keep the edited text of {identity} in a file")
+
+
+def _resolved(memory: Memory, assignment: str) -> str:
+    """``supersedes=REF,...`` with each reference (id, prefix or key) as the memory's id."""
+    name, _, value = assignment.partition("=")
+    if name.strip() != "supersedes":
+        return assignment
+    ids = [memory.resolve(ref).id for ref in _list_value(value)]
+    return f"supersedes={json.dumps(ids)}"
 
 
 def _assigned(record: object, assignments: tuple[str, ...]) -> str:

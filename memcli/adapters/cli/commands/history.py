@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from memcli.adapters.cli.options import (
@@ -10,6 +12,9 @@ from memcli.adapters.cli.options import (
     store_options,
 )
 from memcli.adapters.cli.output import echo_json
+
+if TYPE_CHECKING:
+    from memcli.service.memory import Memory
 
 
 @click.command("log")
@@ -47,16 +52,34 @@ def log(
     """
     from memcli.service.history import log as journal
 
-    entries = journal(open_memory(store_dir, project, layer), ref, limit=limit, since=since)
+    memory = open_memory(store_dir, project, layer)
+    entries = journal(memory, ref, limit=limit, since=since)
     if as_json:
         echo_json([entry.to_json() for entry in entries])
         return
+    if ref:
+        _echo_chain(memory, ref)
     for entry in entries:
         when = entry.date[:16].replace("T", " ")
         click.echo(
             f"{when}  {entry.author[:18]:<18}  {entry.action:<10} {entry.type:<10} "
             f"{entry.title}{_ids(entry.ids)}"
         )
+
+
+def _echo_chain(memory: Memory, ref: str) -> None:
+    """What the memory replaced and what replaces it (superseded memories), oldest first."""
+    from memcli.core.errors import NotFound
+    from memcli.service.supersede import predecessors, successors
+
+    try:
+        identity = memory.resolve(ref).id
+    except NotFound:
+        return  # forgotten: its journal alone
+    older, newer = predecessors(memory, identity), successors(memory, identity)
+    if older or newer:
+        chain = [*reversed(older), f"[{identity}]", *newer]
+        click.echo(f"supersede chain (oldest first): {' -> '.join(chain)}")
 
 
 def _ids(ids: list[str]) -> str:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,6 +12,7 @@ from memcli.adapters.cli.options import (
     notice,
     open_existing,
     store_options,
+    superseded_option,
 )
 from memcli.adapters.cli.output import echo_json
 from memcli.core.text import one_line
@@ -30,6 +32,7 @@ from memcli.core.text import one_line
     help="Show each candidate's evidence, the thresholds, and why it was or was not shown.",
 )
 @format_option
+@superseded_option
 @layer_option
 @store_options
 def recall(
@@ -37,6 +40,7 @@ def recall(
     budget: int | None,
     session: str | None,
     explain: bool,
+    superseded: bool,
     output_format: str,
     layer: str | None,
     store_dir: str | None,
@@ -60,21 +64,21 @@ def recall(
         mem recall "why does search fail on hyphenated words?"
         mem recall "Bump the Terraform provider for the staging VPC" --explain
     """
-    if output_format != "json" and not explain:
+    if output_format != "json" and not explain and not superseded:
         from memcli.adapters.worker import reads
 
         arguments = {"prompt": prompt, "budget": budget, "session": session}
         text = reads.ask("recall", store_dir, project, arguments, notice) if not layer else None
         if text is None:  # no worker answered: the same text, computed here
             reader = open_existing(store_dir, project, layer, borrow=True)
-            text = reads.recall_text(reader, prompt, budget, session)
+            text = reads.recall_text(reader, prompt, budget, session, Path.cwd())
         if text:
             click.echo(text, nl=not text.endswith("\n"))
         return
     from memcli.retrieval.recall import Recall
 
     memory = open_existing(store_dir, project, layer, borrow=True)
-    result = Recall.gather(memory, prompt, budget, session=session)
+    result = Recall.gather(memory, prompt, budget, session=session, superseded=superseded)
     text = result.render()
     if output_format == "json":
         data = result.to_json(text)

@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 @click.option("--file", "files", multiple=True, help="A project file it is about (repeatable).")
 @click.option("--key", help="Stable handle: saving with a key that exists updates that memory.")
 @click.option("--importance", type=click.FloatRange(0, 1), help="How much it matters, 0 to 1.")
+@click.option(
+    "--supersedes",
+    "supersedes",
+    multiple=True,
+    metavar="ID|KEY",
+    help="A memory this one replaces (repeatable): it leaves search, context and recall.",
+)
 @click.option("--session", help="The agent session it came from.")
 @click.option(
     "--agent",
@@ -74,6 +81,7 @@ def save(
     files: tuple[str, ...],
     key: str | None,
     importance: float | None,
+    supersedes: tuple[str, ...],
     session: str | None,
     agent: str | None,
     input_format: str,
@@ -100,6 +108,12 @@ def save(
     --redact or --allow-secret says what to do. <private>...</private> spans
     are never stored.
 
+    An exact duplicate of a stored memory (same type, same text once case,
+    spaces and punctuation are folded) is not saved again: its id is printed
+    and nothing is committed (--json: "duplicate_of"). A near-duplicate is saved,
+    and the memories it resembles are named on stderr (--json: "similar"):
+    update one by its key instead, or replace it with --supersedes.
+
     \b
     Example:
         mem save "FTS5 MATCH parses foo-bar as a column filter" --type gotcha \\
@@ -124,6 +138,7 @@ def save(
         importance=importance,
         session=session,
         agent=agent,
+        supersedes=list(supersedes) or None,
     )
     stdin = _read_stdin() if text is None else ""
     if input_format == "text" and as_json and text is None and stdin.lstrip().startswith("{"):
@@ -155,13 +170,26 @@ def save(
     saved = MemStore(memory).save_draft(draft, secrets=secrets, layer=layer)
     if as_json:
         echo_json(saved)
-    else:
-        click.echo(saved["id"])
-        where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layers.home else ""
-        if saved["action"] != "saved":
-            click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
-        elif where:
-            click.echo(f"mem: saved{where}", err=True)
+        return
+    click.echo(saved["id"])
+    where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layers.home else ""
+    if saved["action"] == "duplicate":
+        click.echo(
+            f"mem: not saved: {saved['id']} holds the same text already{where} "
+            f"({saved['title'][:60]})",
+            err=True,
+        )
+    elif saved["action"] != "saved":
+        click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
+    elif where:
+        click.echo(f"mem: saved{where}", err=True)
+    for similar in saved.get("similar", []):
+        handle = f"key {similar['key']!r}" if similar["key"] else similar["id"]
+        click.echo(
+            f"mem: similar to {similar['id']} ({similar['title'][:60]}; "
+            f"{similar['similarity']:.2f}): update {handle} instead, or --supersedes it",
+            err=True,
+        )
 
 
 def _commit_in_team(memory: LayeredMemory, layer: str | None) -> str:

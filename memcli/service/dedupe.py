@@ -1,0 +1,384 @@
+"""``mem dedupe``: clusters of near-duplicate memories, and their merge into a keeper.
+
+Finding clusters never compares every two memories. Each current observation
+of every layer given (one :class:`~memcli.service.memory.Memory` a layer) is
+read once from the index, and its word pairs sketched (``likeness.sketch``); the
+sketch is cut into bands, and memories of the same type sharing a whole band
+are candidates. The candidates alone are compared in full (``likeness.similarity``)
+and those at least ``THRESHOLD`` alike are linked; linked memories form a
+cluster. Memory stays small: a band is one 64-bit number in one array, and only
+candidates are read again.
+
+The keeper is the memory with a key, else the most important, else the most
+recent. A merge rewrites the keeper alone, in one commit: the others' facts,
+concepts and files are added to it, and it supersedes them (they stay in the store
+and in git, left out of reads). ``[consolidate] command`` may write the merged
+text; any failure falls back to the deterministic merge, and the reason is in
+the commit message and the result.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from memcli.core.schema import OBSERVATION_TYPES
+from memcli.retrieval.likeness import (
+    SKETCH_SIZE,
+    THRESHOLD,
+    Features,
+    bands,
+    features,
+    similarity,
+    sketch,
+)
+
+if TYPE_CHECKING:
+    from memcli.core.model import Observation
+    from memcli.index import Entry, Index
+    from memcli.service.memory import Memory
+
+_ROW_BITS = 22
+"""A memory's number within a pass takes this many bits of a band's entry (4M memories)."""
+_KEY_MASK = (1 << (63 - _ROW_BITS)) - 1
+READ_CHUNK = 500
+MIN_AGREEING = 7
+"""Of the ``SKETCH_SIZE`` values, two candidates' sketches must agree on this many (their
+word pairs overlapping by about a quarter) to be compared in full. Pairs alike enough
+to cluster overlap by a third at least (0.55 = 0.7 x 0.36 + 0.3 with the same title)."""
+
+
+class Member(NamedTuple):
+    entry: Entry
+    layer: int
+    """Which of the memories (layers) given holds it."""
+    similarity: float
+    """How alike it is to the cluster's keeper (1.0 for the keeper)."""
+
+    def to_json(self, layers: Sequence[str] = ()) -> dict[str, Any]:
+        """``layers``: the name of each layer given (then each member says its own)."""
+        return {
+            "id": self.entry.id,
+            **({"layer": layers[self.layer]} if layers else {}),
+            "key": self.entry.key,
+            "type": self.entry.type,
+            "title": self.entry.title,
+            "created": self.entry.created,
+            "updated": self.entry.updated,
+            "importance": self.entry.importance,
+            "similarity": round(self.similarity, 3),
+        }
+
+
+class Cluster(NamedTuple):
+    keeper: Member
+    members: list[Member]
+    """Every member, the keeper first, then the most alike."""
+
+    @property
+    def similarity(self) -> float:
+        """The least alike member's similarity to the keeper."""
+        return min(m.similarity for m in self.members[1:])
+
+    def to_json(self, layers: Sequence[str] = ()) -> dict[str, Any]:
+        return {
+            "keeper": self.keeper.entry.id,
+            "similarity": round(self.similarity, 3),
+            "members": [member.to_json(layers) for member in self.members],
+        }
+
+
+def find_clusters(
+    memories: Sequence[Memory],
+    *,
+    threshold: float = THRESHOLD,
+    progress: Callable[[int], None] | None = None,
+) -> list[Cluster]:
+    """The clusters of near-duplicates among the current observations of every layer.
+
+    Largest first, then most alike. ``progress`` is called with the number of
+    memories read so far, every 10,000.
+    """
+    rows: list[tuple[int, str]] = []  # (layer, id) by number
+    entries = array("q")
+    sketches = array("Q")
+    for layer, memory in enumerate(memories):
+        _sketch_layer(memory.index(), layer, rows, entries, sketches, progress)
+    pairs = _likely(_candidate_pairs(entries), sketches)
+    wanted = sorted({n for pair in pairs for n in pair})
+    known = _read(memories, [rows[n] for n in wanted])
+    linked = _linked(pairs, rows, known, threshold)
+    return _clusters(linked, rows, known)
+
+
+def _sketch_layer(
+    index: Index,
+    layer: int,
+    rows: list[tuple[int, str]],
+    entries: array[int],
+    sketches: array[int],
+    progress: Callable[[int], None] | None,
+) -> None:
+    for identity, type_, title, facts, narrative in index.observation_texts():
+        sketched = sketch(title, json.loads(facts), narrative)
+        if not sketched:
+            continue
+        number = len(rows)
+        rows.append((layer, identity))
+        sketches.extend(sketched)
+        kind = OBSERVATION_TYPES.index(type_) if type_ in OBSERVATION_TYPES else -1
+        for band in bands(sketched):
+            entries.append(((hash((kind, *band)) & _KEY_MASK) << _ROW_BITS) | number)
+        if progress is not None and len(rows) % 10_000 == 0:
+            progress(len(rows))
+
+
+def _candidate_pairs(entries: array[int]) -> set[tuple[int, int]]:
+    """Memories sharing a band: each with the first of its run, and with the one before."""
+    pairs: set[tuple[int, int]] = set()
+    low = (1 << _ROW_BITS) - 1
+    run_key = -1
+    first = previous = -1
+    for value in sorted(entries):
+        key, number = value >> _ROW_BITS, value & low
+        if key != run_key:
+            run_key, first, previous = key, number, number
+            continue
+        pairs.add((first, number))
+        if previous != first:
+            pairs.add((previous, number))
+        previous = number
+    return pairs
+
+
+def _likely(pairs: set[tuple[int, int]], sketches: array[int]) -> list[tuple[int, int]]:
+    """The candidates whose sketches agree on at least ``MIN_AGREEING`` values (an estimate
+    of their overlap): a band shared by chance is dropped before any text is read again."""
+    size = SKETCH_SIZE
+    kept = []
+    for a, b in sorted(pairs):
+        first, second = sketches[a * size : (a + 1) * size], sketches[b * size : (b + 1) * size]
+        if sum(map(operator.eq, first, second)) >= MIN_AGREEING:
+            kept.append((a, b))
+    return kept
+
+
+def _read(
+    memories: Sequence[Memory], wanted: list[tuple[int, str]]
+) -> dict[tuple[int, str], tuple[Entry, Features]]:
+    """The entry and the features of each (layer, id), read in chunks from its index."""
+    found: dict[tuple[int, str], tuple[Entry, Features]] = {}
+    by_layer: dict[int, list[str]] = {}
+    for layer, identity in wanted:
+        by_layer.setdefault(layer, []).append(identity)
+    for layer, ids in by_layer.items():
+        index = memories[layer].index()
+        for start in range(0, len(ids), READ_CHUNK):
+            chunk = ids[start : start + READ_CHUNK]
+            listed, texts = index.with_ids(chunk), index.texts(chunk)
+            for entry in listed:
+                mine = features(entry.title, entry.facts, texts.get(entry.id, ""))
+                found[(layer, entry.id)] = (entry, mine)
+    return found
+
+
+def _linked(
+    pairs: Iterable[tuple[int, int]],
+    rows: list[tuple[int, str]],
+    known: dict[tuple[int, str], tuple[Entry, Features]],
+    threshold: float,
+) -> dict[int, int]:
+    """Union-find parents of the memories linked by a pair at least ``threshold`` alike."""
+    parent: dict[int, int] = {}
+
+    def root(n: int) -> int:
+        while parent.get(n, n) != n:
+            parent[n] = parent.get(parent[n], parent[n])
+            n = parent[n]
+        return n
+
+    for a, b in sorted(pairs):
+        first, second = known.get(rows[a]), known.get(rows[b])
+        if first is None or second is None:
+            continue
+        if similarity(first[1], second[1]) >= threshold:
+            ra, rb = root(a), root(b)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+            parent.setdefault(a, a)
+            parent.setdefault(b, b)
+    return {n: root(n) for n in parent}
+
+
+def _clusters(
+    linked: dict[int, int],
+    rows: list[tuple[int, str]],
+    known: dict[tuple[int, str], tuple[Entry, Features]],
+) -> list[Cluster]:
+    groups: dict[int, list[int]] = {}
+    for n, top in linked.items():
+        groups.setdefault(top, []).append(n)
+    clusters = []
+    for numbers in groups.values():
+        if len(numbers) < 2:
+            continue
+        found = [(rows[n][0], *known[rows[n]]) for n in sorted(numbers)]
+        layer, keeper, keeper_features = max(found, key=lambda item: keeper_rank(item[1]))
+        members = [
+            Member(entry, at, 1.0 if entry is keeper else similarity(keeper_features, mine))
+            for at, entry, mine in found
+        ]
+        members.sort(key=lambda m: (m.entry is not keeper, -m.similarity, m.entry.id))
+        clusters.append(Cluster(members[0], members))
+    clusters.sort(key=lambda c: (-len(c.members), -c.similarity, c.keeper.entry.id))
+    return clusters
+
+
+def keeper_rank(entry: Entry) -> tuple[bool, float, str, str]:
+    """The keeper is the greatest: a key first, then importance, then the latest change."""
+    latest = max(entry.created, entry.updated or "")
+    return entry.key is not None, entry.importance or 0.0, latest, entry.id
+
+
+# ------------------------------------------------------------------- merging
+
+
+class Merge(NamedTuple):
+    record: Observation
+    merged_by: str
+    """``deterministic`` or ``command``."""
+    fallback: str | None
+    """Why the ``[consolidate] command`` was not used, when one is set and failed."""
+
+
+def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, object]:
+    """Merge a cluster into its keeper in one commit, in the keeper's layer; what was done.
+
+    ``memories``: those the clusters were found in. Members of another layer are
+    left as they are (a memory supersedes within its own store).
+    """
+    from memcli.core import config
+
+    memory = memories[cluster.keeper.layer]
+    settings = config.load(memory.store.root)["consolidate"]
+    used: dict[str, str | None] = {}
+
+    def merge(keeper: Observation, others: list[Observation]) -> tuple[Observation, str]:
+        outcome = merge_records(keeper, others, settings)
+        used["merged_by"], used["fallback"] = outcome.merged_by, outcome.fallback
+        if outcome.merged_by == "command":
+            return outcome.record, "merged by the [consolidate] command"
+        failed = outcome.fallback
+        why = f" (the [consolidate] command failed: {failed})" if failed else ""
+        return outcome.record, f"merged deterministically{why}"
+
+    layer = cluster.keeper.layer
+    others = [m.entry for m in cluster.members[1:] if m.layer == layer]
+    if not others:  # the others are in other layers' stores: nothing to merge here
+        keeper = cluster.keeper.entry
+        return {
+            "keeper": keeper.id,
+            "title": keeper.title,
+            "superseded": [],
+            "commit": None,
+            "merged_by": None,
+            "fallback": None,
+        }
+    result = memory.writer.merge(cluster.keeper.entry, others, merge)
+    return {
+        "keeper": result.record.id,
+        "title": result.record.title,
+        "superseded": [e.id for e in others],
+        "commit": result.commit,
+        "merged_by": used.get("merged_by"),
+        "fallback": used.get("fallback"),
+    }
+
+
+def deterministic_merge(keeper: Observation, others: list[Observation]) -> Observation:
+    """The keeper with the others' facts, concepts and files added, the highest importance."""
+    every = [keeper, *others]
+    importances = [o.importance for o in every if o.importance is not None]
+    return keeper.replace(
+        facts=_union(o.facts for o in every),
+        concepts=_union(o.concepts for o in every),
+        files=_union(o.files for o in every),
+        importance=max(importances) if importances else None,
+    )
+
+
+def merge_records(
+    keeper: Observation, others: list[Observation], settings: dict[str, Any]
+) -> Merge:
+    """The merged memory: by the ``[consolidate] command`` when set and it answers well."""
+    fallback = deterministic_merge(keeper, others)
+    command = str(settings.get("command") or "").strip()
+    if not command:
+        return Merge(fallback, "deterministic", None)
+    from memcli.capture.bounded_command import CommandFailed, run_bounded
+    from memcli.core.errors import MemError
+
+    cluster = cluster_json(keeper, others)
+    try:
+        answer = run_bounded(
+            command,
+            json.dumps(cluster, ensure_ascii=False),
+            timeout=float(settings["timeout"]),
+            max_input=int(settings["max_input_chars"]),
+        )
+        return Merge(from_command(fallback, answer), "command", None)
+    except (CommandFailed, MemError) as exc:
+        return Merge(fallback, "deterministic", str(exc))
+
+
+CONSOLIDATE_PROMPT = (
+    "These memories of a coding project say nearly the same thing. Merge them into one "
+    "memory that keeps every distinct fact. Answer with one JSON object with the keys "
+    "title, narrative, facts (a list of short statements), concepts and files (lists): "
+    "nothing else."
+)
+
+
+def cluster_json(keeper: Observation, others: list[Observation]) -> dict[str, Any]:
+    """What the ``[consolidate] command`` reads on stdin."""
+    from memcli.core.serialize import record_dict
+
+    return {
+        "instructions": CONSOLIDATE_PROMPT,
+        "keeper": keeper.id,
+        "memories": [record_dict(o) for o in [keeper, *others]],
+    }
+
+
+def from_command(merged: Observation, answer: str) -> Observation:
+    """The deterministic merge with the command's title, narrative and facts; its concepts
+    and files added. ``InvalidInput`` when the answer is not such a JSON object."""
+    from memcli.core.errors import InvalidInput
+    from memcli.core.validate import check_file_ref, clean_list, clean_narrative, clean_title
+
+    try:
+        data = json.loads(answer)
+    except json.JSONDecodeError:
+        raise InvalidInput("the command's answer is not JSON") from None
+    if not isinstance(data, dict):
+        raise InvalidInput("the command's answer is not a JSON object")
+    title, narrative = data.get("title"), data.get("narrative")
+    if not isinstance(title, str) or not isinstance(narrative, str) or not narrative.strip():
+        raise InvalidInput("the command's answer has no title and narrative (strings)")
+    facts = clean_list(data.get("facts"), "facts") or merged.facts
+    concepts = _union([merged.concepts, clean_list(data.get("concepts"), "concepts")])
+    files = [check_file_ref(f) for f in clean_list(data.get("files"), "files")]
+    return merged.replace(
+        title=clean_title(title),
+        narrative=clean_narrative(narrative),
+        facts=facts,
+        concepts=concepts,
+        files=_union([merged.files, files]),
+    )
+
+
+def _union(lists: Iterable[list[str]]) -> list[str]:
+    return list(dict.fromkeys(item for items in lists for item in items))
