@@ -171,7 +171,9 @@ class MemStore:
             )
         with self._use() as memory:
             target = _layered(memory).save_target(draft, layer)
-            result = target.writer.save(draft, secrets=secrets)
+            writer = target.writer
+            writer.seen = memory  # a memory another layer holds is no new memory either
+            result = writer.save(draft, secrets=secrets)
         answer = {
             **record_dict(result.record),
             "path": result.path,
@@ -181,6 +183,8 @@ class MemStore:
         }
         if result.action == "duplicate":
             answer["duplicate_of"] = result.record.id
+            with self._use() as memory:  # the layer holding it, which may be another
+                answer["layer"] = memory.resolve(result.record.id).layer
         else:
             answer["similar"] = [similar.to_json() for similar in result.similar]
         return answer

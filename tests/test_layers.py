@@ -310,3 +310,16 @@ def test_init_layer_user_follows_mem_user_store(
     assert "your own, read in every project" in mem("init", "--layer", "user").stdout
     assert (tmp_path / "mine" / ".git").is_dir() and not user_root().exists()
     assert mem_json("status")["layers"][1]["source"] == "MEM_USER_STORE"
+
+
+def test_a_memory_another_layer_holds_is_not_saved_again(projects: tuple[Path, Path]) -> None:
+    mine = mem_json(
+        "save", "Always squash before merging", "--type", "preference", "--layer", "user"
+    )
+    again = mem_json("save", "always squash before merging!", "--type", "preference")
+    assert (again["action"], again["duplicate_of"], again["layer"]) == (
+        "duplicate",
+        mine["id"],
+        "user",
+    )
+    assert mem_json("list", "--layer", "project") == []

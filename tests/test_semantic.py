@@ -615,3 +615,17 @@ def test_with_a_model_on_a_save_names_a_near_duplicate_by_cosine(
     assert near["similar"][0]["similarity"] >= 0.9
     other = json.loads(mem("save", "pytest fixtures", "--type", "decision", "--json").stdout)
     assert other["similar"] == []
+
+
+def test_semantic_search_reads_every_layer(store: Path, model_dir: Path) -> None:
+    """A user layer without vectors is searched by its words; the project's by meaning too."""
+    use_model(store, str(model_dir))
+    mem("save", "Feature toggle for dark mode lives in settings")
+    mem("save", "The database connection pool is exhausted under load")
+    mem("save", "My dark mode preference: always on", "--type", "preference", "--layer", "user")
+    found = mem("search", "flag switch dark mode", "--json")
+    assert "Traceback" not in found.stderr
+    hits = json.loads(found.stdout)
+    assert {h["layer"] for h in hits} == {"project", "user"}
+    assert hits[0]["title"] == "Feature toggle for dark mode lives in settings"
+    assert mem("recall", "is the dark mode flag switch in the settings?").exit_code == 0

@@ -216,6 +216,14 @@ class LayeredIndex:
                 return path
         return None
 
+    def exact_duplicate(self, exact: str) -> Entry | None:
+        """A current memory with this folded text, nearest layer first."""
+        for index in self._by_key_order():
+            found = index.exact_duplicate(exact)
+            if found is not None:
+                return found
+        return None
+
     def replaced_by(self, identity: str) -> list[str]:
         """What the memory supersedes (within its own layer: a supersede names its store's)."""
         return [old for index in self.layers for old in index.replaced_by(identity)]

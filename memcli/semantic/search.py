@@ -81,6 +81,9 @@ class SemanticSearch:
         name = str(settings.get("semantic", {}).get("model") or "")
         if not name:
             return None
+        layers = getattr(index, "layers", None)
+        if layers is not None:  # a LayeredIndex: each layer's vectors, one ranking
+            return LayeredSemantic.open(layers, store_root, settings)  # type: ignore[return-value]
         meta = vectors.read_meta(index.db)
         if meta is None or meta.get("name") != name or "info" not in meta:
             return None
@@ -131,3 +134,33 @@ def cosine(unit: list[float], int8: bytes) -> float:
     if norm == 0:
         return 0.0
     return max(-1.0, min(1.0, float(sum(map(mul, unit, values))) / norm))
+
+
+class LayeredSemantic:
+    """Semantic search over several layers' indexes: each layer's nearest, merged by cosine.
+
+    A layer whose index holds no vectors of the model (its store names none) is read
+    by full text only.
+    """
+
+    def __init__(self, searches: list[SemanticSearch]) -> None:
+        self.searches = searches
+
+    @classmethod
+    def open(
+        cls, layers: list[Index], store_root: Path, settings: dict[str, Any]
+    ) -> LayeredSemantic | None:
+        found = [SemanticSearch.open(index, store_root, settings) for index in layers]
+        searches = [search for search in found if search is not None]
+        return cls(searches) if searches else None
+
+    def nearest(self, query: str, limit: int) -> list[tuple[str, float]]:
+        scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
+        scored.sort(key=lambda pair: (-pair[1], pair[0]))
+        return scored[:limit]
+
+    def similarity(self, query: str, ids: list[str]) -> dict[str, float]:
+        merged: dict[str, float] = {}
+        for search in self.searches:
+            merged.update(search.similarity(query, ids))
+        return merged

@@ -68,6 +68,8 @@ class Writer:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
         self.store = memory.store
+        self.seen: Memory = memory
+        """Where a save looks for its duplicates: this store, or a reader of every layer."""
 
     def save(self, draft: Draft, *, secrets: Policy = "refuse") -> SaveResult:
         """Write one memory and commit it; a known ``key`` updates that memory instead.
@@ -135,10 +137,10 @@ class Writer:
         from memcli.service.duplicates import exact_duplicate, similar_memories
 
         if not draft.key and not draft.supersedes:
-            twin = exact_duplicate(self.memory, observation)
+            twin = exact_duplicate(self.seen, observation)
             if twin is not None:
-                return SaveResult(self.memory.load(twin), twin.path, "duplicate", None), ()
-        near = similar_memories(self.memory, observation)
+                return SaveResult(self.seen.load(twin), twin.path, "duplicate", None), ()
+        near = similar_memories(self.seen, observation)
         return None, tuple(s for s in near if s.entry.id not in observation.supersedes)
 
     def summarize(
