@@ -473,3 +473,19 @@ def test_codex_and_gemini_registrations_carry_the_data_folder(
         env = settings["mcpServers"]["mem"]["env"]
     assert env == {"MEM_HOME": os.environ["MEM_HOME"], "MEM_STORE": str(tmp_path / "one-store")}
     mem("uninstall", agent)
+
+
+@pytest.mark.e2e
+def test_a_save_through_mcp_names_its_duplicate_and_supersedes(
+    server: tuple[Client, Path],
+) -> None:
+    client, _ = server
+    old = client.ok("save", text="Staging deploys need the VPN; ask ops for access.", type="gotcha")
+    twin = client.ok("save", text="staging deploys need the VPN, ask ops for access", type="gotcha")
+    assert (twin["action"], twin["duplicate_of"]) == ("duplicate", old["id"])
+    new = client.ok(
+        "save", text="Staging deploys run from CI now; no VPN.", type="gotcha", supersedes=old["id"]
+    )
+    assert new["supersedes"] == [old["id"]]
+    found = client.ok("search", query="staging deploys VPN")
+    assert [hit["id"] for hit in found] == [new["id"]]

@@ -743,3 +743,22 @@ def test_a_save_answers_duplicate_of_and_similar(client: httpx.Client) -> None:
     assert [s["id"] for s in near["similar"]] == [first["id"]]
     replaced = save(client, text="The export job now runs at 04:00", supersedes=[first["id"]])
     assert replaced["supersedes"] == [first["id"]]
+
+
+def test_dedupe_reports_then_merges_over_http(client: httpx.Client) -> None:
+    text = "The nightly export job writes parquet files to the archive bucket at 02:00"
+    first = save(client, text=text, type="discovery")
+    second = save(client, text=text.replace("at 02:00", "every night at 02:00"), type="discovery")
+    report = client.get("/api/memory/dedupe")
+    assert report.status_code == 200
+    clusters = report.json()["clusters"]
+    members = {m["id"] for c in clusters for m in c["members"]}
+    assert {first["id"], second["id"]} <= members
+    assert client.post("/api/memory/dedupe", json={}).status_code == 422
+    assert client.get("/api/memory/dedupe", params={"threshold": "x"}).status_code == 422
+    merged = client.post("/api/memory/dedupe", json={"apply": True})
+    assert merged.status_code == 200 and len(merged.json()["merged"]) == len(clusters)
+    hits = client.get("/api/memory/search", params={"query": "nightly export parquet"}).json()[
+        "results"
+    ]
+    assert len([h for h in hits if h["id"] in {first["id"], second["id"]}]) == 1

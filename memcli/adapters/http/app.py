@@ -326,6 +326,26 @@ async def batch(request: Request, pool: StorePool) -> Response:
     return results(await pool.read(lambda store: store.get(ids)))
 
 
+async def dedupe(request: Request, pool: StorePool) -> Response:
+    """GET: the clusters of near-duplicates (``mem dedupe --json``); POST with
+    ``{"apply": true}``: each merged into its keeper, one commit a cluster."""
+    if request.method == "GET":
+        params = Params(request, "dedupe", ("threshold",))
+        raw = params.text("threshold")
+        try:
+            threshold = float(raw) if raw is not None else None
+        except ValueError:
+            raise HttpError(422, "threshold must be a number from 0.3 to 1") from None
+        return JSONResponse(await pool.read(lambda store: store.dedupe(threshold=threshold)))
+    body = await json_body(request, "dedupe", ("apply", "threshold"))
+    if body.get("apply") is not True:
+        raise HttpError(422, 'a POST merges: send {"apply": true} (GET only reports)')
+    found = await pool.write(
+        lambda store: store.dedupe(apply=True, threshold=body.get("threshold"))
+    )
+    return JSONResponse(found)
+
+
 async def promote(request: Request, pool: StorePool) -> Response:
     body = await json_body(request, "promote", ("ref", "to", "secrets", "dry_run"))
     for field in ("ref", "to"):
@@ -438,6 +458,7 @@ def build_app(
         Route("/api/memory/timeline", endpoint(timeline), methods=["GET"]),
         Route("/api/memory/batch", endpoint(batch), methods=["POST"]),
         Route("/api/memory/promote", endpoint(promote), methods=["POST"]),
+        Route("/api/memory/dedupe", endpoint(dedupe), methods=["GET", "POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
         Route("/api/hook/keep/{ticket}", endpoint(keep), methods=["POST"]),
         Route("/api/read/{what}", endpoint(read), methods=["POST"]),

@@ -34,9 +34,9 @@ _LAYER = {"type": "string", "enum": ["user", "project", "team"]}
 
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (
-        "Search the project's memories (decisions, gotchas, preferences...). Returns a compact "
-        "index: id, type, title, date. Start here; then `timeline` around an interesting id, "
-        "then `get` only the ids worth reading in full.",
+        "Search the project's memories (decisions, gotchas, preferences...): id, type, title, "
+        "date each. Start here; then `timeline` around an interesting id, then `get` only the "
+        "ids worth reading in full.",
         {
             "query": {"type": "string"},
             "type": _TYPE,
@@ -62,9 +62,9 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         {"ids": _IDS},
     ),
     "save": (
-        "Save a memory worth keeping for later sessions (one git commit). Give facts as short "
-        "standalone statements; saving a key again updates it. layer user: for every "
-        "project. Answers similar (near) or duplicate_of (not saved).",
+        "Save a memory for later sessions (one git commit). Facts: short standalone "
+        "statements; saving a key again updates it; supersedes: the id or key it replaces. "
+        "Answers similar (near) or duplicate_of (not saved).",
         {
             "text": {"type": "string"},
             "type": _TYPE,
@@ -74,6 +74,7 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "files": _LIST,
             "key": {"type": "string"},
             "importance": {"type": "number", "minimum": 0, "maximum": 1},
+            "supersedes": {"type": "string"},
             "layer": _LAYER,
         },
     ),
@@ -183,7 +184,12 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
     fields = ["type", "title", "facts", "concepts", "files", "key", "importance", "layer"]
     fields += ["agent", "project_commit"]  # provenance: from the server, not the client
-    return store.save(a["text"], **{field: a[field] for field in fields if field in a})
+    chosen = {field: a[field] for field in fields if field in a}
+    if "supersedes" in a:  # one id or key, as the schema says
+        chosen["supersedes"] = [a["supersedes"]] if isinstance(a["supersedes"], str) else None
+        if chosen["supersedes"] is None:
+            raise InvalidInput("supersedes must be an id or key")
+    return store.save(a["text"], **chosen)
 
 
 def _context(store: MemStore, a: dict[str, Any]) -> Any:
