@@ -17,6 +17,7 @@
                                     -> {"text", "notices", "ticket"}: what ``mem context`` /
                                     ``mem recall`` would print (``worker.reads``)
     *    /mcp                       MCP's streamable HTTP transport
+    GET  /, /search, /memory/ID     the viewer's HTML pages (``pages``)
 
 Memories come in the one shape of ``memcli.core.serialize`` (entries for search
 and timeline, records for batch and save), inside ``{"results": [...]}``. Every
@@ -45,7 +46,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from memcli import __version__
-from memcli.adapters.http.auth import Guard
+from memcli.adapters.http.auth import Guard, is_page
 from memcli.adapters.http.connections import Limits
 from memcli.adapters.http.stores import StorePool
 from memcli.adapters.worker.server import WorkerGuard, WorkerState, hook_answer
@@ -405,6 +406,11 @@ async def keep(request: Request, pool: StorePool) -> Response:
 async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (unknown route, wrong method) in mem's error shape."""
     assert isinstance(exc, HTTPException)
+    if is_page(request.url.path):
+        from memcli.adapters.http.pages import error_response
+
+        shown = {404: f"no page {request.url.path}", 405: f"{request.method} is not allowed here"}
+        return error_response(exc.status_code, shown.get(exc.status_code, exc.detail))
     messages = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed here"}
     return error(exc.status_code, messages.get(exc.status_code, exc.detail), exc.headers)
 
@@ -440,6 +446,9 @@ def build_app(
         Route("/api/read/{what}", endpoint(read), methods=["POST"]),
         Route("/api/hook/{agent}/{event}", endpoint(hook), methods=["POST"]),
     ]
+    from memcli.adapters.http import pages
+
+    routes += pages.routes()
     mcp = _mcp(pool)
     routes.append(Route("/mcp", endpoint=mcp))
 
