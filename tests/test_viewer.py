@@ -198,6 +198,8 @@ def test_tcp_pages_need_the_token_once_then_its_cookie(
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and token not in cookie
         assert http.cookies.get("mem_viewer")
         assert "Deploys go out" in html_page(http.get(entered.headers["location"]))
+        again = http.get("/", params={"token": token})  # with the cookie: still taken away
+        assert again.status_code == 303 and again.headers["location"] == "/"
         # the cookie opens the viewer only: the API still wants the bearer header
         api = http.get("/api/memory/search", params={"query": "deploy"})
         assert api.status_code == 401 and list(api.json()) == ["error"]

@@ -167,6 +167,11 @@ def trusted(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
     return authorized(headers, token) or has_cookie(headers, token)
 
 
+def _names_token(scope: Scope) -> bool:
+    query: bytes = scope.get("query_string", b"")
+    return query.startswith(b"token=") or b"&token=" in query
+
+
 class Guard:
     """ASGI middleware in front of every route (``/mcp`` too): a query string's length, the
     bearer token when there is one (TCP), and at most ``max_requests`` requests answered
@@ -185,6 +190,9 @@ class Guard:
             return
         if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
             await refuse(send, 414, f"the query string is over {MAX_QUERY_BYTES:,} bytes")
+            return
+        if self.token is not None and is_page(scope["path"]) and _names_token(scope):
+            await self._page_login(scope, send)  # the token never stays in the address
             return
         if self.token is not None and not self._allowed(scope):
             if is_page(scope["path"]):
