@@ -130,19 +130,25 @@ def status_of(exc: MemError) -> int:
 Handler = Callable[[Request, StorePool], Awaitable[Response]]
 
 
-def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    """The route: ``handler`` with the app's pool, its failures as JSON errors."""
+Refusal = Callable[[int, str, Mapping[str, str] | None], Response]
+
+
+def endpoint(
+    handler: Handler, refusal: Refusal = error
+) -> Callable[[Request], Awaitable[Response]]:
+    """The route: ``handler`` with the app's pool, its failures answered by ``refusal`` (JSON
+    errors; the viewer's pages answer small HTML pages)."""
 
     async def run(request: Request) -> Response:
         try:
             return await handler(request, request.app.state.pool)
         except HttpError as exc:
-            return error(exc.status, exc.message)
+            return refusal(exc.status, exc.message, None)
         except ClientDisconnect:  # gone (or cut off by a deadline): nobody to answer
             return Response(status_code=400)
         except MemError as exc:
             status = status_of(exc)
-            return error(status, str(exc), {"Retry-After": "1"} if status == 503 else None)
+            return refusal(status, str(exc), {"Retry-After": "1"} if status == 503 else None)
         except Exception as exc:  # a bug: a one-line answer, and a line in the server's log
             what = f"{type(exc).__name__}: {exc}"
             print(
@@ -150,7 +156,7 @@ def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
                 file=sys.stderr,
                 flush=True,
             )
-            return error(500, f"internal error ({what})")
+            return refusal(500, f"internal error ({what})", None)
 
     return run
 

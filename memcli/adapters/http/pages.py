@@ -18,15 +18,16 @@ small HTML page. Who may see them is ``auth.Guard``'s: the socket, or the token 
 from __future__ import annotations
 
 import html
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
-from memcli.core.errors import MemError, NotFound
+from memcli.adapters.http.app import HttpError
+from memcli.core.errors import NotFound
 from memcli.core.text import one_line
 
 if TYPE_CHECKING:
@@ -91,15 +92,6 @@ a{color:#2546b8}
 """
 
 
-class PageError(Exception):
-    """A page's refusal with its status, answered as a small HTML page."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 def error_page(status: int, message: str) -> bytes:
     """A small HTML page for an error (no template: the guard answers with it too)."""
     text = html.escape(one_line(message, MAX_ERROR_CHARS))
@@ -110,19 +102,13 @@ def error_page(status: int, message: str) -> bytes:
     ).encode()
 
 
-def error_response(status: int, message: str) -> Response:
+def error_response(status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
     return Response(
         error_page(status, message),
         status_code=status,
         media_type="text/html; charset=utf-8",
-        headers=HEADERS,
+        headers={**HEADERS, **(headers or {})},
     )
-
-
-def status_of(exc: MemError) -> int:
-    from memcli.adapters.http.app import status_of as api_status
-
-    return api_status(exc)
 
 
 Cursor = tuple[datetime, int] | None
@@ -131,29 +117,10 @@ PageHandler = Callable[[Request, "StorePool"], Awaitable[Response]]
 
 
 def page(handler: PageHandler) -> Callable[[Request], Awaitable[Response]]:
-    """The route: ``handler`` with the app's pool, its failures as HTML pages."""
+    """The route: ``handler`` with the app's pool, its failures as small HTML pages."""
+    from memcli.adapters.http.app import endpoint
 
-    async def run(request: Request) -> Response:
-        try:
-            return await handler(request, request.app.state.pool)
-        except PageError as exc:
-            return error_response(exc.status, exc.message)
-        except ClientDisconnect:
-            return Response(status_code=400)
-        except MemError as exc:
-            return error_response(status_of(exc), str(exc))
-        except Exception as exc:  # a bug: a one-line page, and a line in the server's log
-            import sys
-
-            what = f"{type(exc).__name__}: {exc}"
-            print(
-                f"mem: internal error in {request.method} {request.url.path} ({what})",
-                file=sys.stderr,
-                flush=True,
-            )
-            return error_response(500, f"internal error ({what})")
-
-    return run
+    return endpoint(handler, error_response)
 
 
 async def rendered(pool: StorePool, name: str, context: dict[str, Any]) -> Response:
@@ -176,10 +143,10 @@ def query(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
         if name == "token":
             continue
         if name not in allowed:
-            raise PageError(400, f"this page takes no {name!r}")
+            raise HttpError(400, f"this page takes no {name!r}")
         values = params.getlist(name)
         if len(values) > 1:
-            raise PageError(400, f"give {name!r} once")
+            raise HttpError(400, f"give {name!r} once")
         found[name] = values[0]
     return found
 
@@ -295,7 +262,7 @@ def search_results(memory: Memory, text: str, layer: str | None) -> dict[str, An
     reader = memory
     if layer:
         if not isinstance(memory, LayeredMemory):
-            raise PageError(400, "this store has no layers to choose from")
+            raise HttpError(400, "this store has no layers to choose from")
         reader = memory.layers.reader(check_layer(layer))
     outcome = Searcher(reader).search(text, NO_FILTERS, limit=SEARCH_HITS)
     short = reader.read(lambda index: index.short_ids([e.id for e in outcome.entries]))
@@ -434,7 +401,7 @@ def _cursor(params: dict[str, str]) -> Cursor:
     try:
         before = moment(params["before"])
     except ValueError:
-        raise PageError(
+        raise HttpError(
             400, "before must be a date and time, as the journal's older link has it"
         ) from None
     return before, _number(params, "seen", 0, 1_000_000)
@@ -445,7 +412,7 @@ def _number(params: dict[str, str], name: str, default: int, most: int, least: i
     if not text:
         return default
     if not text.isdigit() or not least <= int(text) <= most:
-        raise PageError(400, f"{name} must be a whole number from {least} to {most:,}")
+        raise HttpError(400, f"{name} must be a whole number from {least} to {most:,}")
     return int(text)
 
 
@@ -453,13 +420,13 @@ async def search_page(request: Request, pool: StorePool) -> Response:
     params = query(request, ("q", "layer"))
     text, layer = params.get("q", "").strip(), params.get("layer") or None
     if layer is not None and layer not in LAYERS:
-        raise PageError(400, f"unknown layer {layer!r}: use user, project or team")
+        raise HttpError(400, f"unknown layer {layer!r}: use user, project or team")
 
     def read(store: MemStore) -> dict[str, Any]:
         with store.using() as memory:
             layers = layer_counts(memory)
             if layer is not None and layer not in [each["name"] for each in layers]:
-                raise PageError(404, f"there is no {layer} layer here")
+                raise HttpError(404, f"there is no {layer} layer here")
             found = search_results(memory, text, layer) if text else None
             return {"layers": layers, "found": found}
 
@@ -484,7 +451,7 @@ async def confirm_page(request: Request, pool: StorePool) -> Response:
     params = query(request, ("to",) if action == "promote" else ())
     to = params.get("to", "")
     if action == "promote" and to not in LAYERS:
-        raise PageError(400, "promote needs to=user, project or team")
+        raise HttpError(400, "promote needs to=user, project or team")
     ref = request.path_params["ref"]
     records = await pool.read(lambda store: store.get([ref]))
     context = {"record": records[0], "action": action, "to": to, "q": "", "layer": ""}
@@ -497,14 +464,14 @@ async def change(request: Request, pool: StorePool) -> Response:
 
     action = _action(request)
     if not same_origin(request):
-        raise PageError(403, "this change must come from the viewer's own page (Origin)")
+        raise HttpError(403, "this change must come from the viewer's own page (Origin)")
     try:
         body = (await read_body(request)).decode("utf-8")
     except UnicodeDecodeError:
-        raise PageError(400, "the form is not UTF-8") from None
+        raise HttpError(400, "the form is not UTF-8") from None
     form = {name: values[-1] for name, values in parse_qs(body).items()}
     if form.get("confirm") != "yes":
-        raise PageError(400, f"tick the box to confirm the {action}; nothing was changed")
+        raise HttpError(400, f"tick the box to confirm the {action}; nothing was changed")
     ref = request.path_params["ref"]
     if action == "forget":
         done = await pool.write(lambda store: store.forget([ref]))
@@ -512,7 +479,7 @@ async def change(request: Request, pool: StorePool) -> Response:
     else:
         to = form.get("to", "")
         if to not in LAYERS:
-            raise PageError(400, "promote needs to=user, project or team")
+            raise HttpError(400, "promote needs to=user, project or team")
         moved = await pool.write(lambda store: store.promote(ref, to=to))
         context = {"action": action, "record": moved, "to": to}
     return await rendered(pool, "done", context | {"q": "", "layer": ""} | await _common(pool))
@@ -521,7 +488,7 @@ async def change(request: Request, pool: StorePool) -> Response:
 def _action(request: Request) -> str:
     action: str = request.path_params["action"]
     if action not in ("forget", "promote"):
-        raise PageError(404, f"no page {request.url.path}")
+        raise HttpError(404, f"no page {request.url.path}")
     return action
 
 
