@@ -468,6 +468,11 @@ class MemStore:
     def _use(self) -> _Using:
         return _Using(self)
 
+    def using(self) -> _Using:
+        """``with store.using() as memory``: the service layer's memory, caught up, under the
+        store's lock (for mem's own adapters that need more than these methods: the viewer)."""
+        return _Using(self)
+
 
 class _Using:
     """Holds the store's lock for one call; refuses a closed store."""

@@ -529,3 +529,16 @@ def test_the_worker_reads_every_layer_as_the_command_does(
     warm = [run_mem("context", cwd=project), run_mem("recall", prompt, cwd=project)]
     assert [(r.stdout, r.stderr) for r in warm] == [(r.stdout, r.stderr) for r in alone]
     assert health(store)["answered"] == before + 2  # type: ignore[index]
+
+
+def test_the_worker_serves_the_viewer(project: Path, tmp_path: Path, workers: list[int]) -> None:
+    import httpx
+
+    store = tmp_path / "s"
+    started_worker(project, store, workers)
+    transport = httpx.HTTPTransport(uds=str(socket_of(store)))
+    with httpx.Client(transport=transport, base_url="http://mem", timeout=30) as http:
+        journal = http.get("/")
+        found = http.get("/search", params={"q": "stripe mock"})
+    assert journal.status_code == 200 and "Stripe mock on port 12111" in journal.text
+    assert found.status_code == 200 and "bm25 #1" in found.text

@@ -386,10 +386,18 @@ def builtin_templates() -> Path:
 
 
 class Renderer:
-    def __init__(self, store_root: Path | None = None) -> None:
+    """Templates rendered under the limits above.
+
+    ``html``: the viewer's pages (``templates/viewer/``), built-in templates only, every
+    value escaped (a store's templates arrive through git from others, and a page runs
+    in the browser that holds the viewer's cookie).
+    """
+
+    def __init__(self, store_root: Path | None = None, *, html: bool = False) -> None:
         search = [builtin_templates()]
         cache = None
-        self.store_root = store_root
+        self.store_root = None if html else store_root
+        store_root = self.store_root
         if store_root is not None:
             if (store_root / TEMPLATES_DIR).is_dir():
                 search.insert(0, store_root / TEMPLATES_DIR)
@@ -398,7 +406,7 @@ class Renderer:
         self.env = _GuardedEnvironment(
             loader=_StoreLoader([str(p) for p in search], store_root),
             undefined=StrictUndefined,
-            autoescape=False,
+            autoescape=html,
             keep_trailing_newline=True,
             trim_blocks=True,
             lstrip_blocks=True,

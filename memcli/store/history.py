@@ -36,9 +36,15 @@ class JournalEntry(NamedTuple):
 
 
 def journal(
-    store: Store, *, limit: int = 20, since: str | None = None, follow: str | None = None
+    store: Store,
+    *,
+    limit: int = 20,
+    since: str | None = None,
+    follow: str | None = None,
+    until: str | None = None,
 ) -> list[JournalEntry]:
-    """Commits that changed memory files, newest first; ``follow``: one file, across renames."""
+    """Commits that changed memory files, newest first; ``follow``: one file, across renames;
+    ``until``: committed then or before (git's ``--until``, to the second)."""
     args = [
         "-c",
         "core.quotePath=false",
@@ -49,6 +55,8 @@ def journal(
     ]
     if since:
         args.append(f"--since={since}")
+    if until:
+        args.append(f"--until={until}")
     if follow:
         args += ["--follow", "--", follow]
     else:

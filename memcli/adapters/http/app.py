@@ -17,6 +17,7 @@
                                     -> {"text", "notices", "ticket"}: what ``mem context`` /
                                     ``mem recall`` would print (``worker.reads``)
     *    /mcp                       MCP's streamable HTTP transport
+    GET  /, /search, /memory/ID     the viewer's HTML pages (``pages``)
 
 Memories come in the one shape of ``memcli.core.serialize`` (entries for search
 and timeline, records for batch and save), inside ``{"results": [...]}``. Every
@@ -45,7 +46,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from memcli import __version__
-from memcli.adapters.http.auth import Guard
+from memcli.adapters.http.auth import Guard, is_page
 from memcli.adapters.http.connections import Limits
 from memcli.adapters.http.stores import StorePool
 from memcli.adapters.worker.server import WorkerGuard, WorkerState, hook_answer
@@ -132,19 +133,25 @@ def status_of(exc: MemError) -> int:
 Handler = Callable[[Request, StorePool], Awaitable[Response]]
 
 
-def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
-    """The route: ``handler`` with the app's pool, its failures as JSON errors."""
+Refusal = Callable[[int, str, Mapping[str, str] | None], Response]
+
+
+def endpoint(
+    handler: Handler, refusal: Refusal = error
+) -> Callable[[Request], Awaitable[Response]]:
+    """The route: ``handler`` with the app's pool, its failures answered by ``refusal`` (JSON
+    errors; the viewer's pages answer small HTML pages)."""
 
     async def run(request: Request) -> Response:
         try:
             return await handler(request, request.app.state.pool)
         except HttpError as exc:
-            return error(exc.status, exc.message)
+            return refusal(exc.status, exc.message, None)
         except ClientDisconnect:  # gone (or cut off by a deadline): nobody to answer
             return Response(status_code=400)
         except MemError as exc:
             status = status_of(exc)
-            return error(status, str(exc), {"Retry-After": "1"} if status == 503 else None)
+            return refusal(status, str(exc), {"Retry-After": "1"} if status == 503 else None)
         except Exception as exc:  # a bug: a one-line answer, and a line in the server's log
             what = f"{type(exc).__name__}: {exc}"
             print(
@@ -152,7 +159,7 @@ def endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
                 file=sys.stderr,
                 flush=True,
             )
-            return error(500, f"internal error ({what})")
+            return refusal(500, f"internal error ({what})", None)
 
     return run
 
@@ -428,6 +435,11 @@ async def keep(request: Request, pool: StorePool) -> Response:
 async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (unknown route, wrong method) in mem's error shape."""
     assert isinstance(exc, HTTPException)
+    if is_page(request.url.path):
+        from memcli.adapters.http.pages import error_response
+
+        shown = {404: f"no page {request.url.path}", 405: f"{request.method} is not allowed here"}
+        return error_response(exc.status_code, shown.get(exc.status_code, exc.detail))
     messages = {404: f"no route {request.url.path}", 405: f"{request.method} is not allowed here"}
     return error(exc.status_code, messages.get(exc.status_code, exc.detail), exc.headers)
 
@@ -464,6 +476,9 @@ def build_app(
         Route("/api/read/{what}", endpoint(read), methods=["POST"]),
         Route("/api/hook/{agent}/{event}", endpoint(hook), methods=["POST"]),
     ]
+    from memcli.adapters.http import pages
+
+    routes += pages.routes()
     mcp = _mcp(pool)
     routes.append(Route("/mcp", endpoint=mcp))
 

@@ -3,14 +3,20 @@
 On a unix socket the file's mode (0600, in a 0700 folder) is the check: only the
 user can connect. A TCP port is open to every local user (and to the network
 when ``--host`` says so), so every TCP request needs the token, loopback or
-not. The token is ``MEM_API_TOKEN``, else a token file (created with mode 0600
-on first use; one that others can read is refused). It is compared in constant
-time and never printed: the start-up line names the file.
+not. A browser shows it once, as ``?token=`` on a viewer page: the answer sets an
+HttpOnly, SameSite=Strict cookie holding a digest of the token (never the token)
+and sends the browser to the same page without it. The cookie opens the viewer's
+pages only; ``/api``, ``/mcp`` and ``/health`` take the bearer header alone.
+
+The token is ``MEM_API_TOKEN``, else a token file (created with mode 0600 on first
+use; one that others can read is refused). It is compared in constant time and
+never printed: the start-up line names the file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import ipaddress
 import json
@@ -34,6 +40,10 @@ name never starts with a dot)."""
 MIN_TOKEN_CHARS = 16
 MAX_QUERY_BYTES = 8192
 """The longest query string: a search's query and filters fit well within it."""
+COOKIE = "mem_viewer"
+"""The viewer's cookie: a digest of the token, so the same in every process of a server."""
+API_PREFIXES = ("/api/", "/mcp", "/health")
+"""Paths of the API: JSON answers, the bearer token only. Every other path is the viewer's."""
 
 Scope = dict[str, Any]
 
@@ -129,6 +139,39 @@ def authorized(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
     return False
 
 
+def is_page(path: str) -> bool:
+    """Whether ``path`` is the viewer's (HTML) rather than the API's (JSON)."""
+    return not path.startswith(API_PREFIXES)
+
+
+def cookie_value(token: bytes) -> str:
+    """What the viewer's cookie holds: a digest of the token, never the token itself."""
+    return hmac.new(token, b"mem viewer cookie", hashlib.sha256).hexdigest()
+
+
+def has_cookie(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
+    """Whether ``headers`` carry the viewer's cookie for ``token``."""
+    wanted = cookie_value(token).encode()
+    for name, value in headers:
+        if name != b"cookie":
+            continue
+        for pair in value.split(b";"):
+            key, _, given = pair.strip().partition(b"=")
+            if key == COOKIE.encode() and hmac.compare_digest(given, wanted):
+                return True
+    return False
+
+
+def trusted(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
+    """The bearer token, or the viewer's cookie (which a route then holds to pages)."""
+    return authorized(headers, token) or has_cookie(headers, token)
+
+
+def _names_token(scope: Scope) -> bool:
+    query: bytes = scope.get("query_string", b"")
+    return query.startswith(b"token=") or b"&token=" in query
+
+
 class Guard:
     """ASGI middleware in front of every route (``/mcp`` too): a query string's length, the
     bearer token when there is one (TCP), and at most ``max_requests`` requests answered
@@ -148,7 +191,13 @@ class Guard:
         if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
             await refuse(send, 414, f"the query string is over {MAX_QUERY_BYTES:,} bytes")
             return
-        if self.token is not None and not authorized(scope["headers"], self.token):
+        if self.token is not None and is_page(scope["path"]) and _names_token(scope):
+            await self._page_login(scope, send)  # the token never stays in the address
+            return
+        if self.token is not None and not self._allowed(scope):
+            if is_page(scope["path"]):
+                await self._page_login(scope, send)
+                return
             await refuse(
                 send,
                 401,
@@ -169,6 +218,41 @@ class Guard:
             await self._answer(scope, receive, send)
         finally:
             self.active -= 1
+
+    def _allowed(self, scope: Scope) -> bool:
+        """The bearer token anywhere; the viewer's cookie on the viewer's pages only."""
+        assert self.token is not None
+        headers = scope["headers"]
+        if authorized(headers, self.token):
+            return True
+        return is_page(scope["path"]) and has_cookie(headers, self.token)
+
+    async def _page_login(self, scope: Scope, send: Any) -> None:
+        """A page without the cookie: ``?token=`` right sets it and drops it from the address;
+        anything else is a small HTML page saying how to open the viewer."""
+        from urllib.parse import parse_qsl, urlencode
+
+        assert self.token is not None
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        given = [value for name, value in query if name == "token"]
+        if len(given) == 1 and hmac.compare_digest(given[0].encode("utf-8"), self.token):
+            rest = urlencode([(name, value) for name, value in query if name != "token"])
+            where = scope["path"] + (f"?{rest}" if rest else "")
+            cookie = f"{COOKIE}={cookie_value(self.token)}; HttpOnly; SameSite=Strict; Path=/"
+            await respond(
+                send,
+                303,
+                b"",
+                [(b"location", where.encode("utf-8")), (b"set-cookie", cookie.encode())],
+            )
+            return
+        from memcli.adapters.http.pages import error_page
+
+        text = (
+            "This viewer needs the server's token: open it once as /?token=TOKEN "
+            "(the token is in the file mem serve named when it started)."
+        )
+        await respond(send, 401, error_page(401, text), [(b"content-type", HTML)])
 
     async def _answer(self, scope: Scope, receive: Any, send: Any) -> None:
         """The application's answer; when it fails or is cut short before answering (a stop
@@ -199,6 +283,21 @@ class Guard:
             )
             if not started:
                 await refuse(send, 500, f"internal error ({what})")
+
+
+HTML = b"text/html; charset=utf-8"
+
+
+async def respond(send: Any, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:
+    """A whole answer, below any framework."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-length", str(len(body)).encode()), *headers],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def refuse(

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from memcli.adapters.http.auth import authorized
+from memcli.adapters.http.auth import trusted
 from memcli.core.env import env_count, env_seconds
 
 HEADER_TIMEOUT_ENV = "MEM_SERVE_HEADER_TIMEOUT"
@@ -161,7 +161,7 @@ class GuardedProtocol(H11Protocol):
         """Move the deadline on as the request's head, then its body, arrive."""
         state = self.conn.their_state
         if self._phase == "head" and state is not h11.IDLE:
-            if self.token is None or authorized(self.headers or [], self.token):
+            if self.token is None or trusted(self.headers or [], self.token):
                 self.waiting.pop(self, None)
             if state is h11.SEND_BODY:
                 self._start("body")
