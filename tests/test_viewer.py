@@ -352,3 +352,17 @@ def test_a_real_browser_loads_searches_and_opens_a_memory(
     assert (width, height) == (1200, 900)
     assert len(colours) > 50  # text, tags and the header: not a blank page
     assert (0x1D, 0x23, 0x30) in colours  # the header's colour: the page's own style applied
+
+
+def test_a_superseded_memory_names_its_successor(
+    client: httpx.Client, memories: dict[str, str]
+) -> None:
+    new = client.post(
+        "/api/memory/save",
+        json={"text": "Uploads no longer time out: chunked", "supersedes": [memories["upload"]]},
+    ).json()["id"]
+    old = html_page(client.get(f"/memory/{memories['upload']}"))
+    assert f'superseded by <a href="/memory/{new}">' in old
+    assert f'replaces <a href="/memory/{memories["upload"]}">' in html_page(
+        client.get(f"/memory/{new}")
+    )

@@ -298,6 +298,7 @@ def memory_details(memory: Memory, ref: str) -> dict[str, Any]:
         rows = [_journal_row(each, "") for each in history]
         return {"record": None, "ref": ref, "history": rows, "stale": None, "change": None}
     record = {**record_dict(memory.load(entry)), "path": entry.path, "layer": entry.layer}
+    record["superseded_by"] = memory.read(lambda index: index.replacing(entry.id))
     history = log(memory, entry.id, limit=HISTORY_ENTRIES, since=None)
     change = None
     if history:
