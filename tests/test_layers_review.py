@@ -1,0 +1,48 @@
+"""Layers: what a review found (a project with no store yet beside a user layer, and more)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, mem, mem_json
+
+
+@pytest.fixture
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git project with no store yet; the user layer holds one memory."""
+    root = tmp_path / "fresh"
+    root.mkdir()
+    git(root, "init", "-q")
+    monkeypatch.chdir(root)
+    mem("save", "I use pnpm, never npm", "--type", "preference", "--key", "pm", "--layer", "user")
+    return root
+
+
+def project_store() -> Path:
+    return Path(os.environ["MEM_HOME"]) / "fresh"
+
+
+def test_restore_and_log_find_a_user_memory_where_the_project_has_no_store(
+    fresh: Path,
+) -> None:
+    mem("forget", "pm")
+    assert "pm" in mem("log", "pm").output
+    restored = mem("restore", "pm")
+    assert "I use pnpm" in restored.output
+    assert [h["layer"] for h in mem_json("show", "pm")] == ["user"]
+    assert not project_store().exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("log",), ("diff",), ("reindex",), ("export",), ("hooks", "status"), ("hooks", "install")],
+)
+def test_a_command_on_the_found_store_says_it_does_not_exist_yet(
+    fresh: Path, command: tuple[str, ...]
+) -> None:
+    refused = mem(*command, expect=1)
+    assert "no memory store for project 'fresh'" in refused.output
+    assert not project_store().exists()  # nothing half made
