@@ -46,3 +46,11 @@ def test_a_command_on_the_found_store_says_it_does_not_exist_yet(
     refused = mem(*command, expect=1)
     assert "no memory store for project 'fresh'" in refused.output
     assert not project_store().exists()  # nothing half made
+
+
+def test_a_store_named_directly_that_is_the_user_s_is_the_user_layer(fresh: Path) -> None:
+    user = str(Path(os.environ["MEM_HOME"]) / "_user")
+    assert [h["layer"] for h in mem_json("list", "--store", user)] == ["user"]
+    assert "(user) I use pnpm" in mem("list", "--store", user).output
+    mem("save", "Answer briefly", "--store", user, "--layer", "user")
+    assert [h["layer"] for h in mem_json("list", "--layer", "user")] == ["user", "user"]
