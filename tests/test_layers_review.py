@@ -54,3 +54,8 @@ def test_a_store_named_directly_that_is_the_user_s_is_the_user_layer(fresh: Path
     assert "(user) I use pnpm" in mem("list", "--store", user).output
     mem("save", "Answer briefly", "--store", user, "--layer", "user")
     assert [h["layer"] for h in mem_json("list", "--layer", "user")] == ["user", "user"]
+
+
+def test_a_new_project_s_context_is_headed_with_its_own_name(fresh: Path) -> None:
+    context = mem("context").output
+    assert context.startswith("# Memory of fresh") and "I use pnpm" in context

@@ -151,11 +151,13 @@ class LayeredMemory(Memory):
 
     def __init__(self, layers: Layers, only: str | None, *, borrow: bool = False) -> None:
         home = only or layers.home
+        location = layers.locations[home]
         if borrow and not only and not layers._exists(home):
             # A project without memory yet still reads the user's (and the team's): the
             # first layer present lends its settings, templates and session records.
             home = next(iter(layers.present()), home)
-        super().__init__(layers.locations[home], layers.notify, layers.progress)
+            location = layers.locations[home]._replace(project=location.project)
+        super().__init__(location, layers.notify, layers.progress)
         self.layer = home
         self.layers = layers
         self.only = only
