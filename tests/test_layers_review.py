@@ -59,3 +59,25 @@ def test_a_store_named_directly_that_is_the_user_s_is_the_user_layer(fresh: Path
 def test_a_new_project_s_context_is_headed_with_its_own_name(fresh: Path) -> None:
     context = mem("context").output
     assert context.startswith("# Memory of fresh") and "I use pnpm" in context
+
+
+def test_doctor_checks_every_layer_s_files(fresh: Path) -> None:
+    mem("save", "The build runs on Node 22", "--type", "decision")
+    mem("init", "--layer", "team")
+    bad = "---\nid: nonsense\n---\nno fields\n"
+    user_file = Path(os.environ["MEM_HOME"]) / "_user" / "observations" / "bad.md"
+    user_file.write_text(bad, encoding="utf-8")
+    team_file = fresh / ".mem-team" / "observations" / "bad.md"
+    team_file.write_text(bad, encoding="utf-8")
+    report = mem_json_doctor()
+    problems = [line for line in report["problems"] if "invalid file" in line]
+    assert len(problems) == 2
+    assert any(line.startswith("user layer: ") for line in problems)
+    assert any(line.startswith("team layer: ") for line in problems)
+
+
+def mem_json_doctor() -> dict[str, list[str]]:
+    import json
+
+    result: dict[str, list[str]] = json.loads(mem("doctor", "--json", expect=1).stdout)
+    return result

@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from memcli.adapters.cli.options import json_option, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
+
+if TYPE_CHECKING:
+    from memcli.service.doctor import Checkup
+    from memcli.service.layers import LayeredMemory
 
 
 @click.command()
@@ -27,12 +32,8 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
         mem doctor --fix
         mem doctor --json
     """
-    from memcli.service.doctor import examine
-
     memory = open_memory(store_dir, project)
-    checkup = examine(memory.layers.memory(), fix=fix) if memory.layers.present() else None
-    if checkup is None:
-        checkup = examine(memory, fix=fix)  # no store anywhere: the found one's problem
+    checkup = _every_layer(memory, fix)
     shared_ids, shared_keys = memory.shared_across_layers()
     problems = [*checkup.problems, *shared_ids, *_mcp_problems()]
     checkup.warnings += shared_keys
@@ -60,6 +61,24 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
     if problems:
         raise ProblemsReported()
     click.echo("The store is healthy.")
+
+
+def _every_layer(memory: LayeredMemory, fix: bool) -> Checkup:
+    """The found store's checkup (else the first layer's), with each other layer's problems."""
+    from memcli.service.doctor import examine
+
+    present = memory.layers.present()
+    if not present:
+        return examine(memory, fix=fix)  # no store anywhere: the found one's problem
+    home = memory.layers.home if memory.layers.home in present else present[0]
+    checkup = examine(memory.layers.memory(home), fix=fix)
+    for name in present:
+        if name != home:
+            other = examine(memory.layers.memory(name), fix=fix)
+            checkup.problems += [f"{name} layer: {line}" for line in other.problems]
+            checkup.fixed += [f"{name} layer: {line}" for line in other.fixed]
+            checkup.warnings += [line for line in other.warnings if line not in checkup.warnings]
+    return checkup
 
 
 def _mcp_problems() -> list[str]:
