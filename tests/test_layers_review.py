@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -77,7 +78,6 @@ def test_doctor_checks_every_layer_s_files(fresh: Path) -> None:
 
 
 def mem_json_doctor() -> dict[str, list[str]]:
-    import json
-
+    """``mem doctor --json`` when it reports problems (exit 1)."""
     result: dict[str, list[str]] = json.loads(mem("doctor", "--json", expect=1).stdout)
     return result
