@@ -81,3 +81,18 @@ def mem_json_doctor() -> dict[str, list[str]]:
     """``mem doctor --json`` when it reports problems (exit 1)."""
     result: dict[str, list[str]] = json.loads(mem("doctor", "--json", expect=1).stdout)
     return result
+
+
+def test_init_layer_user_makes_the_user_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "proj"
+    root.mkdir()
+    git(root, "init", "-q")
+    monkeypatch.chdir(root)
+    user = Path(os.environ["MEM_HOME"]) / "_user"
+    made = mem_json("init", "--layer", "user")
+    assert made["store"] == str(user) and made["created"]
+    assert (user / ".git").is_dir()
+    assert not (Path(os.environ["MEM_HOME"]) / "proj").exists()
+    assert "--layer user" in mem("init", "--layer", "user", "--local", expect=2).output

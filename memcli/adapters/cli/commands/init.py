@@ -20,9 +20,11 @@ from memcli.store.location import StoreLocation, local_store_root
 )
 @click.option(
     "--layer",
-    type=click.Choice(["team"]),  # "user": the user layer's store (issue 23) joins here
-    help="team: create .mem-team/ at the top of this project's git work tree, a folder the "
-    "project's repository tracks (mem stages its memories for review; it never commits them).",
+    type=click.Choice(["user", "team"]),
+    help="user: create your own store, read in every project ($MEM_HOME/_user, or "
+    "MEM_USER_STORE). team: create .mem-team/ at the top of this project's git work tree, a "
+    "folder the project's repository tracks (mem stages its memories for review; it never "
+    "commits them).",
 )
 @click.option(
     "--remote",
@@ -58,6 +60,7 @@ def init(
     Example:
         mem init
         mem init --local
+        mem init --layer user
         mem init --store ~/notes/agent-memory
     """
     if layer == "team":
@@ -69,7 +72,16 @@ def init(
         _init_team(as_json)
         return
     outer: Path | None = None
-    if local:
+    if layer == "user":
+        if local or store_dir or project:
+            raise click.UsageError(
+                "--layer user is your own store ($MEM_HOME/_user, or MEM_USER_STORE): give no "
+                "--local, --store or --project with it"
+            )
+        from memcli.store.layers import user_store_root
+
+        store = Store(user_store_root())
+    elif local:
         if store_dir:
             raise click.UsageError("--local and --store name two different places; give one")
         root = local_store_root(Path.cwd())
