@@ -96,3 +96,13 @@ def test_init_layer_user_makes_the_user_store(
     assert (user / ".git").is_dir()
     assert not (Path(os.environ["MEM_HOME"]) / "proj").exists()
     assert "--layer user" in mem("init", "--layer", "user", "--local", expect=2).output
+
+
+def test_a_store_named_directly_that_does_not_exist_is_an_error(
+    fresh: Path, tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "no-such-store")
+    for command in (("list",), ("search", "pnpm"), ("show", "pm")):
+        refused = mem(*command, "--store", missing, expect=1)
+        assert f"no memory store at {missing}" in refused.output
+    assert not Path(missing).exists()

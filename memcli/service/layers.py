@@ -172,7 +172,14 @@ class LayeredMemory(Memory):
                 found.append(memory)
         return found
 
+    def _named_and_missing(self) -> bool:
+        """The store was named directly (--store, MEM_STORE) and does not exist: reading the
+        other layers instead would pass them off as that store's."""
+        return self.location.source in ("--store", "MEM_STORE") and not self.store.exists()
+
     def require_store(self) -> None:
+        if self._named_and_missing():
+            super().require_store()
         if not self._reading():
             if self.only and self.only != self.layer:
                 raise StoreError(_no_layer(self.only, self.layers.cwd))
@@ -182,7 +189,7 @@ class LayeredMemory(Memory):
         from memcli.index.layered import LayeredIndex
 
         memories = self._reading()
-        if not memories:
+        if not memories or self._named_and_missing():
             super().require_store()
         if len(memories) == 1 and memories[0] is self:
             return memories, None
@@ -244,7 +251,7 @@ class LayeredMemory(Memory):
         project's mem.toml (the project by default).
         """
         name = check_layer(layer)
-        if name is None and draft.key and self._reading():
+        if name is None and draft.key and self._reading() and not self._named_and_missing():
             holder = self.read(lambda index: index.by_key(draft.key or ""))
             name = holder.layer if holder is not None else None
         if name is None and self.layers.home != "project":
