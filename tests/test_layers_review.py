@@ -106,3 +106,20 @@ def test_a_store_named_directly_that_does_not_exist_is_an_error(
         refused = mem(*command, "--store", missing, expect=1)
         assert f"no memory store at {missing}" in refused.output
     assert not Path(missing).exists()
+
+
+def test_short_ids_of_one_layer_s_listing_are_unique_in_every_layer(fresh: Path) -> None:
+    mem("save", "The build runs on Node 22", "--type", "decision")
+    identity = mem_json("list", "--layer", "project")[0]["id"]
+    # A user memory whose id shares all but the last characters with the project's.
+    twin = identity[:-1] + ("0" if identity[-1] != "0" else "1")
+    user = Path(os.environ["MEM_HOME"]) / "_user"
+    (user / "observations" / "twin.md").write_text(
+        f"---\nid: {twin}\ntype: discovery\ntitle: Twin\ncreated: 2026-01-01T00:00:00Z\n---\n"
+        "Twin.\n",
+        encoding="utf-8",
+    )
+    git(user, "add", "-A")
+    git(user, "commit", "-q", "-m", "twin")
+    short = mem_json("list", "--layer", "project")[0]["short_id"]
+    assert mem_json("show", short)[0]["id"] == identity

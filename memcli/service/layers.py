@@ -177,6 +177,12 @@ class LayeredMemory(Memory):
         other layers instead would pass them off as that store's."""
         return self.location.source in ("--store", "MEM_STORE") and not self.store.exists()
 
+    def _others(self) -> list[Memory]:
+        """With ``only``: the other layers present (ids printed must be unique in them too)."""
+        if not self.only:
+            return []
+        return [self.layers.memory(name) for name in self.layers.present() if name != self.only]
+
     def require_store(self) -> None:
         if self._named_and_missing():
             super().require_store()
@@ -198,7 +204,15 @@ class LayeredMemory(Memory):
     def read(self, query: Callable[[Index], R]) -> R:
         memories, layered = self._layered()
         if layered is None:
-            return super().read(query)
+            others = self._others()
+            if not others:
+                return super().read(query)
+            from memcli.index.layered import OneLayer
+
+            def indexes() -> list[Index]:
+                return [memory.index() for memory in others]
+
+            return super().read(lambda index: query(OneLayer(index, indexes)))  # type: ignore[arg-type]
         try:
             return query(layered)  # type: ignore[arg-type]
         except IndexCorrupt as exc:
