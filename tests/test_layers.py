@@ -256,7 +256,7 @@ def test_equal_scores_across_layers_come_newest_first(
     monkeypatch.setenv("MEM_NOW", "2026-10-01T10:00:00Z")
     mem("save", "Retry the flaky upload twice", "--layer", older)
     monkeypatch.setenv("MEM_NOW", "2026-11-01T10:00:00Z")
-    mem("save", "Retry the flaky upload twice", "--layer", newer)
+    mem("save", "Retry the flaky upload thrice", "--layer", newer)  # not a duplicate
     hits = mem_json("search", "flaky upload", "--mode", "lexical")
     assert [h["layer"] for h in hits] == [newer, older]
 

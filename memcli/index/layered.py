@@ -268,3 +268,18 @@ class LayeredIndex:
                 found = index.note_terms([hit for _, hit in mine], terms)
                 counts.update({n: c for (n, _), c in zip(mine, found, strict=True)})
         return [counts.get(n, 0) for n in range(len(hits))]
+
+
+class OneLayer:
+    """One layer's index (a ``--layer`` read) whose short ids are unique in every layer
+    present, so that an id it prints is one `mem show` finds without ``--layer``."""
+
+    def __init__(self, index: Index, others: Callable[[], list[Index]]) -> None:
+        self.index = index
+        self.others = others
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.index, name)
+
+    def short_ids(self, ids: list[str]) -> dict[str, str]:
+        return LayeredIndex([self.index, *self.others()]).short_ids(ids)

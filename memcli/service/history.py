@@ -33,6 +33,7 @@ def log(memory: Memory, ref: str | None, *, limit: int, since: str | None) -> li
 
     memory.require_store()
     if not ref:
+        _require_own_store(memory)
         return journal(memory.store, limit=limit, since=since)
     own, path = _path_of(memory, ref)
     return journal(own.store, limit=limit, since=since, follow=path)
@@ -57,6 +58,11 @@ def _path_of(memory: Memory, ref: str) -> tuple[Memory, str]:
         raise absent from None
 
 
+def _require_own_store(memory: Memory) -> None:
+    """The store the command found (or ``--layer``'s) must exist, not only another layer."""
+    layer_memory(memory, memory.layer).require_store()
+
+
 def layer_memory(memory: Memory, layer: str) -> Memory:
     """The memory of ``layer`` (``memory`` itself when it reads one layer only)."""
     from memcli.service.layers import LayeredMemory
@@ -70,8 +76,12 @@ def each_layer(memory: Memory) -> list[Memory]:
 
     if not isinstance(memory, LayeredMemory):
         return [memory]
-    names = [memory.layer] + [n for n in memory.layers.present() if n != memory.layer]
-    return [memory.layer_memory(name) for name in names if memory.only in (None, name)]
+    present = memory.layers.present()
+    names = dict.fromkeys([memory.layer, *present])  # a layer without a store has no history
+    chosen = [n for n in names if n in present and memory.only in (None, n)]
+    if not chosen:
+        memory.require_store()
+    return [memory.layer_memory(name) for name in chosen]
 
 
 def restore(memory: Memory, ref: str) -> SaveResult:
@@ -97,7 +107,7 @@ def diff(memory: Memory, revs: Sequence[str]) -> MemoryDiff:
     from memcli.core.errors import InvalidInput
     from memcli.store.history import EMPTY_TREE, commit_id, memory_diff
 
-    memory.require_store()
+    _require_own_store(memory)
     store = memory.store
     if not revs and not store.own_repository:
         return _staged(store)

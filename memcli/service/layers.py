@@ -156,11 +156,13 @@ class LayeredMemory(Memory):
 
     def __init__(self, layers: Layers, only: str | None, *, borrow: bool = False) -> None:
         home = only or layers.home
+        location = layers.locations[home]
         if borrow and not only and not layers._exists(home):
             # A project without memory yet still reads the user's (and the team's): the
             # first layer present lends its settings, templates and session records.
             home = next(iter(layers.present()), home)
-        super().__init__(layers.locations[home], layers.notify, layers.progress)
+            location = layers.locations[home]._replace(project=location.project)
+        super().__init__(location, layers.notify, layers.progress)
         self.layer = home
         self.layers = layers
         self.only = only
@@ -175,7 +177,20 @@ class LayeredMemory(Memory):
                 found.append(memory)
         return found
 
+    def _named_and_missing(self) -> bool:
+        """The store was named directly (--store, MEM_STORE) and does not exist: reading the
+        other layers instead would pass them off as that store's."""
+        return self.location.source in ("--store", "MEM_STORE") and not self.store.exists()
+
+    def _others(self) -> list[Memory]:
+        """With ``only``: the other layers present (ids printed must be unique in them too)."""
+        if not self.only:
+            return []
+        return [self.layers.memory(name) for name in self.layers.present() if name != self.only]
+
     def require_store(self) -> None:
+        if self._named_and_missing():
+            super().require_store()
         if not self._reading():
             if self.only and self.only != "project":
                 raise NoLayer(_no_layer(self.only, self.layers.cwd))
@@ -185,7 +200,7 @@ class LayeredMemory(Memory):
         from memcli.index.layered import LayeredIndex
 
         memories = self._reading()
-        if not memories:
+        if not memories or self._named_and_missing():
             self.require_store()
         if len(memories) == 1 and memories[0] is self:
             return memories, None
@@ -194,7 +209,15 @@ class LayeredMemory(Memory):
     def read(self, query: Callable[[Index], R]) -> R:
         memories, layered = self._layered()
         if layered is None:
-            return super().read(query)
+            others = self._others()
+            if not others:
+                return super().read(query)
+            from memcli.index.layered import OneLayer
+
+            def indexes() -> list[Index]:
+                return [memory.index() for memory in others]
+
+            return super().read(lambda index: query(OneLayer(index, indexes)))  # type: ignore[arg-type]
         try:
             return query(layered)  # type: ignore[arg-type]
         except IndexCorrupt as exc:
@@ -242,7 +265,7 @@ class LayeredMemory(Memory):
         project's mem.toml (the project by default).
         """
         name = check_layer(layer)
-        if name is None and draft.key and self._reading():
+        if name is None and draft.key and self._reading() and not self._named_and_missing():
             holder = self.read(lambda index: index.by_key(draft.key or ""))
             name = holder.layer if holder is not None else None
         if name is None and self.layers.home != "project":

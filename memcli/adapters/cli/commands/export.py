@@ -5,7 +5,7 @@ from collections.abc import Iterable
 
 import click
 
-from memcli.adapters.cli.options import open_existing, store_options
+from memcli.adapters.cli.options import layer_store, store_options
 
 
 @click.command()
@@ -40,7 +40,7 @@ def export(
     """
     from memcli.capture.jsonl import export_line, export_records
 
-    memory = open_existing(store_dir, project)
+    memory = layer_store(store_dir, project, None)  # the found store's own memories
     lines = (export_line(record, path) + "\n" for record, path in export_records(memory))
     if output is None:
         for line in lines:

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import click
 
-from memcli.adapters.cli.options import json_option, notice, open_existing, store_options
+from memcli.adapters.cli.options import json_option, layer_store, notice, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import ProblemsReported
 from memcli.service.memory import Memory
@@ -33,7 +33,7 @@ def hooks_install(store_dir: str | None, project: str | None) -> None:
     """
     from memcli.store import githooks
 
-    memory = open_existing(store_dir, project)
+    memory = layer_store(store_dir, project, None)
     for line in githooks.install(memory.store):
         click.echo(line)
 
@@ -49,7 +49,7 @@ def hooks_uninstall(store_dir: str | None, project: str | None) -> None:
     """
     from memcli.store import githooks
 
-    memory = open_existing(store_dir, project)
+    memory = layer_store(store_dir, project, None)
     for line in githooks.uninstall(memory.store) or ["no mem hooks were installed"]:
         click.echo(line)
 
@@ -66,7 +66,7 @@ def hooks_status(as_json: bool, store_dir: str | None, project: str | None) -> N
     """
     from memcli.store import githooks
 
-    memory = open_existing(store_dir, project)
+    memory = layer_store(store_dir, project, None)
     states = githooks.status(memory.store)
     if as_json:
         echo_json([{"name": state.name, "state": state.state} for state in states])

@@ -39,7 +39,10 @@ def reindex(
     """
     if full and check:
         raise click.UsageError("--full and --check do different things; give one")
-    memory = open_memory(store_dir, project)
+    reader = open_memory(store_dir, project)
+    memory = reader.layers.memory()  # the found store's index alone, which must exist
+    memory.require_store()
+    memory.embedding_progress = reader.embedding_progress
     if check:
         drift = memory.check()
         summary = {
