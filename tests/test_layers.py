@@ -323,3 +323,17 @@ def test_a_memory_another_layer_holds_is_not_saved_again(projects: tuple[Path, P
         "user",
     )
     assert mem_json("list", "--layer", "project") == []
+
+
+def test_another_project_named_with_project_reads_no_team_folder_of_here(
+    projects: tuple[Path, Path],
+) -> None:
+    shop, blog = projects
+    mem("init", "--layer", "team")
+    mem("save", "Shop team: deploys freeze on Fridays", "--type", "decision", "--layer", "team")
+    mem("save", "Blog posts go out on Mondays", "--type", "decision", "--project", "blog")
+    listed = mem_json("list", "--project", "blog")
+    assert [(h["layer"], h["title"]) for h in listed] == [
+        ("project", "Blog posts go out on Mondays")
+    ]
+    assert {h["layer"] for h in mem_json("list")} == {"team"}

@@ -152,3 +152,18 @@ def test_promote_through_the_python_api(project: Path) -> None:
             store.promote(memory["id"], to="team")  # there already
         with pytest.raises(memcli.InvalidInput):
             store.promote(memory["id"], to="company")
+
+
+def test_a_source_git_cannot_commit_to_refuses_before_anything_is_written(
+    project: Path,
+) -> None:
+    memory = saved(project, "Checkout retries three times", "--type", "discovery")
+    user = Path(os.environ["MEM_HOME"]) / "_user"
+    ok("init", "--layer", "user", cwd=project)
+    before = git(user, "rev-list", "--count", "HEAD")
+    (project_store() / ".git" / "index.lock").touch()  # a git command running in the store
+    done = run_mem(
+        "promote", str(memory["id"]), "--to", "user", cwd=project, env={"MEM_LOCK_TIMEOUT": "0.3"}
+    )
+    assert done.returncode == 1 and "index.lock" in done.stderr
+    assert git(user, "rev-list", "--count", "HEAD") == before  # no commit, not even undone ones

@@ -68,7 +68,7 @@ class Layers:
         user = user_store_root()
         if "user" not in self.locations and not _same(user, location.root):
             self.locations["user"] = StoreLocation(user, "user")
-        team = find_team_folder(cwd)
+        team = find_team_folder(cwd) if _of_this_project(location, cwd) else None
         if "team" not in self.locations and team is not None and not _same(team, location.root):
             self.locations["team"] = StoreLocation(team, "team", location.project)
         self._memories: dict[str, Memory] = {}
@@ -118,6 +118,16 @@ class Layers:
     def close(self) -> None:
         for memory in self._memories.values():
             memory.close()
+
+
+def _of_this_project(location: StoreLocation, cwd: Path) -> bool:
+    """Whether the store found is the project ``cwd`` is in (``--project`` may name another,
+    whose team folder is not this one)."""
+    if location.source != "central" or location.project is None:
+        return True
+    from memcli.store.location import project_name
+
+    return project_name(cwd) == location.project
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -6,8 +6,8 @@ staged deletion), both with ``promote`` as the action, so each layer's log says
 where it went. The secret scan and ``<private>`` stripping run again first, with
 the destination's rules: a likely secret is refused unless redacted (the team's
 layer never takes one as it is), and nothing is written. When the source cannot
-be changed after the destination was written, the destination's copy is removed
-again: both layers hold what they held.
+be changed after the destination was written (it is checked first: its lock, git's
+state), the destination's copy is removed again: both layers hold what they held.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from memcli.core.model import Record
     from memcli.core.secrets import Policy
     from memcli.service.layers import LayeredMemory
+    from memcli.service.memory import Memory
 
 
 class Promotion(NamedTuple):
@@ -75,6 +76,7 @@ def promote(
             target.check_key_free(moved)
         path = target.store.new_path(moved)
         return Promotion(moved, entry.layer, destination, path, text, None, None)
+    _ready_to_write(source)  # a busy source fails the promotion before anything is written
     written = target.writer.adopt(moved)
     try:
         _, removed = source.writer.forget([entry.id], verb="promote")
@@ -84,3 +86,13 @@ def promote(
     return Promotion(
         moved, entry.layer, destination, written.path, text, written.commit or "", removed
     )
+
+
+def _ready_to_write(memory: Memory) -> None:
+    """Refuse now, not half way, when the store cannot take a commit: its write lock is held
+    past ``MEM_LOCK_TIMEOUT``, git is mid-way through something, or git's index is locked."""
+    from memcli.store.commit import wait_for_git_index_lock
+
+    with memory.store.write_lock():
+        memory.store.check_writable()
+        wait_for_git_index_lock(memory.store.git)

@@ -91,9 +91,12 @@ def _identity(git: Git) -> dict[str, str]:
 
 
 def wait_for_git_index_lock(git: Git) -> None:
-    """Give a person's own git command in the store a moment to finish."""
+    """Give a person's own git command in the store a moment to finish (at most 5 s, and
+    not longer than ``MEM_LOCK_TIMEOUT``)."""
+    from memcli.store.lock import lock_timeout
+
     lock = git.git_dir / "index.lock"
-    deadline = time.monotonic() + _GIT_LOCK_WAIT_SECONDS
+    deadline = time.monotonic() + min(_GIT_LOCK_WAIT_SECONDS, lock_timeout())
     while lock.exists():
         if time.monotonic() >= deadline:
             raise StoreError(
