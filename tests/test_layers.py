@@ -337,3 +337,23 @@ def test_another_project_named_with_project_reads_no_team_folder_of_here(
         ("project", "Blog posts go out on Mondays")
     ]
     assert {h["layer"] for h in mem_json("list")} == {"team"}
+
+
+def test_a_small_layer_ranks_as_it_would_in_one_store(
+    projects: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """bm25 weighs a word by its rarity in ONE index: in a user layer of two memories that
+    both hold it, it weighs nothing. The layers are put on one scale, as one store."""
+    filler = "The checkout page renders the basket, the totals and the shipping options. " * 6
+    mem("save", f"{filler} Installs use pnpm.", "--type", "context")
+    for n in range(8):
+        mem(
+            "save",
+            f"Note {n} about the shop's catalogue and its search facets",
+            "--type",
+            "context",
+        )
+    mem("save", "I use pnpm for installs", "--type", "preference", "--layer", "user")
+    mem("save", "pnpm, never npm", "--type", "preference", "--layer", "user")
+    layered = [h["layer"] for h in mem_json("search", "pnpm", "--mode", "lexical")]
+    assert layered == ["user", "user", "project"]

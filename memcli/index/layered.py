@@ -15,11 +15,14 @@ Ids are unique across layers; keys are resolved in the nearest layer first
 from __future__ import annotations
 
 import heapq
+import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound
+from memcli.index.fts import fts_match, parse_terms
 from memcli.index.queries import NO_FILTERS, Entry, Filters, SearchResult
 from memcli.store.layers import KEY_ORDER
 
@@ -35,6 +38,26 @@ _NEWEST = attrgetter("created", "id")
 def _best_first(lists: Iterable[list[T]], key: Callable[[T], Any], limit: int) -> list[T]:
     """The first ``limit`` of lists each already ordered by ``key``, in one order (stable)."""
     return list(heapq.merge(*lists, key=key))[:limit]
+
+
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"(\*?)')
+"""A quoted term of an FTS5 MATCH expression mem built, and its prefix star."""
+
+
+def _idf(size: int, holding: int) -> float:
+    """FTS5's own bm25 IDF for a word ``holding`` of ``size`` rows hold (floored as it does)."""
+    value = math.log((size - holding + 0.5) / (holding + 0.5))
+    return value if value > 0 else 1e-6
+
+
+def _holding(index: Index, text: str, prefix: bool) -> int:
+    """How many of the index's memories hold a term (a phrase: its rarest word, at most)."""
+    tokens = index.tokens(text)
+    if not tokens:
+        return 0
+    if prefix:
+        return index.holding(tokens[-1], prefix=True)
+    return min(index.holding(token) for token in tokens)
 
 
 def _best_entries(lists: Iterable[list[Entry]], limit: int) -> list[Entry]:
@@ -72,7 +95,37 @@ class LayeredIndex:
 
     def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
         found = self._each(lambda index: index.ranked(match, filters, limit=limit))
-        return _best_entries(found, limit)
+        return _best_entries(self._on_one_scale(found, match), limit)
+
+    def _on_one_scale(self, found: list[list[Entry]], match: str) -> list[list[Entry]]:
+        """Each layer's bm25 scores put on the scale of all layers' joint statistics.
+
+        bm25 weighs a word by how rare it is in ITS index: in a small layer (the
+        user's), a word half its memories hold weighs almost nothing (FTS5 floors
+        it at 1e-6), and its memories would sink below any project match. Each
+        layer's scores are scaled by the ratio of the query words' IDF over all
+        layers to their IDF in that layer (exact for one word; for several, the
+        sum over the words the layer holds), so the layers rank as one index would.
+        """
+        phrases = [
+            (m.group(1).replace('""', '"'), bool(m.group(2))) for m in _QUOTED.finditer(match)
+        ]
+        if len(self.layers) < 2 or not phrases or not any(found):
+            return found
+        sizes = [index.store_size() for index in self.layers]
+        holding = [
+            [_holding(index, text, prefix) for text, prefix in phrases] for index in self.layers
+        ]
+        joint = [sum(column) for column in zip(*holding, strict=True)]
+        scaled = []
+        for entries, size, counts in zip(found, sizes, holding, strict=True):
+            own = sum(_idf(size, n) for n in counts if n)
+            wide = sum(_idf(sum(sizes), j) for n, j in zip(counts, joint, strict=True) if n)
+            factor = wide / own if own > 0 else 1.0
+            scaled.append(
+                [e._replace(score=float(f"{(e.score or 0.0) * factor:.4g}")) for e in entries]
+            )
+        return scaled
 
     def search(
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10, raw: bool = False
@@ -85,6 +138,8 @@ class LayeredIndex:
         chosen = [r.entries for r in results if r.strategy == strategy]
         if strategy == "substring":
             return SearchResult(self._newest(chosen, limit), strategy)
+        if strategy != "raw":
+            chosen = self._on_one_scale(chosen, fts_match(parse_terms(text)) or "")
         return SearchResult(_best_entries(chosen, limit), strategy)
 
     def substring(
