@@ -172,7 +172,8 @@ class MemStore:
         with self._use() as memory:
             target = _layered(memory).save_target(draft, layer)
             writer = target.writer
-            writer.seen = memory  # a memory another layer holds is no new memory either
+            if set(_layered(memory).layers.present()) - {target.layer}:
+                writer.seen = memory  # a memory another layer holds is no new memory either
             result = writer.save(draft, secrets=secrets)
         answer = {
             **record_dict(result.record),
