@@ -182,13 +182,19 @@ MAX_SERVE_BUDGET_MS = 10_000
 """``[serve] budget``: a hook never waits longer than this for the worker."""
 
 
-def load(store_root: Path) -> dict[str, dict[str, Any]]:
-    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
+def defaults() -> dict[str, dict[str, Any]]:
+    """A copy of the default settings (lists copied too: callers may change settings)."""
     settings = {section: dict(values) for section, values in DEFAULTS.items()}
-    for values in settings.values():  # lists are copied too: callers may change settings
+    for values in settings.values():
         for name, value in values.items():
             if isinstance(value, list):
                 values[name] = list(value)
+    return settings
+
+
+def load(store_root: Path) -> dict[str, dict[str, Any]]:
+    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
+    settings = defaults()
     path = store_root / CONFIG_FILE
     text = _read_settings_file(path)
     if text is None:

@@ -85,6 +85,9 @@ class Memory:
         """At most this many memories are embedded by a refresh (a hook's); None: all."""
         self.vectors_waiting = 0
         """Memories the last refresh left without a vector, over ``embed_limit``."""
+        self.model_downloads = "named"
+        """Which semantic model a read may download: "named" (one mem.toml names), "any"
+        (mem's default too: an interactive command) or "none" (a hook never waits for one)."""
 
     @property
     def writer(self) -> Writer:
@@ -197,17 +200,20 @@ class Memory:
         return report
 
     def semantic_model(self) -> str:
-        """The ``[semantic] model`` of mem.toml ('' for none, or for a mem.toml that is invalid)."""
+        """The semantic model in use: mem.toml's ``[semantic] model``, or mem's default
+        (``memcli.core.model_choice``); '' for none, or for a mem.toml that is invalid."""
         from memcli.core.config import CONFIG_FILE
+        from memcli.core.model_choice import choose
 
-        if not (self.store.root / CONFIG_FILE).exists():
-            return ""  # no settings file: no model, and no TOML parser imported
-        from memcli.core import config
+        configured = ""
+        if (self.store.root / CONFIG_FILE).exists():  # else no TOML parser imported
+            from memcli.core import config
 
-        try:
-            return str(config.load(self.store.root)["semantic"]["model"])
-        except MemError:
-            return ""  # the command that reads settings says what is wrong
+            try:
+                configured = str(config.load(self.store.root)["semantic"]["model"])
+            except MemError:
+                return ""  # the command that reads settings says what is wrong
+        return choose(configured, fetch=self.model_downloads == "any").name
 
     def _follow_semantic(self, index: Index, report: RefreshReport | None) -> None:
         """The vectors in step with the index, when mem.toml names a model (else nothing).
@@ -231,6 +237,7 @@ class Memory:
                 notify=self.notify,
                 progress=self.embedding_progress,
                 limit=self.embed_limit,
+                fetch=self.model_downloads != "none",
                 update=(report.base, report.ids) if report and report.base is not None else None,
             )
             if followed is not None:

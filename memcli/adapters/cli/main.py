@@ -50,6 +50,7 @@ LAZY_COMMANDS = {
     "uninstall": "install:uninstall",
     "mcp": "mcp:mcp",
     "serve": "serve:serve",
+    "model": "model:model_group",
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 
@@ -69,7 +70,7 @@ HELP_SECTIONS = {
     ),
     "Agents": ("install", "uninstall", "summarize", "transcripts", "import", "export"),
     "Sharing": ("promote", "clone", "remote", "sync", "log", "diff"),
-    "Maintenance": ("init", "doctor", "reindex", "stale", "hooks", "eval", "mcp", "serve"),
+    "Maintenance": ("init", "doctor", "reindex", "stale", "hooks", "eval", "model", "mcp", "serve"),
     "Plumbing (run by hooks and agents)": ("hook", "capture", "git-hook"),
 }
 """How ``mem --help`` groups the commands, in order; every command but an alias is in one."""
