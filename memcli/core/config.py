@@ -51,7 +51,8 @@ slow_half_life = "365d"          # preferences, decisions and patterns age this 
 importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
-model = ""             # a model name on the hub or a local directory; empty: lexical only
+model = ""             # a hub name or a local directory; empty: mem's default with
+                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical
 
 [serve]
 auto = false           # a session start starts a warm worker (`mem serve --worker`) for
