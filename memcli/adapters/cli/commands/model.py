@@ -28,6 +28,11 @@ def model_group() -> None:
     uses mem's default model, minishlab/potion-retrieval-32M, once it is downloaded
     (`mem model pull`, or the first search in a terminal). `model = "none"` in
     mem.toml keeps search lexical.
+
+    \b
+    Example:
+        mem model pull
+        mem model status
     """
 
 
