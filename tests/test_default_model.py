@@ -210,3 +210,10 @@ def test_an_interactive_read_tries_the_download_once_then_stays_lexical(
     assert len(lines) == 1
     assert lines[0].startswith(f"lexical only: the default model {DEFAULT} is not downloaded (")
     assert lines[0].endswith("; run `mem model pull`)")
+
+
+def test_a_save_in_a_terminal_never_downloads(store: Path, hub: Path, tmp_path: Path) -> None:
+    """A write may hold the store's lock: only a read command fetches the default model."""
+    code, stderr = run_in_terminal(["save", "The cache is memoized per request"], online_env())
+    assert code == 0, stderr
+    assert "download" not in stderr and not failure_record(tmp_path).exists()

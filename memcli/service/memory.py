@@ -99,7 +99,13 @@ class Memory:
         """
         from memcli.service.writer import Writer
 
+        self.writing()
         return Writer(self)
+
+    def writing(self) -> None:
+        """This command writes: it does not wait for mem's default model to download."""
+        if self.model_downloads == "any":
+            self.model_downloads = "named"
 
     # --------------------------------------------------------------- opening
 
@@ -196,12 +202,14 @@ class Memory:
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
         report = index.refresh(self.store, self.notify, full=full, known=known)
-        self._follow_semantic(index, report)
+        # After a write (``known``) no model is downloaded: the write's lock may be held.
+        self._follow_semantic(index, report, downloads=known is None)
         return report
 
-    def semantic_model(self) -> str:
+    def semantic_model(self, *, downloads: bool = True) -> str:
         """The semantic model in use: mem.toml's ``[semantic] model``, or mem's default
-        (``memcli.core.model_choice``); '' for none, or for a mem.toml that is invalid."""
+        (``memcli.core.model_choice``); '' for none, or for a mem.toml that is invalid.
+        ``downloads``: this command may download the default (``model_downloads``)."""
         from memcli.core.config import CONFIG_FILE
         from memcli.core.model_choice import choose
 
@@ -213,17 +221,20 @@ class Memory:
                 configured = str(config.load(self.store.root)["semantic"]["model"])
             except MemError:
                 return ""  # the command that reads settings says what is wrong
-        return choose(configured, fetch=self.model_downloads == "any").name
+        return choose(configured, fetch=downloads and self.model_downloads == "any").name
 
-    def _follow_semantic(self, index: Index, report: RefreshReport | None) -> None:
-        """The vectors in step with the index, when mem.toml names a model (else nothing).
+    def _follow_semantic(
+        self, index: Index, report: RefreshReport | None, *, downloads: bool = True
+    ) -> None:
+        """The vectors in step with the index, when a model is in use (else nothing).
 
         A model that cannot be used makes this command lexical, with a notice;
-        it never fails the command.
+        it never fails the command. ``downloads``: a missing model may be fetched
+        (as ``model_downloads`` allows).
         """
         if index.path == ":memory:" or self.index_deferred or self.semantic_problem:
             return
-        name = self.semantic_model()
+        name = self.semantic_model(downloads=downloads)
         if not name:
             return
         try:
@@ -237,7 +248,7 @@ class Memory:
                 notify=self.notify,
                 progress=self.embedding_progress,
                 limit=self.embed_limit,
-                fetch=self.model_downloads != "none",
+                fetch=downloads and self.model_downloads != "none",
                 update=(report.base, report.ids) if report and report.base is not None else None,
             )
             if followed is not None:
