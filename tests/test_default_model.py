@@ -135,6 +135,11 @@ def test_model_pull_offline_is_one_clear_line(store: Path, hub: Path) -> None:
 def test_model_pull_keeps_a_cached_model_and_refuses_a_folder(store: Path, hub: Path) -> None:
     folder = cache_default_model(hub)
     assert mem("model", "pull").stdout == f"{DEFAULT} is already downloaded: {folder}\n"
+    assert mem_json("model", "pull", "--json") == {
+        "model": DEFAULT,
+        "folder": str(folder),
+        "downloaded": False,
+    }
     refused = mem("model", "pull", "./some-folder", expect=1)
     assert "'./some-folder' is not a hub name (owner/model)" in refused.output
 

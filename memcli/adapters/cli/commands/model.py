@@ -38,8 +38,9 @@ def model_group() -> None:
 
 @model_group.command(name="pull")
 @click.argument("name", required=False)
+@json_option
 @store_options
-def pull(name: str | None, store_dir: str | None, project: str | None) -> None:
+def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Download a model into the Hugging Face hub cache, with progress, once.
 
     NAME is a hub name (owner/model); without it, the model mem.toml names, else
@@ -50,6 +51,7 @@ def pull(name: str | None, store_dir: str | None, project: str | None) -> None:
     Example:
         mem model pull
         mem model pull minishlab/potion-base-8M
+        mem model pull --json
     """
     name = name or _configured_hub_name(store_dir, project) or DEFAULT_MODEL
     if not is_hub_name(name):
@@ -58,16 +60,28 @@ def pull(name: str | None, store_dir: str | None, project: str | None) -> None:
     if missing:
         raise MemError(f"downloading a model needs memcli[semantic] ({', '.join(missing)} missing)")
     folder = cached(name)
-    if folder is not None:
+    fetched = folder is None
+    if folder is None:
+        folder = _download(name)
+    if as_json:
+        from memcli.adapters.cli.output import echo_json
+
+        echo_json({"model": name, "folder": str(folder), "downloaded": fetched})
+    elif fetched:
+        click.echo(f"{name} downloaded: {folder}")
+    else:
         click.echo(f"{name} is already downloaded: {folder}")
-        return
+
+
+def _download(name: str) -> Path:
+    """The model fetched into the hub cache and checked: one it cannot read is an error now."""
     from memcli.semantic.model import download, read_model
 
     if not offline():  # offline, download says so in one line
         notice(f"downloading the semantic model {name}")
     folder = download(name)
-    read_model(folder)  # a model mem cannot read is an error now, not at the next search
-    click.echo(f"{name} downloaded: {folder}")
+    read_model(folder)
+    return folder
 
 
 @model_group.command(name="status")
