@@ -18,6 +18,11 @@ from memcli.adapters.cli.main import cli
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = REPO_ROOT / "fixtures"
 REAL_HOME = Path.home()
+NO_DEFAULT_MODEL = (
+    "lexical only: the default model minishlab/potion-retrieval-32M is not downloaded "
+    "(HF_HUB_OFFLINE is set; run `mem model pull` online)"
+)
+"""The semantic line where the default model is not cached (tests run offline)."""
 
 
 def _real_home_marker() -> tuple[bool, float]:
@@ -51,8 +56,12 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "GIT_INDEX_FILE",
         "CLAUDE_CONFIG_DIR",
         "CODEX_HOME",
+        "HF_HOME",
+        "HF_HUB_CACHE",
+        "HF_ENDPOINT",
     ):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no test downloads a model
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("MEM_HOME", str(tmp_path / "mem-home"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))

@@ -7,13 +7,13 @@ import os
 import time
 from pathlib import Path
 
-from .conftest import git, mem, mem_json
+from .conftest import NO_DEFAULT_MODEL, git, mem, mem_json
 
 
 def test_a_healthy_store(store: Path) -> None:
     mem("save", "All is well")
     assert mem("doctor").stdout.splitlines() == [
-        "lexical only: no [semantic] model in mem.toml",
+        NO_DEFAULT_MODEL,
         "The store is healthy.",
     ]
     assert mem_json("doctor")["healthy"] is True

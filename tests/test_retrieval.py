@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from memcli.retrieval.query import plan_query
 from memcli.retrieval.stopwords import ENGLISH
 
-from .conftest import git, mem, mem_json
+from .conftest import NO_DEFAULT_MODEL, git, mem, mem_json
 
 
 def save(text: str, title: str, *args: str, when: str = "2026-11-01T00:00:00Z") -> str:
@@ -93,7 +93,7 @@ def test_explain_shows_terms_stop_words_sql_and_each_part(uploads: Path) -> None
     assert 'query terms: "upload", "keep", "failing" (any)' in out
     assert "stop words dropped: why, does, the" in out
     assert "sql: SELECT rowid, bm25(memories_fts" in out and "MATCH" in out
-    assert "mode: lexical; lexical only: no [semantic] model in mem.toml" in out
+    assert f"mode: lexical; {NO_DEFAULT_MODEL}" in out
     assert "bm25 #1 (" in out and "2/3 terms" in out and "x recency" in out
     data = mem_json("search", "upload failing", "--explain")
     first = data["hits"][0]

@@ -33,7 +33,7 @@ from memcli.semantic.batch import BatchEmbedder, library_encoder, library_tokeni
 from memcli.semantic.model import ModelError, StaticEmbedder, read_model
 from memcli.semantic.wordpiece import WordPiece, spec_of
 
-from .conftest import git, mem
+from .conftest import NO_DEFAULT_MODEL, git, mem
 
 AXES = {
     0: ["feature", "toggle", "flag", "switch", "##es"],
@@ -431,8 +431,8 @@ def test_status_without_a_model_or_with_a_hub_model(
 ) -> None:
     assert semantic_status(store, config.load(store)) == (
         False,
-        "",
-        "lexical only: no [semantic] model in mem.toml",
+        "minishlab/potion-retrieval-32M",
+        NO_DEFAULT_MODEL,
     )
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -51,7 +51,8 @@ slow_half_life = "365d"          # preferences, decisions and patterns age this 
 importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
-model = ""             # a model name on the hub or a local directory; empty: lexical only
+model = ""             # a hub name or a local directory; empty: mem's default with
+                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical
 
 [serve]
 auto = false           # a session start starts a warm worker (`mem serve --worker`) for
@@ -193,13 +194,19 @@ MAX_SERVE_BUDGET_MS = 10_000
 """``[serve] budget``: a hook never waits longer than this for the worker."""
 
 
-def load(store_root: Path) -> dict[str, dict[str, Any]]:
-    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
+def defaults() -> dict[str, dict[str, Any]]:
+    """A copy of the default settings (lists copied too: callers may change settings)."""
     settings = {section: dict(values) for section, values in DEFAULTS.items()}
-    for values in settings.values():  # lists are copied too: callers may change settings
+    for values in settings.values():
         for name, value in values.items():
             if isinstance(value, list):
                 values[name] = list(value)
+    return settings
+
+
+def load(store_root: Path) -> dict[str, dict[str, Any]]:
+    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
+    settings = defaults()
     path = store_root / CONFIG_FILE
     text = _read_settings_file(path)
     if text is None:

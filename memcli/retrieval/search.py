@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.core import config
+from memcli.core.model_choice import choose
 from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import NO_FILTERS, Entry, Filters, Index
 from memcli.index.fts import Term, fts_match, parse_terms
@@ -92,8 +93,9 @@ class Searcher:
         return self._semantic_line
 
     def _semantic_status(self) -> str:
-        if not self.settings["semantic"]["model"]:
-            return "lexical only: no [semantic] model in mem.toml"
+        choice = choose(str(self.settings["semantic"]["model"]))
+        if not choice.name:
+            return choice.reason
         try:
             from memcli.semantic import semantic_status
         except ImportError:
@@ -103,7 +105,7 @@ class Searcher:
 
     def _semantic_search(self, index: Index) -> Any:
         """The semantic searcher for ``index``, or None when there is no model to use."""
-        if not self.settings["semantic"]["model"]:
+        if not choose(str(self.settings["semantic"]["model"])).name:
             return None
         try:
             from memcli.semantic import SemanticSearch

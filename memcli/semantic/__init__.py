@@ -1,9 +1,10 @@
 """Optional semantic retrieval with an embedding model (``memcli[semantic]``).
 
 ``semantic_status`` says in one line whether search is semantic and why not;
-``SemanticSearch`` finds the memories nearest to a query by meaning. With no
-``[semantic] model`` in mem.toml nothing here is imported. Importable without
-numpy: only bulk embedding (``batch``) needs it.
+``SemanticSearch`` finds the memories nearest to a query by meaning. Which model
+(mem.toml's, or the default) is ``memcli.core.model_choice``'s to say; with none,
+nothing here is imported. Importable without numpy: only bulk embedding
+(``batch``) needs it.
 
     model.py     the model's files (model2vec format), checked; pure-Python embedding
     transformer.py  an ONNX sentence encoder (sentence-transformers layout), onnxruntime
@@ -15,15 +16,22 @@ numpy: only bulk embedding (``batch``) needs it.
 
 from __future__ import annotations
 
-import importlib.util
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from memcli.core.model_choice import (
+    DEFAULT_MODEL,
+    choose,
+    importable,
+    is_hub_name,
+    missing_packages,
+    offline,
+)
+from memcli.semantic.model import ModelError
 from memcli.semantic.search import SemanticSearch
 
-__all__ = ["SemanticSearch", "SemanticStatus", "semantic_status"]
-
-EXTRA_MODULES = (("sqlite-vec", "sqlite_vec"), ("numpy", "numpy"), ("tokenizers", "tokenizers"))
+__all__ = ["ModelReport", "SemanticSearch", "SemanticStatus", "model_report", "semantic_status"]
 
 
 class SemanticStatus(NamedTuple):
@@ -32,53 +40,84 @@ class SemanticStatus(NamedTuple):
     reason: str
 
 
+@dataclass
+class ModelReport:
+    """What ``mem model status`` says: the model chosen, its files, its vectors here."""
+
+    configured: str
+    """``[semantic] model`` in mem.toml ('' when none is named)."""
+    model: str
+    """The model chosen (mem's default when none is named), '' for none."""
+    default: bool
+    enabled: bool
+    reason: str
+    """One line: semantic with the model, dimensions and vectors, or why lexical."""
+    problem: bool = False
+    """A model is chosen but cannot be used (``mem doctor`` counts it as a problem)."""
+    folder: str | None = None
+    """Where the model's files are on this machine (None: not downloaded)."""
+    dims: int | None = None
+    vectors: int | None = None
+    memories: int | None = None
+
+
 def semantic_status(store_root: Path, settings: dict[str, Any]) -> SemanticStatus:
     """Whether search is semantic here, in one line; never raises for a bad model."""
-    from memcli.semantic import transformer
-    from memcli.semantic.model import ModelError, is_hub_name, locate, offline, read_model
+    report = model_report(store_root, settings)
+    return SemanticStatus(report.enabled, report.model, report.reason)
 
-    name = str(settings.get("semantic", {}).get("model") or "")
-    if not name:
-        return SemanticStatus(False, "", "lexical only: no [semantic] model in mem.toml")
-    missing = [package for package, module in EXTRA_MODULES if not _importable(module)]
-    if is_hub_name(name) and not _importable("huggingface_hub"):
-        missing.append("huggingface_hub")
+
+def model_report(store_root: Path, settings: dict[str, Any]) -> ModelReport:
+    """The model this store's search uses, checked; never raises for a bad model."""
+    configured = str(settings.get("semantic", {}).get("model") or "")
+    choice = choose(configured)
+    report = ModelReport(configured, choice.name, choice.default, False, choice.reason)
+    if not choice.name:
+        if choice.default and not missing_packages():
+            report.model = DEFAULT_MODEL
+        return report
+    name = choice.name
+    missing = [p for p in missing_packages() if p != "huggingface_hub" or is_hub_name(name)]
     if missing:
-        return SemanticStatus(
-            False, name, f"lexical only: install memcli[semantic] ({', '.join(missing)} missing)"
-        )
+        report.reason = f"lexical only: install memcli[semantic] ({', '.join(missing)} missing)"
+        report.problem = True
+        return report
     try:
-        directory = locate(name, store_root)
-        if directory is None:
-            why = "HF_HUB_OFFLINE is set" if offline() else "the next search downloads it"
-            return SemanticStatus(
-                False, name, f"lexical only: the model {name} is not downloaded ({why})"
-            )
-        if transformer.graph_path(directory) is None:
-            info, _ = read_model(directory)
-            identity, dim = info.identity, info.dim
-        else:
-            if not _importable("onnxruntime"):
-                return SemanticStatus(
-                    False, name, "lexical only: install memcli[semantic] (onnxruntime missing)"
-                )
-            onnx = transformer.read_transformer(directory)
-            identity, dim = onnx.identity, transformer.embedder_for(name, onnx).dim
+        _read(report, name, store_root)
     except ModelError as exc:
-        return SemanticStatus(False, name, f"lexical only: {exc}")
+        report.reason, report.problem = f"lexical only: {exc}", True
+    return report
+
+
+def _read(report: ModelReport, name: str, store_root: Path) -> None:
+    """The model's folder and dimensions, and the store's vectors of it, into ``report``."""
+    from memcli.semantic import transformer
+    from memcli.semantic.model import locate, read_model
+
+    directory = locate(name, store_root)
+    if directory is None:
+        why = "HF_HUB_OFFLINE is set" if offline() else "the next search downloads it"
+        report.reason = f"lexical only: the model {name} is not downloaded ({why})"
+        report.problem = True
+        return
+    report.folder = str(directory)
+    if transformer.graph_path(directory) is None:
+        info, _ = read_model(directory)
+        identity, dim = info.identity, info.dim
+    else:
+        if not importable("onnxruntime"):
+            report.reason = "lexical only: install memcli[semantic] (onnxruntime missing)"
+            report.problem = True
+            return
+        onnx = transformer.read_transformer(directory)
+        identity, dim = onnx.identity, transformer.embedder_for(name, onnx).dim
     have, total = _vector_counts(store_root, identity)
+    report.enabled, report.dims, report.vectors, report.memories = True, dim, have, total
     if have == total:
         counts = f"{have:,} vectors"
     else:
         counts = f"{have:,} of {total:,} memories have vectors; the next search embeds the rest"
-    return SemanticStatus(True, name, f"semantic: {name} ({dim} dims, {counts})")
-
-
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
+    report.reason = f"semantic: {name} ({dim} dims, {counts})"
 
 
 def _vector_counts(store_root: Path, identity: str) -> tuple[int, int]:

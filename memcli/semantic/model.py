@@ -24,9 +24,16 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from memcli.core.errors import MemError
+from memcli.core.model_choice import (
+    MODEL_FILES,
+    cached,
+    clear_failure,
+    is_hub_name,
+    offline,
+    record_failure,
+)
 from memcli.core.regular import open_regular
 
-MODEL_FILES = ("config.json", "tokenizer.json", "model.safetensors")
 MAX_CONFIG_BYTES = 1 << 20
 MAX_TOKENIZER_BYTES = 64 << 20
 MAX_HEADER_BYTES = 16 << 20
@@ -107,30 +114,6 @@ class ModelInfo(NamedTuple):
 # ------------------------------------------------------------------ finding a model
 
 
-def is_hub_name(name: str) -> bool:
-    parts = name.split("/")
-    return (
-        len(parts) == 2
-        and all(parts)
-        and not name.startswith((".", "~"))
-        and all(c.isalnum() or c in "-_." for part in parts for c in part)
-    )
-
-
-def hub_cache() -> Path:
-    """Where huggingface_hub keeps downloads, found as it finds it (without importing it)."""
-    if os.environ.get("HF_HUB_CACHE"):
-        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
-    if os.environ.get("HF_HOME"):
-        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache).expanduser() / "huggingface" / "hub"
-
-
-def offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def locate(name: str, store_root: Path) -> Path | None:
     """The folder of the model ``name`` on this machine, or None if it must be downloaded.
 
@@ -144,21 +127,7 @@ def locate(name: str, store_root: Path) -> Path | None:
         if not path.is_dir():
             raise ModelError(f"the model folder {path} does not exist")
         return path
-    repo = hub_cache() / f"models--{name.replace('/', '--')}"
-    snapshots = repo / "snapshots"
-    try:
-        revision = (repo / "refs" / "main").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        revision = ""
-    candidates = [snapshots / revision] if revision else []
-    if not candidates and snapshots.is_dir():
-        candidates = sorted(
-            (p for p in snapshots.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime
-        )[-1:]
-    for folder in candidates:
-        if all((folder / file).is_file() for file in MODEL_FILES):
-            return folder
-    return None
+    return cached(name)
 
 
 def download(name: str) -> Path:
@@ -175,7 +144,9 @@ def download(name: str) -> Path:
         )
     except Exception as exc:  # the hub's errors have no common base worth naming
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        record_failure(name, first)
         raise ModelError(f"cannot download the model {name}: {first}") from None
+    clear_failure()
     return Path(folder)
 
 

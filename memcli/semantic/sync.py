@@ -97,9 +97,14 @@ def center_of(meta: dict[str, str]) -> list[float] | None:
     return [float(x) for x in json.loads(raw)] if raw else None
 
 
-def model_directory(name: str, store_root: Path, notify: Callable[[str], None]) -> Path:
+def model_directory(
+    name: str, store_root: Path, notify: Callable[[str], None], *, fetch: bool = True
+) -> Path:
+    """The model's folder, downloaded first when it is not here and ``fetch`` allows it."""
     directory = locate(name, store_root)
     if directory is None:
+        if not fetch:
+            raise ModelError(f"the model {name} is not downloaded (run `mem model pull`)")
         notify(f"downloading the semantic model {name}")
         directory = download(name)
     return directory
@@ -115,6 +120,7 @@ def follow(
     progress: Progress | None = None,
     limit: int | None = None,
     update: tuple[str, set[str]] | None = None,
+    fetch: bool = True,
 ) -> SyncReport | None:
     """Bring the vectors in step with the index; None when they already were.
 
@@ -123,11 +129,12 @@ def follow(
     time for it) are left waiting, with a notice, for the next command.
     ``update``: the refresh updated the index from this commit, touching these
     memory ids; when the vectors followed that commit, only those are looked at.
+    ``fetch``: a model not on this machine may be downloaded (a hook's may not).
     """
     db = index.db
     meta = vectors.read_meta(db)
     commit = index.indexed_commit() or ""
-    directory = model_directory(name, store_root, notify)
+    directory = model_directory(name, store_root, notify, fetch=fetch)
     current = stamp(directory)
     if (
         meta is not None

@@ -124,17 +124,17 @@ def _semantic(memory: Memory, checkup: Checkup) -> None:
     """The semantic status line; a model named in mem.toml that cannot be used is a problem."""
     from memcli.core import config
     from memcli.core.errors import MemError
-    from memcli.semantic import semantic_status
+    from memcli.semantic import model_report
 
     try:
         settings = config.load(memory.store.root)
     except MemError as exc:
         checkup.problems.append(str(exc))
         return
-    status = semantic_status(memory.store.root, settings)
-    checkup.semantic = status.reason
-    if status.model and not status.enabled:
-        checkup.problems.append(status.reason)
+    report = model_report(memory.store.root, settings)
+    checkup.semantic = report.reason
+    if report.problem:
+        checkup.problems.append(report.reason)
 
 
 def _background_failures(checkup: Checkup) -> None:

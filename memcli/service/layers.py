@@ -63,6 +63,8 @@ class Layers:
         self.notify = notify
         self.progress = progress
         self.cwd = cwd
+        self.model_downloads = "named"
+        """Given to each layer's memory (``Memory.model_downloads``)."""
         own = layer_of(location)
         self.locations: dict[str, StoreLocation] = {own: location}
         user = user_store_root()
@@ -87,7 +89,9 @@ class Layers:
         if name not in self.locations:
             raise NoLayer(_no_layer(name, self.cwd))
         if name not in self._memories:
-            self._memories[name] = _open(self.locations[name], self.notify, self.progress)
+            memory = _open(self.locations[name], self.notify, self.progress)
+            memory.model_downloads = self.model_downloads
+            self._memories[name] = memory
         return self._memories[name]
 
     def present(self) -> list[str]:
@@ -176,6 +180,7 @@ class LayeredMemory(Memory):
         self.layer = home
         self.layers = layers
         self.only = only
+        self.model_downloads = layers.model_downloads
 
     def _reading(self) -> list[Memory]:
         """The memories read: each present layer (only the chosen one with ``only``)."""
@@ -250,7 +255,15 @@ class LayeredMemory(Memory):
     @property
     def writer(self) -> Writer:
         """The found store's writer (its own memory: key checks stay in that layer)."""
+        self.writing()
         return self.layers.memory().writer
+
+    def writing(self) -> None:
+        super().writing()
+        if self.layers.model_downloads == "any":
+            self.layers.model_downloads = "named"
+        for memory in self.layers._memories.values():
+            memory.writing()
 
     def ensure_store(self) -> None:
         self.layers.memory().ensure_store()

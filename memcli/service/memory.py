@@ -85,6 +85,9 @@ class Memory:
         """At most this many memories are embedded by a refresh (a hook's); None: all."""
         self.vectors_waiting = 0
         """Memories the last refresh left without a vector, over ``embed_limit``."""
+        self.model_downloads = "named"
+        """Which semantic model a read may download: "named" (one mem.toml names), "any"
+        (mem's default too: an interactive command) or "none" (a hook never waits for one)."""
 
     @property
     def writer(self) -> Writer:
@@ -96,7 +99,13 @@ class Memory:
         """
         from memcli.service.writer import Writer
 
+        self.writing()
         return Writer(self)
+
+    def writing(self) -> None:
+        """This command writes: it does not wait for mem's default model to download."""
+        if self.model_downloads == "any":
+            self.model_downloads = "named"
 
     # --------------------------------------------------------------- opening
 
@@ -193,31 +202,39 @@ class Memory:
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
         report = index.refresh(self.store, self.notify, full=full, known=known)
-        self._follow_semantic(index, report)
+        # After a write (``known``) no model is downloaded: the write's lock may be held.
+        self._follow_semantic(index, report, downloads=known is None)
         return report
 
-    def semantic_model(self) -> str:
-        """The ``[semantic] model`` of mem.toml ('' for none, or for a mem.toml that is invalid)."""
+    def semantic_model(self, *, downloads: bool = True) -> str:
+        """The semantic model in use: mem.toml's ``[semantic] model``, or mem's default
+        (``memcli.core.model_choice``); '' for none, or for a mem.toml that is invalid.
+        ``downloads``: this command may download the default (``model_downloads``)."""
         from memcli.core.config import CONFIG_FILE
+        from memcli.core.model_choice import choose
 
-        if not (self.store.root / CONFIG_FILE).exists():
-            return ""  # no settings file: no model, and no TOML parser imported
-        from memcli.core import config
+        configured = ""
+        if (self.store.root / CONFIG_FILE).exists():  # else no TOML parser imported
+            from memcli.core import config
 
-        try:
-            return str(config.load(self.store.root)["semantic"]["model"])
-        except MemError:
-            return ""  # the command that reads settings says what is wrong
+            try:
+                configured = str(config.load(self.store.root)["semantic"]["model"])
+            except MemError:
+                return ""  # the command that reads settings says what is wrong
+        return choose(configured, fetch=downloads and self.model_downloads == "any").name
 
-    def _follow_semantic(self, index: Index, report: RefreshReport | None) -> None:
-        """The vectors in step with the index, when mem.toml names a model (else nothing).
+    def _follow_semantic(
+        self, index: Index, report: RefreshReport | None, *, downloads: bool = True
+    ) -> None:
+        """The vectors in step with the index, when a model is in use (else nothing).
 
         A model that cannot be used makes this command lexical, with a notice;
-        it never fails the command.
+        it never fails the command. ``downloads``: a missing model may be fetched
+        (as ``model_downloads`` allows).
         """
         if index.path == ":memory:" or self.index_deferred or self.semantic_problem:
             return
-        name = self.semantic_model()
+        name = self.semantic_model(downloads=downloads)
         if not name:
             return
         try:
@@ -231,6 +248,7 @@ class Memory:
                 notify=self.notify,
                 progress=self.embedding_progress,
                 limit=self.embed_limit,
+                fetch=downloads and self.model_downloads != "none",
                 update=(report.base, report.ids) if report and report.base is not None else None,
             )
             if followed is not None:

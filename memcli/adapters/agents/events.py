@@ -57,7 +57,9 @@ def open_memory(cwd: object, notify: Notify) -> LayeredMemory:
     from memcli.store.location import locate
 
     where = directory(cwd) or Path.cwd()
-    memory = Layers(locate(None, None, where), where, notify).reader(borrow=True)
+    layers = Layers(locate(None, None, where), where, notify)
+    layers.model_downloads = "none"  # a hook never waits for a model to download
+    memory = layers.reader(borrow=True)
     memory.embed_limit = HOOK_EMBED_LIMIT  # more would import numpy: a detached reindex does it
     return memory
 

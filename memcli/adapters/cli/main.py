@@ -51,6 +51,7 @@ LAZY_COMMANDS = {
     "uninstall": "install:uninstall",
     "mcp": "mcp:mcp",
     "serve": "serve:serve",
+    "model": "model:model_group",
 }
 """Command name -> ``module:object`` under memcli.adapters.cli.commands, imported when run."""
 
@@ -78,6 +79,7 @@ HELP_SECTIONS = {
         "dedupe",
         "hooks",
         "eval",
+        "model",
         "mcp",
         "serve",
     ),

@@ -64,7 +64,10 @@ def open_memory(
     progress = terminal_progress() if terminal else None
     cwd = Path.cwd()
     location = locate(store_dir, project, cwd)
-    memory = Layers(location, cwd, notice, progress).reader(layer, borrow=borrow)
+    layers = Layers(location, cwd, notice, progress)
+    if terminal:  # someone is there to see mem's default model downloaded, once
+        layers.model_downloads = "any"
+    memory = layers.reader(layer, borrow=borrow)
     if terminal:
         memory.embedding_progress = terminal_progress("embedding", "memories")
     return memory

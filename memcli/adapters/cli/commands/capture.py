@@ -76,6 +76,7 @@ def session_end(
         raise InvalidInput(f"the session's working directory {cwd} is not a folder")
     where = cwd or Path.cwd()
     memory = Memory(locate(store_dir, project, where), notify=notice)
+    memory.model_downloads = "none"  # run by a session-end hook: no waiting for a model
     result = capture_session_end(
         memory, agent=agent, session=session, transcript=transcript, cwd=cwd
     )

@@ -1,0 +1,159 @@
+"""``mem model``: the semantic model, downloaded ahead of time and looked at."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memcli.adapters.cli.options import json_option, notice, store_options
+from memcli.core.errors import InvalidInput, MemError, StoreError
+from memcli.core.model_choice import (
+    DEFAULT_MODEL,
+    OPT_OUT,
+    cached,
+    is_hub_name,
+    missing_packages,
+    offline,
+)
+
+
+@click.group(name="model")
+def model_group() -> None:
+    """The semantic model: download it ahead of time, or see which is in use.
+
+    With memcli[semantic] installed and no [semantic] model in mem.toml, search
+    uses mem's default model, minishlab/potion-retrieval-32M, once it is downloaded
+    (`mem model pull`, or the first search in a terminal). `model = "none"` in
+    mem.toml keeps search lexical.
+
+    \b
+    Example:
+        mem model pull
+        mem model status
+    """
+
+
+@model_group.command(name="pull")
+@click.argument("name", required=False)
+@json_option
+@store_options
+def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | None) -> None:
+    """Download a model into the Hugging Face hub cache, with progress, once.
+
+    NAME is a hub name (owner/model); without it, the model mem.toml names, else
+    mem's default. A model already downloaded is not fetched again. Hooks never
+    download: pull first on a machine where the agents' hooks should use it.
+
+    \b
+    Example:
+        mem model pull
+        mem model pull minishlab/potion-base-8M
+        mem model pull --json
+    """
+    name = name or _configured_hub_name(store_dir, project) or DEFAULT_MODEL
+    if not is_hub_name(name):
+        raise InvalidInput(f"{name!r} is not a hub name (owner/model): a folder needs no pull")
+    missing = missing_packages()
+    if missing:
+        raise MemError(f"downloading a model needs memcli[semantic] ({', '.join(missing)} missing)")
+    folder = cached(name)
+    fetched = folder is None
+    if folder is None:
+        folder = _download(name)
+    if as_json:
+        from memcli.adapters.cli.output import echo_json
+
+        echo_json({"model": name, "folder": str(folder), "downloaded": fetched})
+    elif fetched:
+        click.echo(f"{name} downloaded: {folder}")
+    else:
+        click.echo(f"{name} is already downloaded: {folder}")
+
+
+def _download(name: str) -> Path:
+    """The model fetched into the hub cache and checked: one it cannot read is an error now."""
+    from memcli.semantic.model import download, read_model
+
+    if not offline():  # offline, download says so in one line
+        notice(f"downloading the semantic model {name}")
+    folder = download(name)
+    read_model(folder)
+    return folder
+
+
+@model_group.command(name="status")
+@json_option
+@store_options
+def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
+    """Show the semantic model in use here: named or default, downloaded, loaded, vectors.
+
+    Which model (the one mem.toml names, or mem's default), where its files are
+    (or that it is not downloaded), whether it loads, its dimensions, and how many
+    of the store's memories have a vector of it. It only reads: nothing is
+    downloaded or embedded.
+
+    \b
+    Example:
+        mem model status
+        mem model status --json
+    """
+    from memcli.semantic import model_report
+
+    root, settings = _store_settings(store_dir, project)
+    report = model_report(root or Path.cwd(), settings)
+    data: dict[str, Any] = dataclasses.asdict(report)
+    data["default_model"] = DEFAULT_MODEL
+    data["missing_packages"] = list(missing_packages())
+    data["store"] = str(root) if root else None
+    if as_json:
+        from memcli.adapters.cli.output import echo_json
+
+        echo_json(data)
+        return
+    _echo_report(data)
+
+
+def _echo_report(data: dict[str, Any]) -> None:
+    if data["model"]:
+        whose = "mem's default: no [semantic] model in mem.toml" if data["default"] else "mem.toml"
+        click.echo(f"model: {data['model']} ({whose})")
+        click.echo(f"files: {data['folder'] or 'not downloaded (`mem model pull` fetches it)'}")
+    elif data["missing_packages"] and not data["configured"]:
+        click.echo("model: none (memcli[semantic] is not installed)")
+    else:
+        click.echo("model: none")
+    if data["dims"] is not None:
+        click.echo(f"dimensions: {data['dims']}")
+        click.echo(f"vectors: {data['vectors']:,} of {data['memories']:,} memories")
+    click.echo(data["reason"])
+
+
+def _store_settings(
+    store_dir: str | None, project: str | None
+) -> tuple[Path | None, dict[str, dict[str, Any]]]:
+    """The store found from here and its settings (no store: none, and the defaults)."""
+    from memcli.core import config
+    from memcli.store.location import locate
+    from memcli.store.team import store_at
+
+    try:
+        root = locate(store_dir, project, Path.cwd()).root
+    except InvalidInput:
+        raise  # a bad --project name
+    except StoreError:  # no store can be found from here
+        return None, config.defaults()
+    if not store_at(root).exists():
+        return None, config.defaults()
+    return root, config.load(root)
+
+
+def _configured_hub_name(store_dir: str | None, project: str | None) -> str:
+    """The hub model mem.toml names here, '' for none (or a folder, or "none")."""
+    _, settings = _store_settings(store_dir, project)
+    name = str(settings["semantic"]["model"])
+    if name.strip().lower() in OPT_OUT or not is_hub_name(name):
+        return ""
+    return name

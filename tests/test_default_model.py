@@ -1,0 +1,224 @@
+"""mem's default semantic model: used where the semantic extra is installed and the model
+is in the hub's cache; otherwise lexical with one line saying why. Nothing is downloaded.
+
+The hub's cache is a folder of this test's, holding the tiny model of test_semantic
+laid out as huggingface_hub lays out a download of the default model's repository.
+A download that would be tried goes to a closed port on the loopback address.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy", reason="needs memcli[semantic]")
+pytest.importorskip("tokenizers", reason="needs memcli[semantic]")
+pytest.importorskip("sqlite_vec", reason="needs memcli[semantic]")
+pytest.importorskip("huggingface_hub", reason="needs memcli[semantic]")
+pytest.importorskip("safetensors", reason="the tiny model is written with safetensors")
+
+from .conftest import NO_DEFAULT_MODEL, mem, mem_executable, mem_json, run_mem  # noqa: E402
+from .test_semantic import DIM, search_titles, use_model, write_model  # noqa: E402
+
+DEFAULT = "minishlab/potion-retrieval-32M"
+REVISION = "0123456789abcdef0123456789abcdef01234567"
+TOGGLE = "Feature toggle for dark mode lives in settings"
+CLOSED_PORT = "http://127.0.0.1:9"
+"""Where a download that should not happen would go: refused at once, never the network."""
+
+
+@pytest.fixture
+def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty hub cache of this test's (offline, as every test is)."""
+    folder = tmp_path / "hub"
+    folder.mkdir()
+    monkeypatch.setenv("HF_HUB_CACHE", str(folder))
+    return folder
+
+
+def cache_default_model(hub: Path) -> Path:
+    """The tiny model where huggingface_hub keeps a download of the default model."""
+    repo = hub / f"models--{DEFAULT.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(REVISION)
+    return write_model(repo / "snapshots" / REVISION)
+
+
+def save_three() -> None:
+    mem("save", TOGGLE)
+    mem("save", "The database connection pool is exhausted under load")
+    mem("save", "Use pytest fixtures for temporary repositories")
+
+
+def semantic_lines(output: str) -> list[str]:
+    """The lines about semantic search, their spacing made single."""
+    lines = [" ".join(line.split()) for line in output.splitlines()]
+    return [line for line in lines if "semantic" in line or "lexical" in line]
+
+
+def test_the_default_model_is_used_when_mem_toml_names_none(store: Path, hub: Path) -> None:
+    folder = cache_default_model(hub)
+    save_three()
+    assert search_titles("where is the flag switch?")[0] == TOGGLE  # by meaning alone
+    status = mem_json("model", "status")
+    assert status["configured"] == "" and status["model"] == DEFAULT and status["default"]
+    assert status["enabled"] and status["folder"] == str(folder)
+    assert (status["dims"], status["vectors"], status["memories"]) == (DIM, 3, 3)
+    line = f"semantic: {DEFAULT} ({DIM} dims, 3 vectors)"
+    assert status["reason"] == line
+    assert semantic_lines(mem("status").stdout) == [f"semantic {line}"]
+    assert mem("doctor").stdout.splitlines()[0] == line
+    text = mem("model", "status").stdout.splitlines()
+    assert text[:2] == [
+        f"model: {DEFAULT} (mem's default: no [semantic] model in mem.toml)",
+        f"files: {folder}",
+    ]
+
+
+def test_model_none_in_mem_toml_keeps_search_lexical(store: Path, hub: Path) -> None:
+    cache_default_model(hub)
+    use_model(store, "none")
+    save_three()
+    assert search_titles("where is the flag switch?") == []
+    status = mem_json("model", "status")
+    assert (status["model"], status["enabled"], status["problem"]) == ("", False, False)
+    assert status["reason"] == 'lexical only: [semantic] model = "none" in mem.toml'
+    assert mem("doctor").stdout.splitlines() == [status["reason"], "The store is healthy."]
+
+
+def test_offline_with_an_empty_cache_search_is_lexical_and_says_why_once(
+    store: Path, hub: Path
+) -> None:
+    save_three()
+    found = mem("search", "database connection")
+    assert "connection pool" in found.stdout and "Traceback" not in found.output
+    assert mem("doctor").stdout.splitlines() == [NO_DEFAULT_MODEL, "The store is healthy."]
+    assert semantic_lines(mem("status").stdout) == [f"semantic {NO_DEFAULT_MODEL}"]
+    status = mem_json("model", "status")
+    assert status["model"] == DEFAULT and status["folder"] is None
+    assert (status["enabled"], status["problem"], status["dims"]) == (False, False, None)
+    assert status["reason"] == NO_DEFAULT_MODEL
+
+
+def test_model_status_json_has_every_field(store: Path, hub: Path) -> None:
+    assert set(mem_json("model", "status")) == {
+        "configured",
+        "model",
+        "default",
+        "default_model",
+        "enabled",
+        "problem",
+        "reason",
+        "folder",
+        "dims",
+        "vectors",
+        "memories",
+        "missing_packages",
+        "store",
+    }
+
+
+def test_model_pull_offline_is_one_clear_line(store: Path, hub: Path) -> None:
+    result = run_mem("model", "pull")
+    assert result.returncode == 1
+    errors = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1 and "Traceback" not in result.stderr
+    assert f"the model {DEFAULT} is not in the cache, and HF_HUB_OFFLINE is set" in errors[0]
+    assert not any(hub.iterdir())
+
+
+def test_model_pull_keeps_a_cached_model_and_refuses_a_folder(store: Path, hub: Path) -> None:
+    folder = cache_default_model(hub)
+    assert mem("model", "pull").stdout == f"{DEFAULT} is already downloaded: {folder}\n"
+    assert mem_json("model", "pull", "--json") == {
+        "model": DEFAULT,
+        "folder": str(folder),
+        "downloaded": False,
+    }
+    refused = mem("model", "pull", "./some-folder", expect=1)
+    assert "'./some-folder' is not a hub name (owner/model)" in refused.output
+
+
+def online_env() -> dict[str, str]:
+    """Not offline, but any download refused at once on the loopback address."""
+    return {**os.environ, "HF_HUB_OFFLINE": "0", "HF_ENDPOINT": CLOSED_PORT}
+
+
+def failure_record(tmp_path: Path) -> Path:
+    return tmp_path / "home" / ".cache" / "mem" / "model-download.json"
+
+
+def test_a_hook_never_downloads_the_default_model(store: Path, hub: Path, tmp_path: Path) -> None:
+    save_three()
+    event = {
+        "session_id": "s1",
+        "cwd": str(tmp_path),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "where is the feature toggle for dark mode?",
+    }
+    result = run_mem(
+        "hook", "claude", "UserPromptSubmit", input=json.dumps(event), env=online_env()
+    )
+    assert result.returncode == 0, result.stderr
+    assert "download" not in result.stderr
+    assert not failure_record(tmp_path).exists()  # no download was even tried
+    assert not any(hub.iterdir())
+
+
+def run_in_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """``mem`` with its stderr on a pseudo-terminal (an interactive read); (exit code, stderr)."""
+    controller, terminal = pty.openpty()
+    try:
+        process = subprocess.run(
+            [mem_executable(), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=terminal,
+            env=env,
+            timeout=60,
+        )
+    finally:
+        os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # the terminal side is closed: all read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(controller)
+    return process.returncode, b"".join(chunks).decode(errors="replace")
+
+
+def test_an_interactive_read_tries_the_download_once_then_stays_lexical(
+    store: Path, hub: Path, tmp_path: Path
+) -> None:
+    save_three()
+    env = online_env()
+    code, stderr = run_in_terminal(["search", "database connection"], env)
+    assert code == 0, stderr
+    assert f"mem: downloading the semantic model {DEFAULT}" in stderr
+    assert f"semantic search is off: cannot download the model {DEFAULT}" in stderr
+    assert "Traceback" not in stderr
+    assert json.loads(failure_record(tmp_path).read_text())["model"] == DEFAULT
+    # The next interactive read does not try again (for a day); status says why, once.
+    code, stderr = run_in_terminal(["search", "database connection"], env)
+    assert code == 0 and "download" not in stderr
+    lines = semantic_lines(run_mem("doctor", env=env).stdout)
+    assert len(lines) == 1
+    assert lines[0].startswith(f"lexical only: the default model {DEFAULT} is not downloaded (")
+    assert lines[0].endswith("; run `mem model pull`)")
+
+
+def test_a_save_in_a_terminal_never_downloads(store: Path, hub: Path, tmp_path: Path) -> None:
+    """A write may hold the store's lock: only a read command fetches the default model."""
+    code, stderr = run_in_terminal(["save", "The cache is memoized per request"], online_env())
+    assert code == 0, stderr
+    assert "download" not in stderr and not failure_record(tmp_path).exists()
