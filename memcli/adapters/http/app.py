@@ -384,8 +384,17 @@ async def hook(request: Request, pool: StorePool) -> Response:
         payload = json.loads(body) if body.strip() else {}
     except (ValueError, RecursionError) as exc:
         raise HttpError(400, f"the body is not valid JSON ({one_line(str(exc), 200)})") from None
+    return await _worker_answer(
+        request, pool, lambda: hook_answer(agent, event, payload, pool.root)
+    )
+
+
+async def _worker_answer(
+    request: Request, pool: StorePool, compute: Callable[[], dict[str, Any]]
+) -> Response:
+    """What the worker computed for a hook or a read, with the ticket that records it."""
     try:
-        found = await pool.run(lambda: hook_answer(agent, event, payload, pool.root))
+        found = await pool.run(compute)
     except LookupError as exc:
         raise HttpError(404, str(exc)) from None
     except PermissionError as exc:
@@ -407,18 +416,7 @@ async def read(request: Request, pool: StorePool) -> Response:
     body = await json_body(
         request, what, ("store", "project", "cwd", "budget", "prompt", "session")
     )
-    try:
-        found = await pool.run(lambda: reads.answer(what, body, pool.root))
-    except LookupError as exc:
-        raise HttpError(404, str(exc)) from None
-    except PermissionError as exc:
-        raise HttpError(409, str(exc)) from None
-    state: WorkerState = request.app.state.worker
-    state.answered += 1
-    if await request.is_disconnected():
-        state.late += 1  # the caller gave up waiting, and answers itself
-    ticket = state.keep(found.pop("writes"))
-    return JSONResponse({**found, "ticket": ticket})
+    return await _worker_answer(request, pool, lambda: reads.answer(what, body, pool.root))
 
 
 async def keep(request: Request, pool: StorePool) -> Response:
