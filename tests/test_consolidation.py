@@ -119,7 +119,9 @@ def test_a_superseded_memory_leaves_search_list_and_context(store: Path) -> None
     old_id = old.stdout.strip()
     assert [e["id"] for e in mem_json("search", "deploys")] == [new]
     assert [e["id"] for e in mem_json("list")] == [new]
-    assert "Tuesdays" not in mem("context").stdout
+    context = mem("context").stdout
+    assert "Tuesdays" not in context and "1 memory in all" in context
+    assert "2 memories in all" in mem("context", "--include-superseded").stdout
     with_old = mem_json("search", "deploys", "--include-superseded")
     assert {e["id"] for e in with_old} == {old_id, new}
     assert {e["id"] for e in mem_json("list", "--include-superseded")} == {old_id, new}

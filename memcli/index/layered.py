@@ -182,6 +182,9 @@ class LayeredIndex:
     def count(self) -> int:
         return sum(self._each(lambda index: index.count()))
 
+    def current_count(self) -> int:
+        return sum(self._each(lambda index: index.current_count()))
+
     def commits(self, ids: list[str]) -> dict[str, str]:
         return self._merged_dicts(lambda index: index.commits(ids))
 

@@ -32,6 +32,7 @@ from memcli.index.schema import (
     BY_PREFIX,
     COMMITS,
     COUNT,
+    COUNT_CURRENT,
     ENTRIES_BY_ID,
     ENTRIES_BY_ROWID,
     FILTER_CONDITIONS,
@@ -542,6 +543,13 @@ class Queries:
     @translating_errors
     def count(self) -> int:
         return int(next(iter(self.db.execute(COUNT)))[0])
+
+    @translating_errors
+    def current_count(self) -> int:
+        """How many memories no other supersedes (every one, in most stores: one count)."""
+        if next(iter(self.db.execute(ANY_SUPERSEDED)), None) is None:
+            return self.count()
+        return int(next(iter(self.db.execute(COUNT_CURRENT)))[0])
 
     @translating_errors
     def ids_and_keys(self) -> dict[str, str | None]:

@@ -383,7 +383,8 @@ class SessionContext:
             kept, dropped = best_distinct(index, ranking, count)
             if self.explain:
                 read_entries(index, ranking)
-            return ranking, kept, dropped, latest_sessions(index, own["summaries"]), index.count()
+            total = index.count() if self.superseded else index.current_count()
+            return ranking, kept, dropped, latest_sessions(index, own["summaries"]), total
 
         ranking, kept, dropped, summaries, self.total = memory.read(query)
         self._note_duplicates(kept, dropped)
