@@ -86,7 +86,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import InvalidInput
-from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.schema import LAYERS, OBSERVATION_TYPES
 
 CONFIG_FILE = "mem.toml"
 MAX_SETTINGS_BYTES = 1 << 20
@@ -178,7 +178,7 @@ MAX_WEIGHT = 10.0
 CHOICES: dict[str, tuple[str, ...]] = {
     "search.mode": ("lexical", "semantic", "hybrid"),
     "search.stop_words": ("english", "none"),
-    **{f"layers.{name}": ("user", "project", "team") for name in OBSERVATION_TYPES},
+    **{f"layers.{name}": LAYERS for name in OBSERVATION_TYPES},
 }
 FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
 MAX_WORDS = 10_000

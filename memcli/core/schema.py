@@ -16,6 +16,10 @@ OBSERVATION_TYPES = (
     "context",
 )
 DEFAULT_TYPE = "discovery"
+LAYERS = ("user", "project", "team")
+"""The layers of memory, widest first (``memcli.store.layers`` says where each store is)."""
+KEY_ORDER = ("project", "team", "user")
+"""A key is resolved in the nearest layer first."""
 MAX_SESSION_CHARS = 200
 """A session id is kept to this many characters."""
 KNOWN_FIELDS = (

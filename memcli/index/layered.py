@@ -22,9 +22,9 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound
+from memcli.core.schema import KEY_ORDER
 from memcli.index.fts import fts_match, parse_terms
 from memcli.index.queries import NO_FILTERS, Entry, Filters, SearchResult
-from memcli.store.layers import KEY_ORDER
 
 if TYPE_CHECKING:
     from memcli.index import Index

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from memcli.core.errors import IndexCorrupt, InvalidInput, MemError, NoLayer
+from memcli.core.schema import KEY_ORDER, LAYERS
 from memcli.index import Progress
 from memcli.service.memory import Memory, Notify
-from memcli.store.layers import KEY_ORDER, LAYERS, find_team_folder, user_store_root
+from memcli.store.layers import find_team_folder, user_store_root
 from memcli.store.location import StoreLocation
 
 if TYPE_CHECKING:

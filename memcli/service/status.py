@@ -77,8 +77,8 @@ class LayersStatus:
 
 def layers_status(location: StoreLocation, cwd: Path, *, by_project: bool) -> LayersStatus:
     """Every layer found for ``cwd`` with the store at ``location`` as the home layer."""
+    from memcli.core.schema import KEY_ORDER
     from memcli.service.layers import Layers
-    from memcli.store.layers import KEY_ORDER
 
     layers = Layers(location, cwd, notify=lambda _message: None)
     home = layers.home

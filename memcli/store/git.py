@@ -236,13 +236,18 @@ def common_dir(git_dir: Path) -> Path:
     return (git_dir / relative).resolve()
 
 
+def work_tree_top(start: Path) -> Path | None:
+    """The top of the git work tree ``start`` is in (a worktree's own top), or None."""
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
 def find_git_common_dir(start: Path) -> Path | None:
     """Walk up from ``start`` to the repository containing it; its common git dir."""
-    for directory in (start, *start.parents):
-        dotgit = directory / ".git"
-        if dotgit.exists():
-            return common_dir(resolve_git_dir(dotgit)).resolve()
-    return None
+    top = work_tree_top(start)
+    return None if top is None else common_dir(resolve_git_dir(top / ".git")).resolve()
 
 
 def first_line(stderr: bytes) -> str:

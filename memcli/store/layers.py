@@ -16,12 +16,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memcli.store.git import work_tree_top
 from memcli.store.location import mem_home
 
-LAYERS = ("user", "project", "team")
-"""Every layer, in the order ``mem status`` lists them."""
-KEY_ORDER = ("project", "team", "user")
-"""A key is resolved in the nearest layer first."""
 USER_STORE_DIR = "_user"
 TEAM_DIR = ".mem-team"
 
@@ -32,14 +29,6 @@ def user_store_root() -> Path:
     if configured:
         return Path(configured).expanduser().absolute()
     return (mem_home() / USER_STORE_DIR).absolute()
-
-
-def work_tree_top(cwd: Path) -> Path | None:
-    """The top of the git work tree ``cwd`` is in (a worktree's own top), or None."""
-    for directory in (cwd, *cwd.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
 
 
 def team_folder_root(cwd: Path) -> Path | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memcli.core.errors import InvalidInput, StoreError
-from memcli.store.git import find_git_common_dir
+from memcli.store.git import find_git_common_dir, work_tree_top
 
 LOCAL_STORE_DIR = ".mem"
 _PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -111,7 +111,4 @@ def _given(store: str, source: str) -> StoreLocation:
 
 def local_store_root(cwd: Path) -> Path:
     """Where ``mem init --local`` puts a store: ``.mem/`` at the top of the work tree."""
-    for directory in (cwd, *cwd.parents):
-        if (directory / ".git").exists():
-            return directory / LOCAL_STORE_DIR
-    return cwd / LOCAL_STORE_DIR
+    return (work_tree_top(cwd) or cwd) / LOCAL_STORE_DIR

@@ -35,8 +35,8 @@ from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
 from memcli.store.files import LOCK_FILE, MEMORY_DIRS, Change, Store, digest, is_memory_path
-from memcli.store.git import Git, resolve_git_dir
-from memcli.store.layers import TEAM_DIR, work_tree_top
+from memcli.store.git import Git, resolve_git_dir, work_tree_top
+from memcli.store.layers import TEAM_DIR
 
 if TYPE_CHECKING:
     import subprocess

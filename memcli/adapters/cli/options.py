@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import click
 
 from memcli.core.errors import InvalidInput
-from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.schema import LAYERS, OBSERVATION_TYPES
 from memcli.core.timeutil import parse_since, parse_until
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def layer_option(f: F) -> F:
     """``--layer``: read only the user's, the project's or the team's memories."""
     return click.option(
         "--layer",
-        type=click.Choice(["user", "project", "team"]),
+        type=click.Choice(LAYERS),
         help="Only this layer's memories (default: every layer present).",
     )(f)
 

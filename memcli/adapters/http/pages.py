@@ -28,6 +28,7 @@ from starlette.responses import Response
 
 from memcli.adapters.http.app import HttpError
 from memcli.core.errors import NotFound
+from memcli.core.schema import LAYERS
 from memcli.core.text import one_line
 
 if TYPE_CHECKING:
@@ -41,7 +42,6 @@ JOURNAL_PAGE = 200
 SEARCH_HITS = 30
 HISTORY_ENTRIES = 50
 MAX_ERROR_CHARS = 500
-LAYERS = ("user", "project", "team")
 ACTIONS = {
     "save": "learned",
     "update": "changed",

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
-from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.schema import LAYERS, OBSERVATION_TYPES
 from memcli.core.serialize import to_json
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ _TYPE = {"type": "string", "enum": list(OBSERVATION_TYPES)}
 _IDS = {"type": ["string", "array"], "items": {"type": "string"}}
 _LIST = {"type": "array", "items": {"type": "string"}}
 _WHEN = "12h, 3d, 2w, 1m, 1y or an ISO date"
-_LAYER = {"type": "string", "enum": ["user", "project", "team"]}
+_LAYER = {"type": "string", "enum": list(LAYERS)}
 
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (

@@ -6,6 +6,7 @@ import click
 
 from memcli.adapters.cli.options import json_option, open_memory, secrets_options, store_options
 from memcli.adapters.cli.output import echo_json
+from memcli.core.schema import LAYERS
 
 if TYPE_CHECKING:
     from memcli.core.secrets import Policy
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 @click.option(
     "--to",
     "destination",
-    type=click.Choice(["team", "user", "project"]),
+    type=click.Choice(LAYERS),
     help="The layer it moves to: the team's folder in the project (staged for review), "
     "your own for every project, or the project's.",
 )

@@ -9,7 +9,7 @@ import click
 from memcli.adapters.cli.options import json_option, open_memory, secrets_options, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import InvalidInput
-from memcli.core.schema import OBSERVATION_TYPES
+from memcli.core.schema import LAYERS, OBSERVATION_TYPES
 
 if TYPE_CHECKING:
     from memcli.core.secrets import Policy
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 )
 @click.option(
     "--layer",
-    type=click.Choice(["user", "project", "team"]),
+    type=click.Choice(LAYERS),
     help="Where it goes: your own memory for every project (user), the project's, or the "
     "team's folder in the project's repository, staged for review. [default: the layer "
     "holding --key, else [layers] in mem.toml, else project]",

@@ -75,7 +75,7 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
 
 
 def _in_git(cwd: Path) -> bool:
-    from memcli.store.layers import work_tree_top
+    from memcli.store.git import work_tree_top
 
     return work_tree_top(cwd) is not None
 
