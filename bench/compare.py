@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import generate  # noqa: E402
+from corpus import cached_corpus, installed_mem  # noqa: E402
 from run import QUERIES, timed  # noqa: E402
 
 PINNED_NOW = "2026-11-21T23:00:00Z"
@@ -54,13 +54,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "mem-bench")
     args = parser.parse_args()
-    new = shutil.which("mem", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    if new is None:
-        sys.exit("the mem command is not installed: pip install -e .")
-    source = args.workdir / f"store-{args.size}"
-    if not (source / ".git").exists():
-        print(f"generating {args.size:,} memories…", file=sys.stderr)
-        generate(source, args.size, progress=sys.stderr.isatty())
+    new = installed_mem("")
+    source = cached_corpus(args.workdir, args.size)
     stores = {}
     for name in ("new", "baseline"):
         stores[name] = args.workdir / f"compare-{args.size}-{name}"

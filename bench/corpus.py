@@ -183,6 +183,28 @@ def observation(rng: random.Random, start: dt.datetime, span_seconds: int, n: in
     )
 
 
+def installed_mem(extra: str = "") -> str:
+    """The mem command beside this interpreter (else on PATH); exits saying how to install it."""
+    import os
+    import shutil
+
+    found = shutil.which(
+        "mem", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    )
+    if found is None:
+        sys.exit(f"the mem command is not installed: pip install -e '.{extra}'")
+    return found
+
+
+def cached_corpus(workdir: Path, size: int) -> Path:
+    """The reference store of ``size`` memories under ``workdir``: generated once, then reused."""
+    source = workdir / f"store-{size}"
+    if not (source / ".git").exists():
+        print(f"generating {size:,} memories…", file=sys.stderr)
+        generate(source, size, progress=sys.stderr.isatty())
+    return source
+
+
 def generate(root: Path, count: int, *, seed: int = 42, progress: bool = True) -> None:
     """Create a store at ``root`` holding ``count`` memories in one commit."""
     rng = random.Random(seed)

@@ -28,7 +28,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from corpus import generate  # noqa: E402
+from corpus import cached_corpus, installed_mem  # noqa: E402
 from run import QUERIES, table_line, timed  # noqa: E402
 
 # This file is named http.py: out of the path, so that ``import http`` finds the standard one.
@@ -131,13 +131,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="mem serve --workers")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "mem-bench")
     args = parser.parse_args()
-    mem = shutil.which("mem", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    if mem is None:
-        sys.exit("the mem command is not installed: pip install -e '.[serve]'")
-    source = args.workdir / f"store-{args.size}"
-    if not (source / ".git").exists():
-        print(f"generating {args.size:,} memories…", file=sys.stderr)
-        generate(source, args.size, progress=sys.stderr.isatty())
+    mem = installed_mem("[serve]")
+    source = cached_corpus(args.workdir, args.size)
     store = args.workdir / f"http-{args.size}"
     shutil.rmtree(store, ignore_errors=True)
     shutil.copytree(source, store, symlinks=True, ignore=shutil.ignore_patterns(".cache"))

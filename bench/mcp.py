@@ -26,7 +26,7 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from corpus import generate  # noqa: E402
+from corpus import cached_corpus, installed_mem  # noqa: E402
 from run import QUERIES, table_line, timed  # noqa: E402
 
 # This file is named mcp.py: out of the path, so that ``import mcp`` finds the SDK.
@@ -123,13 +123,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "mem-bench")
     args = parser.parse_args()
-    mem = shutil.which("mem", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    if mem is None:
-        sys.exit("the mem command is not installed: pip install -e '.[mcp]'")
-    source = args.workdir / f"store-{args.size}"
-    if not (source / ".git").exists():
-        print(f"generating {args.size:,} memories…", file=sys.stderr)
-        generate(source, args.size, progress=sys.stderr.isatty())
+    mem = installed_mem("[mcp]")
+    source = cached_corpus(args.workdir, args.size)
     store = args.workdir / f"mcp-{args.size}"
     shutil.rmtree(store, ignore_errors=True)
     shutil.copytree(source, store, symlinks=True)

@@ -33,7 +33,7 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from corpus import generate  # noqa: E402
+from corpus import cached_corpus, installed_mem  # noqa: E402
 from run import QUERIES, table_line, timed  # noqa: E402
 
 # bench/http.py is not the standard library's http: loaded by its path, under another name.
@@ -116,13 +116,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "mem-bench")
     args = parser.parse_args()
-    mem = shutil.which("mem", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
-    if mem is None:
-        sys.exit("the mem command is not installed: pip install -e '.[serve]'")
-    source = args.workdir / f"store-{args.size}"
-    if not (source / ".git").exists():
-        print(f"generating {args.size:,} memories…", file=sys.stderr)
-        generate(source, args.size, progress=sys.stderr.isatty())
+    mem = installed_mem("[serve]")
+    source = cached_corpus(args.workdir, args.size)
     warm = prepared(mem, source, args.workdir / f"worker-{args.size}")
     alone = prepared(mem, source, args.workdir / f"alone-{args.size}")
     log = args.workdir / "worker-server.log"
