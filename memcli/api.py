@@ -170,22 +170,24 @@ class MemStore:
                 f"unknown secrets policy {secrets!r}: use one of {', '.join(SECRETS_POLICIES)}"
             )
         with self._use() as memory:
-            target = _layered(memory).save_target(draft, layer)
+            reader = _layered(memory)
+            target = reader.save_target(draft, layer)
             writer = target.writer
-            if set(_layered(memory).layers.present()) - {target.layer}:
-                writer.seen = memory  # a memory another layer holds is no new memory either
+            if set(reader.layers.present()) - {target.layer}:
+                writer.seen = reader  # a memory another layer holds is no new memory either
             result = writer.save(draft, secrets=secrets)
+            held = target.layer
+            if result.action == "duplicate":  # the layer holding it, which may be another
+                held = writer.seen.resolve(result.record.id).layer
         answer = {
             **record_dict(result.record),
             "path": result.path,
-            "layer": target.layer,
+            "layer": held,
             "action": result.action,
             "commit": result.commit,
         }
         if result.action == "duplicate":
             answer["duplicate_of"] = result.record.id
-            with self._use() as memory:  # the layer holding it, which may be another
-                answer["layer"] = memory.resolve(result.record.id).layer
         else:
             answer["similar"] = [similar.to_json() for similar in result.similar]
         return answer

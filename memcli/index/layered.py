@@ -14,7 +14,6 @@ Ids are unique across layers; keys are resolved in the nearest layer first
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -33,11 +32,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _NEWEST = attrgetter("created", "id")
-
-
-def _best_first(lists: Iterable[list[T]], key: Callable[[T], Any], limit: int) -> list[T]:
-    """The first ``limit`` of lists each already ordered by ``key``, in one order (stable)."""
-    return list(heapq.merge(*lists, key=key))[:limit]
 
 
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"(\*?)')
@@ -117,10 +111,11 @@ class LayeredIndex:
             [_holding(index, text, prefix) for text, prefix in phrases] for index in self.layers
         ]
         joint = [sum(column) for column in zip(*holding, strict=True)]
+        total = sum(sizes)
         scaled = []
         for entries, size, counts in zip(found, sizes, holding, strict=True):
             own = sum(_idf(size, n) for n in counts if n)
-            wide = sum(_idf(sum(sizes), j) for n, j in zip(counts, joint, strict=True) if n)
+            wide = sum(_idf(total, j) for n, j in zip(counts, joint, strict=True) if n)
             factor = wide / own if own > 0 else 1.0
             scaled.append(
                 [e._replace(score=float(f"{(e.score or 0.0) * factor:.4g}")) for e in entries]
@@ -316,7 +311,7 @@ class LayeredIndex:
             [hit._replace(layer=index.layer) for hit in index.search_notes(match, limit=limit)]
             for index in self.layers
         ]
-        return _best_first(found, lambda hit: -hit.score, limit)
+        return sorted((hit for hits in found for hit in hits), key=lambda hit: -hit.score)[:limit]
 
     def note_terms(self, hits: list[NoteHit], terms: list[str]) -> list[int]:
         counts: dict[int, int] = {}
