@@ -1,3 +1,3 @@
-from memcli.adapters.cli.main import main
+from memcli.adapters.cli.entry import main
 
 main()

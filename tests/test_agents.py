@@ -229,3 +229,36 @@ def test_gemini_cli_user_scope(isolated_env: Path) -> None:
     assert path.exists() and "Installed" in result.output
     mem("uninstall", "gemini", "--user")
     assert not path.exists()
+
+
+@pytest.mark.parametrize(
+    ("agent", "event"), [("claude", "UserPromptSubmit"), ("gemini", "SessionStart")]
+)
+def test_a_hook_answers_the_same_bytes_with_or_without_click(
+    project: Path, tmp_path: Path, agent: str, event: str
+) -> None:
+    """``mem hook AGENT EVENT`` skips click (entry.py); an option before the event goes
+    through it: both answer the same bytes, each for a session of its own."""
+    env = {"MEM_NOW": "2027-01-15T10:00:00Z", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"}
+    (tmp_path / "mem-home" / "webshop" / "mem.toml").write_text("[context]\nhot_count = 0\n")
+    saved = run_mem(
+        "save", "Stripe mock — the checkout tests’ port", "--type", "gotcha", cwd=project
+    )
+    assert saved.returncode == 0
+    answers = []
+    for n, command in enumerate((["hook", agent, event], ["hook", agent, "--worker", event])):
+        payload = {"session_id": f"same-{n}", "cwd": str(project), "prompt": PROMPT}
+        result = run_mem(*command, input=json.dumps(payload), cwd=tmp_path, env=env)
+        assert result.returncode == 0, result.stderr
+        answers.append((result.stdout, result.stderr))
+    assert answers[0] == answers[1] and "Stripe mock — the checkout tests’ port" in answers[0][0]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["hook", "claude"], ["hook", "nobody", "SessionStart"], ["hook", "claude", "X", "--nope"]],
+)
+def test_a_hook_command_line_of_another_shape_is_clicks_usage_error(command: list[str]) -> None:
+    result = run_mem(*command, input="{}")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("Usage: mem hook") and "Traceback" not in result.stderr

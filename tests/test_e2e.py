@@ -88,19 +88,19 @@ def test_start_up_does_not_import_heavy_modules(tmp_path: Path, call: str) -> No
 
 HOOK_GUARD = """
 import sys
-from memcli.adapters.cli.main import main
+from memcli.adapters.cli.entry import main
 sys.argv = ["mem", "hook", "claude", sys.argv[1]]
 try:
     main()
 except SystemExit:
     pass
-mcp = ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp")
-print("MCP:" + ",".join(sorted(m for m in mcp if m in sys.modules)), file=sys.stderr)
+heavy = ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp", "click")
+print("HEAVY:" + ",".join(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
 """
 
 
 @pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PostCompact"])
-def test_the_hooks_never_import_the_mcp_sdk(tmp_path: Path, event: str) -> None:
+def test_the_hooks_never_import_the_mcp_sdk_or_click(tmp_path: Path, event: str) -> None:
     store = tmp_path / "store"
     assert run_mem("save", "Git plumbing keeps saves fast", "--store", str(store)).returncode == 0
     payload = {
@@ -118,7 +118,7 @@ def test_the_hooks_never_import_the_mcp_sdk(tmp_path: Path, event: str) -> None:
         env={**os.environ, "MEM_STORE": str(store)},
         check=True,
     )
-    assert result.stderr.splitlines()[-1] == "MCP:", result.stderr
+    assert result.stderr.splitlines()[-1] == "HEAVY:", result.stderr
 
 
 def test_no_traceback_reaches_the_terminal(tmp_path: Path) -> None:
