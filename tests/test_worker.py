@@ -542,3 +542,27 @@ def test_the_worker_serves_the_viewer(project: Path, tmp_path: Path, workers: li
         found = http.get("/search", params={"q": "stripe mock"})
     assert journal.status_code == 200 and "Stripe mock on port 12111" in journal.text
     assert found.status_code == 200 and "bm25 #1" in found.text
+
+
+def test_status_says_whether_the_worker_runs(
+    project: Path, tmp_path: Path, workers: list[int]
+) -> None:
+    store = tmp_path / "s"
+
+    def worker() -> dict[str, Any]:
+        shown = run_mem("status", "--json", cwd=project)
+        assert shown.returncode == 0, shown.stderr
+        return dict(json.loads(shown.stdout)["worker"])
+
+    settings(store, auto=False)
+    assert worker() == {"state": "off", "auto": False, "socket": str(socket_of(store))}
+    assert "worker       off" in run_mem("status", cwd=project).stdout
+    settings(store, auto=True)
+    assert worker()["state"] == "stopped"
+    pid = started_worker(project, store, workers)
+    running = worker()
+    assert running["state"] == "running" and running["pid"] == pid
+    assert running["answered"] == 0 and running["idle_exit"] == 1800
+    assert (
+        f"running (pid {pid}, since {running['started']}" in run_mem("status", cwd=project).stdout
+    )

@@ -1,7 +1,7 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
     GET  /health                    {"status": "ok", "version", "shape", "store", "pid",
-                                    "answered", "late"}
+                                    "started", "idle_exit", "answered", "late"}
     POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
                                     agent from ``agent`` or the Mem-Agent header, the commit
                                     from the project the server runs in
@@ -32,6 +32,7 @@ a traceback. The connection's own refusals (408, 503, a malformed request's 400)
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import sys
@@ -64,6 +65,7 @@ from memcli.core.errors import (
 )
 from memcli.core.serialize import SHAPE_VERSION, to_json
 from memcli.core.text import one_line
+from memcli.core.timeutil import format_timestamp
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -265,6 +267,8 @@ async def health(request: Request, pool: StorePool) -> Response:
             "shape": SHAPE_VERSION,
             "store": str(pool.root),
             "pid": os.getpid(),
+            "started": format_timestamp(dt.datetime.fromtimestamp(state.started, dt.UTC)),
+            "idle_exit": state.idle if state.exits else 0,
             "answered": state.answered,
             "late": state.late,
         }

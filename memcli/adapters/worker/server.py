@@ -68,6 +68,8 @@ class WorkerState:
     stamp: str = field(default_factory=client.stamp)
     env: str = field(default_factory=client.env_digest)
     last: float = field(default_factory=time.monotonic)
+    started: float = field(default_factory=time.time)
+    """When it started (seconds since the epoch: ``/health`` shows it)."""
     active: int = 0
     answered: int = 0
     """Hooks and reads answered for a caller (``/health``)."""

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memcli.adapters.cli.options import json_option, store_options
-from memcli.core.errors import InvalidInput, StoreError
+from memcli.core.errors import InvalidInput, MemError, StoreError
 from memcli.core.text import counted
 
 if TYPE_CHECKING:
@@ -27,7 +27,8 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
     its memories, summaries and notes sections, whether its index is up to date
     (a team folder's index lives in your cache), the transcripts index, semantic
     search, the git remote and uncommitted changes (and, for the team, what is
-    staged for review). Then the layer a plain `mem save` writes to, and which
+    staged for review), and whether the project store's warm worker runs. Then the
+    layer a plain `mem save` writes to, and which
     agents have mem's hooks and MCP server, in this project and for the user.
     It only reads: nothing is created, rebuilt or fixed (`mem doctor --fix` repairs).
 
@@ -50,6 +51,11 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
     except StoreError as exc:  # no store can be found from here
         problem = str(exc)
     agents = setups(cwd)
+    layers = found.layers if found is not None else []
+    project_layer = next((layer for layer in layers if layer.layer == "project"), None)
+    worker = None
+    if project_layer is not None and project_layer.exists:
+        worker = worker_status(Path(project_layer.path))
     if as_json:
         from memcli.adapters.cli.output import echo_json
 
@@ -58,6 +64,7 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
                 "layers": [dataclasses.asdict(layer) for layer in found.layers] if found else [],
                 "writes_to": found.writes_to if found else None,
                 "writes_by_type": found.by_type if found else {},
+                "worker": worker,
                 "problem": problem,
                 "agents": [_agent_json(setup) for setup in agents],
             }
@@ -68,10 +75,63 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
     else:
         for layer in found.layers:
             _echo_layer(layer)
+            if layer is project_layer and worker is not None:
+                _row("worker", _worker_line(worker))
         if not any(layer.layer == "team" for layer in found.layers) and _in_git(cwd):
             click.echo("team layer: none here (`mem init --layer team` makes .mem-team/)")
         click.echo(_writes_line(found))
     _echo_agents(agents)
+
+
+def worker_status(root: Path) -> dict[str, Any]:
+    """The store's warm worker (``mem serve --worker``): ``state`` is ``running`` (with its
+    pid, start and answers), ``starting`` (it holds the store's worker lock but did not
+    answer: starting, busy, or of another mem or environment), ``stopped`` or ``off``
+    (whether a session start would start one: ``auto``)."""
+    from memcli.adapters.worker import client
+    from memcli.core import config
+
+    try:
+        auto = bool(config.load(root)["serve"]["auto"])
+    except MemError:
+        auto = False  # the commands that use the settings say what is wrong
+    socket_path = client.worker_socket(root)
+    found: dict[str, Any] = {
+        "state": "stopped" if auto else "off",
+        "auto": auto,
+        "socket": str(socket_path) if socket_path else None,
+    }
+    if socket_path is None:
+        return found
+    health = None
+    if socket_path.exists():
+        health = client.ask(socket_path, "GET", "/health", root, budget=WORKER_BUDGET)
+    if isinstance(health, dict) and health.get("status") == "ok":
+        found["state"] = "running"
+        found |= {name: health.get(name) for name in ("pid", "started", "idle_exit", "answered")}
+    elif client.worker_running(socket_path):
+        found["state"] = "starting"
+    return found
+
+
+WORKER_BUDGET = 0.5
+"""Seconds ``mem status`` waits for the worker's ``/health``."""
+
+
+def _worker_line(worker: dict[str, Any]) -> str:
+    state = worker["state"]
+    if state == "running":
+        idle = worker.get("idle_exit") or 0
+        exits = f"; exits after {idle // 60:g} min without a request" if idle else ""
+        return (
+            f"running (pid {worker.get('pid')}, since {worker.get('started')}, "
+            f"{counted(worker.get('answered') or 0, 'answer', 'answers')}){exits}"
+        )
+    if state == "starting":
+        return "starting or busy: it holds the store's lock but did not answer"
+    if state == "stopped":
+        return "not running; the next session start starts it ([serve] auto = true)"
+    return "off (`mem install AGENT --worker` or [serve] auto = true in mem.toml turns it on)"
 
 
 def _in_git(cwd: Path) -> bool:
