@@ -412,6 +412,44 @@ def test_mem_recall_and_context_print_the_same_through_the_worker(
     assert session_record(store, "warm") == session_record(store, "alone")
 
 
+SEARCHES = [
+    ["stripe mock checkout"],
+    ["why do the migrations run in a transaction?", "--json"],
+    ["migrations", "--explain"],
+    ["migrations", "--explain", "--json", "--limit", "1"],
+    ["stripe", "--type", "gotcha", "--since", "2000-01-01", "--all"],
+    ["nothing-here-at-all"],
+    ['"stripe mock"', "--raw"],
+    ["stripe", "--mode", "semantic"],
+    ["checkout", "--transcripts"],
+]
+
+
+def test_mem_search_prints_the_same_through_the_worker(
+    project: Path, tmp_path: Path, workers: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = tmp_path / "s"
+    monkeypatch.setenv("MEM_NOW", "2027-01-15T10:00:00Z")  # --explain shows recency in full
+    settings(store, auto=True, budget=5000)
+
+    def searches() -> list[tuple[int, str, str]]:
+        runs = [run_mem("search", *arguments, cwd=project) for arguments in SEARCHES]
+        return [(run.returncode, run.stdout, run.stderr) for run in runs]
+
+    alone = searches()
+    assert all(code == 0 for code, _, _ in alone) and "Stripe mock" in alone[0][1]
+    assert sum(bool(err) for _, _, err in alone) >= 2  # notices: no match, transcripts
+    started_worker(project, store, workers)
+    before = health(store)["answered"]  # type: ignore[index]
+    assert searches() == alone
+    assert health(store)["answered"] == before + len(SEARCHES)  # type: ignore[index]
+    # a usage error is the command's own; --layer answers in the command's process
+    assert run_mem("search", "x", "--raw", "--all", cwd=project).returncode == 2
+    layered = run_mem("search", "stripe", "--layer", "project", cwd=project)
+    assert layered.stdout == alone[0][1] or "Stripe" in layered.stdout
+    assert health(store)["answered"] == before + len(SEARCHES)  # type: ignore[index]
+
+
 def test_a_relative_mem_store_is_answered_by_the_hook_itself(
     project: Path, tmp_path: Path, workers: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -566,3 +604,26 @@ def test_status_says_whether_the_worker_runs(
     assert (
         f"running (pid {pid}, since {running['started']}" in run_mem("status", cwd=project).stdout
     )
+
+
+def test_a_search_goes_to_the_worker_and_back_unchanged_or_is_refused() -> None:
+    from memcli.adapters.cli.commands.search import SearchAsked
+    from memcli.index import Filters
+
+    filters = Filters(types=("gotcha",), since="2026-01-01T00:00:00Z", concepts=("db",))
+    asked = SearchAsked("stripe mock", filters, 5, True, "hybrid", False, True, False, True)
+    request = json.loads(json.dumps(asked.request()))
+    assert SearchAsked.from_request(request) == asked
+    bad_filters = {**request["filters"], "types": "gotcha"}
+    for bad in (
+        {},
+        {**request, "query": "  "},
+        {**request, "limit": True},
+        {**request, "limit": 0},
+        {**request, "mode": "fuzzy"},
+        {**request, "explain": "yes"},
+        {**request, "filters": bad_filters},
+        {**request, "filters": {**request["filters"], "since": 3}},
+    ):
+        with pytest.raises(ValueError):
+            SearchAsked.from_request(bad)

@@ -14,7 +14,12 @@ from memcli.service.memory import Memory
 
 
 def echo_json(data: Any) -> None:
-    click.echo(to_json(data, indent=2, default=str))
+    click.echo(json_text(data))
+
+
+def json_text(data: Any) -> str:
+    """What ``echo_json`` prints, without the final newline."""
+    return to_json(data, indent=2, default=str)
 
 
 def entry_line(entry: Entry, short_id: str, *, marker: str = "") -> str:
@@ -33,10 +38,20 @@ def echo_entries(
     entries: list[Entry], short_ids: dict[str, str], *, anchor: str = "", width: int = 0
 ) -> None:
     """One line a memory, the ids padded to one width (at least ``width``)."""
+    for line in entry_lines(entries, short_ids, anchor=anchor, width=width):
+        click.echo(line)
+
+
+def entry_lines(
+    entries: list[Entry], short_ids: dict[str, str], *, anchor: str = "", width: int = 0
+) -> list[str]:
+    """What ``echo_entries`` prints, a line each."""
     width = max([len(short_ids[e.id]) for e in entries] + [width])
+    lines = []
     for entry in entries:
         marker = ("> " if entry.id == anchor else "  ") if anchor else ""
-        click.echo(entry_line(entry, short_ids[entry.id].ljust(width), marker=marker))
+        lines.append(entry_line(entry, short_ids[entry.id].ljust(width), marker=marker))
+    return lines
 
 
 def print_entries(memory: Memory, entries: list[Entry], *, as_json: bool, anchor: str = "") -> None:

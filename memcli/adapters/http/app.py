@@ -16,6 +16,8 @@
     POST /api/read/context|recall   {"cwd", "store", "project", "budget", "prompt", "session"}
                                     -> {"text", "notices", "ticket"}: what ``mem context`` /
                                     ``mem recall`` would print (``worker.reads``)
+    POST /api/read/search           {"cwd", "store", "project", "query", "filters", "limit",
+                                    ...} -> {"text", "notices"}: what ``mem search`` prints
     *    /mcp                       MCP's streamable HTTP transport
     GET  /, /search, /memory/ID     the viewer's HTML pages (``pages``)
 
@@ -417,9 +419,7 @@ async def read(request: Request, pool: StorePool) -> Response:
     from memcli.adapters.worker import reads
 
     what = request.path_params["what"]
-    body = await json_body(
-        request, what, ("store", "project", "cwd", "budget", "prompt", "session")
-    )
+    body = await json_body(request, what, ("store", "project", "cwd", *reads.FIELDS.get(what, ())))
     return await _worker_answer(request, pool, lambda: reads.answer(what, body, pool.root))
 
 

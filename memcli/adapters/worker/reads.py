@@ -1,11 +1,13 @@
-"""``mem context`` and ``mem recall`` through the worker: the same text, computed warm.
+"""``mem context``, ``mem recall`` and ``mem search`` through the worker: the same text,
+computed warm (a semantic model stays loaded there).
 
 The command asks first (``ask``), within ``[serve] budget``; on any failure it
 answers in its own process. The worker computes the text with the functions the
-command calls (``context_text``, ``recall_text``), for the store and the working
-directory the command was run with. Only the plain text goes through the worker:
-``--json``, ``--explain`` and ``--check-templates`` are answered in the command's
-own process.
+command calls (``context_text``, ``recall_text``, ``search_text``), for the store
+and the working directory the command was run with. For context and recall only
+the plain text goes through the worker: ``--json``, ``--explain`` and
+``--check-templates`` are answered in the command's own process; a search goes
+through in every form. A command given ``--layer`` answers itself.
 """
 
 from __future__ import annotations
@@ -18,8 +20,16 @@ from memcli.adapters.worker import client
 
 if TYPE_CHECKING:
     from memcli.service.memory import Memory
+    from memcli.store.location import StoreLocation
 
-READS = ("context", "recall")
+READS = ("context", "recall", "search")
+SEARCH_FIELDS = ("query", "filters", "limit", "strict", "mode", "raw", "explain")
+FIELDS = {
+    "context": ("budget", "prompt", "session"),
+    "recall": ("budget", "prompt", "session"),
+    "search": (*SEARCH_FIELDS, "transcripts", "as_json"),
+}
+"""What each read takes beside ``store``, ``project`` and ``cwd``."""
 
 
 def context_text(memory: Memory, budget: int | None, project: Path) -> str:
@@ -98,6 +108,8 @@ def answer(what: str, request: dict[str, Any], root: Path) -> dict[str, Any]:
     if location.root != root:
         raise PermissionError(f"this worker serves the store {root}, not {location.root}")
     notices: list[str] = []
+    if what == "search":
+        return _search(location, cwd, request, notices)
     memory = Layers(location, cwd, notices.append).reader(borrow=True)  # as the command reads
     budget = request.get("budget")
     budget = budget if isinstance(budget, int) and not isinstance(budget, bool) else None
@@ -112,6 +124,22 @@ def answer(what: str, request: dict[str, Any], root: Path) -> dict[str, Any]:
     finally:
         memory.close()
     return {"text": text, "notices": notices, "writes": writes}
+
+
+def _search(
+    location: StoreLocation, cwd: Path, request: dict[str, Any], notices: list[str]
+) -> dict[str, Any]:
+    """What ``mem search`` prints for the search ``request`` describes."""
+    from memcli.adapters.cli.commands.search import SearchAsked, search_text
+    from memcli.service.layers import Layers
+
+    asked = SearchAsked.from_request(request)
+    memory = Layers(location, cwd, notices.append).reader()  # as the command reads
+    try:
+        text = search_text(memory, asked, notices.append)
+    finally:
+        memory.close()
+    return {"text": text, "notices": notices, "writes": []}
 
 
 def _text(request: dict[str, Any], name: str) -> str | None:

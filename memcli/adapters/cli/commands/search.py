@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
@@ -12,7 +13,7 @@ from memcli.adapters.cli.options import (
     open_memory,
     store_options,
 )
-from memcli.adapters.cli.output import echo_entries, echo_json, note_lines
+from memcli.adapters.cli.output import entry_lines, json_text, note_lines
 from memcli.core.serialize import note_dict
 from memcli.index import NO_FILTERS, Filters
 
@@ -25,6 +26,8 @@ NOTES = 3
 """Sections of the curated notes shown below the memories, at most."""
 TRANSCRIPT_HITS = 5
 """Transcript messages shown below the memories with --transcripts, at most."""
+MAX_LIMIT = 1000
+MODES = ("lexical", "semantic", "hybrid")
 _STRATEGY_NOTICES = {
     "substring": "no word matched; showing memories containing the text",
 }
@@ -37,7 +40,7 @@ _STRATEGY_NOTICES = {
     "--limit",
     default=10,
     show_default=True,
-    type=click.IntRange(1, 1000),
+    type=click.IntRange(1, MAX_LIMIT),
     help="At most this many results.",
 )
 @click.option(
@@ -48,7 +51,7 @@ _STRATEGY_NOTICES = {
 )
 @click.option(
     "--mode",
-    type=click.Choice(["lexical", "semantic", "hybrid"]),
+    type=click.Choice(MODES),
     help="Ranking: full text, meaning (needs a model), or both fused. [default: from mem.toml, "
     "hybrid when a model is set]",
 )
@@ -107,82 +110,179 @@ def search(
         raise click.UsageError("--raw and --all cannot be used together")
     if strict and mode == "semantic":
         raise click.UsageError("--all matches words, and --mode semantic matches meaning only")
+    asked = SearchAsked(
+        query, filters, limit, strict, mode, raw, explain, with_transcripts, as_json
+    )
+    from memcli.adapters.worker import reads
+
+    text = reads.ask("search", store_dir, project, asked.request(), notice) if not layer else None
+    if text is None:  # no worker answered: the same text, computed here
+        text = search_text(open_memory(store_dir, project, layer), asked, notice)
+    click.echo(text, nl=False)
+
+
+class SearchAsked(NamedTuple):
+    """A ``mem search`` as asked: what ``search_text`` answers, here or in the worker."""
+
+    query: str
+    filters: Filters
+    limit: int
+    strict: bool
+    mode: str | None
+    raw: bool
+    explain: bool
+    transcripts: bool
+    as_json: bool
+
+    def request(self) -> dict[str, Any]:
+        """As JSON, for the worker (``from_request`` reads it back)."""
+        return self._asdict() | {"filters": self.filters._asdict()}
+
+    @classmethod
+    def from_request(cls, request: dict[str, Any]) -> SearchAsked:
+        """What ``request`` made; ValueError for anything ``mem search`` would not pass."""
+        fields = request.get("filters")
+        if not isinstance(fields, dict):
+            raise ValueError("a search's filters are missing")
+        filters = Filters(
+            types=_texts(fields.get("types")),
+            kind=_optional_text(fields.get("kind")),
+            since=_optional_text(fields.get("since")),
+            until=_optional_text(fields.get("until")),
+            concepts=_texts(fields.get("concepts")),
+            files=_texts(fields.get("files")),
+            superseded=_checked(fields.get("superseded"), bool),
+        )
+        asked = cls(
+            query=_checked(request.get("query"), str),
+            filters=filters,
+            limit=_checked(request.get("limit"), int),
+            strict=_checked(request.get("strict"), bool),
+            mode=request.get("mode"),
+            raw=_checked(request.get("raw"), bool),
+            explain=_checked(request.get("explain"), bool),
+            transcripts=_checked(request.get("transcripts"), bool),
+            as_json=_checked(request.get("as_json"), bool),
+        )
+        if (
+            not asked.query.strip()
+            or not 1 <= asked.limit <= MAX_LIMIT
+            or asked.mode
+            not in (
+                None,
+                *MODES,
+            )
+        ):
+            raise ValueError("not a search mem search would run")
+        return asked
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(each, str) for each in value):
+        raise ValueError("a search's filter is not a list of texts")
+    return tuple(value)
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else str(_checked(value, str))
+
+
+def _checked(value: Any, kind: type) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"a search's field is not {kind.__name__}")
+    return value
+
+
+def search_text(memory: Memory, asked: SearchAsked, notify: Callable[[str], None]) -> str:
+    """What ``mem search`` prints on stdout (its notices given to ``notify``)."""
     from memcli.retrieval.search import Searcher
 
-    memory = open_memory(store_dir, project, layer)
+    query, filters = asked.query, asked.filters
     searcher = Searcher(memory)
-    outcome = searcher.search(query, filters, limit=limit, mode=mode, strict=strict, raw=raw)
-    if mode in ("semantic", "hybrid") and outcome.mode != mode:
-        notice(f"{outcome.semantic}; searching by full text")
+    outcome = searcher.search(
+        query, filters, limit=asked.limit, mode=asked.mode, strict=asked.strict, raw=asked.raw
+    )
+    if asked.mode in ("semantic", "hybrid") and outcome.mode != asked.mode:
+        notify(f"{outcome.semantic}; searching by full text")
     # Curated notes have no type, time or tags: a filtered search is about memories only.
-    notes = [] if raw or strict or filters != NO_FILTERS else searcher.notes(query, limit=NOTES)
+    plain = not (asked.raw or asked.strict or filters != NO_FILTERS)
+    notes = searcher.notes(query, limit=NOTES) if plain else []
     if not outcome.hits and not notes:
         shown = query if len(query) <= 80 else f"{query[:77]}..."
-        notice(f"no memory matches {shown!r}")
+        notify(f"no memory matches {shown!r}")
     elif outcome.strategy in _STRATEGY_NOTICES:
-        notice(_STRATEGY_NOTICES[outcome.strategy])
+        notify(_STRATEGY_NOTICES[outcome.strategy])
     short_ids = memory.read(lambda index: index.short_ids([e.id for e in outcome.entries]))
-    messages = _transcript_hits(memory, query, filters) if with_transcripts else []
-    if as_json:
+    messages = _transcript_hits(memory, query, filters, notify) if asked.transcripts else []
+    lines: list[str] = []
+    if asked.as_json:
         sections = [note_dict(hit) | {"matched": matched} for hit, matched in notes]
         sections += [hit.to_json() for hit in messages]
-        if explain:
+        if asked.explain:
             explained = _explained_json(outcome, short_ids, searcher.semantic_line())
-            echo_json(explained | {"notes": sections})
+            lines.append(json_text(explained | {"notes": sections}))
         else:
-            echo_json([entry.to_json(short_ids[entry.id]) for entry in outcome.entries] + sections)
-        return
+            entries = [entry.to_json(short_ids[entry.id]) for entry in outcome.entries]
+            lines.append(json_text(entries + sections))
+        return _joined(lines)
     # Notes and transcript messages are labelled where a memory shows its id: one column.
     labels = ["note"] * bool(notes) + ["transcript"] * bool(messages)
     width = max([len(short_id) for short_id in short_ids.values()] + [len(x) for x in labels] + [0])
-    if explain:
-        _echo_explained(outcome, short_ids, searcher.semantic_line())
+    if asked.explain:
+        lines += _explained_lines(outcome, short_ids, searcher.semantic_line())
     else:
-        echo_entries(outcome.entries, short_ids, width=width)
-    for line in note_lines([hit for hit, _ in notes]):
-        click.echo(f"{'note':<{width}}  {line}")
+        lines += entry_lines(outcome.entries, short_ids, width=width)
+    lines += [f"{'note':<{width}}  {line}" for line in note_lines([hit for hit, _ in notes])]
     if messages:
         from memcli.adapters.cli.commands.transcripts import hit_line
 
-        for hit in messages:
-            click.echo(f"{'transcript':<{width}}  {hit_line(hit)}")
+        lines += [f"{'transcript':<{width}}  {hit_line(hit)}" for hit in messages]
+    return _joined(lines)
 
 
-def _transcript_hits(memory: Memory, query: str, filters: Filters) -> list[TranscriptHit]:
+def _joined(lines: list[str]) -> str:
+    return "".join(f"{line}\n" for line in lines)
+
+
+def _transcript_hits(
+    memory: Memory, query: str, filters: Filters, notify: Callable[[str], None]
+) -> list[TranscriptHit]:
     from memcli.service import transcripts
 
     path = transcripts.transcripts_path(memory.store)
     if not path.exists():
-        notice("no transcripts are indexed yet; run `mem transcripts sync`")
+        notify("no transcripts are indexed yet; run `mem transcripts sync`")
         return []
     chosen = transcripts.SearchFilters(since=filters.since, until=filters.until)
     hits, _ = transcripts.search(path, query, chosen, limit=TRANSCRIPT_HITS)
     return hits
 
 
-def _echo_explained(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> None:
+def _explained_lines(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> list[str]:
     from memcli.retrieval.search import explain_sql
 
     plan = outcome.plan
     terms = ", ".join(term.to_fts() for term in plan.terms) or "(none)"
+    lines = []
     if outcome.strategy == "raw":
-        click.echo(f"query (FTS5, as typed): {outcome.match}")
+        lines.append(f"query (FTS5, as typed): {outcome.match}")
     else:
-        click.echo(f"query terms: {terms}" + (" (all required)" if plan.strict else " (any)"))
+        lines.append(f"query terms: {terms}" + (" (all required)" if plan.strict else " (any)"))
     if plan.dropped and outcome.strategy != "raw":
-        click.echo(f"stop words dropped: {', '.join(plan.dropped)}")
+        lines.append(f"stop words dropped: {', '.join(plan.dropped)}")
     if outcome.common:
-        click.echo(
+        lines.append(
             f"too common to pick candidates by (in over a tenth of the memories; "
             f"still counted): {', '.join(outcome.common)}"
         )
-    click.echo(f"mode: {outcome.mode}; {semantic}")
-    click.echo(f"strategy: {outcome.strategy}")
-    click.echo(f"sql: {explain_sql(outcome.match)}")
+    lines.append(f"mode: {outcome.mode}; {semantic}")
+    lines.append(f"strategy: {outcome.strategy}")
+    lines.append(f"sql: {explain_sql(outcome.match)}")
     for hit in outcome.hits:
-        click.echo("")
-        echo_entries([hit.entry], short_ids)
-        click.echo(f"    {_parts_line(hit, len(plan.terms))}")
+        lines.append("")
+        lines += entry_lines([hit.entry], short_ids)
+        lines.append(f"    {_parts_line(hit, len(plan.terms))}")
+    return lines
 
 
 def _parts_line(hit: Hit, terms: int) -> str:
