@@ -222,3 +222,52 @@ def test_a_save_in_a_terminal_never_downloads(store: Path, hub: Path, tmp_path: 
     code, stderr = run_in_terminal(["save", "The cache is memoized per request"], online_env())
     assert code == 0, stderr
     assert "download" not in stderr and not failure_record(tmp_path).exists()
+
+
+ENCODER = "sentence-transformers/tiny-encoder"
+
+
+def test_an_onnx_encoder_named_by_its_hub_name_is_used_from_the_cache(
+    store: Path, hub: Path
+) -> None:
+    pytest.importorskip("onnx")
+    from .test_semantic_onnx import write_onnx_model
+
+    repo = hub / f"models--{ENCODER.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(REVISION)
+    folder = write_onnx_model(repo / "snapshots" / REVISION, nested=True)
+    use_model(store, ENCODER)
+    save_three()
+    status = mem_json("model", "status")
+    assert (status["model"], status["folder"], status["enabled"]) == (ENCODER, str(folder), True)
+    assert mem("model", "pull", ENCODER).stdout == f"{ENCODER} is already downloaded: {folder}\n"
+    assert search_titles("where is the flag switch?")[0] == TOGGLE  # by meaning alone
+
+
+def test_what_is_fetched_of_a_hub_repository() -> None:
+    from memcli.core.model_choice import MODEL_FILES, hub_files
+
+    static = ["README.md", *MODEL_FILES]
+    assert hub_files(static) == list(MODEL_FILES)
+    sentence_transformers = [
+        *static,
+        "pytorch_model.bin",
+        "onnx/model.onnx",
+        "onnx/model_qint8_avx512.onnx",
+        "1_Pooling/config.json",
+        "modules.json",
+        "sentence_bert_config.json",
+    ]
+    assert hub_files(sentence_transformers) == [
+        "onnx/model.onnx",
+        "tokenizer.json",
+        "config.json",
+        "1_Pooling/config.json",
+        "modules.json",
+        "sentence_bert_config.json",
+    ]
+    assert hub_files(["model.onnx", "onnx/model.onnx", "tokenizer.json"]) == [
+        "model.onnx",
+        "tokenizer.json",
+    ]

@@ -27,6 +27,17 @@ OPT_OUT = frozenset({"none", "off", "lexical"})
 """``[semantic] model`` values that turn semantic search off."""
 MODEL_FILES = ("config.json", "tokenizer.json", "model.safetensors")
 """A static model's files (model2vec's format), fetched from the hub and nothing else."""
+ONNX_GRAPHS = ("model.onnx", "onnx/model.onnx")
+"""Where a sentence encoder exported to ONNX keeps its graph (the first found is used)."""
+ONNX_FILES = (
+    "tokenizer.json",
+    "config.json",
+    "1_Pooling/config.json",
+    "modules.json",
+    "sentence_bert_config.json",
+)
+"""An ONNX encoder's other files (sentence-transformers' layout; all but the tokenizer
+optional), fetched beside its graph."""
 EXTRA_MODULES = (
     ("sqlite-vec", "sqlite_vec"),
     ("numpy", "numpy"),
@@ -132,9 +143,30 @@ def cached(name: str) -> Path | None:
         except OSError:
             candidates = []
     for folder in candidates:
-        if all((folder / file).is_file() for file in MODEL_FILES):
+        if complete(folder):
             return folder
     return None
+
+
+def complete(folder: Path) -> bool:
+    """Whether ``folder`` holds a whole model: a static one's files, or an ONNX graph
+    and its tokenizer."""
+    if (folder / "tokenizer.json").is_file() and any(
+        (folder / graph).is_file() for graph in ONNX_GRAPHS
+    ):
+        return True
+    return all((folder / file).is_file() for file in MODEL_FILES)
+
+
+def hub_files(listed: list[str]) -> list[str]:
+    """What to fetch of a hub repository holding ``listed``: an ONNX encoder's graph (the
+    first of ``ONNX_GRAPHS`` it has) and files when it has one, else a static model's
+    files. A repository with both a graph and PyTorch weights (a sentence-transformers
+    model) is run as ONNX, as a folder holding both is."""
+    graphs = [graph for graph in ONNX_GRAPHS if graph in listed]
+    if graphs:
+        return [graphs[0], *(file for file in ONNX_FILES if file in listed)]
+    return list(MODEL_FILES)
 
 
 # ------------------------------------------------------------------ failed downloads

@@ -28,6 +28,7 @@ from memcli.core.model_choice import (
     MODEL_FILES,
     cached,
     clear_failure,
+    hub_files,
     is_hub_name,
     offline,
     record_failure,
@@ -131,7 +132,8 @@ def locate(name: str, store_root: Path) -> Path | None:
 
 
 def download(name: str) -> Path:
-    """Fetch a hub model's three files into the hub's cache, with progress on stderr."""
+    """Fetch a hub model's files into the hub's cache, with progress on stderr: a static
+    model's three, or an ONNX encoder's graph and small files (``hub_files``)."""
     if offline():
         raise ModelError(f"the model {name} is not in the cache, and HF_HUB_OFFLINE is set")
     try:
@@ -139,8 +141,9 @@ def download(name: str) -> Path:
     except ImportError:
         raise ModelError("downloading a model needs memcli[semantic] (huggingface_hub)") from None
     try:
+        listed = huggingface_hub.list_repo_files(name, repo_type="model")
         folder = huggingface_hub.snapshot_download(
-            name, repo_type="model", allow_patterns=list(MODEL_FILES)
+            name, repo_type="model", allow_patterns=hub_files(list(listed))
         )
     except Exception as exc:  # the hub's errors have no common base worth naming
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from memcli.core.model_choice import ONNX_GRAPHS
 from memcli.core.regular import open_regular
 from memcli.semantic.model import MAX_CONFIG_BYTES, MAX_DIM, MAX_TOKENIZER_BYTES, ModelError
 
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-MODEL_PATHS = ("model.onnx", "onnx/model.onnx")
+MODEL_PATHS = ONNX_GRAPHS
 OPTIONAL_FILES = ("1_Pooling/config.json", "modules.json", "sentence_bert_config.json")
 MAX_TOKENS = 256
 CHARS_PER_TOKEN = 16

@@ -44,13 +44,17 @@ def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | 
     """Download a model into the Hugging Face hub cache, with progress, once.
 
     NAME is a hub name (owner/model); without it, the model mem.toml names, else
-    mem's default. A model already downloaded is not fetched again. Hooks never
-    download: pull first on a machine where the agents' hooks should use it.
+    mem's default. A static model (model2vec's format) is fetched, or, from a
+    repository holding an ONNX export (model.onnx or onnx/model.onnx), that graph
+    and its tokenizer and pooling files. A model already downloaded is not fetched
+    again. Hooks never download: pull first on a machine where the agents' hooks
+    should use it.
 
     \b
     Example:
         mem model pull
         mem model pull minishlab/potion-base-8M
+        mem model pull sentence-transformers/all-MiniLM-L6-v2
         mem model pull --json
     """
     name = name or _configured_hub_name(store_dir, project) or DEFAULT_MODEL
@@ -75,12 +79,16 @@ def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | 
 
 def _download(name: str) -> Path:
     """The model fetched into the hub cache and checked: one it cannot read is an error now."""
+    from memcli.semantic import transformer
     from memcli.semantic.model import download, read_model
 
     if not offline():  # offline, download says so in one line
         notice(f"downloading the semantic model {name}")
     folder = download(name)
-    read_model(folder)
+    if transformer.graph_path(folder) is None:
+        read_model(folder)
+    else:
+        transformer.read_transformer(folder)
     return folder
 
 
