@@ -624,6 +624,7 @@ def test_a_search_goes_to_the_worker_and_back_unchanged_or_is_refused() -> None:
         {**request, "explain": "yes"},
         {**request, "filters": bad_filters},
         {**request, "filters": {**request["filters"], "since": 3}},
+        {**request, "filters": {**request["filters"], "kind": "note"}},
     ):
         with pytest.raises(ValueError):
             SearchAsked.from_request(bad)

@@ -28,6 +28,7 @@ TRANSCRIPT_HITS = 5
 """Transcript messages shown below the memories with --transcripts, at most."""
 MAX_LIMIT = 1000
 MODES = ("lexical", "semantic", "hybrid")
+KINDS = (None, "observation", "summary")
 _STRATEGY_NOTICES = {
     "substring": "no word matched; showing memories containing the text",
 }
@@ -164,15 +165,8 @@ class SearchAsked(NamedTuple):
             transcripts=_checked(request.get("transcripts"), bool),
             as_json=_checked(request.get("as_json"), bool),
         )
-        if (
-            not asked.query.strip()
-            or not 1 <= asked.limit <= MAX_LIMIT
-            or asked.mode
-            not in (
-                None,
-                *MODES,
-            )
-        ):
+        fits = asked.query.strip() and 1 <= asked.limit <= MAX_LIMIT
+        if not fits or asked.mode not in (None, *MODES) or filters.kind not in KINDS:
             raise ValueError("not a search mem search would run")
         return asked
 
