@@ -12,8 +12,9 @@ is asked within mem.toml's ``[serve] budget`` (default 100 ms): the figures say 
 many calls it answered, the others fell back and are counted as they came. Then ``GET
 /api/memory/search`` through the worker (bench/http.py's latency and
 throughput), its resident memory and its CPU time while idle. Search is
-lexical unless ``--model DIR`` names a semantic model: then both copies' mem.toml
-name it before their index is built, so every memory is embedded up front.
+lexical unless ``--model DIR`` names a semantic model: then mem.toml names it
+before the index is built, so every memory is embedded up front (once: the second
+copy is made from the first, index included).
 
     python bench/worker.py --size 10000 --model /work/models/all-MiniLM-L6-v2
 """
@@ -57,6 +58,13 @@ def prepared(mem: str, source: Path, target: Path, model: Path | None) -> Path:
         (target / "mem.toml").write_text(f'[semantic]\nmodel = "{model}"\n')
     seconds = timed([mem, "reindex", "--full"], env={**os.environ, "MEM_STORE": str(target)})
     print(f"{target.name}: index built in {seconds:.1f} s", file=sys.stderr)
+    return target
+
+
+def copied(built: Path, target: Path) -> Path:
+    """A copy of a store whose index is built, index included (it holds no path of its own)."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(built, target, symlinks=True)
     return target
 
 
@@ -123,14 +131,14 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "mem-bench")
     parser.add_argument(
-        "--model", type=Path, help="a semantic model's folder, named in both copies' mem.toml"
+        "--model", type=Path, help="a semantic model's folder, named in the copies' mem.toml"
     )
     args = parser.parse_args()
     model = args.model.resolve() if args.model else None
     mem = installed_mem("[serve]")
     source = cached_corpus(args.workdir, args.size)
     warm = prepared(mem, source, args.workdir / f"worker-{args.size}", model)
-    alone = prepared(mem, source, args.workdir / f"alone-{args.size}", model)
+    alone = copied(warm, args.workdir / f"alone-{args.size}")
     log = args.workdir / "worker-server.log"
     env = {**os.environ, "MEM_STORE": str(warm)}
     from memcli.adapters.worker.client import worker_socket
