@@ -12,7 +12,11 @@ is asked within mem.toml's ``[serve] budget`` (default 100 ms): the figures say 
 many calls it answered, the others fell back and are counted as they came. Then ``GET
 /api/memory/search`` through the worker (bench/http.py's latency and
 throughput), its resident memory and its CPU time while idle. Search is
-lexical: no semantic model is set.
+lexical unless ``--model DIR`` names a semantic model: then mem.toml names it
+before the index is built, so every memory is embedded up front (once: the second
+copy is made from the first, index included).
+
+    python bench/worker.py --size 10000 --model /work/models/all-MiniLM-L6-v2
 """
 
 from __future__ import annotations
@@ -46,10 +50,21 @@ _spec.loader.exec_module(bench_http)
 PROMPTS = [f"what do we know about {query}?" for query in QUERIES if " " in query][:8]
 
 
-def prepared(mem: str, source: Path, target: Path) -> Path:
+def prepared(mem: str, source: Path, target: Path, model: Path | None) -> Path:
+    """A copy of ``source`` at ``target``, its index built (and embedded with ``model``)."""
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".cache"))
-    timed([mem, "reindex", "--full"], env={**os.environ, "MEM_STORE": str(target)})
+    if model is not None:
+        (target / "mem.toml").write_text(f'[semantic]\nmodel = "{model}"\n')
+    seconds = timed([mem, "reindex", "--full"], env={**os.environ, "MEM_STORE": str(target)})
+    print(f"{target.name}: index built in {seconds:.1f} s", file=sys.stderr)
+    return target
+
+
+def copied(built: Path, target: Path) -> Path:
+    """A copy of a store whose index is built, index included (it holds no path of its own)."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(built, target, symlinks=True)
     return target
 
 
@@ -115,11 +130,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "mem-bench")
+    parser.add_argument(
+        "--model", type=Path, help="a semantic model's folder, named in the copies' mem.toml"
+    )
     args = parser.parse_args()
+    model = args.model.resolve() if args.model else None
     mem = installed_mem("[serve]")
     source = cached_corpus(args.workdir, args.size)
-    warm = prepared(mem, source, args.workdir / f"worker-{args.size}")
-    alone = prepared(mem, source, args.workdir / f"alone-{args.size}")
+    warm = prepared(mem, source, args.workdir / f"worker-{args.size}", model)
+    alone = copied(warm, args.workdir / f"alone-{args.size}")
     log = args.workdir / "worker-server.log"
     env = {**os.environ, "MEM_STORE": str(warm)}
     from memcli.adapters.worker.client import worker_socket
@@ -142,7 +161,8 @@ def main() -> None:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=60)
     worker_calls = (args.runs + 1) * len(PROMPTS) * len(samples)
-    print(f"{args.size:,} memories; {os.cpu_count()} cores; lexical search (no semantic model)\n")
+    searching = f"semantic model {model}" if model else "lexical search (no semantic model)"
+    print(f"{args.size:,} memories; {os.cpu_count()} cores; {searching}\n")
     print("| whole process | median | p95 | samples |\n|---|---|---|---|")
     for event, by in samples.items():
         print(table_line(f"`mem hook {AGENTS[event]} {event}`, worker", by["worker"]))
