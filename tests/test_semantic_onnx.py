@@ -252,3 +252,37 @@ def test_any_small_file_is_read_or_refused_in_one_line(
         assert "\n" not in str(exc) and len(str(exc)) < 500
     else:
         assert 0 <= info.dim and 1 <= info.max_tokens <= 256
+
+
+def test_codes_held_in_memory_pick_what_sql_picks(store: Path, onnx_dir: Path) -> None:
+    """A warm worker scans the codes in numpy, a process of its own in SQL: the same rowids,
+    ties (many, with 8 dimensions) to the lower rowid, before and after a save."""
+    import random
+
+    from memcli.api import open_store
+    from memcli.semantic import scan
+
+    use_model(store, str(onnx_dir))
+    words = [word for words in AXES.values() for word in words if not word.startswith("#")]
+    chance = random.Random(7)
+    with open_store(store) as memories:
+        for n in range(30):
+            memories.save(f"{' '.join(chance.sample(words, 3))} note {n}")
+    mem("list")
+
+    def compare(index: Any) -> None:
+        codes = {code for _, code in vector_tables.all_codes(index.db)} | {b"\x00", b"\xff"}
+        for window in (1, 2, 5, 13, 29, 40):
+            for code in sorted(codes):
+                expected = vector_tables.nearest_codes(index.db, code, window)
+                assert scan.held_nearest_codes(index, code, window) == expected
+
+    index, _ = open_search(store)
+    try:
+        assert vector_tables.count(index.db) == 30
+        compare(index)
+        mem("save", "flag toggle switch feature")  # a new code: read again
+        mem("list")
+        compare(index)
+    finally:
+        index.close()

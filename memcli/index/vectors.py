@@ -106,6 +106,18 @@ SELECT d.id, v.vec FROM best
 JOIN semantic_docs d ON d.vector = best.rowid
 JOIN semantic_vectors v ON v.rowid = best.rowid
 """
+# An ONNX model's search (memcli.semantic.scan): the nearest codes, ties to the lower
+# rowid, so that numpy's scan of the same codes picks the same; then every one's memories.
+NEAREST_CODES = """
+SELECT rowid FROM semantic_codes
+ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(:code)), rowid LIMIT :window
+"""
+DOCS_OF_VECTORS = """
+SELECT d.id, v.vec FROM semantic_docs d JOIN semantic_vectors v ON v.rowid = d.vector
+WHERE d.vector IN (SELECT value FROM json_each(:rowids))
+"""
+ALL_CODES = "SELECT rowid, code FROM semantic_codes ORDER BY rowid"
+CODES_STATE = "SELECT count(*), max(rowid) FROM semantic_codes"
 ALL_VECTORS = "SELECT rowid, vec FROM semantic_vectors"
 VECTORS_OF = """
 SELECT d.id, v.vec FROM semantic_docs d JOIN semantic_vectors v ON v.rowid = d.vector
@@ -237,6 +249,33 @@ def nearest(
     arguments = {"code": code, "vec": vec, "window": window, "limit": limit}
     for ident, found in db.execute(NEAREST, arguments):
         yield str(ident), bytes(found)
+
+
+def nearest_codes(db: apsw.Connection, code: bytes, window: int) -> list[int]:
+    """The rowids of the ``window`` codes nearest ``code`` by Hamming distance (ties: the
+    lower rowid first)."""
+    return [int(rowid) for (rowid,) in db.execute(NEAREST_CODES, {"code": code, "window": window})]
+
+
+def docs_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, bytes]]:
+    """(memory id, int8 vector) of every memory whose vector is one of these."""
+    found = db.execute(DOCS_OF_VECTORS, {"rowids": json.dumps(rowids)})
+    return [(str(ident), bytes(vec)) for ident, vec in found]
+
+
+def all_codes(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:
+    """Every code, by rowid."""
+    for rowid, code in db.execute(ALL_CODES):
+        yield int(rowid), bytes(code)
+
+
+def codes_state(db: apsw.Connection) -> tuple[Any, ...]:
+    """What changes whenever the codes do: the semantic meta (the commit the vectors follow,
+    the model, the center the codes are taken from) and the codes' count and last rowid."""
+    meta = read_meta(db) or {}
+    for counted, last in db.execute(CODES_STATE):
+        return (tuple(sorted(meta.items())), counted, last)
+    return (tuple(sorted(meta.items())), 0, None)
 
 
 def all_vectors(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:

@@ -4,7 +4,8 @@ The query is embedded in pure Python (no numpy, no tokenizers for WordPiece
 models), or by an ONNX model's own embedder; the sign bits of its vector are
 compared with every memory's by sqlite-vec's Hamming distance in one table scan;
 the few hundred nearest are ranked again by the exact cosine with their int8
-vectors.
+vectors. An ONNX model's search does the same with numpy (``scan``), which a warm
+worker also uses to hold the codes in memory.
 """
 
 from __future__ import annotations
@@ -67,11 +68,18 @@ class SemanticSearch:
     """Cosine similarity of a query with the memories' vectors in one index."""
 
     def __init__(
-        self, index: Index, embedder: QueryEmbedder, center: list[float] | None = None
+        self,
+        index: Index,
+        embedder: QueryEmbedder,
+        center: list[float] | None = None,
+        *,
+        numpy_scan: bool = False,
     ) -> None:
         self.index = index
         self.embedder = embedder
         self.center = center
+        self.numpy_scan = numpy_scan
+        """An ONNX model's search: ranked with numpy (``memcli.semantic.scan``)."""
         self._last: tuple[str, list[float]] | None = None
 
     @classmethod
@@ -94,7 +102,8 @@ class SemanticSearch:
                 return None
             if not load_extension(index):
                 return None
-            return cls(index, query_embedder(index, name, meta), center_of(meta))
+            onnx = meta.get("backend") == "onnx"
+            return cls(index, query_embedder(index, name, meta), center_of(meta), numpy_scan=onnx)
         except ModelError:
             return None
 
@@ -112,6 +121,11 @@ class SemanticSearch:
             return []
         window = max(CANDIDATES, 4 * limit)
         code = sign_code(vector, self.center)
+        if self.numpy_scan:
+            from memcli.semantic import scan
+
+            rowids = scan.nearest_codes(self.index, code, window)
+            return scan.ranked(vector, vectors.docs_of_vectors(self.index.db, rowids))[:limit]
         # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
         found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
         scored = [(ident, cosine(vector, vec)) for ident, vec in found]
@@ -125,7 +139,12 @@ class SemanticSearch:
         vector = self.query_vector(query)
         if not any(vector):
             return {ident: 0.0 for ident, _ in vectors.vectors_of(self.index.db, ids)}
-        return {ident: cosine(vector, vec) for ident, vec in vectors.vectors_of(self.index.db, ids)}
+        found = list(vectors.vectors_of(self.index.db, ids))
+        if self.numpy_scan:
+            from memcli.semantic import scan
+
+            return dict(scan.ranked(vector, found))
+        return {ident: cosine(vector, vec) for ident, vec in found}
 
 
 def cosine(unit: list[float], int8: bytes) -> float:

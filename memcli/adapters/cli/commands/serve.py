@@ -132,7 +132,9 @@ def serve(
             + reinstall_hint("serve")
         ) from None
     from memcli.api import open_store
+    from memcli.semantic.scan import hold_codes
 
+    hold_codes()  # a server searches many times: an ONNX model's codes are kept in memory
     limits = Limits.from_env()
     store = open_store(store_dir, project=project, create=not worker, notify=notice)
     try:
@@ -140,6 +142,8 @@ def serve(
             store.close()
             return  # another worker serves this store, or is starting to
         store.list(limit=1)  # the index up to date before the first request
+        if worker:  # its semantic model and codes loaded before a hook's first prompt
+            store.search("warm", limit=1)
         token: str | None = None
         if port is None:
             path = (
