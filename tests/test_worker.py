@@ -628,3 +628,10 @@ def test_a_search_goes_to_the_worker_and_back_unchanged_or_is_refused() -> None:
     ):
         with pytest.raises(ValueError):
             SearchAsked.from_request(bad)
+
+
+def test_the_worker_takes_every_field_of_a_search() -> None:
+    from memcli.adapters.cli.commands.search import SearchAsked
+    from memcli.adapters.worker.reads import FIELDS
+
+    assert FIELDS["search"] == SearchAsked._fields

@@ -23,11 +23,12 @@ if TYPE_CHECKING:
     from memcli.store.location import StoreLocation
 
 READS = ("context", "recall", "search")
-SEARCH_FIELDS = ("query", "filters", "limit", "strict", "mode", "raw", "explain")
 FIELDS = {
     "context": ("budget", "prompt", "session"),
     "recall": ("budget", "prompt", "session"),
-    "search": (*SEARCH_FIELDS, "transcripts", "as_json"),
+    "search": tuple(
+        "query filters limit strict mode raw explain transcripts as_json".split()
+    ),  # SearchAsked's fields
 }
 """What each read takes beside ``store``, ``project`` and ``cwd``."""
 
