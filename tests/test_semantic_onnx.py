@@ -22,6 +22,7 @@ from onnx import TensorProto, helper, numpy_helper
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
 
 from memcli.core import config
+from memcli.index import Index
 from memcli.index import vectors as vector_tables
 from memcli.semantic import semantic_status
 from memcli.semantic.model import ModelError
@@ -283,6 +284,19 @@ def test_codes_held_in_memory_pick_what_sql_picks(store: Path, onnx_dir: Path) -
         compare(index)
         mem("save", "flag toggle switch feature")  # a new code: read again
         mem("list")
+        compare(index)
+        # The same rowids given each other's codes (as vectors made anew in another order
+        # would be), by another connection: count and last rowid unchanged, read again.
+        other = Index(store / ".cache" / "index.db")
+        try:
+            rows = list(vector_tables.all_codes(other.db))
+            shuffled = [code for _, code in rows][::-1]
+            with other._write():
+                vector_tables.replace_codes(
+                    other.db, zip([r for r, _ in rows], shuffled, strict=True)
+                )
+        finally:
+            other.close()
         compare(index)
     finally:
         index.close()

@@ -23,6 +23,7 @@ only ``schema.DROP_ALL``'s tables) keeps them.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -157,10 +158,24 @@ def ensure_tables(db: apsw.Connection) -> None:
     db.execute(DROP)
     db.execute(TABLES)
     db.execute(SET_META, ("version", SEMANTIC_VERSION))
+    codes_changed(db)
 
 
 def set_meta(db: apsw.Connection, values: dict[str, str]) -> None:
     db.executemany(SET_META, list(values.items()))
+
+
+def codes_changed(db: apsw.Connection) -> None:
+    """Mark the codes as changed (a new random ``codes`` in the meta): a server holding them
+    in memory (``memcli.semantic.scan``) reads them again. Random, not counted: tables
+    made anew must not repeat an old mark."""
+    db.execute(SET_META, ("codes", os.urandom(8).hex()))
+
+
+def clear(db: apsw.Connection) -> None:
+    """Every vector and code gone (another model)."""
+    db.execute(CLEAR_VECTORS)
+    codes_changed(db)
 
 
 def replace_vocab(db: apsw.Connection, vocab: dict[str, int]) -> None:
@@ -220,6 +235,7 @@ def store(
     db: apsw.Connection, rows: Iterable[tuple[str, str, bytes, bytes | None, bytes | None]]
 ) -> None:
     """(id, file digest, text digest, vector, code): a new vector, or None to reuse one."""
+    added = False
     for ident, source, digest, vec, code in rows:
         rowid = vector_of_digest(db, digest)
         if rowid is None:
@@ -227,7 +243,10 @@ def store(
             db.execute(INSERT_VECTOR, (digest, vec))
             rowid = db.last_insert_rowid()
             db.execute(INSERT_CODE, (rowid, code))
+            added = True
         db.execute(SET_DOC, (ident, source, rowid))
+    if added:
+        codes_changed(db)
 
 
 def remove(db: apsw.Connection, ids: Iterable[str]) -> None:
@@ -236,6 +255,7 @@ def remove(db: apsw.Connection, ids: Iterable[str]) -> None:
 
 def prune(db: apsw.Connection, old: list[int] | None = None) -> None:
     """Drop vectors no memory uses: these (after an update), or any (a scan)."""
+    codes_changed(db)
     if old is None:
         db.execute(PRUNE)
         return
@@ -270,8 +290,8 @@ def all_codes(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:
 
 
 def codes_state(db: apsw.Connection) -> tuple[Any, ...]:
-    """What changes whenever the codes do: the semantic meta (the commit the vectors follow,
-    the model, the center the codes are taken from) and the codes' count and last rowid."""
+    """What changes whenever the codes do: the semantic meta (its ``codes`` mark, set anew
+    at every change: ``codes_changed``) and the codes' count and last rowid."""
     meta = read_meta(db) or {}
     for counted, last in db.execute(CODES_STATE):
         return (tuple(sorted(meta.items())), counted, last)
@@ -285,6 +305,7 @@ def all_vectors(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:
 
 def replace_codes(db: apsw.Connection, codes: Iterable[tuple[int, bytes]]) -> None:
     db.executemany(INSERT_CODE, codes)
+    codes_changed(db)
 
 
 def vectors_of(db: apsw.Connection, ids: list[str]) -> Iterator[tuple[str, bytes]]:

@@ -211,7 +211,7 @@ def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[
         vectors.ensure_tables(db)
         old = vectors.read_meta(db) or {}
         if old.get("identity") != info.identity:
-            db.execute(vectors.CLEAR_VECTORS)
+            vectors.clear(db)
             vocab = tokenizer["model"]["vocab"] if spec is not None else {}
             # An ONNX model's queries are tokenized by the library: no vocabulary kept.
             vectors.replace_vocab(db, {str(k): int(v) for k, v in vocab.items()})
