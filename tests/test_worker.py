@@ -599,11 +599,15 @@ def test_status_says_whether_the_worker_runs(
     assert worker()["state"] == "stopped"
     pid = started_worker(project, store, workers)
     running = worker()
-    assert running["state"] == "running" and running["pid"] == pid
+    assert running["state"] == "running" and running["pid"] == pid and running["same_env"]
     assert running["answered"] == 0 and running["idle_exit"] == 1800
-    assert (
-        f"running (pid {pid}, since {running['started']}" in run_mem("status", cwd=project).stdout
-    )
+    shown = run_mem("status", cwd=project).stdout
+    assert f"running (pid {pid}, since {running['started']}" in shown
+    # From a shell with other variables: running still, and said to answer itself there.
+    other = json.loads(run_mem("status", "--json", cwd=project, env={"MEM_X": "1"}).stdout)
+    assert other["worker"]["state"] == "running" and other["worker"]["pid"] == pid
+    assert not other["worker"]["same_env"]
+    assert "other MEM_/XDG_/HF_/GIT_" in run_mem("status", cwd=project, env={"MEM_X": "1"}).stdout
 
 
 def test_a_search_goes_to_the_worker_and_back_unchanged_or_is_refused() -> None:

@@ -1,7 +1,7 @@
 """The routes of ``mem serve``: JSON in and out, each call on a borrowed ``MemStore``.
 
     GET  /health                    {"status": "ok", "version", "shape", "store", "pid",
-                                    "started", "idle_exit", "answered", "late"}
+                                    "started", "idle_exit", "env", "answered", "late"}
     POST /api/memory/save           a memory (the fields of ``mem save``) -> its record; the
                                     agent from ``agent`` or the Mem-Agent header, the commit
                                     from the project the server runs in
@@ -271,6 +271,7 @@ async def health(request: Request, pool: StorePool) -> Response:
             "pid": os.getpid(),
             "started": format_timestamp(dt.datetime.fromtimestamp(state.started, dt.UTC)),
             "idle_exit": state.idle if state.exits else 0,
+            "env": state.env,
             "answered": state.answered,
             "late": state.late,
         }

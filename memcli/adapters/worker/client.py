@@ -132,9 +132,11 @@ def ask(
     *,
     body: bytes = b"",
     budget: float,
+    same_env: bool = True,
 ) -> Any:
     """The JSON answer to one request, or None when none came (in full, a 200) within
-    ``budget`` seconds; never raises."""
+    ``budget`` seconds; never raises. ``same_env``: only from a worker started with this
+    process's variables (an answer depends on them; ``/health`` does not)."""
     deadline = time.monotonic() + budget
     head = [
         f"{method} {target} HTTP/1.1",
@@ -143,8 +145,9 @@ def ask(
         f"Content-Length: {len(body)}",
         f"{STORE_HEADER}: {store_header(root)}",
         f"{STAMP_HEADER}: {stamp()}",
-        f"{ENV_HEADER}: {env_digest()}",
     ]
+    if same_env:
+        head.append(f"{ENV_HEADER}: {env_digest()}")
     if body:
         head.append("Content-Type: application/json")
     request = ("\r\n".join(head) + "\r\n\r\n").encode("ascii") + body

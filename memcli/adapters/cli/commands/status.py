@@ -85,7 +85,8 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
 
 def worker_status(root: Path) -> dict[str, Any]:
     """The store's warm worker (``mem serve --worker``): ``state`` is ``running`` (with its
-    pid, start and answers), ``starting`` (it holds the store's worker lock but did not
+    pid, start, answers, and whether it was started with this process's variables:
+    ``same_env``), ``starting`` (it holds the store's worker lock but did not
     answer: starting, busy, or of another mem or environment), ``stopped`` or ``off``
     (whether a session start would start one: ``auto``)."""
     from memcli.adapters.worker import client
@@ -105,10 +106,13 @@ def worker_status(root: Path) -> dict[str, Any]:
         return found
     health = None
     if socket_path.exists():
-        health = client.ask(socket_path, "GET", "/health", root, budget=WORKER_BUDGET)
+        health = client.ask(
+            socket_path, "GET", "/health", root, budget=WORKER_BUDGET, same_env=False
+        )
     if isinstance(health, dict) and health.get("status") == "ok":
         found["state"] = "running"
         found |= {name: health.get(name) for name in ("pid", "started", "idle_exit", "answered")}
+        found["same_env"] = health.get("env") == client.env_digest()
     elif client.worker_running(socket_path):
         found["state"] = "starting"
     return found
@@ -123,9 +127,15 @@ def _worker_line(worker: dict[str, Any]) -> str:
     if state == "running":
         idle = worker.get("idle_exit") or 0
         exits = f"; exits after {idle // 60:g} min without a request" if idle else ""
+        other = (
+            ""
+            if worker.get("same_env")
+            else "; started with other MEM_/XDG_/HF_/GIT_ variables than here, so commands"
+            " run here answer themselves"
+        )
         return (
             f"running (pid {worker.get('pid')}, since {worker.get('started')}, "
-            f"{counted(worker.get('answered') or 0, 'answer', 'answers')}){exits}"
+            f"{counted(worker.get('answered') or 0, 'answer', 'answers')}){exits}{other}"
         )
     if state == "starting":
         return "starting or busy: it holds the store's lock but did not answer"
