@@ -271,3 +271,5 @@ def test_what_is_fetched_of_a_hub_repository() -> None:
         "model.onnx",
         "tokenizer.json",
     ]
+    large = ["onnx/model.onnx", "onnx/model.onnx_data", "onnx/model_fp16.onnx", "tokenizer.json"]
+    assert hub_files(large) == ["onnx/model.onnx", "onnx/model.onnx_data", "tokenizer.json"]

@@ -165,7 +165,10 @@ def hub_files(listed: list[str]) -> list[str]:
     model) is run as ONNX, as a folder holding both is."""
     graphs = [graph for graph in ONNX_GRAPHS if graph in listed]
     if graphs:
-        return [graphs[0], *(file for file in ONNX_FILES if file in listed)]
+        # A large graph keeps its weights beside it, in a file its own name leads to.
+        data = [f"{graphs[0]}_data", f"{graphs[0]}.data"]
+        extra = [file for file in (*data, *ONNX_FILES) if file in listed]
+        return [graphs[0], *extra]
     return list(MODEL_FILES)
 
 

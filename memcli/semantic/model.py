@@ -153,6 +153,22 @@ def download(name: str) -> Path:
     return Path(folder)
 
 
+def missing_files(name: str, folder: Path) -> list[str]:
+    """What the hub repository ``name`` has of its model (``hub_files``) that ``folder``, its
+    cached snapshot, lacks: a repository first fetched by another tool (sentence-transformers
+    fetches the PyTorch weights, not the ONNX graph). [] offline, or when the hub cannot be
+    asked: the cached files are then taken as they are."""
+    if offline():
+        return []
+    try:
+        import huggingface_hub
+
+        listed = list(huggingface_hub.list_repo_files(name, repo_type="model"))
+    except Exception:  # no hub, no network: nothing to compare with
+        return []
+    return [file for file in hub_files(listed) if not (folder / file).is_file()]
+
+
 def stamp(directory: Path) -> str:
     """The model files' sizes and modification times: cheap to compare on every search."""
     from memcli.semantic import transformer

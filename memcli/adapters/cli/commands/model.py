@@ -63,7 +63,11 @@ def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | 
     missing = missing_packages()
     if missing:
         raise MemError(f"downloading a model needs memcli[semantic] ({', '.join(missing)} missing)")
+    from memcli.semantic.model import missing_files
+
     folder = cached(name)
+    if folder is not None and missing_files(name, folder):
+        folder = None  # cached by another tool, without what mem runs (an ONNX graph)
     fetched = folder is None
     if folder is None:
         folder = _download(name)
