@@ -273,3 +273,13 @@ def test_what_is_fetched_of_a_hub_repository() -> None:
     ]
     large = ["onnx/model.onnx", "onnx/model.onnx_data", "onnx/model_fp16.onnx", "tokenizer.json"]
     assert hub_files(large) == ["onnx/model.onnx", "onnx/model.onnx_data", "tokenizer.json"]
+
+
+@pytest.mark.parametrize("configured", ["", "none", "Lexical", "  ", "owner/model", "./folder"])
+def test_the_model_name_alone_is_the_one_choose_gives(hub: Path, configured: str) -> None:
+    from memcli.core.model_choice import choose, model_name
+
+    for fetch in (False, True):
+        assert model_name(configured, fetch=fetch) == choose(configured, fetch=fetch).name
+    cache_default_model(hub)
+    assert model_name(configured) == choose(configured).name

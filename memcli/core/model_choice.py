@@ -61,17 +61,30 @@ class Choice(NamedTuple):
 
 def choose(configured: str, *, fetch: bool = False) -> Choice:
     """The model for ``[semantic] model = configured``; ``fetch``: the default may be downloaded."""
+    name = model_name(configured, fetch=fetch)
+    if name:
+        return Choice(name, not configured, "")
     if configured.strip().lower() in OPT_OUT:
         return Choice("", False, f'lexical only: [semantic] model = "{configured}" in mem.toml')
-    if configured:
-        return Choice(configured, False, "")
     if missing_packages():
         return Choice("", True, "lexical only: no [semantic] model in mem.toml")
-    if cached(DEFAULT_MODEL) is not None:
-        return Choice(DEFAULT_MODEL, True, "")
-    if fetch and not offline() and recent_failure(DEFAULT_MODEL) is None:
-        return Choice(DEFAULT_MODEL, True, "")
     return Choice("", True, not_downloaded(DEFAULT_MODEL))
+
+
+def model_name(configured: str, *, fetch: bool = False) -> str:
+    """``choose(configured, fetch=fetch).name``, without the reason it would give for ''
+    (a search asks several times, and only wants the name)."""
+    if configured.strip().lower() in OPT_OUT:
+        return ""
+    if configured:
+        return configured
+    if missing_packages():
+        return ""
+    if cached(DEFAULT_MODEL) is not None:
+        return DEFAULT_MODEL
+    if fetch and not offline() and recent_failure(DEFAULT_MODEL) is None:
+        return DEFAULT_MODEL
+    return ""
 
 
 def not_downloaded(name: str) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.core import config
-from memcli.core.model_choice import choose
+from memcli.core.model_choice import choose, model_name
 from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import NO_FILTERS, Entry, Filters, Index
 from memcli.index.fts import Term, fts_match, parse_terms
@@ -105,7 +105,7 @@ class Searcher:
 
     def _semantic_search(self, index: Index) -> Any:
         """The semantic searcher for ``index``, or None when there is no model to use."""
-        if not choose(str(self.settings["semantic"]["model"])).name:
+        if not model_name(str(self.settings["semantic"]["model"])):
             return None
         try:
             from memcli.semantic import SemanticSearch

@@ -18,7 +18,7 @@ from operator import mul
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memcli.core.model_choice import choose
+from memcli.core.model_choice import model_name
 from memcli.index import vectors
 from memcli.semantic.model import ModelError, QueryEmbedder, locate, stamp
 from memcli.semantic.sync import center_of, int8_bytes, query_embedder, sign_code
@@ -87,7 +87,7 @@ class SemanticSearch:
         cls, index: Index, store_root: Path, settings: dict[str, Any]
     ) -> SemanticSearch | None:
         """Semantic search over ``index``, or None (lexical only: ``semantic_status`` says why)."""
-        name = choose(str(settings.get("semantic", {}).get("model") or "")).name
+        name = model_name(str(settings.get("semantic", {}).get("model") or ""))
         if not name:
             return None
         layers = getattr(index, "layers", None)

@@ -211,7 +211,7 @@ class Memory:
         (``memcli.core.model_choice``); '' for none, or for a mem.toml that is invalid.
         ``downloads``: this command may download the default (``model_downloads``)."""
         from memcli.core.config import CONFIG_FILE
-        from memcli.core.model_choice import choose
+        from memcli.core.model_choice import model_name
 
         configured = ""
         if (self.store.root / CONFIG_FILE).exists():  # else no TOML parser imported
@@ -221,7 +221,7 @@ class Memory:
                 configured = str(config.load(self.store.root)["semantic"]["model"])
             except MemError:
                 return ""  # the command that reads settings says what is wrong
-        return choose(configured, fetch=downloads and self.model_downloads == "any").name
+        return model_name(configured, fetch=downloads and self.model_downloads == "any")
 
     def _follow_semantic(
         self, index: Index, report: RefreshReport | None, *, downloads: bool = True
