@@ -79,6 +79,15 @@ class LayeredIndex:
     def _each(self, query: Callable[[Index], T]) -> list[T]:
         return [query(index) for index in self.layers]
 
+    @staticmethod
+    def _first(indexes: list[Index], query: Callable[[Index], T | None]) -> T | None:
+        """The first answer that is not None, asking ``indexes`` in their order."""
+        for index in indexes:
+            found = query(index)
+            if found is not None:
+                return found
+        return None
+
     def _merged_dicts(self, query: Callable[[Index], dict[str, T]]) -> dict[str, T]:
         merged: dict[str, T] = {}
         for part in self._each(query):
@@ -241,10 +250,9 @@ class LayeredIndex:
             found = index.with_ids([exact]) if len(exact) == 26 else []
             if found:
                 return found[0]
-        for index in self._by_key_order():
-            entry = index.by_key(ref.strip()) if ref.strip() else None
-            if entry is not None:
-                return entry
+        entry = self.by_key(ref.strip()) if ref.strip() else None
+        if entry is not None:
+            return entry
         matches: list[Entry] = []
         for index in self.layers:
             try:
@@ -263,19 +271,11 @@ class LayeredIndex:
         raise problems[0]
 
     def path_of(self, identity: str) -> str | None:
-        for index in self.layers:
-            path = index.path_of(identity)
-            if path is not None:
-                return path
-        return None
+        return self._first(self.layers, lambda index: index.path_of(identity))
 
     def exact_duplicate(self, exact: str) -> Entry | None:
         """A current memory with this folded text, nearest layer first."""
-        for index in self._by_key_order():
-            found = index.exact_duplicate(exact)
-            if found is not None:
-                return found
-        return None
+        return self._first(self._by_key_order(), lambda index: index.exact_duplicate(exact))
 
     def replaced_by(self, identity: str) -> list[str]:
         """What the memory supersedes (within its own layer: a supersede names its store's)."""
@@ -286,11 +286,7 @@ class LayeredIndex:
         return [new for index in self.layers for new in index.replacing(identity)]
 
     def by_key(self, key: str) -> Entry | None:
-        for index in self._by_key_order():
-            entry = index.by_key(key)
-            if entry is not None:
-                return entry
-        return None
+        return self._first(self._by_key_order(), lambda index: index.by_key(key))
 
     def with_key(self, key: str) -> list[Entry]:
         return [e for index in self._by_key_order() for e in index.with_key(key)]
