@@ -40,17 +40,22 @@ import httpx  # noqa: E402
 def start(
     mem: str, store: Path, socket_path: Path, log: Path, options: list[str]
 ) -> subprocess.Popen[bytes]:
+    command = [mem, "serve", "--store", str(store), "--socket", str(socket_path), *options]
+    return serving(command, log)
+
+
+def serving(
+    command: list[str], log: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``command`` (a ``mem serve``) started, its stderr in ``log``, once it says it serves."""
     with log.open("w") as errors:
         server = subprocess.Popen(
-            [mem, "serve", "--store", str(store), "--socket", str(socket_path), *options],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=errors,
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors, env=env
         )
     deadline = time.monotonic() + 600
     while "mem: serving" not in log.read_text():
         if server.poll() is not None or time.monotonic() > deadline:
-            sys.exit(f"mem serve did not start: {log.read_text()}")
+            sys.exit(f"{' '.join(command[1:3])} did not start: {log.read_text()}")
         time.sleep(0.05)
     return server
 

@@ -145,7 +145,8 @@ def main() -> None:
 
     socket_path = worker_socket(warm)
     assert socket_path is not None
-    server = _start_worker(mem, warm, log, env)
+    # its variables are the hooks': the worker answers only callers started with the same
+    server = bench_http.serving([mem, "serve", "--worker", "--store", str(warm)], log, env)
     try:
         before = health(socket_path)
         samples = hooks(mem, warm, alone, args.runs, args.workdir)
@@ -181,24 +182,6 @@ def main() -> None:
         f"{errors} errors; resident memory {rss:.0f} MiB; CPU while idle for 5 s: "
         f"{idle_cpu * 1000:.0f} ms"
     )
-
-
-def _start_worker(mem: str, store: Path, log: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    """``mem serve --worker`` for ``store``, once it serves (its variables are the hooks')."""
-    with log.open("w") as errors:
-        server = subprocess.Popen(
-            [mem, "serve", "--worker", "--store", str(store)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=errors,
-            env=env,
-        )
-    deadline = time.monotonic() + 600
-    while "mem: serving" not in log.read_text():
-        if server.poll() is not None or time.monotonic() > deadline:
-            sys.exit(f"mem serve --worker did not start: {log.read_text()}")
-        time.sleep(0.05)
-    return server
 
 
 def _rss_mib(pid: int) -> float:
