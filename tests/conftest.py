@@ -14,6 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from memcli.adapters.cli.main import cli
+from memcli.core.model import Observation
+from memcli.store.files import Store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = REPO_ROOT / "fixtures"
@@ -254,3 +256,17 @@ def read_until_closed(fd: int) -> bytes:
             break
         shown += chunk
     return shown
+
+
+def write_store(root: Path, memories: list[Observation]) -> Path:
+    """A store holding ``memories`` in one commit, its index built (many memories, quickly)."""
+    store = Store(root)
+    git(root.parent, "init", "-q", "-b", "main", str(root))
+    for obs in memories:
+        path = root / store.new_path(obs)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(obs.to_markdown())
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "memories")
+    mem("reindex", "--store", str(root))
+    return root

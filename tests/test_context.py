@@ -23,7 +23,7 @@ from memcli.retrieval.recall import is_trivial
 from memcli.retrieval.stopwords import ENGLISH
 from memcli.store.files import Store
 
-from .conftest import git, mem, mem_json, run_mem
+from .conftest import git, mem, mem_json, run_mem, write_store
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -530,20 +530,6 @@ def test_a_compiled_template_cache_shipped_in_a_store_is_never_loaded(
 TODAY = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
 
 
-def _write_store(root: Path, memories: list[Observation]) -> Path:
-    """A store holding ``memories`` in one commit, its index built."""
-    store = Store(root)
-    git(root.parent, "init", "-q", "-b", "main", str(root))
-    for obs in memories:
-        path = root / store.new_path(obs)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(obs.to_markdown())
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "memories")
-    mem("reindex", "--store", str(root))
-    return root
-
-
 def _obs(n: int, days_ago: float, **fields: Any) -> Observation:
     created = TODAY - dt.timedelta(days=days_ago, minutes=n)
     return Observation(
@@ -562,7 +548,7 @@ def busy_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         _obs(3, 60, type="gotcha", title="The staging VPC has no NAT", importance=1.0),
         *(_obs(100 + n, n / 4, facts=[f"step {n} takes {n} s", "cache it"]) for n in range(80)),
     ]
-    root = _write_store(tmp_path / "busy", memories)
+    root = write_store(tmp_path / "busy", memories)
     monkeypatch.setenv("MEM_STORE", str(root))
     monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
     return root
@@ -597,7 +583,7 @@ def test_memories_saved_today_fill_the_budget_with_their_first_fact(
     memories.append(
         _obs(99, 0.5, title=long_title[:60] + "…", narrative=long_title + ". Keep it so.")
     )
-    root = _write_store(tmp_path / "today", memories)
+    root = write_store(tmp_path / "today", memories)
     monkeypatch.setenv("MEM_STORE", str(root))
     monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
     report = json.loads(mem("context", "--format", "json").stdout)

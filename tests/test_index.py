@@ -296,9 +296,59 @@ def test_two_phase_ranking_equals_the_plain_join() -> None:
             for limit in (1, 10, 50):
                 expected = idx._entries(
                     SEARCH_FTS.format(filters=filters.clause()),
-                    {**filters.params(), "limit": limit, "match": match},
+                    {**filters.params(), "limit": limit, "match": match, "floor": 0},
                 )
                 assert idx._ranked(match, filters, limit) == expected, (match, filters, limit)
+
+
+def test_ranking_the_newest_matches_only() -> None:
+    """``newest=N`` ranks the N matches indexed last, as the plain join of those alone would;
+    when filters leave fewer than asked for there, every match is ranked after all."""
+    from memcli.index.schema import SEARCH_FTS
+
+    docs = [
+        obs(
+            f"C{n:04d}",
+            f"alpha note {n % 7}",
+            created=f"2026-{1 + n // 28 % 12:02d}-{1 + n % 28:02d}T00:00:00Z",
+            type="decision" if n < 20 else "gotcha",
+            narrative="alpha " * (1 + n % 5) + ("beta" if n % 3 else "gamma"),
+        )
+        for n in range(400)
+    ]
+    idx = Index(":memory:")
+    idx.refresh(ListSource(docs), lambda message: None)
+
+    def joined(match: str, filters: Filters, limit: int, rows: list[int]) -> list[str]:
+        cursor = idx.db.execute(
+            SEARCH_FTS.format(filters=filters.clause()),
+            {**filters.params(), "limit": 10_000, "match": match, "floor": 0},
+        )
+        columns = [d[0] for d in cursor.getdescription()]
+        kept = set(rows)
+        ids = {row[columns.index("id")]: row for row in cursor}
+        rowid_of = dict(idx.db.execute("SELECT id, rowid FROM memories"))
+        return [i for i in ids if rowid_of[i] in kept][:limit]
+
+    for match in ['"alpha"', '"beta" OR "gamma"', '"note"']:
+        matching = sorted(
+            (
+                r
+                for (r,) in idx.db.execute(
+                    "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?", (match,)
+                )
+            ),
+            reverse=True,
+        )
+        for newest in (5, 60, 250, 1000):
+            assert idx.leaves_out(match, newest) == (len(matching) > newest)
+            for filters in (Filters(), Filters(types=("decision",))):
+                for limit in (1, 10, 50):
+                    got = [e.id for e in idx.ranked(match, filters, limit=limit, newest=newest)]
+                    expected = joined(match, filters, limit, matching[:newest])
+                    if len(expected) < limit:
+                        expected = joined(match, filters, limit, matching)
+                    assert got == expected, (match, newest, filters, limit)
 
 
 # Words that stem alike, CamelCase, diacritics (composed and combining), digits, and

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memcli.core.model import Observation
 from memcli.retrieval.query import plan_query
 from memcli.retrieval.stopwords import ENGLISH
 
-from .conftest import NO_DEFAULT_MODEL, git, mem, mem_json
+from .conftest import NO_DEFAULT_MODEL, git, mem, mem_json, write_store
 
 
 def save(text: str, title: str, *args: str, when: str = "2026-11-01T00:00:00Z") -> str:
@@ -101,6 +102,45 @@ def test_explain_shows_terms_stop_words_sql_and_each_part(uploads: Path) -> None
     parts = first["explain"]
     assert parts["lexical_rank"] == 1 and parts["matched"] == 2
     assert parts["score"] == pytest.approx(parts["fused"] * parts["recency"] * parts["importance"])
+
+
+def test_a_word_most_memories_hold_is_ranked_among_the_newest_matches_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = Observation(
+        id="01JD" + "0" * 6 + "A" * 16,
+        created="2025-01-01T00:00:00Z",
+        type="decision",
+        title="Cache keys carry the cache version",
+        narrative="cache cache cache",
+    )
+    newer = [
+        Observation(
+            id=f"01JE{n:06d}" + "B" * 16,
+            created=f"2026-{1 + n // 28 % 10:02d}-{1 + n % 28:02d}T00:00:00Z",
+            type="discovery",
+            title=f"Build step {n} takes {n} seconds",
+            narrative=f"step {n} warms the cache before the tests run, then the workers start",
+        )
+        for n in range(140)
+    ]
+    root = write_store(tmp_path / "busy", [old, *newer])
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    assert titles("cache")[0] == old.title  # the default: all 141 matches are ranked
+    assert "newest" not in mem("search", "cache", "--explain").stdout
+
+    (root / "mem.toml").write_text("[search]\nranked_matches = 120\n")
+    assert old.title not in titles("cache", "--limit", "20")
+    assert (
+        "ranked by bm25: the newest 120 matches only" in mem("search", "cache", "--explain").stdout
+    )
+    assert mem_json("search", "cache", "--explain")["newest_only"] == 120
+    # What the filters want may all be older: then every match is ranked.
+    assert titles("cache", "--type", "decision") == [old.title]
+    (root / "mem.toml").write_text("[search]\nranked_matches = 0\n")
+    assert titles("cache")[0] == old.title
+    assert mem_json("search", "cache", "--explain")["newest_only"] is None
 
 
 def test_semantic_mode_without_a_model_is_lexical_with_a_notice(uploads: Path) -> None:

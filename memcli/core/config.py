@@ -40,6 +40,8 @@ stop_words = "english" # "english", "none", or a list of words dropped from a qu
 extra_stop_words = []  # words dropped besides those
 mode = "hybrid"        # lexical, semantic or hybrid (semantic needs a model)
 min_similarity = 0.1   # a memory less similar than this is no semantic match
+ranked_matches = 10000 # bm25 ranks at most this many matches of a query, the newest
+                       # (0: every match): a word most memories hold costs no more
 
 [ranking]
 rrf_k = 10                       # reciprocal-rank fusion constant
@@ -131,6 +133,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "extra_stop_words": [],
         "mode": "hybrid",
         "min_similarity": 0.1,
+        "ranked_matches": 10_000,
     },
     "ranking": {
         "rrf_k": 10,

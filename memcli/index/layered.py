@@ -96,9 +96,19 @@ class LayeredIndex:
 
     # ---------------------------------------------------------------- ranking
 
-    def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
-        found = self._each(lambda index: index.ranked(match, filters, limit=limit))
+    def ranked(
+        self,
+        match: str,
+        filters: Filters = NO_FILTERS,
+        *,
+        limit: int = 10,
+        newest: int | None = None,
+    ) -> list[Entry]:
+        found = self._each(lambda index: index.ranked(match, filters, limit=limit, newest=newest))
         return _best_entries(self._on_one_scale(found, match), limit)
+
+    def leaves_out(self, match: str, newest: int) -> bool:
+        return any(self._each(lambda index: index.leaves_out(match, newest)))
 
     def _on_one_scale(self, found: list[list[Entry]], match: str) -> list[list[Entry]]:
         """Each layer's bm25 scores put on the scale of all layers' joint statistics.

@@ -45,6 +45,7 @@ from memcli.index.schema import (
     LAST_ROWID,
     MATCHES_UP_TO,
     NEWEST,
+    NEWEST_MATCHES_FROM,
     OBSERVATION_TEXTS,
     PATH_BY_ID,
     RANK_FTS,
@@ -238,9 +239,34 @@ class Queries:
         return SearchResult(self.substring(text, filters, limit=limit), "substring")
 
     @translating_errors
-    def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
-        """The best ``limit`` memories for an FTS5 MATCH expression, by bm25 (``score``)."""
-        return self._ranked(match, self._current(filters), limit)
+    def ranked(
+        self,
+        match: str,
+        filters: Filters = NO_FILTERS,
+        *,
+        limit: int = 10,
+        newest: int | None = None,
+    ) -> list[Entry]:
+        """The best ``limit`` memories for an FTS5 MATCH expression, by bm25 (``score``).
+
+        ``newest``: only the newest that many matches (by row number: the order
+        they were indexed in, which a rebuild makes the files' date order) are
+        ranked, so a word nearly every memory holds costs what that many do. When
+        filters leave too few of them, every match is ranked after all.
+        """
+        floor = self._newest_floor(match, newest) if newest else 0
+        return self._ranked(match, self._current(filters), limit, floor)
+
+    @translating_errors
+    def leaves_out(self, match: str, newest: int) -> bool:
+        """Whether ranking only the ``newest`` matches of ``match`` leaves some out."""
+        return self._newest_floor(match, newest) > 0
+
+    def _newest_floor(self, match: str, newest: int) -> int:
+        """The lowest row number of the ``newest`` newest matches; 0 if there are no more."""
+        params = {"match": match, "newest": newest}
+        rows = [row[0] for row in self.db.execute(NEWEST_MATCHES_FROM, params)]
+        return int(rows[0]) if len(rows) == 2 else 0
 
     @translating_errors
     def substring(
@@ -268,34 +294,33 @@ class Queries:
         sql = ENTRIES_BY_ID.format(filters=filters.clause())
         return self._entries(sql, {**filters.params(), "ids": json.dumps(ids)})
 
-    def _ranked(self, match: str, filters: Filters, limit: int) -> list[Entry]:
-        """The best ``limit`` matches: ranked in the full-text index alone, then joined.
+    def _ranked(self, match: str, filters: Filters, limit: int, floor: int = 0) -> list[Entry]:
+        """The best ``limit`` matches from row ``floor`` on: ranked in the full-text index
+        alone, then joined.
 
         Exactly what SEARCH_FTS answers (the same order, ties broken by newest),
         which it falls back to when the window of best matches cannot tell:
-        filters left too few of them, or equal scores run to its edge.
+        equal scores run to its edge, or filters left too few of them.
         """
-        params = {**filters.params(), "limit": limit, "match": match}
         clause = filters.clause()
         # Filters may drop many of the best matches: rank more of them to choose from.
         window = max(RANK_WINDOW, limit * (20 if clause else 2))
-        ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window}))
+        ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window, "floor": floor}))
         if not ranked:
             return []
         full = len(ranked) == window
         last = ranked[min(limit, len(ranked)) - 1][1]
         if full and ranked[-1][1] == last:
-            return self._entries(SEARCH_FTS.format(filters=clause), params)
+            return self._joined_ranking(match, filters, limit, floor)
         if not clause:  # only the best ``limit`` and their equals can be answers
             ranked = [row for row in ranked if row[1] <= last]
         score = {rowid: value for rowid, value in ranked}
-        cursor = self.db.execute(
-            ENTRIES_BY_ROWID.format(filters=clause), {**params, "rowids": json.dumps(list(score))}
-        )
+        params = {**filters.params(), "rowids": json.dumps(list(score))}
+        cursor = self.db.execute(ENTRIES_BY_ROWID.format(filters=clause), params)
         columns = columns_of(cursor)
         rows = list(cursor)
-        if full and len(rows) < limit:
-            return self._entries(SEARCH_FTS.format(filters=clause), params)
+        if len(rows) < limit and (full or floor):
+            return self._joined_ranking(match, filters, limit, floor)
         if columns is None:
             return []
         at = columns.position
@@ -306,6 +331,14 @@ class Queries:
         rows.sort(key=lambda row: score[row[rowid]])
         layer = self.layer
         return [columns.entry(row, -score[row[rowid]], layer) for row in rows[:limit]]
+
+    def _joined_ranking(self, match: str, filters: Filters, limit: int, floor: int) -> list[Entry]:
+        """SEARCH_FTS from row ``floor`` on; from the first row if that leaves too few."""
+        params = {**filters.params(), "limit": limit, "match": match, "floor": floor}
+        found = self._entries(SEARCH_FTS.format(filters=filters.clause()), params)
+        if floor and len(found) < limit:
+            return self._joined_ranking(match, filters, limit, 0)
+        return found
 
     @translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:

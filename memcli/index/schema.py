@@ -185,8 +185,14 @@ BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values(
 # every match before sorting doubles the cost of a word found in most memories, so the
 # best matches are ranked alone first and joined after (see Queries._ranked).
 RANK_FTS = f"""
-SELECT rowid, {BM25} FROM memories_fts WHERE memories_fts MATCH :match
+SELECT rowid, {BM25} FROM memories_fts WHERE memories_fts MATCH :match AND rowid >= :floor
 ORDER BY 2 LIMIT :window
+"""
+# The row number of a query's ``:newest``-th newest match and of the one before it: the
+# second row says there are more matches than that (walked without reading positions).
+NEWEST_MATCHES_FROM = """
+SELECT rowid FROM memories_fts WHERE memories_fts MATCH :match
+ORDER BY rowid DESC LIMIT 2 OFFSET :newest - 1
 """
 ENTRIES_BY_ROWID = f"""
 SELECT {ENTRY_COLUMNS}, NULL AS score, m.rowid AS rowid FROM memories m
@@ -195,7 +201,7 @@ WHERE m.rowid IN (SELECT value FROM json_each(:rowids)) {{filters}}
 SEARCH_FTS = f"""
 SELECT {ENTRY_COLUMNS}, -{BM25} AS score
 FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-WHERE memories_fts MATCH :match {{filters}}
+WHERE memories_fts MATCH :match AND memories_fts.rowid >= :floor {{filters}}
 ORDER BY {BM25}, m.created DESC, m.id DESC
 LIMIT :limit
 """

@@ -86,6 +86,23 @@ class Searcher:
     def plan(self, text: str, *, strict: bool = False) -> QueryPlan:
         return plan_query(text, self.stop_words, strict=strict)
 
+    def ranked_matches(self) -> int | None:
+        """How many of a query's matches bm25 ranks at most, the newest; None: every one.
+
+        bm25 reads every match's length, so a word nearly every memory holds
+        would make a search's cost grow with the store. Only the newest
+        ``[search] ranked_matches`` are ranked (the candidates fused and boosted
+        after are a hundred); semantic ranking still looks at every memory.
+        """
+        return int(self.settings["search"]["ranked_matches"]) or None
+
+    def ranks_newest_only(self, match: str | None) -> bool:
+        """Whether ranking ``match`` left older matches out (for ``--explain``)."""
+        newest = self.ranked_matches()
+        if match is None or newest is None:
+            return False
+        return bool(self.memory.read(lambda index: index.leaves_out(match, newest)))
+
     def semantic_line(self) -> str:
         """Whether semantic ranking is available, in one line (``mem doctor``, ``--explain``)."""
         if self._semantic_line is None:
@@ -203,13 +220,20 @@ class Searcher:
         if mode != "semantic":
             match, common = self._candidate_match(index, plan, window)
         if match is not None:
-            found = [e for e in index.ranked(match, filters, limit=window) if e.id not in exclude]
+            newest = self.ranked_matches()
+            found = [
+                e
+                for e in index.ranked(match, filters, limit=window, newest=newest)
+                if e.id not in exclude
+            ]
             if common and len(found) < limit and len(plan.terms) > 1:
                 # Too few memories hold every (common) word: any of them, after all.
                 match = plan.match()
                 assert match is not None
                 found = [
-                    e for e in index.ranked(match, filters, limit=window) if e.id not in exclude
+                    e
+                    for e in index.ranked(match, filters, limit=window, newest=newest)
+                    if e.id not in exclude
                 ]
             terms = len(plan.terms)
             if plan.strict or terms == 1:

@@ -18,7 +18,7 @@ from memcli.core.serialize import note_dict
 from memcli.index import NO_FILTERS, Filters
 
 if TYPE_CHECKING:
-    from memcli.retrieval.search import Hit, Outcome
+    from memcli.retrieval.search import Hit, Outcome, Searcher
     from memcli.service.memory import Memory
     from memcli.service.transcripts import TranscriptHit
 
@@ -213,7 +213,7 @@ def search_text(memory: Memory, asked: SearchAsked, notify: Callable[[str], None
         sections = [note_dict(hit) | {"matched": matched} for hit, matched in notes]
         sections += [hit.to_json() for hit in messages]
         if asked.explain:
-            explained = _explained_json(outcome, short_ids, searcher.semantic_line())
+            explained = _explained_json(outcome, short_ids, searcher)
             lines.append(json_text(explained | {"notes": sections}))
         else:
             entries = [entry.to_json(short_ids[entry.id]) for entry in outcome.entries]
@@ -223,7 +223,7 @@ def search_text(memory: Memory, asked: SearchAsked, notify: Callable[[str], None
     labels = ["note"] * bool(notes) + ["transcript"] * bool(messages)
     width = max([len(short_id) for short_id in short_ids.values()] + [len(x) for x in labels] + [0])
     if asked.explain:
-        lines += _explained_lines(outcome, short_ids, searcher.semantic_line())
+        lines += _explained_lines(outcome, short_ids, searcher)
     else:
         lines += entry_lines(outcome.entries, short_ids, width=width)
     lines += [f"{'note':<{width}}  {line}" for line in note_lines([hit for hit, _ in notes])]
@@ -252,7 +252,14 @@ def _transcript_hits(
     return hits
 
 
-def _explained_lines(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> list[str]:
+def _newest_only(outcome: Outcome, searcher: Searcher) -> int | None:
+    """How many matches bm25 ranked, the newest, when the query had more; else None."""
+    if outcome.strategy not in ("ranked", "all") or not searcher.ranks_newest_only(outcome.match):
+        return None
+    return searcher.ranked_matches()
+
+
+def _explained_lines(outcome: Outcome, short_ids: dict[str, str], searcher: Searcher) -> list[str]:
     from memcli.retrieval.search import explain_sql
 
     plan = outcome.plan
@@ -269,7 +276,13 @@ def _explained_lines(outcome: Outcome, short_ids: dict[str, str], semantic: str)
             f"too common to pick candidates by (in over a tenth of the memories; "
             f"still counted): {', '.join(outcome.common)}"
         )
-    lines.append(f"mode: {outcome.mode}; {semantic}")
+    newest = _newest_only(outcome, searcher)
+    if newest is not None:
+        lines.append(
+            f"ranked by bm25: the newest {newest:,} matches only "
+            "(more memories match; [search] ranked_matches)"
+        )
+    lines.append(f"mode: {outcome.mode}; {searcher.semantic_line()}")
     lines.append(f"strategy: {outcome.strategy}")
     lines.append(f"sql: {explain_sql(outcome.match)}")
     for hit in outcome.hits:
@@ -297,16 +310,19 @@ def _parts_line(hit: Hit, terms: int) -> str:
     return " · ".join(pieces) + f" = {parts.score:.5f}"
 
 
-def _explained_json(outcome: Outcome, short_ids: dict[str, str], semantic: str) -> dict[str, Any]:
+def _explained_json(
+    outcome: Outcome, short_ids: dict[str, str], searcher: Searcher
+) -> dict[str, Any]:
     from memcli.retrieval.search import explain_sql
 
     return {
         "terms": [term.to_fts() for term in outcome.plan.terms],
         "dropped": outcome.plan.dropped,
         "common": list(outcome.common),
+        "newest_only": _newest_only(outcome, searcher),
         "strict": outcome.plan.strict,
         "mode": outcome.mode,
-        "semantic": semantic,
+        "semantic": searcher.semantic_line(),
         "strategy": outcome.strategy,
         "sql": explain_sql(outcome.match),
         "hits": [
