@@ -300,3 +300,28 @@ def test_codes_held_in_memory_pick_what_sql_picks(store: Path, onnx_dir: Path) -
         compare(index)
     finally:
         index.close()
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda words: st.sampled_from([8 * words, 8 * words - 3]).flatmap(
+            lambda width: st.tuples(
+                st.lists(st.binary(min_size=width, max_size=width), min_size=1, max_size=20),
+                st.binary(min_size=width, max_size=width),
+            )
+        )
+    )
+)
+def test_hamming_distance_counts_the_differing_bits(found: tuple[list[bytes], bytes]) -> None:
+    """Codes of whole 64-bit words are compared a word at a time, others a byte at a time:
+    both count exactly the bits that differ, from buffers at any alignment."""
+    from memcli.semantic import scan
+
+    codes, query = found
+    width = len(query)
+    buffer = np.frombuffer(b"\x00" + b"".join(codes), dtype=np.uint8)[1:]  # not aligned
+    distance = scan.hamming(buffer.reshape(len(codes), width), np.frombuffer(query, np.uint8))
+    expected = [
+        sum(bin(a ^ b).count("1") for a, b in zip(code, query, strict=True)) for code in codes
+    ]
+    assert distance.tolist() == expected

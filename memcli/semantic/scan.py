@@ -61,11 +61,7 @@ def held_nearest_codes(index: Index, code: bytes, window: int) -> list[int]:
     held = _codes(index)
     if not len(held.rowids):
         return []
-    query = np.frombuffer(code, dtype=np.uint8)
-    count_bits = getattr(np, "bitwise_count", None)  # numpy 2
-    differing = held.codes ^ query
-    bits = count_bits(differing) if count_bits is not None else _popcount()[differing]
-    distance = bits.sum(axis=1, dtype=np.int64)
+    distance = hamming(held.codes, np.frombuffer(code, dtype=np.uint8))
     if window < len(distance):
         # Those under the window's distance, then the lowest rowids of those at it.
         edge = np.partition(distance, window - 1)[window - 1]
@@ -93,6 +89,18 @@ def ranked(unit: list[float], found: list[tuple[str, bytes]]) -> list[tuple[str,
     scored = [(ident, float(value)) for (ident, _), value in zip(found, cosines, strict=True)]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored
+
+
+def hamming(codes: NDArray[np.uint8], query: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """The Hamming distance of each code (a row) to ``query``."""
+    import numpy as np
+
+    count_bits = getattr(np, "bitwise_count", None)  # numpy 2
+    if count_bits is None:
+        return _popcount()[codes ^ query].sum(axis=1, dtype=np.int64)  # type: ignore[no-any-return]
+    if codes.shape[1] % 8 == 0:  # 64 bits at a time: a third of the time of bytes
+        codes, query = codes.view(np.uint64), query.view(np.uint64)
+    return count_bits(codes ^ query).sum(axis=1, dtype=np.int64)  # type: ignore[no-any-return]
 
 
 @functools.cache
