@@ -13,6 +13,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -208,6 +209,41 @@ def test_answers_are_byte_identical_with_and_without_the_worker(
     assert health(store)["answered"] == before + len(alone)  # type: ignore[index]
     # what the session was given is noted the same way: the repeated prompt got nothing new
     assert session_record(store, "warm") == session_record(store, "alone")
+
+
+LEAN_GUARD = """
+import sys
+from memcli.adapters.cli.entry import main
+sys.argv = ["mem", "hook", "claude", "UserPromptSubmit"]
+try:
+    main()
+except SystemExit:
+    pass
+stored = ("apsw", "jinja2", "yaml", "git", "memcli.index", "memcli.store.files", "memcli.retrieval")
+print("LOADED:" + ",".join(sorted(m for m in stored if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def test_a_hook_the_worker_answers_loads_no_store_code(
+    project: Path, tmp_path: Path, workers: list[int]
+) -> None:
+    """The hook's own process only asks: the index, the files and the templates are the
+    worker's (MEM_STORE names the store here, as in the bench)."""
+    store = tmp_path / "s"
+    settings(store, auto=True, budget=5000)
+    started_worker(project, store, workers)
+    before = health(store)["answered"]  # type: ignore[index]
+    result = subprocess.run(
+        [sys.executable, "-c", LEAN_GUARD],
+        input=json.dumps(prompt_payload(project, "lean", PROMPTS[0])),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert "Stripe mock" in result.stdout
+    assert result.stderr.splitlines()[-1] == "LOADED:", result.stderr
+    assert health(store)["answered"] == before + 1  # type: ignore[index]
 
 
 def test_the_worker_sees_a_hand_commit(project: Path, tmp_path: Path, workers: list[int]) -> None:

@@ -99,12 +99,14 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
 def _given(store: str, source: str) -> StoreLocation:
     """A store named by the user; a team folder (``.mem-team`` in a git work tree) is ``team``,
     the user layer's store is ``user``."""
-    from memcli.store.layers import user_store_root
-    from memcli.store.team import is_team_folder
+    from memcli.store.layers import TEAM_DIR, user_store_root
 
     root = Path(store).expanduser().absolute()
-    if is_team_folder(root):
-        return StoreLocation(root, "team")
+    if root.name == TEAM_DIR:  # the store code is imported only for a folder named so
+        from memcli.store.team import is_team_folder
+
+        if is_team_folder(root):
+            return StoreLocation(root, "team")
     is_user = os.path.realpath(root) == os.path.realpath(user_store_root())
     return StoreLocation(root, "user" if is_user else source)
 
