@@ -9,6 +9,7 @@ vector is the mean of its tokens' rows, [CLS] and [SEP] included.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -255,9 +256,12 @@ def test_any_small_file_is_read_or_refused_in_one_line(
         assert 0 <= info.dim and 1 <= info.max_tokens <= 256
 
 
-def test_codes_held_in_memory_pick_what_sql_picks(store: Path, onnx_dir: Path) -> None:
+def test_codes_held_in_memory_pick_what_sql_picks(
+    store: Path, onnx_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A warm worker scans the codes in numpy, a process of its own in SQL: the same rowids,
-    ties (many, with 8 dimensions) to the lower rowid, before and after a save."""
+    ties (many, with 8 dimensions) to the lower rowid, before and after a save; and the
+    same memories with the same cosines, to the last bit, from the vectors held or read."""
     import random
 
     from memcli.api import open_store
@@ -271,12 +275,22 @@ def test_codes_held_in_memory_pick_what_sql_picks(store: Path, onnx_dir: Path) -
             memories.save(f"{' '.join(chance.sample(words, 3))} note {n}")
     mem("list")
 
+    units = [chance.gauss(0, 1) for _ in range(DIM * 8)]
+    units = [units[n : n + DIM] for n in range(0, len(units), DIM)]
+    units = [[x / math.sqrt(sum(y * y for y in unit)) for x in unit] for unit in units]
+
     def compare(index: Any) -> None:
         codes = {code for _, code in vector_tables.all_codes(index.db)} | {b"\x00", b"\xff"}
         for window in (1, 2, 5, 13, 29, 40):
-            for code in sorted(codes):
+            for n, code in enumerate(sorted(codes)):
                 expected = vector_tables.nearest_codes(index.db, code, window)
                 assert scan.held_nearest_codes(index, code, window) == expected
+                unit = units[n % len(units)]
+                monkeypatch.setattr(scan, "_holding", False)
+                read = scan.nearest(index, unit, code, window)
+                monkeypatch.setattr(scan, "_holding", True)
+                assert scan.nearest(index, unit, code, window) == read
+                assert len(read) == min(window, vector_tables.count(index.db))
 
     index, _ = open_search(store)
     try:

@@ -114,10 +114,18 @@ SELECT rowid FROM semantic_codes
 ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(:code)), rowid LIMIT :window
 """
 DOCS_OF_VECTORS = """
-SELECT d.id, v.vec FROM semantic_docs d JOIN semantic_vectors v ON v.rowid = d.vector
+SELECT d.id, d.vector, v.vec FROM semantic_docs d JOIN semantic_vectors v ON v.rowid = d.vector
 WHERE d.vector IN (SELECT value FROM json_each(:rowids))
 """
+IDS_OF_VECTORS = """
+SELECT d.id, d.vector FROM semantic_docs d WHERE d.vector IN (SELECT value FROM json_each(:rowids))
+"""
 ALL_CODES = "SELECT rowid, code FROM semantic_codes ORDER BY rowid"
+ALL_CODES_AND_VECTORS = """
+SELECT c.rowid, c.code, v.vec
+FROM semantic_codes c LEFT JOIN semantic_vectors v ON v.rowid = c.rowid
+ORDER BY c.rowid
+"""
 CODES_STATE = "SELECT count(*), max(rowid) FROM semantic_codes"
 ALL_VECTORS = "SELECT rowid, vec FROM semantic_vectors"
 VECTORS_OF = """
@@ -277,16 +285,28 @@ def nearest_codes(db: apsw.Connection, code: bytes, window: int) -> list[int]:
     return [int(rowid) for (rowid,) in db.execute(NEAREST_CODES, {"code": code, "window": window})]
 
 
-def docs_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, bytes]]:
-    """(memory id, int8 vector) of every memory whose vector is one of these."""
+def docs_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, int, bytes]]:
+    """(memory id, vector rowid, int8 vector) of every memory whose vector is one of these."""
     found = db.execute(DOCS_OF_VECTORS, {"rowids": json.dumps(rowids)})
-    return [(str(ident), bytes(vec)) for ident, vec in found]
+    return [(str(ident), int(vector), bytes(vec)) for ident, vector, vec in found]
+
+
+def ids_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, int]]:
+    """(memory id, vector rowid) of every memory whose vector is one of these."""
+    found = db.execute(IDS_OF_VECTORS, {"rowids": json.dumps(rowids)})
+    return [(str(ident), int(vector)) for ident, vector in found]
 
 
 def all_codes(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:
     """Every code, by rowid."""
     for rowid, code in db.execute(ALL_CODES):
         yield int(rowid), bytes(code)
+
+
+def all_codes_and_vectors(db: apsw.Connection) -> Iterator[tuple[int, bytes, bytes | None]]:
+    """Every code with its int8 vector (None: the vector is gone), by rowid."""
+    for rowid, code, vec in db.execute(ALL_CODES_AND_VECTORS):
+        yield int(rowid), bytes(code), None if vec is None else bytes(vec)
 
 
 def codes_state(db: apsw.Connection) -> tuple[Any, ...]:

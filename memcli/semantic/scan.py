@@ -3,11 +3,14 @@
 An ONNX model loads numpy anyway, so its search ranks with it: the ``window``
 codes nearest the query's by Hamming distance (ties: the lower rowid), then the
 exact cosine of the query with each of their vectors, best first (ties: the
-lower memory id). The first step is SQL's scan (``vectors.nearest_codes``) in a
-process that searches once; a warm worker (``hold_codes``) keeps every code in
-one array and scans it in numpy, a third of SQL's time at 100k memories. The
-Hamming distance is a whole number and both break its ties alike, so the worker
-and a process of its own pick the same candidates and give the same answer.
+lower memory id). A process that searches once reads the codes' scan from SQL
+(``vectors.nearest_codes``) and the vectors of those it picked; a warm worker
+(``hold_codes``) keeps every code and vector in memory (100k memories of 384
+dimensions: 43 MB) and asks SQL only for the picked vectors' memory ids. The
+Hamming distance is a whole number and both break its ties alike, and both take
+the cosine of the same vectors in the same order (the picked ones that some
+memory has, nearest first), so the worker and a process of its own give the
+same answer, to the last bit.
 A static model's search stays in SQL and pure Python (``search.SemanticSearch``):
 a hook without a worker must not pay numpy's import.
 """
@@ -33,6 +36,10 @@ class HeldCodes(NamedTuple):
     rowids: NDArray[np.int64]
     """Ascending."""
     codes: NDArray[np.uint8]
+    vectors: NDArray[np.int8]
+    """Each code's int8 vector, in the same rows (zeros where the vector is gone)."""
+    present: NDArray[np.bool_]
+    """Whether each row's vector is there."""
 
 
 _held: dict[str, HeldCodes] = {}
@@ -47,20 +54,53 @@ def hold_codes() -> None:
     _holding = True
 
 
-def nearest_codes(index: Index, code: bytes, window: int) -> list[int]:
-    """The rowids of the ``window`` codes nearest ``code`` (ties: the lower rowid first)."""
+def nearest(index: Index, unit: list[float], code: bytes, window: int) -> list[tuple[str, float]]:
+    """(memory id, cosine with ``unit``) of every memory whose vector's code is among the
+    ``window`` nearest ``code``, best first (ties: the lower id)."""
     if not _holding or index.path == ":memory:":
-        return vectors.nearest_codes(index.db, code, window)
-    return held_nearest_codes(index, code, window)
+        rowids = vectors.nearest_codes(index.db, code, window)
+        found = vectors.docs_of_vectors(index.db, rowids)
+        docs = [(ident, vector) for ident, vector, _ in found]
+        vec_of = {vector: vec for _, vector, vec in found}
+        kept = [rowid for rowid in rowids if rowid in vec_of]
+        return _scored(docs, kept, _int8_matrix([vec_of[rowid] for rowid in kept]), unit)
+    held = _codes(index)
+    positions = _nearest_positions(held, code, window)
+    rowids = [int(rowid) for rowid in held.rowids[positions]]
+    docs = vectors.ids_of_vectors(index.db, rowids)
+    with_docs = {vector for _, vector in docs}
+    chosen = [
+        (rowid, position)
+        for rowid, position in zip(rowids, positions.tolist(), strict=True)
+        if rowid in with_docs and held.present[position]
+    ]
+    kept = [rowid for rowid, _ in chosen]
+    return _scored(docs, kept, held.vectors[[position for _, position in chosen]], unit)
+
+
+def _scored(
+    docs: list[tuple[str, int]], kept: list[int], matrix: NDArray[np.int8], unit: list[float]
+) -> list[tuple[str, float]]:
+    """Each memory's cosine, from its vector's row of ``matrix`` (rows: the vectors ``kept``)."""
+    cosine = dict(zip(kept, cosines(matrix, unit).tolist(), strict=True))
+    scored = [(ident, cosine[vector]) for ident, vector in docs if vector in cosine]
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored
 
 
 def held_nearest_codes(index: Index, code: bytes, window: int) -> list[int]:
-    """``nearest_codes`` from the codes held in memory (read again when they changed)."""
+    """``vectors.nearest_codes`` from the codes held in memory (read again when they changed)."""
+    held = _codes(index)
+    return [int(rowid) for rowid in held.rowids[_nearest_positions(held, code, window)]]
+
+
+def _nearest_positions(held: HeldCodes, code: bytes, window: int) -> NDArray[np.intp]:
+    """The rows of the ``window`` held codes nearest ``code``, nearest first (ties: the lower
+    rowid)."""
     import numpy as np
 
-    held = _codes(index)
     if not len(held.rowids):
-        return []
+        return np.zeros(0, dtype=np.intp)
     distance = hamming(held.codes, np.frombuffer(code, dtype=np.uint8))
     if window < len(distance):
         # Those under the window's distance, then the lowest rowids of those at it.
@@ -71,24 +111,44 @@ def held_nearest_codes(index: Index, code: bytes, window: int) -> list[int]:
     else:
         chosen = np.arange(len(distance))
     order = np.lexsort((held.rowids[chosen], distance[chosen]))
-    return [int(rowid) for rowid in held.rowids[chosen[order]]]
+    return chosen[order]
 
 
 def ranked(unit: list[float], found: list[tuple[str, bytes]]) -> list[tuple[str, float]]:
     """(memory id, cosine of ``unit`` with its int8 vector), best first, ties by id."""
-    import numpy as np
-
-    if not found:
-        return []
-    matrix = np.frombuffer(b"".join(vec for _, vec in found), dtype=np.int8)
-    matrix = matrix.reshape(len(found), -1).astype(np.float64)
-    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
-    dots = matrix @ np.asarray(unit, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cosines = np.where(norms > 0, np.clip(dots / norms, -1.0, 1.0), 0.0)
-    scored = [(ident, float(value)) for (ident, _), value in zip(found, cosines, strict=True)]
+    values = cosines(_int8_matrix([vec for _, vec in found]), unit).tolist()
+    scored = [(ident, value) for (ident, _), value in zip(found, values, strict=True)]
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored
+
+
+def cosines(matrix: NDArray[np.int8], unit: list[float]) -> NDArray[np.float64]:
+    """The cosine of ``unit`` (a unit vector) with each row (0 for a row of zeros)."""
+    import numpy as np
+
+    if not len(matrix):
+        return np.zeros(0)
+    rows = matrix.astype(np.float64)
+    norms = np.sqrt(np.einsum("ij,ij->i", rows, rows))
+    dots = rows @ np.asarray(unit, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(norms > 0, np.clip(dots / norms, -1.0, 1.0), 0.0)
+
+
+def _held_vectors(found: list[bytes | None], dims: int) -> NDArray[np.int8]:
+    import numpy as np
+
+    if not dims:
+        return np.zeros((len(found), 0), dtype=np.int8)
+    return _int8_matrix([vec or bytes(dims) for vec in found])
+
+
+def _int8_matrix(blobs: list[bytes]) -> NDArray[np.int8]:
+    import numpy as np
+
+    if not blobs:
+        return np.zeros((0, 0), dtype=np.int8)
+    return np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(len(blobs), -1)
 
 
 def hamming(codes: NDArray[np.uint8], query: NDArray[np.uint8]) -> NDArray[np.int64]:
@@ -123,13 +183,16 @@ def _codes(index: Index) -> HeldCodes:
         return held
     state = vectors.codes_state(db)
     if held is None or held.state != state:
-        rows = list(vectors.all_codes(db))
+        rows = list(vectors.all_codes_and_vectors(db))
         width = len(rows[0][1]) if rows else 0
-        codes = np.frombuffer(b"".join(code for _, code in rows), dtype=np.uint8)
+        dims = max((len(vec) for _, _, vec in rows if vec is not None), default=0)
+        codes = np.frombuffer(b"".join(code for _, code, _ in rows), dtype=np.uint8)
         held = HeldCodes(
             state,
-            np.fromiter((rowid for rowid, _ in rows), dtype=np.int64, count=len(rows)),
+            np.fromiter((rowid for rowid, _, _ in rows), dtype=np.int64, count=len(rows)),
             codes.reshape(len(rows), width),
+            _held_vectors([vec for _, _, vec in rows], dims),
+            np.fromiter((vec is not None for _, _, vec in rows), dtype=np.bool_, count=len(rows)),
         )
         with _lock:
             _held[index.path] = held

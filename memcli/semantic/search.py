@@ -124,8 +124,7 @@ class SemanticSearch:
         if self.numpy_scan:
             from memcli.semantic import scan
 
-            rowids = scan.nearest_codes(self.index, code, window)
-            return scan.ranked(vector, vectors.docs_of_vectors(self.index.db, rowids))[:limit]
+            return scan.nearest(self.index, vector, code, window)[:limit]
         # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
         found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
         scored = [(ident, cosine(vector, vec)) for ident, vec in found]
