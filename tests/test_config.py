@@ -30,6 +30,8 @@ BAD_SETTINGS = [
     ("recall", "min_evidence", "1.5", "recall.min_evidence must be a number from 0 to 1"),
     ("recall", "cue_evidence", '"low"', "recall.cue_evidence must be a number from 0 to 1"),
     ("recall", "margin_weight", "11", "recall.margin_weight must be a number from 0 to 10"),
+    ("search", "ranked_matches", "-5", f"search.ranked_matches {COUNT_RANGE}"),
+    ("search", "ranked_matches", "1.5", f"search.ranked_matches {COUNT_RANGE}"),
 ]
 
 
