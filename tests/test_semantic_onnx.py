@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -298,6 +299,17 @@ def test_codes_held_in_memory_pick_what_sql_picks(
         compare(index)
         mem("save", "flag toggle switch feature")  # a new code: read again
         mem("list")
+        # The search after a change reads the picked vectors from SQL (the same answer)
+        # while a thread of its own reads the codes and vectors again.
+        monkeypatch.setattr(scan, "_holding", False)
+        expected = scan.nearest(index, units[0], b"\x0f", 31)
+        monkeypatch.setattr(scan, "_holding", True)
+        assert scan.nearest(index, units[0], b"\x0f", 31) == expected
+        deadline = time.monotonic() + 30
+        while scan._current(index) is None:
+            assert time.monotonic() < deadline, "the codes were never read again"
+            time.sleep(0.01)
+        assert scan.nearest(index, units[0], b"\x0f", 31) == expected
         compare(index)
         # The same rowids given each other's codes (as vectors made anew in another order
         # would be), by another connection: count and last rowid unchanged, read again.
