@@ -346,8 +346,13 @@ def test_hamming_distance_counts_the_differing_bits(found: tuple[list[bytes], by
     codes, query = found
     width = len(query)
     buffer = np.frombuffer(b"\x00" + b"".join(codes), dtype=np.uint8)[1:]  # not aligned
-    distance = scan.hamming(buffer.reshape(len(codes), width), np.frombuffer(query, np.uint8))
+    rows = buffer.reshape(len(codes), width)
+    asked = np.frombuffer(b"\x00" + query, np.uint8)[1:]
     expected = [
         sum(bin(a ^ b).count("1") for a, b in zip(code, query, strict=True)) for code in codes
     ]
-    assert distance.tolist() == expected
+    assert scan.hamming(rows, asked).tolist() == expected
+    columns = scan.word_columns(rows)
+    assert (columns is None) == (width % 8 != 0)
+    if columns is not None:
+        assert scan.hamming_columns(columns, asked).tolist() == expected

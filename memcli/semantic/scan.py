@@ -38,6 +38,9 @@ class HeldCodes(NamedTuple):
     rowids: NDArray[np.int64]
     """Ascending."""
     codes: NDArray[np.uint8]
+    columns: NDArray[np.uint64] | None
+    """The codes as 64-bit words, a row per word (``word_columns``), when they are whole
+    words and numpy counts bits."""
     vectors: NDArray[np.int8]
     """Each code's int8 vector, in the same rows (zeros where the vector is gone)."""
     present: NDArray[np.bool_]
@@ -119,7 +122,11 @@ def _nearest_positions(held: HeldCodes, code: bytes, window: int) -> NDArray[np.
 
     if not len(held.rowids):
         return np.zeros(0, dtype=np.intp)
-    distance = hamming(held.codes, np.frombuffer(code, dtype=np.uint8))
+    query = np.frombuffer(code, dtype=np.uint8)
+    if held.columns is not None:
+        distance = hamming_columns(held.columns, query)
+    else:
+        distance = hamming(held.codes, query)
     if window < len(distance):
         # Those under the window's distance, then the lowest rowids of those at it.
         edge = np.partition(distance, window - 1)[window - 1]
@@ -176,9 +183,26 @@ def hamming(codes: NDArray[np.uint8], query: NDArray[np.uint8]) -> NDArray[np.in
     count_bits = getattr(np, "bitwise_count", None)  # numpy 2
     if count_bits is None:
         return _popcount()[codes ^ query].sum(axis=1, dtype=np.int64)  # type: ignore[no-any-return]
-    if codes.shape[1] % 8 == 0:  # 64 bits at a time: a third of the time of bytes
-        codes, query = codes.view(np.uint64), query.view(np.uint64)
     return count_bits(codes ^ query).sum(axis=1, dtype=np.int64)  # type: ignore[no-any-return]
+
+
+def word_columns(codes: NDArray[np.uint8]) -> NDArray[np.uint64] | None:
+    """The codes (a row each) as 64-bit words, a row per word: XOR and bit counts then run
+    over long rows, four times faster than over the codes' short ones. None when a code is
+    not whole words or numpy (before 2.0) cannot count bits."""
+    import numpy as np
+
+    if not hasattr(np, "bitwise_count") or codes.shape[1] % 8:
+        return None
+    return np.ascontiguousarray(codes.view(np.uint64).T)
+
+
+def hamming_columns(columns: NDArray[np.uint64], query: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """``hamming`` of the codes ``word_columns`` made."""
+    import numpy as np
+
+    words = query.view(np.uint64)[:, np.newaxis]
+    return np.bitwise_count(columns ^ words).sum(axis=0, dtype=np.int64)  # type: ignore[no-any-return]
 
 
 @functools.cache
@@ -263,10 +287,12 @@ def _read_held(db: Any) -> HeldCodes:
     width = len(rows[0][1]) if rows else 0
     dims = max((len(vec) for _, _, vec in rows if vec is not None), default=0)
     codes = np.frombuffer(b"".join(code for _, code, _ in rows), dtype=np.uint8)
+    codes = codes.reshape(len(rows), width)
     return HeldCodes(
         state,
         np.fromiter((rowid for rowid, _, _ in rows), dtype=np.int64, count=len(rows)),
-        codes.reshape(len(rows), width),
+        codes,
+        word_columns(codes) if width else None,
         _held_vectors([vec for _, _, vec in rows], dims),
         np.fromiter((vec is not None for _, _, vec in rows), dtype=np.bool_, count=len(rows)),
     )
