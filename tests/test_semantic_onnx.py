@@ -287,11 +287,26 @@ def test_codes_held_in_memory_pick_what_sql_picks(
                 expected = vector_tables.nearest_codes(index.db, code, window)
                 assert scan.held_nearest_codes(index, code, window) == expected
                 unit = units[n % len(units)]
-                monkeypatch.setattr(scan, "_holding", False)
-                read = scan.nearest(index, unit, code, window)
-                monkeypatch.setattr(scan, "_holding", True)
-                assert scan.nearest(index, unit, code, window) == read
-                assert len(read) == min(window, vector_tables.count(index.db))
+                # Every memory of the picked vectors scored, then the best: what reading
+                # the ids of the best vectors only must give.
+                picked = dict(vector_tables.vectors_by_rowid(index.db, expected))
+                kept = [rowid for rowid in expected if rowid in picked]
+                matrix = np.frombuffer(b"".join(picked[r] for r in kept), dtype=np.int8)
+                values = scan.cosines(matrix.reshape(len(kept), -1), unit).tolist()
+                cosine = dict(zip(kept, values, strict=True))
+                every = sorted(
+                    (
+                        (ident, cosine[v])
+                        for ident, v in vector_tables.ids_of_vectors(index.db, kept)
+                    ),
+                    key=lambda pair: (-pair[1], pair[0]),
+                )
+                for limit in (1, 3, 10, 100):
+                    monkeypatch.setattr(scan, "_holding", False)
+                    read = scan.nearest(index, unit, code, window, limit)
+                    assert read == every[:limit]
+                    monkeypatch.setattr(scan, "_holding", True)
+                    assert scan.nearest(index, unit, code, window, limit) == read
 
     index, _ = open_search(store)
     try:
@@ -302,14 +317,14 @@ def test_codes_held_in_memory_pick_what_sql_picks(
         # The search after a change reads the picked vectors from SQL (the same answer)
         # while a thread of its own reads the codes and vectors again.
         monkeypatch.setattr(scan, "_holding", False)
-        expected = scan.nearest(index, units[0], b"\x0f", 31)
+        expected = scan.nearest(index, units[0], b"\x0f", 31, 10)
         monkeypatch.setattr(scan, "_holding", True)
-        assert scan.nearest(index, units[0], b"\x0f", 31) == expected
+        assert scan.nearest(index, units[0], b"\x0f", 31, 10) == expected
         deadline = time.monotonic() + 30
         while scan._current(index) is None:
             assert time.monotonic() < deadline, "the codes were never read again"
             time.sleep(0.01)
-        assert scan.nearest(index, units[0], b"\x0f", 31) == expected
+        assert scan.nearest(index, units[0], b"\x0f", 31, 10) == expected
         compare(index)
         # The same rowids given each other's codes (as vectors made anew in another order
         # would be), by another connection: count and last rowid unchanged, read again.
@@ -356,3 +371,35 @@ def test_hamming_distance_counts_the_differing_bits(found: tuple[list[bytes], by
     assert (columns is None) == (width % 8 != 0)
     if columns is not None:
         assert scan.hamming_columns(columns, asked).tolist() == expected
+
+
+@given(
+    st.lists(st.sampled_from([0.9, 0.5, 0.5, 0.1, -0.2]), max_size=30),
+    st.lists(st.integers(0, 3), min_size=30, max_size=30),
+    st.integers(1, 12),
+)
+def test_the_best_memories_are_read_for_the_best_vectors_only(
+    values: list[float], memories: list[int], limit: int
+) -> None:
+    """Memory ids read for the best vectors only give what scoring every memory gives, ties
+    (many here: equal cosines, vectors of no memory or of several) broken by id."""
+    from memcli.semantic import scan
+
+    kept = [100 + n for n in range(len(values))]
+    owners = {
+        rowid: [f"m{(7 * rowid + k) % 40:02d}-{k}" for k in range(memories[n])]
+        for n, rowid in enumerate(kept)
+    }
+    asked: list[int] = []
+
+    def ids_of(rowids: list[int]) -> list[tuple[str, int]]:
+        asked.extend(rowids)
+        return [(ident, rowid) for rowid in rowids for ident in owners[rowid]]
+
+    cosine = dict(zip(kept, values, strict=True))
+    every = sorted(
+        ((ident, cosine[rowid]) for rowid in kept for ident in owners[rowid]),
+        key=lambda pair: (-pair[1], pair[0]),
+    )
+    assert scan.best(kept, values, limit, ids_of) == every[:limit]
+    assert len(asked) == len(set(asked))  # no vector asked about twice

@@ -113,9 +113,8 @@ NEAREST_CODES = """
 SELECT rowid FROM semantic_codes
 ORDER BY vec_distance_hamming(vec_bit(code), vec_bit(:code)), rowid LIMIT :window
 """
-DOCS_OF_VECTORS = """
-SELECT d.id, d.vector, v.vec FROM semantic_docs d JOIN semantic_vectors v ON v.rowid = d.vector
-WHERE d.vector IN (SELECT value FROM json_each(:rowids))
+VECTORS_BY_ROWID = """
+SELECT rowid, vec FROM semantic_vectors WHERE rowid IN (SELECT value FROM json_each(:rowids))
 """
 IDS_OF_VECTORS = """
 SELECT d.id, d.vector FROM semantic_docs d WHERE d.vector IN (SELECT value FROM json_each(:rowids))
@@ -285,10 +284,10 @@ def nearest_codes(db: apsw.Connection, code: bytes, window: int) -> list[int]:
     return [int(rowid) for (rowid,) in db.execute(NEAREST_CODES, {"code": code, "window": window})]
 
 
-def docs_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, int, bytes]]:
-    """(memory id, vector rowid, int8 vector) of every memory whose vector is one of these."""
-    found = db.execute(DOCS_OF_VECTORS, {"rowids": json.dumps(rowids)})
-    return [(str(ident), int(vector), bytes(vec)) for ident, vector, vec in found]
+def vectors_by_rowid(db: apsw.Connection, rowids: list[int]) -> list[tuple[int, bytes]]:
+    """(rowid, int8 vector) of each of these vectors that is there."""
+    found = db.execute(VECTORS_BY_ROWID, {"rowids": json.dumps(rowids)})
+    return [(int(rowid), bytes(vec)) for rowid, vec in found]
 
 
 def ids_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, int]]:

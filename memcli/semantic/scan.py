@@ -2,17 +2,17 @@
 
 An ONNX model loads numpy anyway, so its search ranks with it: the ``window``
 codes nearest the query's by Hamming distance (ties: the lower rowid), then the
-exact cosine of the query with each of their vectors, best first (ties: the
-lower memory id). A process that searches once reads the codes' scan from SQL
-(``vectors.nearest_codes``) and the vectors of those it picked; a warm worker
+exact cosine of the query with each of their vectors; the memory ids are read
+only for the best vectors, as many as the search asks for (ties: the lower
+memory id). A process that searches once reads the codes' scan from SQL
+(``vectors.nearest_codes``) and the vectors it picked; a warm worker
 (``hold_codes``) keeps every code and vector in memory (100k memories of 384
-dimensions: 43 MB) and asks SQL only for the picked vectors' memory ids. After a
-change (a save), reading them all again takes a fifth of a second at 100k: a
-thread of its own does it while the searches meanwhile go the SQL way. The
-Hamming distance is a whole number and both break its ties alike, and both take
-the cosine of the same vectors in the same order (the picked ones that some
-memory has, nearest first), so the worker and a process of its own give the
-same answer, to the last bit.
+dimensions: 43 MB). After a change (a save), reading them all again takes a
+fifth of a second at 100k: a thread of its own does it while the searches
+meanwhile go the SQL way. The Hamming distance is a whole number and both break
+its ties alike, and both take the cosine of the same vectors in the same order
+(the picked ones, nearest first), so the worker and a process of its own give
+the same answer, to the last bit.
 A static model's search stays in SQL and pure Python (``search.SemanticSearch``):
 a hook without a worker must not pay numpy's import.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memcli.index import vectors
@@ -61,28 +62,48 @@ def hold_codes() -> None:
     _holding = True
 
 
-def nearest(index: Index, unit: list[float], code: bytes, window: int) -> list[tuple[str, float]]:
-    """(memory id, cosine with ``unit``) of every memory whose vector's code is among the
-    ``window`` nearest ``code``, best first (ties: the lower id)."""
+def nearest(
+    index: Index, unit: list[float], code: bytes, window: int, limit: int
+) -> list[tuple[str, float]]:
+    """The ``limit`` best (memory id, cosine with ``unit``) of the memories whose vectors'
+    codes are the ``window`` nearest ``code``, best first (ties: the lower id)."""
     held = _held_now(index)
     if held is None:
         rowids = vectors.nearest_codes(index.db, code, window)
-        found = vectors.docs_of_vectors(index.db, rowids)
-        docs = [(ident, vector) for ident, vector, _ in found]
-        vec_of = {vector: vec for _, vector, vec in found}
+        vec_of = dict(vectors.vectors_by_rowid(index.db, rowids))
         kept = [rowid for rowid in rowids if rowid in vec_of]
-        return _scored(docs, kept, _int8_matrix([vec_of[rowid] for rowid in kept]), unit)
-    positions = _nearest_positions(held, code, window)
-    rowids = [int(rowid) for rowid in held.rowids[positions]]
-    docs = vectors.ids_of_vectors(index.db, rowids)
-    with_docs = {vector for _, vector in docs}
-    chosen = [
-        (rowid, position)
-        for rowid, position in zip(rowids, positions.tolist(), strict=True)
-        if rowid in with_docs and held.present[position]
-    ]
-    kept = [rowid for rowid, _ in chosen]
-    return _scored(docs, kept, held.vectors[[position for _, position in chosen]], unit)
+        matrix = _int8_matrix([vec_of[rowid] for rowid in kept])
+    else:
+        positions = _nearest_positions(held, code, window)
+        positions = positions[held.present[positions]]
+        kept = [int(rowid) for rowid in held.rowids[positions]]
+        matrix = held.vectors[positions]
+    values = cosines(matrix, unit).tolist()
+    return best(kept, values, limit, lambda rowids: vectors.ids_of_vectors(index.db, rowids))
+
+
+def best(
+    kept: list[int],
+    values: list[float],
+    limit: int,
+    ids_of: Callable[[list[int]], list[tuple[str, int]]],
+) -> list[tuple[str, float]]:
+    """The ``limit`` best (memory id, cosine) of the vectors ``kept`` (cosines: ``values``;
+    ``ids_of``: the memories of some vectors): ids are read for the best vectors only, as
+    many as give ``limit`` memories, and every vector as close as the last of those, so that
+    ties are broken by id as among them all."""
+    order = sorted(range(len(kept)), key=lambda i: -values[i])
+    found: list[tuple[str, float]] = []
+    start = 0
+    while start < len(order) and len(found) < limit:
+        end = start + limit - len(found)
+        while end < len(order) and values[order[end]] == values[order[end - 1]]:
+            end += 1
+        cosine = {kept[i]: values[i] for i in order[start:end]}
+        found += [(ident, cosine[v]) for ident, v in ids_of(list(cosine))]
+        start = end
+    found.sort(key=lambda pair: (-pair[1], pair[0]))
+    return found[:limit]
 
 
 def _held_now(index: Index) -> HeldCodes | None:
@@ -97,16 +118,6 @@ def _held_now(index: Index) -> HeldCodes | None:
     if held is None:
         _read_later(index.path)
     return held
-
-
-def _scored(
-    docs: list[tuple[str, int]], kept: list[int], matrix: NDArray[np.int8], unit: list[float]
-) -> list[tuple[str, float]]:
-    """Each memory's cosine, from its vector's row of ``matrix`` (rows: the vectors ``kept``)."""
-    cosine = dict(zip(kept, cosines(matrix, unit).tolist(), strict=True))
-    scored = [(ident, cosine[vector]) for ident, vector in docs if vector in cosine]
-    scored.sort(key=lambda pair: (-pair[1], pair[0]))
-    return scored
 
 
 def held_nearest_codes(index: Index, code: bytes, window: int) -> list[int]:

@@ -124,7 +124,7 @@ class SemanticSearch:
         if self.numpy_scan:
             from memcli.semantic import scan
 
-            return scan.nearest(self.index, vector, code, window)[:limit]
+            return scan.nearest(self.index, vector, code, window, limit)
         # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
         found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
         scored = [(ident, cosine(vector, vec)) for ident, vec in found]

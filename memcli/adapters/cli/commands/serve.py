@@ -133,8 +133,10 @@ def serve(
         ) from None
     from memcli.api import open_store
     from memcli.semantic.scan import hold_codes
+    from memcli.semantic.transformer import serve_requests
 
     hold_codes()  # a server searches many times: an ONNX model's codes are kept in memory
+    serve_requests()
     limits = Limits.from_env()
     store = open_store(store_dir, project=project, create=not worker, notify=notice)
     try:
