@@ -298,12 +298,14 @@ def test_two_phase_ranking_equals_the_plain_join() -> None:
                     SEARCH_FTS.format(filters=filters.clause()),
                     {**filters.params(), "limit": limit, "match": match, "floor": 0},
                 )
-                assert idx._ranked(match, filters, limit) == expected, (match, filters, limit)
+                got = idx._ranked(match, filters, limit).entries
+                assert got == expected, (match, filters, limit)
 
 
 def test_ranking_the_newest_matches_only() -> None:
     """``newest=N`` ranks the N matches indexed last, as the plain join of those alone would;
-    when filters leave fewer than asked for there, every match is ranked after all."""
+    when filters leave fewer than ``needed`` there, every match is ranked after all, and the
+    ranking says which it did."""
     from memcli.index.schema import SEARCH_FTS
 
     docs = [
@@ -341,14 +343,16 @@ def test_ranking_the_newest_matches_only() -> None:
             reverse=True,
         )
         for newest in (5, 60, 250, 1000):
-            assert idx.leaves_out(match, newest) == (len(matching) > newest)
             for filters in (Filters(), Filters(types=("decision",))):
-                for limit in (1, 10, 50):
-                    got = [e.id for e in idx.ranked(match, filters, limit=limit, newest=newest)]
+                for limit, needed in ((1, 1), (10, 10), (50, 50), (50, 3), (300, 2)):
+                    got = idx.ranking(match, filters, limit=limit, newest=newest, needed=needed)
                     expected = joined(match, filters, limit, matching[:newest])
-                    if len(expected) < limit:
+                    capped = len(matching) > newest and len(expected) >= needed
+                    if not capped:
                         expected = joined(match, filters, limit, matching)
-                    assert got == expected, (match, newest, filters, limit)
+                    case = (match, newest, filters, limit, needed)
+                    assert [e.id for e in got.entries] == expected, case
+                    assert got.newest_only == capped, case
 
 
 # Words that stem alike, CamelCase, diacritics (composed and combining), digits, and

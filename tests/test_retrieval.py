@@ -118,7 +118,7 @@ def test_a_word_most_memories_hold_is_ranked_among_the_newest_matches_only(
         Observation(
             id=f"01JE{n:06d}" + "B" * 16,
             created=f"2026-{1 + n // 28 % 10:02d}-{1 + n % 28:02d}T00:00:00Z",
-            type="discovery",
+            type="decision" if n % 7 == 0 else "discovery",  # 20 decisions, 17 of the newest 120
             title=f"Build step {n} takes {n} seconds",
             narrative=f"step {n} warms the cache before the tests run, then the workers start",
         )
@@ -127,20 +127,34 @@ def test_a_word_most_memories_hold_is_ranked_among_the_newest_matches_only(
     root = write_store(tmp_path / "busy", [old, *newer])
     monkeypatch.setenv("MEM_STORE", str(root))
     monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
-    assert titles("cache")[0] == old.title  # the default: all 141 matches are ranked
+
+    def explained(*args: str) -> tuple[list[str], int | None]:
+        report = mem_json("search", "cache", "--explain", *args)
+        return [hit["title"] for hit in report["hits"]], report["newest_only"]
+
+    assert explained() == (titles("cache"), None)  # the default: all 141 matches are ranked
+    assert titles("cache")[0] == old.title
     assert "newest" not in mem("search", "cache", "--explain").stdout
 
+    for cap in (120, 50):  # below the hundred candidates a search fuses, too
+        (root / "mem.toml").write_text(f"[search]\nranked_matches = {cap}\n")
+        found, newest = explained("--limit", "20")
+        assert old.title not in found and newest == cap
+        assert f"ranked by bm25: the newest {cap} matches only" in (
+            mem("search", "cache", "--explain").stdout
+        )
+    # Filters that leave enough among the newest keep to them; too few, and every match is
+    # ranked (what the filters want may all be older), and --explain says so.
     (root / "mem.toml").write_text("[search]\nranked_matches = 120\n")
-    assert old.title not in titles("cache", "--limit", "20")
-    assert (
-        "ranked by bm25: the newest 120 matches only" in mem("search", "cache", "--explain").stdout
-    )
-    assert mem_json("search", "cache", "--explain")["newest_only"] == 120
-    # What the filters want may all be older: then every match is ranked.
-    assert titles("cache", "--type", "decision") == [old.title]
+    found, newest = explained("--type", "decision", "--limit", "5")
+    assert len(found) == 5 and old.title not in found and newest == 120
+    found, newest = explained("--type", "decision", "--limit", "30")
+    assert found[0] == old.title and newest is None
+    found, newest = explained("--limit", "130")  # more than the newest 120 can give
+    assert old.title in found and newest is None
     (root / "mem.toml").write_text("[search]\nranked_matches = 0\n")
-    assert titles("cache")[0] == old.title
-    assert mem_json("search", "cache", "--explain")["newest_only"] is None
+    found, newest = explained()
+    assert found[0] == old.title and newest is None
 
 
 def test_semantic_mode_without_a_model_is_lexical_with_a_notice(uploads: Path) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound
 from memcli.core.schema import KEY_ORDER
 from memcli.index.fts import fts_match, parse_terms
-from memcli.index.queries import NO_FILTERS, Entry, Filters, SearchResult
+from memcli.index.queries import NO_FILTERS, Entry, Filters, Ranking, SearchResult
 
 if TYPE_CHECKING:
     from memcli.index import Index
@@ -96,19 +96,24 @@ class LayeredIndex:
 
     # ---------------------------------------------------------------- ranking
 
-    def ranked(
+    def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
+        return self.ranking(match, filters, limit=limit).entries
+
+    def ranking(
         self,
         match: str,
         filters: Filters = NO_FILTERS,
         *,
         limit: int = 10,
         newest: int | None = None,
-    ) -> list[Entry]:
-        found = self._each(lambda index: index.ranked(match, filters, limit=limit, newest=newest))
-        return _best_entries(self._on_one_scale(found, match), limit)
-
-    def leaves_out(self, match: str, newest: int) -> bool:
-        return any(self._each(lambda index: index.leaves_out(match, newest)))
+        needed: int | None = None,
+    ) -> Ranking:
+        """Each layer's ranking (of its own newest matches), merged as one index's."""
+        found = self._each(
+            lambda index: index.ranking(match, filters, limit=limit, newest=newest, needed=needed)
+        )
+        entries = _best_entries(self._on_one_scale([f.entries for f in found], match), limit)
+        return Ranking(entries, any(f.newest_only for f in found))
 
     def _on_one_scale(self, found: list[list[Entry]], match: str) -> list[list[Entry]]:
         """Each layer's bm25 scores put on the scale of all layers' joint statistics.

@@ -96,6 +96,12 @@ class Entry(NamedTuple):
         return entry_dict(self, short_id)
 
 
+class Ranking(NamedTuple):
+    entries: list[Entry]
+    newest_only: bool
+    """Only the newest matches were ranked (``Queries.ranking``): older ones were left out."""
+
+
 _FIELDS = len(Entry._fields) - 1
 """The fields a statement selects (all but ``layer``, which the index knows, not a row)."""
 _CONCEPTS, _FILES, _FACTS, _SCORE = (
@@ -221,7 +227,7 @@ class Queries:
         filters = self._current(filters)
         if raw:
             try:
-                return SearchResult(self._ranked(text, filters, limit), "raw")
+                return SearchResult(self._ranked(text, filters, limit).entries, "raw")
             except apsw.SQLError as exc:
                 raise QuerySyntaxError(
                     f"invalid FTS5 query {text!r}: {exc}; drop --raw to search the words as typed"
@@ -233,34 +239,32 @@ class Queries:
         for strategy, match in attempts:
             if match is None:
                 continue
-            entries = self._ranked(match, filters, limit)
+            entries = self._ranked(match, filters, limit).entries
             if entries:
                 return SearchResult(entries, strategy)
         return SearchResult(self.substring(text, filters, limit=limit), "substring")
 
     @translating_errors
-    def ranked(
+    def ranked(self, match: str, filters: Filters = NO_FILTERS, *, limit: int = 10) -> list[Entry]:
+        """The best ``limit`` memories for an FTS5 MATCH expression, by bm25 (``score``)."""
+        return self._ranked(match, self._current(filters), limit).entries
+
+    @translating_errors
+    def ranking(
         self,
         match: str,
         filters: Filters = NO_FILTERS,
         *,
         limit: int = 10,
         newest: int | None = None,
-    ) -> list[Entry]:
-        """The best ``limit`` memories for an FTS5 MATCH expression, by bm25 (``score``).
-
-        ``newest``: only the newest that many matches (by row number: the order
-        they were indexed in, which a rebuild makes the files' date order) are
-        ranked, so a word nearly every memory holds costs what that many do. When
-        filters leave too few of them, every match is ranked after all.
-        """
+        needed: int | None = None,
+    ) -> Ranking:
+        """``ranked``, of only the newest ``newest`` matches (by row number: the order they
+        were indexed in, which a rebuild makes the files' date order), so that a word nearly
+        every memory holds costs what that many do. When filters leave fewer than ``needed``
+        (default: ``limit``) of them, every match is ranked after all."""
         floor = self._newest_floor(match, newest) if newest else 0
-        return self._ranked(match, self._current(filters), limit, floor)
-
-    @translating_errors
-    def leaves_out(self, match: str, newest: int) -> bool:
-        """Whether ranking only the ``newest`` matches of ``match`` leaves some out."""
-        return self._newest_floor(match, newest) > 0
+        return self._ranked(match, self._current(filters), limit, floor, needed)
 
     def _newest_floor(self, match: str, newest: int) -> int:
         """The lowest row number of the ``newest`` newest matches; 0 if there are no more."""
@@ -294,24 +298,32 @@ class Queries:
         sql = ENTRIES_BY_ID.format(filters=filters.clause())
         return self._entries(sql, {**filters.params(), "ids": json.dumps(ids)})
 
-    def _ranked(self, match: str, filters: Filters, limit: int, floor: int = 0) -> list[Entry]:
-        """The best ``limit`` matches from row ``floor`` on: ranked in the full-text index
-        alone, then joined.
+    def _ranked(
+        self,
+        match: str,
+        filters: Filters,
+        limit: int,
+        floor: int = 0,
+        needed: int | None = None,
+    ) -> Ranking:
+        """The best ``limit`` matches from row ``floor`` on (from the first when filters leave
+        fewer than ``needed`` there): ranked in the full-text index alone, then joined.
 
         Exactly what SEARCH_FTS answers (the same order, ties broken by newest),
         which it falls back to when the window of best matches cannot tell:
         equal scores run to its edge, or filters left too few of them.
         """
+        needed = limit if needed is None else min(needed, limit)
         clause = filters.clause()
         # Filters may drop many of the best matches: rank more of them to choose from.
         window = max(RANK_WINDOW, limit * (20 if clause else 2))
         ranked = list(self.db.execute(RANK_FTS, {"match": match, "window": window, "floor": floor}))
         if not ranked:
-            return []
+            return Ranking([], False)
         full = len(ranked) == window
         last = ranked[min(limit, len(ranked)) - 1][1]
         if full and ranked[-1][1] == last:
-            return self._joined_ranking(match, filters, limit, floor)
+            return self._joined_ranking(match, filters, limit, floor, needed)
         if not clause:  # only the best ``limit`` and their equals can be answers
             ranked = [row for row in ranked if row[1] <= last]
         score = {rowid: value for rowid, value in ranked}
@@ -319,10 +331,12 @@ class Queries:
         cursor = self.db.execute(ENTRIES_BY_ROWID.format(filters=clause), params)
         columns = columns_of(cursor)
         rows = list(cursor)
-        if len(rows) < limit and (full or floor):
-            return self._joined_ranking(match, filters, limit, floor)
+        if full and len(rows) < limit:  # the filters' answers may lie past the window
+            return self._joined_ranking(match, filters, limit, floor, needed)
+        if floor and len(rows) < needed:  # every newest match was ranked: too few pass
+            return self._joined_ranking(match, filters, limit, 0, needed)
         if columns is None:
-            return []
+            return Ranking([], False)
         at = columns.position
         rowid = at["rowid"]
         # Newest first among equals (created, then id, descending), then by score: the
@@ -330,15 +344,18 @@ class Queries:
         rows.sort(key=itemgetter(at["created"], at["id"]), reverse=True)
         rows.sort(key=lambda row: score[row[rowid]])
         layer = self.layer
-        return [columns.entry(row, -score[row[rowid]], layer) for row in rows[:limit]]
+        entries = [columns.entry(row, -score[row[rowid]], layer) for row in rows[:limit]]
+        return Ranking(entries, bool(floor))
 
-    def _joined_ranking(self, match: str, filters: Filters, limit: int, floor: int) -> list[Entry]:
+    def _joined_ranking(
+        self, match: str, filters: Filters, limit: int, floor: int, needed: int
+    ) -> Ranking:
         """SEARCH_FTS from row ``floor`` on; from the first row if that leaves too few."""
         params = {**filters.params(), "limit": limit, "match": match, "floor": floor}
         found = self._entries(SEARCH_FTS.format(filters=filters.clause()), params)
-        if floor and len(found) < limit:
-            return self._joined_ranking(match, filters, limit, 0)
-        return found
+        if floor and len(found) < needed:
+            return self._joined_ranking(match, filters, limit, 0, needed)
+        return Ranking(found, bool(floor))
 
     @translating_errors
     def matched_terms(self, ids: list[str], terms: list[Term]) -> dict[str, int]:

@@ -63,6 +63,9 @@ class Outcome(NamedTuple):
     """The FTS5 MATCH expression run (for ``--explain``)."""
     common: tuple[str, ...] = ()
     """Words too common to pick candidates by (``COMMON_SHARE``)."""
+    newest_only: int | None = None
+    """How many matches bm25 ranked, the newest, when older ones were left out
+    (``[search] ranked_matches``)."""
 
     @property
     def entries(self) -> list[Entry]:
@@ -95,13 +98,6 @@ class Searcher:
         after are a hundred); semantic ranking still looks at every memory.
         """
         return int(self.settings["search"]["ranked_matches"]) or None
-
-    def ranks_newest_only(self, match: str | None) -> bool:
-        """Whether ranking ``match`` left older matches out (for ``--explain``)."""
-        newest = self.ranked_matches()
-        if match is None or newest is None:
-            return False
-        return bool(self.memory.read(lambda index: index.leaves_out(match, newest)))
 
     def semantic_line(self) -> str:
         """Whether semantic ranking is available, in one line (``mem doctor``, ``--explain``)."""
@@ -164,12 +160,12 @@ class Searcher:
             semantic = None if strict or wanted == "lexical" else self._semantic_search(index)
             used = wanted if semantic is not None else "lexical"
             line = self.semantic_line() if used != wanted else ""
-            hits, match, common = self._rank(
+            hits, match, common, newest = self._rank(
                 index, text, plan, filters, limit, used, semantic, at, exclude
             )
             if hits:
                 strategy = "all" if strict else "ranked"
-                return Outcome(hits, strategy, plan, used, line, match, common)
+                return Outcome(hits, strategy, plan, used, line, match, common, newest)
             found = index.substring(text, filters, limit=limit + len(exclude)) if fallback else []
             found = [e for e in found if e.id not in exclude][:limit]
             strategy = "substring" if found else "none"
@@ -206,8 +202,9 @@ class Searcher:
         semantic: Any,
         moment: dt.datetime,
         exclude: frozenset[str],
-    ) -> tuple[list[Hit], str | None, tuple[str, ...]]:
-        """The best hits, the MATCH expression that found the candidates, the common words."""
+    ) -> tuple[list[Hit], str | None, tuple[str, ...], int | None]:
+        """The best hits, the MATCH expression that found the candidates, the common words,
+        and how many matches were ranked when older ones were left out."""
         weights = self.weights
         window = max(CANDIDATES, limit) + len(exclude)
         entries: dict[str, Entry] = {}
@@ -219,22 +216,19 @@ class Searcher:
         common: list[Term] = []
         if mode != "semantic":
             match, common = self._candidate_match(index, plan, window)
+        newest_only = False
         if match is not None:
             newest = self.ranked_matches()
-            found = [
-                e
-                for e in index.ranked(match, filters, limit=window, newest=newest)
-                if e.id not in exclude
-            ]
+            needed = limit + len(exclude)
+            ranking = index.ranking(match, filters, limit=window, newest=newest, needed=needed)
+            found = [e for e in ranking.entries if e.id not in exclude]
             if common and len(found) < limit and len(plan.terms) > 1:
                 # Too few memories hold every (common) word: any of them, after all.
                 match = plan.match()
                 assert match is not None
-                found = [
-                    e
-                    for e in index.ranked(match, filters, limit=window, newest=newest)
-                    if e.id not in exclude
-                ]
+                ranking = index.ranking(match, filters, limit=window, newest=newest, needed=needed)
+                found = [e for e in ranking.entries if e.id not in exclude]
+            newest_only = ranking.newest_only
             terms = len(plan.terms)
             if plan.strict or terms == 1:
                 matched = dict.fromkeys((e.id for e in found), terms)
@@ -283,7 +277,8 @@ class Searcher:
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
         best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
-        return best, match, tuple(term.text for term in common)
+        ranked = self.ranked_matches() if newest_only else None
+        return best, match, tuple(term.text for term in common), ranked
 
     @staticmethod
     def _candidate_match(
@@ -366,7 +361,10 @@ class Searcher:
         return self.memory.read(lambda index: index.ranked(match, limit=limit))
 
 
-def explain_sql(match: str | None) -> str:
-    """The full-text statement a search ran, with its MATCH expression."""
+def explain_sql(match: str | None, newest_only: int | None = None) -> str:
+    """The full-text statement a search ran, with its parameters."""
     statement = " ".join(RANK_FTS.split())
-    return f"{statement}  -- :match = {match!r}" if match else "(no full-text query)"
+    if not match:
+        return "(no full-text query)"
+    floor = f"the row of the {newest_only:,}th newest match" if newest_only else "0"
+    return f"{statement}  -- :match = {match!r}, :floor = {floor}"

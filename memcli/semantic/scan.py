@@ -7,12 +7,13 @@ only for the best vectors, as many as the search asks for (ties: the lower
 memory id). A process that searches once reads the codes' scan from SQL
 (``vectors.nearest_codes``) and the vectors it picked; a warm worker
 (``hold_codes``) keeps every code and vector in memory (100k memories of 384
-dimensions: 43 MB). After a change (a save), reading them all again takes a
-fifth of a second at 100k: a thread of its own does it while the searches
-meanwhile go the SQL way. The Hamming distance is a whole number and both break
-its ties alike, and both take the cosine of the same vectors in the same order
-(the picked ones, nearest first), so the worker and a process of its own give
-the same answer, to the last bit.
+dimensions: 48 MB, and as much again for a moment while they are read anew).
+After a change (a save), reading them all again takes a fifth of a second at
+100k: a thread of its own does it while the searches meanwhile go the SQL way.
+The Hamming distance is a whole number and both break its ties alike, and both
+take the cosine of the same vectors in the same order (the picked ones, nearest
+first), so the worker and a process of its own give the same answer, to the
+last bit.
 A static model's search stays in SQL and pure Python (``search.SemanticSearch``):
 a hook without a worker must not pay numpy's import.
 """
@@ -282,9 +283,9 @@ def _read_again(path: str) -> None:
             db.close()
         with _lock:
             _held[path] = held
-    except apsw.Error:
+    except Exception:  # a thread's failure would reach no one: the next search reads them
         with _lock:
-            _held.pop(path, None)  # the next search reads them itself
+            _held.pop(path, None)
     finally:
         with _lock:
             _reading.discard(path)

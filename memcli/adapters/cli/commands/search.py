@@ -252,13 +252,6 @@ def _transcript_hits(
     return hits
 
 
-def _newest_only(outcome: Outcome, searcher: Searcher) -> int | None:
-    """How many matches bm25 ranked, the newest, when the query had more; else None."""
-    if outcome.strategy not in ("ranked", "all") or not searcher.ranks_newest_only(outcome.match):
-        return None
-    return searcher.ranked_matches()
-
-
 def _explained_lines(outcome: Outcome, short_ids: dict[str, str], searcher: Searcher) -> list[str]:
     from memcli.retrieval.search import explain_sql
 
@@ -276,15 +269,14 @@ def _explained_lines(outcome: Outcome, short_ids: dict[str, str], searcher: Sear
             f"too common to pick candidates by (in over a tenth of the memories; "
             f"still counted): {', '.join(outcome.common)}"
         )
-    newest = _newest_only(outcome, searcher)
-    if newest is not None:
+    if outcome.newest_only is not None:
         lines.append(
-            f"ranked by bm25: the newest {newest:,} matches only "
+            f"ranked by bm25: the newest {outcome.newest_only:,} matches only "
             "(more memories match; [search] ranked_matches)"
         )
     lines.append(f"mode: {outcome.mode}; {searcher.semantic_line()}")
     lines.append(f"strategy: {outcome.strategy}")
-    lines.append(f"sql: {explain_sql(outcome.match)}")
+    lines.append(f"sql: {explain_sql(outcome.match, outcome.newest_only)}")
     for hit in outcome.hits:
         lines.append("")
         lines += entry_lines([hit.entry], short_ids)
@@ -319,12 +311,12 @@ def _explained_json(
         "terms": [term.to_fts() for term in outcome.plan.terms],
         "dropped": outcome.plan.dropped,
         "common": list(outcome.common),
-        "newest_only": _newest_only(outcome, searcher),
+        "newest_only": outcome.newest_only,
         "strict": outcome.plan.strict,
         "mode": outcome.mode,
         "semantic": searcher.semantic_line(),
         "strategy": outcome.strategy,
-        "sql": explain_sql(outcome.match),
+        "sql": explain_sql(outcome.match, outcome.newest_only),
         "hits": [
             {**hit.entry.to_json(short_ids[hit.entry.id]), "explain": hit.parts._asdict()}
             for hit in outcome.hits
