@@ -57,8 +57,8 @@ _lock = threading.Lock()
 
 
 def hold_codes() -> None:
-    """Keep each index's codes in memory from now on (``mem serve`` calls this once; numpy
-    is imported at the first search of an ONNX model, not here)."""
+    """Keep each index's codes and vectors in memory from now on (``mem serve`` calls this
+    once; numpy is imported at the first search of an ONNX model, not here)."""
     global _holding
     _holding = True
 
