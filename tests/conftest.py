@@ -270,3 +270,35 @@ def write_store(root: Path, memories: list[Observation]) -> Path:
     git(root, "commit", "-qm", "memories")
     mem("reindex", "--store", str(root))
     return root
+
+
+_HOOK_LOADING = """
+import sys
+from memcli.adapters.cli.entry import main
+event, watched = sys.argv[1], sys.argv[2].split(",")
+sys.argv = ["mem", "hook", "claude", event]
+try:
+    main()
+except SystemExit:
+    pass
+print("LOADED:" + ",".join(sorted(m for m in watched if m in sys.modules)), file=sys.stderr)
+"""
+
+
+def hook_loading(
+    event: str, payload: dict[str, Any], watched: tuple[str, ...], env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """``mem hook claude EVENT`` run as its console script runs it, in a process of its own:
+    its result, and which of the ``watched`` modules it loaded."""
+    result = subprocess.run(
+        [sys.executable, "-c", _HOOK_LOADING, event, ",".join(watched)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        check=True,
+        timeout=60,
+    )
+    last = result.stderr.splitlines()[-1]
+    assert last.startswith("LOADED:"), result.stderr
+    return result, [name for name in last.removeprefix("LOADED:").split(",") if name]

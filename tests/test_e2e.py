@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO_ROOT, mem_executable, run_mem
+from .conftest import REPO_ROOT, hook_loading, mem_executable, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -86,17 +86,7 @@ def test_start_up_does_not_import_heavy_modules(tmp_path: Path, call: str) -> No
         assert result.stdout.splitlines()[-1] == f"COMMANDS:{expected}"
 
 
-HOOK_GUARD = """
-import sys
-from memcli.adapters.cli.entry import main
-sys.argv = ["mem", "hook", "claude", sys.argv[1]]
-try:
-    main()
-except SystemExit:
-    pass
-heavy = ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp", "click")
-print("HEAVY:" + ",".join(sorted(m for m in heavy if m in sys.modules)), file=sys.stderr)
-"""
+HEAVY = ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp", "click")
 
 
 @pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PostCompact"])
@@ -110,15 +100,8 @@ def test_the_hooks_never_import_the_mcp_sdk_or_click(tmp_path: Path, event: str)
         "prompt": "why are the saves with git plumbing fast?",
         "compact_summary": "We made saves fast with git plumbing.",
     }
-    result = subprocess.run(
-        [sys.executable, "-c", HOOK_GUARD, event],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env={**os.environ, "MEM_STORE": str(store)},
-        check=True,
-    )
-    assert result.stderr.splitlines()[-1] == "HEAVY:", result.stderr
+    _, loaded = hook_loading(event, payload, HEAVY, env={"MEM_STORE": str(store)})
+    assert loaded == []
 
 
 def test_no_traceback_reaches_the_terminal(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ import pytest
 
 from memcli.adapters.worker import client
 
-from .conftest import git, git_project, run_mem
+from .conftest import git, git_project, hook_loading, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -211,17 +210,15 @@ def test_answers_are_byte_identical_with_and_without_the_worker(
     assert session_record(store, "warm") == session_record(store, "alone")
 
 
-LEAN_GUARD = """
-import sys
-from memcli.adapters.cli.entry import main
-sys.argv = ["mem", "hook", "claude", "UserPromptSubmit"]
-try:
-    main()
-except SystemExit:
-    pass
-stored = ("apsw", "jinja2", "yaml", "git", "memcli.index", "memcli.store.files", "memcli.retrieval")
-print("LOADED:" + ",".join(sorted(m for m in stored if m in sys.modules)), file=sys.stderr)
-"""
+STORE_CODE = (
+    "apsw",
+    "jinja2",
+    "yaml",
+    "git",
+    "memcli.index",
+    "memcli.store.files",
+    "memcli.retrieval",
+)
 
 
 def test_a_hook_the_worker_answers_loads_no_store_code(
@@ -233,16 +230,10 @@ def test_a_hook_the_worker_answers_loads_no_store_code(
     settings(store, auto=True, budget=5000)
     started_worker(project, store, workers)
     before = health(store)["answered"]  # type: ignore[index]
-    result = subprocess.run(
-        [sys.executable, "-c", LEAN_GUARD],
-        input=json.dumps(prompt_payload(project, "lean", PROMPTS[0])),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
+    payload = prompt_payload(project, "lean", PROMPTS[0])
+    result, loaded = hook_loading("UserPromptSubmit", payload, STORE_CODE)
     assert "Stripe mock" in result.stdout
-    assert result.stderr.splitlines()[-1] == "LOADED:", result.stderr
+    assert loaded == [], result.stderr
     assert health(store)["answered"] == before + 1  # type: ignore[index]
 
 
