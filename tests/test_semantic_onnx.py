@@ -281,7 +281,8 @@ def test_codes_held_in_memory_pick_what_sql_picks(
     units = [[x / math.sqrt(sum(y * y for y in unit)) for x in unit] for unit in units]
 
     def compare(index: Any) -> None:
-        codes = {code for _, code in vector_tables.all_codes(index.db)} | {b"\x00", b"\xff"}
+        codes = {code for _, code, _ in vector_tables.all_codes_and_vectors(index.db)}
+        codes |= {b"\x00", b"\xff"}
         for window in (1, 2, 5, 13, 29, 40):
             for n, code in enumerate(sorted(codes)):
                 expected = vector_tables.nearest_codes(index.db, code, window)
@@ -330,7 +331,7 @@ def test_codes_held_in_memory_pick_what_sql_picks(
         # would be), by another connection: count and last rowid unchanged, read again.
         other = Index(store / ".cache" / "index.db")
         try:
-            rows = list(vector_tables.all_codes(other.db))
+            rows = [(r, c) for r, c, _ in vector_tables.all_codes_and_vectors(other.db)]
             shuffled = [code for _, code in rows][::-1]
             with other._write():
                 vector_tables.replace_codes(

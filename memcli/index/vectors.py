@@ -119,7 +119,6 @@ SELECT rowid, vec FROM semantic_vectors WHERE rowid IN (SELECT value FROM json_e
 IDS_OF_VECTORS = """
 SELECT d.id, d.vector FROM semantic_docs d WHERE d.vector IN (SELECT value FROM json_each(:rowids))
 """
-ALL_CODES = "SELECT rowid, code FROM semantic_codes ORDER BY rowid"
 ALL_CODES_AND_VECTORS = """
 SELECT c.rowid, c.code, v.vec
 FROM semantic_codes c LEFT JOIN semantic_vectors v ON v.rowid = c.rowid
@@ -294,12 +293,6 @@ def ids_of_vectors(db: apsw.Connection, rowids: list[int]) -> list[tuple[str, in
     """(memory id, vector rowid) of every memory whose vector is one of these."""
     found = db.execute(IDS_OF_VECTORS, {"rowids": json.dumps(rowids)})
     return [(str(ident), int(vector)) for ident, vector in found]
-
-
-def all_codes(db: apsw.Connection) -> Iterator[tuple[int, bytes]]:
-    """Every code, by rowid."""
-    for rowid, code in db.execute(ALL_CODES):
-        yield int(rowid), bytes(code)
 
 
 def all_codes_and_vectors(db: apsw.Connection) -> Iterator[tuple[int, bytes, bytes | None]]:

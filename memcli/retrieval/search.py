@@ -216,9 +216,9 @@ class Searcher:
         common: list[Term] = []
         if mode != "semantic":
             match, common = self._candidate_match(index, plan, window)
-        newest_only = False
+        newest = self.ranked_matches()
+        newest_only: int | None = None
         if match is not None:
-            newest = self.ranked_matches()
             needed = limit + len(exclude)
             ranking = index.ranking(match, filters, limit=window, newest=newest, needed=needed)
             found = [e for e in ranking.entries if e.id not in exclude]
@@ -228,7 +228,7 @@ class Searcher:
                 assert match is not None
                 ranking = index.ranking(match, filters, limit=window, newest=newest, needed=needed)
                 found = [e for e in ranking.entries if e.id not in exclude]
-            newest_only = ranking.newest_only
+            newest_only = newest if ranking.newest_only else None
             terms = len(plan.terms)
             if plan.strict or terms == 1:
                 matched = dict.fromkeys((e.id for e in found), terms)
@@ -277,8 +277,7 @@ class Searcher:
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
         best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
-        ranked = self.ranked_matches() if newest_only else None
-        return best, match, tuple(term.text for term in common), ranked
+        return best, match, tuple(term.text for term in common), newest_only
 
     @staticmethod
     def _candidate_match(
