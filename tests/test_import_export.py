@@ -190,7 +190,7 @@ def test_claude_memory_import(store: Path, tmp_path: Path) -> None:
     assert "MEMORY.md" in git(store, "show", "--stat", "--format=%s", "HEAD")
     assert "Testing" in mem("search", "Testing").stdout
     shown = {m["title"]: m for m in mem_json("list")}
-    testing = mem_json("show", shown["Run tests with -p no:randomly"]["id"])
+    testing = mem_json("show", shown["order matters here"]["id"])
     first = testing[0] if isinstance(testing, list) else testing
     assert first["type"] == "preference" and first["claude_type"] == "feedback"
     assert first["imported_from"] == "claude-memory:testing.md"
@@ -200,6 +200,34 @@ def test_claude_memory_import(store: Path, tmp_path: Path) -> None:
     assert "skipped 2: already imported" in again.stdout
     assert "+- changed" in again.output
     mem("reindex", "--check")
+
+
+def test_claude_memory_titles_are_descriptions_and_names_are_keys(
+    store: Path, tmp_path: Path
+) -> None:
+    """Claude Code names a memory by a slug and says what it holds in its description."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "no-mocks-db.md").write_text(
+        "---\nname: no-mocks-db\n"
+        "description: Integration tests hit a real database, never mocks\ntype: feedback\n---\n"
+        "Integration tests must hit a real database.\n**Why:** mocks hid a broken migration.\n"
+    )
+    (folder / "ci_runbook.md").write_text(  # no description: the body's first line
+        "---\nname: ci_runbook\ntype: reference\n---\n\nThe CI runbook is docs/ci.md\nMore.\n"
+    )
+    (folder / "no-name.md").write_text("---\ntype: project\n---\nReleases are cut on Mondays.\n")
+    mem("import", "claude-memory", str(folder))
+    [shown] = mem_json("show", "no-mocks-db")
+    assert shown["title"] == "Integration tests hit a real database, never mocks"
+    assert shown["key"] == "no-mocks-db" and shown["type"] == "preference"
+    assert "mocks hid a broken migration" in shown["narrative"]
+    assert mem_json("show", "ci_runbook")[0]["title"] == "The CI runbook is docs/ci.md"
+    assert mem_json("show", "no-name")[0]["title"] == "Releases are cut on Mondays"
+    # Importing again adds nothing: each file is known by its name.
+    again = mem("import", "claude-memory", str(folder))
+    assert "skipped 3: already imported" in again.stdout
+    assert len(mem_json("list")) == 3
 
 
 def test_claude_memory_default_folder(

@@ -3,10 +3,13 @@
 One markdown file per memory, with frontmatter (``name``, ``description``,
 ``type``: user, feedback, project or reference), beside ``MEMORY.md``, the
 index Claude Code loads at session start. Each file becomes an observation:
-its type mapped to mem's (the original kept as ``claude_type``), its name the
-title, its description the first fact, its body the narrative, its file's
-modification time the created time. A file is identified by its name
-(``claude-memory:<file name>``): importing again skips it. A link is read only
+its type mapped to mem's (the original kept as ``claude_type``), its
+description the title (else a name written as a title, else the body's first
+line), its name the key (a slug, as Claude Code writes it; else the file's),
+its body the narrative, its file's modification time the created time. A file
+is identified by its file name (``claude-memory:<file name>``): importing
+again skips it, as it does the files an older mem imported (titled by their
+name, without a key), which stay as they are. A link is read only
 when it stays in the folder (one out of it is skipped, never followed), and
 only regular files are read (a FIFO or device is a failed row, never a hang).
 """
@@ -120,7 +123,6 @@ def _observation(path: Path) -> Any:
     from memcli.core.model import Observation
     from memcli.core.secrets import redacted_head
     from memcli.core.timeutil import format_timestamp
-    from memcli.core.titles import default_title
     from memcli.core.validate import MAX_TITLE_CHARS
 
     text = _read_text(path)
@@ -131,7 +133,7 @@ def _observation(path: Path) -> Any:
     name = _text(metadata.get("name"))
     description = _text(metadata.get("description"))
     claude_type = _text(metadata.get("type"))
-    title = name or description or default_title(body) or path.stem
+    title = _title(name, description, body) or path.stem
     created = format_timestamp(
         dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC).replace(microsecond=0)
     )
@@ -152,10 +154,33 @@ def _observation(path: Path) -> Any:
         title=redacted_head(" ".join(title.split()), MAX_TITLE_CHARS),
         created=created,
         narrative=body,
-        facts=[description] if description and description != title else [],
+        key=_key(name, path.stem),
         extra=extra,
     )
     return record
+
+
+def _title(name: str, description: str, body: str) -> str:
+    """The description; else the name when it reads as a title, not a slug; else the body's."""
+    from memcli.core.schema import KEY_RE
+    from memcli.core.titles import default_title
+
+    if description:
+        return description
+    if name and not KEY_RE.fullmatch(name):
+        return name
+    return default_title(body) or name
+
+
+def _key(name: str, stem: str) -> str:
+    """The memory's name as its key when it is a slug; else the file's name, made one."""
+    from memcli.core.schema import KEY_RE
+    from memcli.core.titles import slugify
+
+    for candidate in (name, stem):
+        if KEY_RE.fullmatch(candidate):
+            return candidate
+    return slugify(stem, max_chars=100)
 
 
 def _text(value: object) -> str:

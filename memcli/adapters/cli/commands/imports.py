@@ -110,8 +110,9 @@ def import_claude_memory(
 ) -> None:
     """Import Claude Code's auto memory (DIR, default: this project's memory folder).
 
-    Each memory file becomes an observation (user and feedback -> preference,
-    project and reference -> context); its MEMORY.md becomes the store's
+    Each memory file becomes an observation titled by its description and keyed
+    by its name (user and feedback -> preference, project and reference ->
+    context); its MEMORY.md becomes the store's
     curated MEMORY.md when the store has none, otherwise the difference is shown.
 
     \b
