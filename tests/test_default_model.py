@@ -12,6 +12,7 @@ import json
 import os
 import pty
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,22 @@ def online_env() -> dict[str, str]:
 
 def failure_record(tmp_path: Path) -> Path:
     return tmp_path / "home" / ".cache" / "mem" / "model-download.json"
+
+
+def test_model_pull_with_the_hub_unreachable_fails_at_once_in_one_line(
+    store: Path, hub: Path
+) -> None:
+    """Not told it is offline, mem asks the hub once, not through five retries."""
+    started = time.monotonic()
+    result = run_mem("model", "pull", env=online_env())
+    took = time.monotonic() - started
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines[0] == f"mem: downloading the semantic model {DEFAULT}"
+    assert len(lines) == 2 and lines[1].startswith(f"Error: cannot download the model {DEFAULT}")
+    assert "127.0.0.1:9" in lines[1]
+    assert took < 10  # five retries took 23 s
+    assert not any(hub.iterdir())
 
 
 def test_a_hook_never_downloads_the_default_model(store: Path, hub: Path, tmp_path: Path) -> None:

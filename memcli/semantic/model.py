@@ -140,6 +140,14 @@ def download(name: str) -> Path:
         import huggingface_hub
     except ImportError:
         raise ModelError("downloading a model needs memcli[semantic] (huggingface_hub)") from None
+    from huggingface_hub.constants import ENDPOINT
+
+    from memcli.semantic.reach import unreachable
+
+    why = unreachable(ENDPOINT)
+    if why is not None:  # at once, rather than after the hub client's retries
+        record_failure(name, why)
+        raise ModelError(f"cannot download the model {name}: {why}")
     try:
         listed = huggingface_hub.list_repo_files(name, repo_type="model")
         folder = huggingface_hub.snapshot_download(
@@ -162,7 +170,12 @@ def missing_files(name: str, folder: Path) -> list[str]:
         return []
     try:
         import huggingface_hub
+        from huggingface_hub.constants import ENDPOINT
 
+        from memcli.semantic.reach import unreachable
+
+        if unreachable(ENDPOINT):
+            return []
         listed = list(huggingface_hub.list_repo_files(name, repo_type="model"))
     except Exception:  # no hub, no network: nothing to compare with
         return []
