@@ -46,4 +46,4 @@ COMMIT_RE = re.compile(r"[0-9a-f]{40}")
 """A full git commit id (SHA-1), lower case."""
 
 SHORT_ID_CHARS = 8
-"""The shortest id prefix mem shows; longer where that would not be unique."""
+"""The shortest id prefix mem shows; a store's are all longer when that would not be unique."""

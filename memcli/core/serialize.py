@@ -34,9 +34,10 @@ A summary has no updated, key or importance and no lists: they are null and [].
 ``mem search --json`` and ``mem list --json``, and the base of every memory the
 context and recall templates receive:
 
-    id, short_id (the shortest unique prefix), kind, key, type, title, created,
-    updated, importance, score (the search rank, or null), path (of its file),
-    concepts, files, layer ("user", "project" or "team": the store that holds it)
+    id, short_id (the id cut to its store's one length, unique there), kind, key,
+    type, title, created, updated, importance, score (the search rank, or null),
+    path (of its file), concepts, files, layer ("user", "project" or "team": the
+    store that holds it)
 
 Retrieval adds to an entry what it shows of the memory: ``facts`` (clipped),
 ``text`` (a summary's body), ``excerpt`` and ``matched`` (recall).
@@ -166,8 +167,8 @@ def record_dict(record: Record) -> dict[str, Any]:
 def entry_dict(entry: IndexedMemory, short_id: str | None = None) -> dict[str, Any]:
     """The entry shape of an indexed memory (see the module docstring).
 
-    ``short_id``: the shortest unique id prefix where the caller knows it, else
-    the first ``SHORT_ID_CHARS`` characters of the id.
+    ``short_id``: the id at its store's short length (``Index.short_ids``) where
+    the caller knows it, else the first ``SHORT_ID_CHARS`` characters of the id.
     """
     return {
         "id": entry.id,

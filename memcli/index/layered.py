@@ -307,13 +307,11 @@ class LayeredIndex:
         return [e for index in self._by_key_order() for e in index.with_key(key)]
 
     def short_ids(self, ids: list[str]) -> dict[str, str]:
-        """Each id's shortest prefix that is unique in every layer."""
-        shortest: dict[str, str] = {}
-        for index in self.layers:
-            for identity, short in index.short_ids(ids).items():
-                if len(short) > len(shortest.get(identity, "")):
-                    shortest[identity] = short
-        return shortest
+        """Each id's prefix at one length, unique among the ids of every layer."""
+        from memcli.index.short_ids import layered_length
+
+        length = layered_length(self.layers)
+        return {identity: identity[:length] for identity in ids}
 
     # ------------------------------------------------------------------ notes
 

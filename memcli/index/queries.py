@@ -17,7 +17,7 @@ import apsw
 
 from memcli.core.errors import Ambiguous, InvalidInput, NotFound, QuerySyntaxError
 from memcli.core.ids import ID_PREFIX_RE, is_ulid
-from memcli.core.schema import KEY_RE, SHORT_ID_CHARS
+from memcli.core.schema import KEY_RE
 from memcli.index.errors import translating_errors
 from memcli.index.fts import Term, fts_match, like_pattern, parse_terms
 from memcli.index.schema import (
@@ -38,8 +38,6 @@ from memcli.index.schema import (
     FILTER_CONDITIONS,
     HOLDING_PREFIX,
     HOLDING_TOKEN,
-    ID_AFTER,
-    ID_BEFORE,
     IDS_AND_KEYS,
     IMPORTANT,
     LAST_ROWID,
@@ -579,16 +577,16 @@ class Queries:
         return [str(value) for (value,) in self.db.execute(REPLACING, (identity,))]
 
     @translating_errors
+    def short_id_chars(self) -> int:
+        """How many characters of an id this store shows (see ``short_ids``)."""
+        from memcli.index.short_ids import stored_length
+
+        return stored_length(self.db)
+
     def short_ids(self, ids: list[str]) -> dict[str, str]:
-        """The shortest unique prefix of each id, at least ``SHORT_ID_CHARS`` long."""
-        result = {}
-        for identity in ids:
-            longest = 0
-            for sql in (ID_BEFORE, ID_AFTER):
-                for (other,) in self.db.execute(sql, (identity,)):
-                    longest = max(longest, _common_prefix(identity, other))
-            result[identity] = identity[: max(SHORT_ID_CHARS, longest + 1)]
-        return result
+        """Each id's prefix at the store's one length, unique among all its ids."""
+        length = self.short_id_chars()
+        return {identity: identity[:length] for identity in ids}
 
     @translating_errors
     def count(self) -> int:
@@ -636,12 +634,3 @@ def _holds(spaced: str, pattern: list[str], prefix: bool) -> bool:
     of whole tokens.
     """
     return " " + " ".join(pattern) + ("" if prefix else " ") in spaced
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n

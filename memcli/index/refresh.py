@@ -44,6 +44,7 @@ from memcli.index.schema import (
     SET_META,
     memory_rows,
 )
+from memcli.index.short_ids import short_id_meta
 
 
 class RefreshReport:
@@ -118,6 +119,7 @@ class Refreshing:
                     self._apply_changes(changes, source, warn, report)
             crash_point("index-written")
             self.db.execute(SET_META, ("commit", head))
+            self.db.execute(SET_META, short_id_meta(self.db, report))
             return report
 
     def _rebuild(self, source: IndexSource, warn: Warn, report: RefreshReport) -> None:

@@ -300,8 +300,6 @@ COUNT_CURRENT = """
 SELECT count(*) FROM memories m
 WHERE NOT EXISTS (SELECT 1 FROM tags s WHERE s.kind = 'supersedes' AND s.value = m.id)
 """
-ID_BEFORE = "SELECT id FROM memories WHERE id < ? ORDER BY id DESC LIMIT 1"
-ID_AFTER = "SELECT id FROM memories WHERE id > ? ORDER BY id LIMIT 1"
 TEXTS = "SELECT id, narrative FROM memories WHERE id IN (SELECT value FROM json_each(?))"
 COMMITS = """
 SELECT id, project_commit FROM memories
