@@ -6,8 +6,9 @@
     GET  /memory/ID                 one memory in full: its layer, stale marker, history and
                                     the diff of its last change
     GET  /memory/ID/forget|promote  the confirmation page of a change
-    POST /memory/ID/forget|promote  the change, with ``confirm`` ticked and from the viewer's
-                                    own pages (Origin or Referer: this server)
+    POST /memory/ID/forget|promote  the change, with ``confirm`` ticked, from the viewer's
+                                    own pages (Origin or Referer: this server) and with the
+                                    form token of the session that showed the form
 
 Pages are rendered from ``templates/viewer/`` by the sandboxed renderer with every value
 escaped, and carry a Content-Security-Policy that runs no script at all. Every error is a
@@ -17,6 +18,7 @@ small HTML page. Who may see them is ``auth.Guard``'s: the socket, or the token 
 
 from __future__ import annotations
 
+import hmac
 import html
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
@@ -27,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from memcli.adapters.http.app import HttpError
+from memcli.adapters.http.auth import FORM_SCOPE
 from memcli.core.errors import NotFound
 from memcli.core.schema import LAYERS
 from memcli.core.text import one_line
@@ -456,6 +459,7 @@ async def confirm_page(request: Request, pool: StorePool) -> Response:
     ref = request.path_params["ref"]
     records = await pool.read(lambda store: store.get([ref]))
     context = {"record": records[0], "action": action, "to": to, "q": "", "layer": ""}
+    context["form"] = request.scope.get(FORM_SCOPE, "")
     return await rendered(pool, "confirm", context | await _common(pool))
 
 
@@ -464,13 +468,19 @@ async def change(request: Request, pool: StorePool) -> Response:
     from memcli.adapters.http.app import read_body
 
     action = _action(request)
+    body = await read_body(request)  # read first: a refusal keeps the connection usable
     if not same_origin(request):
         raise HttpError(403, "this change must come from the viewer's own page (Origin)")
     try:
-        body = (await read_body(request)).decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise HttpError(400, "the form is not UTF-8") from None
-    form = {name: values[-1] for name, values in parse_qs(body).items()}
+    form = {name: values[-1] for name, values in parse_qs(text).items()}
+    wanted = request.scope.get(FORM_SCOPE)
+    if not wanted or not hmac.compare_digest(form.get("form", "").encode(), wanted.encode()):
+        raise HttpError(
+            403, "this form is not one this session showed (its form token): open it again"
+        )
     if form.get("confirm") != "yes":
         raise HttpError(400, f"tick the box to confirm the {action}; nothing was changed")
     ref = request.path_params["ref"]

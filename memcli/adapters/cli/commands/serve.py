@@ -80,9 +80,11 @@ def serve(
     By default it listens on a unix socket only you can open (mode 0600), whose
     path it prints. With --port it listens on TCP (127.0.0.1 unless --host says
     otherwise) and every request needs the header "Authorization: Bearer
-    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints. SIGTERM
-    or Ctrl-C stops it. --workers N serves from N processes (searches are
-    CPU-bound: one per core). Needs the serve extra: pipx install --force './mem[serve]'.
+    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints, and a
+    Host header naming this server. A viewer's sign-in lasts MEM_SERVE_SESSION_SECONDS
+    (12 hours) or until the server stops. SIGTERM or Ctrl-C stops it.
+    --workers N serves from N processes (searches are CPU-bound: one per
+    core). Needs the serve extra: pipx install --force './mem[serve]'.
 
     A request's head must arrive within MEM_SERVE_HEADER_TIMEOUT seconds (10),
     its body within MEM_SERVE_BODY_TIMEOUT (30); at most MEM_SERVE_MAX_WAITING
@@ -111,7 +113,7 @@ def serve(
         raise click.UsageError("--host and --token-file go with --port")
     try:
         from memcli.adapters.http.app import build_app
-        from memcli.adapters.http.auth import is_loopback, load_token
+        from memcli.adapters.http.auth import Access, is_loopback, load_token
         from memcli.adapters.http.connections import Limits
         from memcli.adapters.http.listen import (
             default_socket,
@@ -146,7 +148,7 @@ def serve(
         store.list(limit=1)  # the index up to date before the first request
         if worker:  # its semantic model and codes loaded before a hook's first prompt
             store.search("warm", limit=1)
-        token: str | None = None
+        access = Access.socket()
         if port is None:
             path = (
                 socket_path.absolute()
@@ -167,6 +169,7 @@ def serve(
             bound = listener.getsockname()
             shown = f"[{bound[0]}]" if listener.family == socket.AF_INET6 else bound[0]
             where = f"http://{shown}:{bound[1]} (token in {source})"
+            access = Access.tcp(token, [address, bound[0]], bound[1])
     except BaseException:
         store.close()
         raise
@@ -185,20 +188,20 @@ def serve(
         state = _worker_state(root) if worker else None
         app = build_app(
             pool,
-            token=token,
+            access=access,
             max_requests=limits.max_requests,
             on_ready=announce,
             worker=state,
         )
-        run(app, listener, limits=limits, token=token)
+        run(app, listener, limits=limits, access=access)
     else:
         store.close()  # each process opens its own index connections
 
         def make_app(ready: Callable[[], None]) -> Any:
             pool = StorePool(root, threads, notice)
-            return build_app(pool, token=token, max_requests=limits.max_requests, on_ready=ready)
+            return build_app(pool, access=access, max_requests=limits.max_requests, on_ready=ready)
 
-        failure = run_workers(make_app, listener, workers, announce, limits=limits, token=token)
+        failure = run_workers(make_app, listener, workers, announce, limits=limits, access=access)
         if failure:
             raise MemError(f"{failure}; the others were stopped")
     if not ready:
