@@ -34,7 +34,7 @@ from memcli.adapters.http.listen import unix_listener
 from memcli.core.errors import MemError
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, git_project, mem_executable, server_env
+from .conftest import git, git_project, mem_executable, read_until_closed, server_env
 
 pytestmark = pytest.mark.e2e
 
@@ -542,6 +542,40 @@ def test_mcp_over_tcp_with_the_token_and_over_the_socket(
     transport = httpx.AsyncHTTPTransport(uds=str(socket_path))
     names, saved, found = _mcp_round_trip("http://mem/mcp", transport=transport)
     assert "search" in names and not found.isError
+
+
+def test_the_viewers_address_with_its_token_is_shown_on_a_terminal_only(
+    tcp_server: Server, base: Path, store: Path, token: str
+) -> None:
+    import pty
+    import select
+
+    logged = tcp_server.log.read_text()  # stderr to a file: where the token is, never it
+    assert token not in logged and f"(token in {base / 'mem-home' / '.api-token'})" in logged
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [mem_executable(), "serve", "--store", str(store), "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        env=server_env(base),
+        cwd=base / "project",
+    )
+    os.close(terminal)
+    shown = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"mem: serving" not in shown and time.monotonic() < deadline:
+            if select.select([controller], [], [], 0.2)[0]:
+                shown += os.read(controller, 4096)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+        shown += read_until_closed(controller)
+        os.close(controller)
+    url = shown.decode().split("serving ", 1)[1].split(" on ", 1)[1].split()[0]
+    assert url.startswith("http://127.0.0.1:")
+    assert shown.decode().count(f"{url}/?token={token}") == 1
 
 
 def test_the_token_comes_from_the_environment_or_a_private_file(

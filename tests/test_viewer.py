@@ -328,6 +328,21 @@ def test_a_change_needs_the_form_token_of_its_session(
         assert "Forgotten: A note the form token keeps" in html_page(done)
 
 
+def test_search_shows_each_hits_text(client: httpx.Client) -> None:
+    client.post(
+        "/api/memory/save",
+        json={
+            "title": "Proxy body limits",
+            "text": "The ingress proxy cuts request bodies above 10 MB without an error.",
+            "facts": ["client_max_body_size is 10m"],
+        },
+    ).raise_for_status()
+    found = html_page(client.get("/search", params={"q": "ingress proxy bodies"}))
+    assert "Proxy body limits" in found
+    assert "cuts request bodies above 10 MB without an error" in found
+    assert "client_max_body_size is 10m" in found
+
+
 def test_forget_needs_a_confirmation_from_the_viewers_own_page(
     client: httpx.Client, base: Path
 ) -> None:

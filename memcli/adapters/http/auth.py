@@ -13,8 +13,9 @@ without it. The cookie opens the viewer's pages only; ``/api``, ``/mcp`` and
 ``/health`` take the bearer header alone.
 
 The token is ``MEM_API_TOKEN``, else a token file (created with mode 0600 on first
-use; one that others can read is refused). It is compared in constant time and
-never printed: the start-up line names the file.
+use; one that others can read is refused). It is compared in constant time. The
+start-up line names the file; only on a terminal does ``mem serve`` show the token,
+in the viewer's address, once.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
     GET  /                          the journal: what was learned, changed and forgotten,
                                     by day and by agent, newest first (?before= pages on)
-    GET  /search?q=&layer=          hits with the parts of their score (``mem search --explain``)
+    GET  /search?q=&layer=          hits with their text and the parts of their score
+                                    (``mem search --explain``)
     GET  /memory/ID                 one memory in full: its layer, stale marker, history and
                                     the diff of its last change
     GET  /memory/ID/forget|promote  the confirmation page of a change
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
 JOURNAL_PAGE = 200
 """Journal entries on one page, at most."""
 SEARCH_HITS = 30
+HIT_TEXT_CHARS = 300
+"""How much of a hit's text its search result shows (the memory's page has it all)."""
+HIT_FACTS = 3
 HISTORY_ENTRIES = 50
 MAX_ERROR_CHARS = 500
 ACTIONS = {
@@ -90,6 +94,7 @@ pre{white-space:pre-wrap;word-wrap:break-word;background:#fff;padding:.8em;
 border:1px solid #e3e6ec}
 .card{background:#fff;border:1px solid #e3e6ec;padding:.6em 1em;margin:.5em 0}
 .parts{font-family:ui-monospace,monospace;font-size:.85em;color:#4a5370}
+.card .text{margin:.3em 0}.card .facts{margin:.2em 0;padding-left:1.2em}
 .add{color:#17692f}.del{color:#8a1c1c}
 a{color:#2546b8}
 """
@@ -278,12 +283,29 @@ def search_results(memory: Memory, text: str, layer: str | None) -> dict[str, An
         "hits": [
             {
                 **hit.entry.to_json(short[hit.entry.id]),
+                **hit_text(reader, hit.entry),
                 "parts": hit.parts._asdict(),
                 "terms": terms,
             }
             for hit in outcome.hits
         ],
     }
+
+
+def hit_text(memory: Memory, entry: Any) -> dict[str, Any]:
+    """What a search result shows of a memory's text: the start of its narrative (unless it
+    only repeats the title) and its first facts, each clipped to one line."""
+    from memcli.core.errors import InvalidMemoryFile
+
+    try:
+        narrative = str(getattr(memory.load(entry), "narrative", "") or "")
+    except (InvalidMemoryFile, OSError):
+        narrative = ""
+    text = one_line(narrative, HIT_TEXT_CHARS)
+    if text == one_line(entry.title, HIT_TEXT_CHARS):
+        text = ""
+    facts = [one_line(fact, HIT_TEXT_CHARS // 2) for fact in entry.facts[:HIT_FACTS]]
+    return {"text": text, "facts": facts, "more_facts": len(entry.facts) - len(facts)}
 
 
 def memory_details(memory: Memory, ref: str) -> dict[str, Any]:

@@ -80,8 +80,9 @@ def serve(
     By default it listens on a unix socket only you can open (mode 0600), whose
     path it prints. With --port it listens on TCP (127.0.0.1 unless --host says
     otherwise) and every request needs the header "Authorization: Bearer
-    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints, and a
-    Host header naming this server. A viewer's sign-in lasts MEM_SERVE_SESSION_SECONDS
+    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints (on a
+    terminal, also the viewer's address with the token), and a Host header
+    naming this server. A viewer's sign-in lasts MEM_SERVE_SESSION_SECONDS
     (12 hours) or until the server stops. SIGTERM or Ctrl-C stops it.
     --workers N serves from N processes (searches are CPU-bound: one per
     core). Needs the serve extra: pipx install --force './mem[serve]'.
@@ -149,6 +150,7 @@ def serve(
         if worker:  # its semantic model and codes loaded before a hook's first prompt
             store.search("warm", limit=1)
         access = Access.socket()
+        viewer = None
         if port is None:
             path = (
                 socket_path.absolute()
@@ -170,6 +172,7 @@ def serve(
             shown = f"[{bound[0]}]" if listener.family == socket.AF_INET6 else bound[0]
             where = f"http://{shown}:{bound[1]} (token in {source})"
             access = Access.tcp(token, [address, bound[0]], bound[1])
+            viewer = _viewer_url(f"http://{shown}:{bound[1]}", token)
     except BaseException:
         store.close()
         raise
@@ -181,6 +184,8 @@ def serve(
         ready = True
         processes = f" ({workers} processes)" if workers > 1 else ""
         notice(f"serving {root} on {where}{processes}")
+        if viewer is not None:
+            notice(f"the viewer: {viewer}")
 
     if workers == 1:
         pool = StorePool(root, threads, notice)
@@ -207,6 +212,17 @@ def serve(
     if not ready:
         raise MemError("the server did not start (see the messages above)")
     notice("stopped")
+
+
+def _viewer_url(base: str, token: str) -> str | None:
+    """The address that opens the viewer, token and all: shown on a terminal only, so that
+    the token never lands in a log (elsewhere, the start-up line names its file)."""
+    import sys
+    from urllib.parse import quote
+
+    if not sys.stderr.isatty():
+        return None
+    return f"{base}/?token={quote(token, safe='')}"
 
 
 def _worker_lock(socket_path: Path) -> int | None:
