@@ -765,8 +765,12 @@ def test_a_stop_with_slow_clients_is_prompt_and_logs_no_traceback(
 def test_limits_that_are_not_numbers_are_refused(tmp_path: Path) -> None:
     from .conftest import run_mem
 
-    for name, value in [("MEM_SERVE_HEADER_TIMEOUT", "soon"), ("MEM_SERVE_MAX_WAITING", "0")]:
-        done = run_mem("serve", "--store", str(tmp_path / "s"), env={name: value})
+    for name, value, port in [
+        ("MEM_SERVE_HEADER_TIMEOUT", "soon", []),
+        ("MEM_SERVE_MAX_WAITING", "0", []),
+        ("MEM_SERVE_SESSION_SECONDS", "a day", ["--port", "0"]),
+    ]:
+        done = run_mem("serve", "--store", str(tmp_path / "s"), *port, env={name: value})
         assert done.returncode == 1 and done.stderr.startswith(f"Error: {name} must be"), done
         assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "s").exists()
 

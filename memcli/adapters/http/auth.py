@@ -177,9 +177,10 @@ class Access:
     hosts: frozenset[bytes] | None = None
 
     @classmethod
-    def tcp(cls, token: str, hosts: list[str], port: int) -> Access:
+    def tcp(cls, token: str, hosts: list[str], port: int, session_seconds: float) -> Access:
         """TCP's: ``hosts`` are the names the server answers to besides loopback's."""
-        return cls(Sessions.from_env(port), token.encode(), host_names(hosts, port))
+        sessions = Sessions(port, session_seconds)
+        return cls(sessions, token.encode(), host_names(hosts, port))
 
     @classmethod
     def socket(cls) -> Access:

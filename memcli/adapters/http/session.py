@@ -25,11 +25,18 @@ from dataclasses import dataclass, field
 SESSION_SECONDS_ENV = "MEM_SERVE_SESSION_SECONDS"
 SESSION_SECONDS = 12 * 3600.0
 """How long a viewer's cookie opens its pages: a working day, then ``?token=`` again."""
-MAX_SESSION_SECONDS = 30 * 24 * 3600.0
+MAX_SESSION_SECONDS = 7 * 24 * 3600.0
 
 
 def _key() -> bytes:
     return secrets.token_bytes(32)
+
+
+def session_seconds() -> float:
+    """``MEM_SERVE_SESSION_SECONDS`` (default ``SESSION_SECONDS``): how long a sign-in lasts."""
+    from memcli.core.env import env_seconds
+
+    return env_seconds(SESSION_SECONDS_ENV, SESSION_SECONDS, MAX_SESSION_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -40,14 +47,6 @@ class Sessions:
     port: int | None
     seconds: float = SESSION_SECONDS
     key: bytes = field(default_factory=_key, repr=False)
-
-    @classmethod
-    def from_env(cls, port: int | None) -> Sessions:
-        """Sessions of ``MEM_SERVE_SESSION_SECONDS`` (default ``SESSION_SECONDS``)."""
-        from memcli.core.env import env_seconds
-
-        seconds = env_seconds(SESSION_SECONDS_ENV, SESSION_SECONDS, MAX_SESSION_SECONDS)
-        return cls(port, seconds)
 
     @property
     def cookie_name(self) -> str:

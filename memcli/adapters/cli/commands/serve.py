@@ -123,6 +123,7 @@ def serve(
             tcp_listener,
             unix_listener,
         )
+        from memcli.adapters.http.session import session_seconds
         from memcli.adapters.http.stores import StorePool
     except ImportError as exc:
         names = ("starlette", "uvicorn", "mcp", "anyio", "pydantic", "h11")
@@ -141,6 +142,7 @@ def serve(
     hold_codes()  # a server searches many times: an ONNX model's codes are kept in memory
     serve_requests()
     limits = Limits.from_env()
+    signed_in = session_seconds() if port is not None else 0.0
     store = open_store(store_dir, project=project, create=not worker, notify=notice)
     try:
         if worker and _worker_lock(default_socket(store.memory.store.cache_dir)) is None:
@@ -171,7 +173,7 @@ def serve(
             bound = listener.getsockname()
             shown = f"[{bound[0]}]" if listener.family == socket.AF_INET6 else bound[0]
             where = f"http://{shown}:{bound[1]} (token in {source})"
-            access = Access.tcp(token, [address, bound[0]], bound[1])
+            access = Access.tcp(token, [address, bound[0]], bound[1], signed_in)
             viewer = _viewer_url(f"http://{shown}:{bound[1]}", token)
     except BaseException:
         store.close()
@@ -185,7 +187,7 @@ def serve(
         processes = f" ({workers} processes)" if workers > 1 else ""
         notice(f"serving {root} on {where}{processes}")
         if viewer is not None:
-            notice(f"the viewer: {viewer}")
+            notice(f"open the viewer at {viewer}")
 
     if workers == 1:
         pool = StorePool(root, threads, notice)
