@@ -34,7 +34,7 @@ from memcli.adapters.http.listen import unix_listener
 from memcli.core.errors import MemError
 from memcli.core.schema import OBSERVATION_TYPES
 
-from .conftest import git, git_project, mem_executable, server_env
+from .conftest import git, git_project, mem_executable, read_until_closed, server_env
 
 pytestmark = pytest.mark.e2e
 
@@ -544,6 +544,40 @@ def test_mcp_over_tcp_with_the_token_and_over_the_socket(
     assert "search" in names and not found.isError
 
 
+def test_the_viewers_address_with_its_token_is_shown_on_a_terminal_only(
+    tcp_server: Server, base: Path, store: Path, token: str
+) -> None:
+    import pty
+    import select
+
+    logged = tcp_server.log.read_text()  # stderr to a file: where the token is, never it
+    assert token not in logged and f"(token in {base / 'mem-home' / '.api-token'})" in logged
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [mem_executable(), "serve", "--store", str(store), "--port", "0"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        env=server_env(base),
+        cwd=base / "project",
+    )
+    os.close(terminal)
+    shown = b""
+    try:
+        deadline = time.monotonic() + 60
+        while b"mem: serving" not in shown and time.monotonic() < deadline:
+            if select.select([controller], [], [], 0.2)[0]:
+                shown += os.read(controller, 4096)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+        shown += read_until_closed(controller)
+        os.close(controller)
+    url = shown.decode().split("serving ", 1)[1].split(" on ", 1)[1].split()[0]
+    assert url.startswith("http://127.0.0.1:")
+    assert shown.decode().count(f"{url}/?token={token}") == 1
+
+
 def test_the_token_comes_from_the_environment_or_a_private_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -617,17 +651,22 @@ def answer(raw: socket.socket, *, then_closed: bool = True) -> tuple[int, dict[s
     return int(lines[0].split()[1]), json.loads(body)
 
 
-def request(path: str, token: str, body: bytes = b"", length: int | None = None) -> bytes:
+def host(url: str) -> str:
+    """The Host header that names the server at ``url`` (``127.0.0.1:PORT``)."""
+    return url.removeprefix("http://")
+
+
+def request(url: str, path: str, token: str, body: bytes = b"", length: int | None = None) -> bytes:
     size = len(body) if length is None else length
     return (
-        f"POST {path} HTTP/1.1\r\nHost: mem\r\nAuthorization: Bearer {token}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: {host(url)}\r\nAuthorization: Bearer {token}\r\n"
         f"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
         f"Content-Length: {size}\r\n\r\n"
     ).encode() + body
 
 
 def test_clients_without_the_token_cannot_crowd_out_those_with_it(tcp_url: str, token: str) -> None:
-    trusted = connect(tcp_url, b"GET /health HTTP/1.1\r\nHost: mem\r\n")
+    trusted = connect(tcp_url, f"GET /health HTTP/1.1\r\nHost: {host(tcp_url)}\r\n".encode())
     trusted.sendall(f"Authorization: Bearer {token}\r\n\r\n".encode())
     assert answer(trusted, then_closed=False)[0] == 200
     crowd = [connect(tcp_url, b"GET /hea") for _ in range(12)]  # half a request line each
@@ -639,9 +678,8 @@ def test_clients_without_the_token_cannot_crowd_out_those_with_it(tcp_url: str, 
     for raw in crowd:
         raw.close()
     # the connection that showed the token kept its place all along
-    trusted.sendall(
-        f"GET /health HTTP/1.1\r\nHost: mem\r\nAuthorization: Bearer {token}\r\n\r\n".encode()
-    )
+    again = f"GET /health HTTP/1.1\r\nHost: {host(tcp_url)}\r\nAuthorization: Bearer {token}\r\n"
+    trusted.sendall(again.encode() + b"\r\n")
     assert answer(trusted, then_closed=False)[0] == 200
     trusted.close()
 
@@ -651,8 +689,8 @@ def test_a_request_head_or_body_that_stalls_is_answered_408_and_closed(
 ) -> None:
     head = connect(limited, f"GET /health HTTP/1.1\r\nAuthorization: Bearer {token}\r\n".encode())
     nothing = connect(limited)
-    save = connect(limited, request("/api/memory/save", token, b'{"text": "x', length=500))
-    mcp = connect(limited, request("/mcp", token, b'{"jsonrpc":', length=500))
+    save = connect(limited, request(limited, "/api/memory/save", token, b'{"text": "x', length=500))
+    mcp = connect(limited, request(limited, "/mcp", token, b'{"jsonrpc":', length=500))
     stalled_head = (408, {"error": "the request head did not arrive within 0.5 s"})
     stalled_body = (408, {"error": "the request body did not arrive within 0.5 s"})
     assert [answer(head), answer(nothing)] == [stalled_head] * 2
@@ -688,7 +726,7 @@ def test_malformed_requests_and_large_mcp_bodies_are_json_errors(tcp_url: str, t
     with connect(tcp_url, bad_length) as raw:
         status, body = answer(raw)
     assert status == 400 and "not valid HTTP/1.1" in body["error"]
-    with connect(tcp_url, request("/mcp", token, b"{}", length=2_000_000)) as raw:
+    with connect(tcp_url, request(tcp_url, "/mcp", token, b"{}", length=2_000_000)) as raw:
         status, body = answer(raw)
     assert (status, body) == (413, {"error": "the request body is over 1,048,576 bytes"})
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
@@ -708,8 +746,8 @@ def test_a_stop_with_slow_clients_is_prompt_and_logs_no_traceback(
     url = server.where.split(" ", 1)[0]
     slow = [
         connect(url, b"GET /hea"),
-        connect(url, request("/api/memory/save", token, b'{"text": "x', length=500)),
-        connect(url, request("/mcp", token, b'{"jsonrpc":', length=500)),
+        connect(url, request(url, "/api/memory/save", token, b'{"text": "x', length=500)),
+        connect(url, request(url, "/mcp", token, b'{"jsonrpc":', length=500)),
     ]
     with httpx.Client(base_url=url, timeout=30) as http:  # every request has arrived
         assert http.get("/health", headers={"Authorization": f"Bearer {token}"}).status_code == 200
@@ -727,8 +765,12 @@ def test_a_stop_with_slow_clients_is_prompt_and_logs_no_traceback(
 def test_limits_that_are_not_numbers_are_refused(tmp_path: Path) -> None:
     from .conftest import run_mem
 
-    for name, value in [("MEM_SERVE_HEADER_TIMEOUT", "soon"), ("MEM_SERVE_MAX_WAITING", "0")]:
-        done = run_mem("serve", "--store", str(tmp_path / "s"), env={name: value})
+    for name, value, port in [
+        ("MEM_SERVE_HEADER_TIMEOUT", "soon", []),
+        ("MEM_SERVE_MAX_WAITING", "0", []),
+        ("MEM_SERVE_SESSION_SECONDS", "a day", ["--port", "0"]),
+    ]:
+        done = run_mem("serve", "--store", str(tmp_path / "s"), *port, env={name: value})
         assert done.returncode == 1 and done.stderr.startswith(f"Error: {name} must be"), done
         assert len(done.stderr.splitlines()) == 1 and not (tmp_path / "s").exists()
 

@@ -11,6 +11,7 @@ import re
 import shutil
 import struct
 import subprocess
+import time
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -189,18 +190,44 @@ def test_errors_are_small_html_pages_and_the_api_stays_json(client: httpx.Client
     assert api.status_code == 404 and list(api.json()) == ["error"]
 
 
+def cookie_name(url: str) -> str:
+    """The viewer's cookie of the server at ``url``: one a port."""
+    return f"mem_session_{url.rsplit(':', 1)[1]}"
+
+
+def form_token(page: str) -> str:
+    found = re.search(r'<input type="hidden" name="form" value="([^"]+)">', page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def login(url: str, token: str) -> httpx.Response:
+    """The answer to the token given once as ``?token=``: the session cookie it sets."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        entered = http.get("/", params={"token": token})
+    assert entered.status_code == 303, entered.text
+    return entered
+
+
+def session_of(url: str, token: str) -> str:
+    value = login(url, token).cookies.get(cookie_name(url))
+    assert value
+    return value
+
+
 def test_tcp_pages_need_the_token_once_then_its_cookie(
     tcp_url: str, token: str, memories: dict[str, str]
 ) -> None:
     with httpx.Client(base_url=tcp_url, timeout=30) as http:
         assert "?token=" in html_page(http.get("/"), 401)
         html_page(http.get("/", params={"token": token + "x"}), 401)
-        html_page(http.get("/", headers={"Cookie": f"mem_viewer={token}"}), 401)
+        name = cookie_name(tcp_url)
+        html_page(http.get("/", headers={"Cookie": f"{name}={token}"}), 401)
         entered = http.get("/search", params={"q": "deploy", "token": token})
         assert entered.status_code == 303 and entered.headers["location"] == "/search?q=deploy"
         cookie = entered.headers["set-cookie"]
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and token not in cookie
-        assert http.cookies.get("mem_viewer")
+        assert http.cookies.get(name)
         assert "Deploys go out" in html_page(http.get(entered.headers["location"]))
         again = http.get("/", params={"token": token})  # with the cookie: still taken away
         assert again.status_code == 303 and again.headers["location"] == "/"
@@ -214,6 +241,108 @@ def test_tcp_pages_need_the_token_once_then_its_cookie(
         assert "Journal" in html_page(http.get("/", headers=bearer))
 
 
+def test_each_start_has_its_own_random_session_that_another_port_cannot_replay(
+    base: Path, tcp_url: str, token: str, memories: dict[str, str]
+) -> None:
+    import hashlib
+    import hmac
+
+    first = session_of(tcp_url, token)
+    assert first != session_of(tcp_url, token)  # each sign-in a value of its own
+    digest = hmac.new(token.encode(), b"mem viewer cookie", hashlib.sha256).hexdigest()
+    assert token not in first and digest not in first
+    other = Server(["--store", str(base / "store"), "--port", "0"], base, "other")
+    try:
+        other_url = other.where.split(" ", 1)[0]
+        assert cookie_name(other_url) != cookie_name(tcp_url)
+        mine = session_of(other_url, token)  # the same token file, another start
+        assert mine != first
+        with httpx.Client(base_url=other_url, timeout=30) as http:
+            assert "Journal" in html_page(
+                http.get("/", headers={"Cookie": f"{cookie_name(other_url)}={mine}"})
+            )
+            for name in (cookie_name(other_url), cookie_name(tcp_url)):  # taken from A
+                html_page(http.get("/", headers={"Cookie": f"{name}={first}"}), 401)
+    finally:
+        assert other.stop() == 0, other.log.read_text()
+
+
+def test_a_session_expires(base: Path, token: str, memories: dict[str, str]) -> None:
+    brief = Server(
+        ["--store", str(base / "store"), "--port", "0"],
+        base,
+        "brief",
+        {"MEM_SERVE_SESSION_SECONDS": "0.5"},
+    )
+    try:
+        url = brief.where.split(" ", 1)[0]
+        entered = login(url, token)
+        assert "Max-Age=1" in entered.headers["set-cookie"]
+        cookie = f"{cookie_name(url)}={entered.cookies.get(cookie_name(url))}"
+        time.sleep(0.6)
+        with httpx.Client(base_url=url, timeout=30) as http:
+            html_page(http.get("/", headers={"Cookie": cookie}), 401)
+    finally:
+        assert brief.stop() == 0, brief.log.read_text()
+
+
+@pytest.mark.parametrize("path", ["/", "/search?q=deploy", "/api/memory/search?query=x", "/mcp"])
+def test_a_request_must_name_this_server_in_its_host(tcp_url: str, token: str, path: str) -> None:
+    port = tcp_url.rsplit(":", 1)[1]
+    bearer = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+    with httpx.Client(base_url=tcp_url, timeout=30, headers=bearer) as http:
+        for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{int(port) + 1}"):
+            assert http.get(path, headers={"Host": host}).status_code == 421
+        cookie = {"Cookie": f"{cookie_name(tcp_url)}={session_of(tcp_url, token)}"}
+        rebound = http.get("/", headers={"Host": f"evil.example:{port}", **cookie})
+        assert rebound.status_code == 421 and "Journal" not in rebound.text
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+            assert http.get(path, headers={"Host": host}).status_code not in (421, 401, 403)
+    html = "/" if path == "/" else "/search?q=x"
+    with httpx.Client(base_url=tcp_url, timeout=30) as http:
+        asked = http.get(html, params={"token": token}, headers={"Host": f"evil.example:{port}"})
+        assert asked.status_code == 421 and "set-cookie" not in asked.headers
+
+
+def test_a_change_needs_the_form_token_of_its_session(
+    client: httpx.Client, tcp_url: str, token: str
+) -> None:
+    saved = client.post("/api/memory/save", json={"text": "A note the form token keeps"}).json()
+    url = f"/memory/{saved['id']}/forget"
+    own = {"Origin": "http://mem"}
+    form = form_token(html_page(client.get(url)))
+    for given in ({}, {"form": ""}, {"form": form + "x"}):
+        refused = client.post(url, data={"confirm": "yes", **given}, headers=own)
+        assert "form" in html_page(refused, 403)
+    assert client.post("/api/memory/batch", json={"ids": [saved["id"]]}).status_code == 200
+    # on TCP: the form token of one session does not do for another
+    origin = {"Origin": tcp_url}
+    sessions = [session_of(tcp_url, token) for _ in range(2)]
+    with httpx.Client(base_url=tcp_url, timeout=30) as http:
+        first = {"Cookie": f"{cookie_name(tcp_url)}={sessions[0]}"}
+        second = {"Cookie": f"{cookie_name(tcp_url)}={sessions[1]}"}
+        theirs = form_token(html_page(http.get(url, headers=first)))
+        crossed = http.post(url, data={"confirm": "yes", "form": theirs}, headers=second | origin)
+        assert "form" in html_page(crossed, 403)
+        done = http.post(url, data={"confirm": "yes", "form": theirs}, headers=first | origin)
+        assert "Forgotten: A note the form token keeps" in html_page(done)
+
+
+def test_search_shows_each_hits_text(client: httpx.Client) -> None:
+    client.post(
+        "/api/memory/save",
+        json={
+            "title": "Proxy body limits",
+            "text": "The ingress proxy cuts request bodies above 10 MB without an error.",
+            "facts": ["client_max_body_size is 10m"],
+        },
+    ).raise_for_status()
+    found = html_page(client.get("/search", params={"q": "ingress proxy bodies"}))
+    assert "Proxy body limits" in found
+    assert "cuts request bodies above 10 MB without an error" in found
+    assert "client_max_body_size is 10m" in found
+
+
 def test_forget_needs_a_confirmation_from_the_viewers_own_page(
     client: httpx.Client, base: Path
 ) -> None:
@@ -223,7 +352,8 @@ def test_forget_needs_a_confirmation_from_the_viewers_own_page(
     assert f'action="/memory/{ref}/forget"' in confirm and 'name="confirm"' in confirm
     own = {"Origin": "http://mem"}
     url = f"/memory/{ref}/forget"
-    unticked = client.post(url, data={}, headers=own)
+    form = form_token(confirm)
+    unticked = client.post(url, data={"form": form}, headers=own)
     assert "tick the box" in html_page(unticked, 400)
     for foreign in (
         {"Origin": "http://evil.example"},
@@ -232,10 +362,11 @@ def test_forget_needs_a_confirmation_from_the_viewers_own_page(
         {},
         {"Origin": "http://mem", "Sec-Fetch-Site": "cross-site"},
     ):
-        crossed = client.post(url, data={"confirm": "yes"}, headers=foreign)
+        crossed = client.post(url, data={"confirm": "yes", "form": form}, headers=foreign)
         assert "own page" in html_page(crossed, 403)
     assert client.post("/api/memory/batch", json={"ids": [ref]}).status_code == 200  # kept
-    done = client.post(url, data={"confirm": "yes"}, headers={"Referer": f"http://mem{url}"})
+    referer = {"Referer": f"http://mem{url}"}
+    done = client.post(url, data={"confirm": "yes", "form": form}, headers=referer)
     assert "Forgotten: Temporary note to forget" in html_page(done)
     assert client.post("/api/memory/batch", json={"ids": [ref]}).status_code == 404
     gone = html_page(client.get(f"/memory/{ref}"))
@@ -252,9 +383,8 @@ def test_promote_moves_a_memory_to_the_user_layer(client: httpx.Client) -> None:
     assert 'name="to" value="user"' in confirm
     assert "promote needs to=" in html_page(client.get(f"/memory/{ref}/promote"), 400)
     url = f"/memory/{ref}/promote"
-    moved = client.post(
-        url, data={"to": "user", "confirm": "yes"}, headers={"Origin": "http://mem"}
-    )
+    form = {"to": "user", "confirm": "yes", "form": form_token(confirm)}
+    moved = client.post(url, data=form, headers={"Origin": "http://mem"})
     assert "Moved to the user layer" in html_page(moved)
     page = html_page(client.get(f"/memory/{ref}"))
     assert "user layer" in page and "user 1</span>" in page

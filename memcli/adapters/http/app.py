@@ -49,7 +49,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from memcli import __version__
-from memcli.adapters.http.auth import Guard, is_page
+from memcli.adapters.http.auth import Access, Guard, is_page
 from memcli.adapters.http.connections import Limits
 from memcli.adapters.http.stores import StorePool
 from memcli.adapters.worker.server import WorkerGuard, WorkerState, hook_answer
@@ -453,12 +453,12 @@ async def http_error(request: Request, exc: Exception) -> Response:
 def build_app(
     pool: StorePool,
     *,
-    token: str | None,
+    access: Access,
     max_requests: int = Limits.max_requests,
     on_ready: Callable[[], None] = lambda: None,
     worker: WorkerState | None = None,
 ) -> Guard:
-    """The whole application: the routes, ``/mcp``, the guard (token, limits) in front;
+    """The whole application: the routes, ``/mcp``, the guard (``access``, limits) in front;
     at most ``max_requests`` requests answered at once. ``worker``: what a worker
     checks and when it exits (by default, a server that never exits on its own).
 
@@ -501,7 +501,7 @@ def build_app(
     )
     app.state.pool = pool
     app.state.worker = state
-    return Guard(WorkerGuard(app, state), token, max_requests)
+    return Guard(WorkerGuard(app, state), access, max_requests)
 
 
 class _McpApp:

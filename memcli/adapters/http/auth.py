@@ -3,20 +3,24 @@
 On a unix socket the file's mode (0600, in a 0700 folder) is the check: only the
 user can connect. A TCP port is open to every local user (and to the network
 when ``--host`` says so), so every TCP request needs the token, loopback or
-not. A browser shows it once, as ``?token=`` on a viewer page: the answer sets an
-HttpOnly, SameSite=Strict cookie holding a digest of the token (never the token)
-and sends the browser to the same page without it. The cookie opens the viewer's
-pages only; ``/api``, ``/mcp`` and ``/health`` take the bearer header alone.
+not, and must name this server in its Host header (``127.0.0.1:PORT``,
+``localhost:PORT``, ``[::1]:PORT`` or the ``--host`` given; else 421): a page
+elsewhere that rebinds its own name to 127.0.0.1 sends its own name. A browser
+shows the token once, as ``?token=`` on a viewer page: the answer sets an HttpOnly,
+SameSite=Strict cookie holding a session of this server start (``session``; never
+the token, nor anything derived from it) and sends the browser to the same page
+without it. The cookie opens the viewer's pages only; ``/api``, ``/mcp`` and
+``/health`` take the bearer header alone.
 
 The token is ``MEM_API_TOKEN``, else a token file (created with mode 0600 on first
-use; one that others can read is refused). It is compared in constant time and
-never printed: the start-up line names the file.
+use; one that others can read is refused). It is compared in constant time. The
+start-up line names the file; only on a terminal does ``mem serve`` show the token,
+in the viewer's address, once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import ipaddress
 import json
@@ -25,9 +29,11 @@ import secrets
 import socket
 import stat
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memcli.adapters.http.session import Sessions
 from memcli.core.errors import MemError
 from memcli.core.regular import NotRegularFile, open_regular
 from memcli.core.text import one_line
@@ -40,8 +46,8 @@ name never starts with a dot)."""
 MIN_TOKEN_CHARS = 16
 MAX_QUERY_BYTES = 8192
 """The longest query string: a search's query and filters fit well within it."""
-COOKIE = "mem_viewer"
-"""The viewer's cookie: a digest of the token, so the same in every process of a server."""
+FORM_SCOPE = "mem.form_token"
+"""Where the guard puts, in a page request's scope, the form token its forms carry."""
 API_PREFIXES = ("/api/", "/mcp", "/health")
 """Paths of the API: JSON answers, the bearer token only. Every other path is the viewer's."""
 
@@ -144,27 +150,55 @@ def is_page(path: str) -> bool:
     return not path.startswith(API_PREFIXES)
 
 
-def cookie_value(token: bytes) -> str:
-    """What the viewer's cookie holds: a digest of the token, never the token itself."""
-    return hmac.new(token, b"mem viewer cookie", hashlib.sha256).hexdigest()
+def host_names(hosts: list[str], port: int) -> frozenset[bytes]:
+    """The Host headers that name a server on ``hosts`` (as given, as bound) and ``port``,
+    in lower case: the loopback names and ``hosts``; without the port too when it is
+    HTTP's own, 80."""
+    names = {"127.0.0.1", "localhost", "[::1]"}
+    for host in hosts:
+        given = host.lower()
+        if ":" in given and not given.startswith("["):
+            given = f"[{given}]"  # an IPv6 address, as a URL writes it
+        names.add(given)
+    found = {f"{name}:{port}".encode() for name in names}
+    if port == 80:
+        found |= {name.encode() for name in names}
+    return frozenset(found)
 
 
-def has_cookie(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
-    """Whether ``headers`` carry the viewer's cookie for ``token``."""
-    wanted = cookie_value(token).encode()
-    for name, value in headers:
-        if name != b"cookie":
-            continue
-        for pair in value.split(b";"):
-            key, _, given = pair.strip().partition(b"=")
-            if key == COOKIE.encode() and hmac.compare_digest(given, wanted):
-                return True
-    return False
+@dataclass(frozen=True)
+class Access:
+    """Who may talk to one server (the same in each of its processes): on TCP, the bearer
+    ``token``, the sessions its cookie holds and the Host names it answers to; on the
+    unix socket (``token`` None) every request, whatever its Host."""
 
+    sessions: Sessions
+    token: bytes | None = None
+    hosts: frozenset[bytes] | None = None
 
-def trusted(headers: list[tuple[bytes, bytes]], token: bytes) -> bool:
-    """The bearer token, or the viewer's cookie (which a route then holds to pages)."""
-    return authorized(headers, token) or has_cookie(headers, token)
+    @classmethod
+    def tcp(cls, token: str, hosts: list[str], port: int, session_seconds: float) -> Access:
+        """TCP's: ``hosts`` are the names the server answers to besides loopback's."""
+        sessions = Sessions(port, session_seconds)
+        return cls(sessions, token.encode(), host_names(hosts, port))
+
+    @classmethod
+    def socket(cls) -> Access:
+        return cls(Sessions(None))
+
+    def trusted(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """The socket, the bearer token, or a session's cookie (which a route then holds to
+        pages)."""
+        if self.token is None:
+            return True
+        return authorized(headers, self.token) or self.sessions.of(headers) is not None
+
+    def names_this_server(self, headers: list[tuple[bytes, bytes]]) -> bool:
+        """Whether the request's Host is one this server answers to (any, on the socket)."""
+        if self.hosts is None:
+            return True
+        given = [value for name, value in headers if name == b"host"]
+        return len(given) == 1 and given[0].strip().lower() in self.hosts
 
 
 def _names_token(scope: Scope) -> bool:
@@ -174,13 +208,15 @@ def _names_token(scope: Scope) -> bool:
 
 class Guard:
     """ASGI middleware in front of every route (``/mcp`` too): a query string's length, the
-    bearer token when there is one (TCP), and at most ``max_requests`` requests answered
-    at once. A refusal is a JSON ``{"error": ...}``.
+    Host and the bearer token or the viewer's cookie on TCP (``access``), and at most
+    ``max_requests`` requests answered at once. A refusal is a JSON ``{"error": ...}``
+    (a small HTML page on the viewer's pages).
     """
 
-    def __init__(self, app: Any, token: str | None, max_requests: int) -> None:
+    def __init__(self, app: Any, access: Access, max_requests: int) -> None:
         self.app = app
-        self.token = token.encode() if token is not None else None
+        self.access = access
+        self.token = access.token
         self.max_requests = max_requests
         self.active = 0
 
@@ -190,6 +226,9 @@ class Guard:
             return
         if len(scope.get("query_string", b"")) > MAX_QUERY_BYTES:
             await refuse(send, 414, f"the query string is over {MAX_QUERY_BYTES:,} bytes")
+            return
+        if not self.access.names_this_server(scope["headers"]):
+            await self._misdirected(scope, send)
             return
         if self.token is not None and is_page(scope["path"]) and _names_token(scope):
             await self._page_login(scope, send)  # the token never stays in the address
@@ -213,6 +252,9 @@ class Guard:
                 [(b"retry-after", b"1")],
             )
             return
+        if is_page(scope["path"]):
+            session = self.access.sessions.of(scope["headers"]) if self.token else None
+            scope[FORM_SCOPE] = self.access.sessions.form_token(session)
         self.active += 1
         try:
             await self._answer(scope, receive, send)
@@ -225,11 +267,22 @@ class Guard:
         headers = scope["headers"]
         if authorized(headers, self.token):
             return True
-        return is_page(scope["path"]) and has_cookie(headers, self.token)
+        return is_page(scope["path"]) and self.access.sessions.of(headers) is not None
+
+    async def _misdirected(self, scope: Scope, send: Any) -> None:
+        """421: the request names another server in its Host (a rebound name, a wrong port)."""
+        text = "this server answers only to its own address in the Host header"
+        if is_page(scope["path"]):
+            from memcli.adapters.http.pages import error_page
+
+            await respond(send, 421, error_page(421, text), [(b"content-type", HTML)])
+            return
+        await refuse(send, 421, text)
 
     async def _page_login(self, scope: Scope, send: Any) -> None:
-        """A page without the cookie: ``?token=`` right sets it and drops it from the address;
-        anything else is a small HTML page saying how to open the viewer."""
+        """A page without the cookie: ``?token=`` right starts a new session (its cookie set)
+        and drops it from the address; anything else is a small HTML page saying how to
+        open the viewer."""
         from urllib.parse import parse_qsl, urlencode
 
         assert self.token is not None
@@ -238,19 +291,21 @@ class Guard:
         if len(given) == 1 and hmac.compare_digest(given[0].encode("utf-8"), self.token):
             rest = urlencode([(name, value) for name, value in query if name != "token"])
             where = scope["path"] + (f"?{rest}" if rest else "")
-            cookie = f"{COOKIE}={cookie_value(self.token)}; HttpOnly; SameSite=Strict; Path=/"
+            sessions = self.access.sessions
+            cookie = sessions.set_cookie(sessions.issue())
             await respond(
                 send,
                 303,
                 b"",
-                [(b"location", where.encode("utf-8")), (b"set-cookie", cookie.encode())],
+                [(b"location", where.encode("utf-8")), (b"set-cookie", cookie)],
             )
             return
         from memcli.adapters.http.pages import error_page
 
         text = (
             "This viewer needs the server's token: open it once as /?token=TOKEN "
-            "(the token is in the file mem serve named when it started)."
+            "(the token is in the file mem serve named when it started). A sign-in lasts "
+            "until the server stops, or for some hours."
         )
         await respond(send, 401, error_page(401, text), [(b"content-type", HTML)])
 

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from memcli.adapters.http.auth import trusted
+from memcli.adapters.http.auth import Access
 from memcli.core.env import env_count, env_seconds
 
 HEADER_TIMEOUT_ENV = "MEM_SERVE_HEADER_TIMEOUT"
@@ -82,14 +82,14 @@ def error_response(status: int, message: str) -> bytes:
     return b"\r\n".join(lines) + b"\r\n\r\n" + body
 
 
-def protocol_class(limits: Limits, token: bytes | None) -> type[asyncio.Protocol]:
+def protocol_class(limits: Limits, access: Access | None) -> type[asyncio.Protocol]:
     """uvicorn's h11 protocol with these limits, for one server (its connections share
     one count of those waiting)."""
 
     class Protocol(GuardedProtocol):
         pass
 
-    Protocol.limits, Protocol.token, Protocol.waiting = limits, token, {}
+    Protocol.limits, Protocol.access, Protocol.waiting = limits, access, {}
     return Protocol
 
 
@@ -98,8 +98,8 @@ class GuardedProtocol(H11Protocol):
     refusals; ``protocol_class`` gives it its limits."""
 
     limits: ClassVar[Limits] = Limits()
-    token: ClassVar[bytes | None] = None
-    """The bearer token a trusted request shows; None: every request head is trusted."""
+    access: ClassVar[Access | None] = None
+    """What a trusted request shows (``Access.trusted``); None: every request head is trusted."""
     waiting: ClassVar[dict[GuardedProtocol, None]] = {}
     """The connections without a trusted request yet, the longest waiting first."""
     _deadline: asyncio.TimerHandle | None = None
@@ -161,7 +161,7 @@ class GuardedProtocol(H11Protocol):
         """Move the deadline on as the request's head, then its body, arrive."""
         state = self.conn.their_state
         if self._phase == "head" and state is not h11.IDLE:
-            if self.token is None or trusted(self.headers or [], self.token):
+            if self.access is None or self.access.trusted(self.headers or []):
                 self.waiting.pop(self, None)
             if state is h11.SEND_BODY:
                 self._start("body")

@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 
 import uvicorn
 
+from memcli.adapters.http.auth import Access
 from memcli.adapters.http.connections import Limits, log_config, protocol_class
 from memcli.adapters.worker import client
 from memcli.core.errors import MemError
@@ -143,16 +144,16 @@ class _Server(uvicorn.Server):
 
 
 def run(
-    app: Any, listener: socket.socket, *, limits: Limits | None = None, token: str | None = None
+    app: Any, listener: socket.socket, *, limits: Limits | None = None, access: Access | None = None
 ) -> None:
     """Serve ``app`` on ``listener`` until SIGTERM or SIGINT; removes a unix socket's file.
 
-    ``limits`` bound each connection (``token``: what trusts it; see ``connections``).
+    ``limits`` bound each connection (``access``: what trusts it; see ``connections``).
     The application's start-up failing (uvicorn logs why) also returns.
     """
     path = _path(listener)
     try:
-        _serve(app, listener, limits or Limits(), token)
+        _serve(app, listener, limits or Limits(), access)
     finally:
         _close(listener, path)
 
@@ -164,7 +165,7 @@ def run_workers(
     on_ready: Callable[[], None],
     *,
     limits: Limits | None = None,
-    token: str | None = None,
+    access: Access | None = None,
 ) -> str | None:
     """Serve from ``count`` processes forked on one listening socket (the kernel spreads
     the connections); what went wrong when one of them stopped on its own, else None.
@@ -195,7 +196,7 @@ def run_workers(
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
                 os.close(readiness)
-                _worker(make_app, listener, ready_end, limits or Limits(), token)
+                _worker(make_app, listener, ready_end, limits or Limits(), access)
             children.add(pid)
         os.close(ready_end)
         ready = 0
@@ -230,7 +231,7 @@ def _worker(
     listener: socket.socket,
     ready_end: int,
     limits: Limits,
-    token: str | None,
+    access: Access | None,
 ) -> NoReturn:
     code = 1
     try:
@@ -238,7 +239,7 @@ def _worker(
         def ready() -> None:
             os.write(ready_end, b"+")
 
-        _serve(make_app(ready), listener, limits, token)
+        _serve(make_app(ready), listener, limits, access)
         code = 0
     except BaseException as exc:
         print(f"mem: a worker failed ({type(exc).__name__}: {exc})", file=sys.stderr)
@@ -259,10 +260,10 @@ def _close(listener: socket.socket, path: str | None) -> None:
             os.unlink(path)
 
 
-def _serve(app: Any, listener: socket.socket, limits: Limits, token: str | None) -> None:
+def _serve(app: Any, listener: socket.socket, limits: Limits, access: Access | None) -> None:
     config = uvicorn.Config(
         app,
-        http=protocol_class(limits, token.encode() if token is not None else None),
+        http=protocol_class(limits, access),
         ws="none",
         lifespan="on",
         log_config=log_config(),

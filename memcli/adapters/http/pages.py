@@ -2,12 +2,14 @@
 
     GET  /                          the journal: what was learned, changed and forgotten,
                                     by day and by agent, newest first (?before= pages on)
-    GET  /search?q=&layer=          hits with the parts of their score (``mem search --explain``)
+    GET  /search?q=&layer=          hits with their text and the parts of their score
+                                    (``mem search --explain``)
     GET  /memory/ID                 one memory in full: its layer, stale marker, history and
                                     the diff of its last change
     GET  /memory/ID/forget|promote  the confirmation page of a change
-    POST /memory/ID/forget|promote  the change, with ``confirm`` ticked and from the viewer's
-                                    own pages (Origin or Referer: this server)
+    POST /memory/ID/forget|promote  the change, with ``confirm`` ticked, from the viewer's
+                                    own pages (Origin or Referer: this server) and with the
+                                    form token of the session that showed the form
 
 Pages are rendered from ``templates/viewer/`` by the sandboxed renderer with every value
 escaped, and carry a Content-Security-Policy that runs no script at all. Every error is a
@@ -17,6 +19,7 @@ small HTML page. Who may see them is ``auth.Guard``'s: the socket, or the token 
 
 from __future__ import annotations
 
+import hmac
 import html
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
@@ -27,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from memcli.adapters.http.app import HttpError
+from memcli.adapters.http.auth import FORM_SCOPE
 from memcli.core.errors import NotFound
 from memcli.core.schema import LAYERS
 from memcli.core.text import one_line
@@ -40,6 +44,9 @@ if TYPE_CHECKING:
 JOURNAL_PAGE = 200
 """Journal entries on one page, at most."""
 SEARCH_HITS = 30
+HIT_TEXT_CHARS = 300
+"""How much of a hit's text its search result shows (the memory's page has it all)."""
+HIT_FACTS = 3
 HISTORY_ENTRIES = 50
 MAX_ERROR_CHARS = 500
 ACTIONS = {
@@ -87,6 +94,7 @@ pre{white-space:pre-wrap;word-wrap:break-word;background:#fff;padding:.8em;
 border:1px solid #e3e6ec}
 .card{background:#fff;border:1px solid #e3e6ec;padding:.6em 1em;margin:.5em 0}
 .parts{font-family:ui-monospace,monospace;font-size:.85em;color:#4a5370}
+.card .text{margin:.3em 0}.card .facts{margin:.2em 0;padding-left:1.2em}
 .add{color:#17692f}.del{color:#8a1c1c}
 a{color:#2546b8}
 """
@@ -275,12 +283,29 @@ def search_results(memory: Memory, text: str, layer: str | None) -> dict[str, An
         "hits": [
             {
                 **hit.entry.to_json(short[hit.entry.id]),
+                **hit_text(reader, hit.entry),
                 "parts": hit.parts._asdict(),
                 "terms": terms,
             }
             for hit in outcome.hits
         ],
     }
+
+
+def hit_text(memory: Memory, entry: Any) -> dict[str, Any]:
+    """What a search result shows of a memory's text: the start of its narrative (unless it
+    only repeats the title) and its first facts, each clipped to one line."""
+    from memcli.core.errors import InvalidMemoryFile
+
+    try:
+        narrative = str(getattr(memory.load(entry), "narrative", "") or "")
+    except (InvalidMemoryFile, OSError):
+        narrative = ""
+    text = one_line(narrative, HIT_TEXT_CHARS)
+    if text == one_line(entry.title, HIT_TEXT_CHARS):
+        text = ""
+    facts = [one_line(fact, HIT_TEXT_CHARS // 2) for fact in entry.facts[:HIT_FACTS]]
+    return {"text": text, "facts": facts, "more_facts": len(entry.facts) - len(facts)}
 
 
 def memory_details(memory: Memory, ref: str) -> dict[str, Any]:
@@ -456,6 +481,7 @@ async def confirm_page(request: Request, pool: StorePool) -> Response:
     ref = request.path_params["ref"]
     records = await pool.read(lambda store: store.get([ref]))
     context = {"record": records[0], "action": action, "to": to, "q": "", "layer": ""}
+    context["form"] = request.scope.get(FORM_SCOPE, "")
     return await rendered(pool, "confirm", context | await _common(pool))
 
 
@@ -464,13 +490,19 @@ async def change(request: Request, pool: StorePool) -> Response:
     from memcli.adapters.http.app import read_body
 
     action = _action(request)
+    body = await read_body(request)  # read first: a refusal keeps the connection usable
     if not same_origin(request):
         raise HttpError(403, "this change must come from the viewer's own page (Origin)")
     try:
-        body = (await read_body(request)).decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise HttpError(400, "the form is not UTF-8") from None
-    form = {name: values[-1] for name, values in parse_qs(body).items()}
+    form = {name: values[-1] for name, values in parse_qs(text).items()}
+    wanted = request.scope.get(FORM_SCOPE)
+    if not wanted or not hmac.compare_digest(form.get("form", "").encode(), wanted.encode()):
+        raise HttpError(
+            403, "this form is not one this session showed (its form token): open it again"
+        )
     if form.get("confirm") != "yes":
         raise HttpError(400, f"tick the box to confirm the {action}; nothing was changed")
     ref = request.path_params["ref"]

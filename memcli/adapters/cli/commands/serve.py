@@ -80,9 +80,12 @@ def serve(
     By default it listens on a unix socket only you can open (mode 0600), whose
     path it prints. With --port it listens on TCP (127.0.0.1 unless --host says
     otherwise) and every request needs the header "Authorization: Bearer
-    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints. SIGTERM
-    or Ctrl-C stops it. --workers N serves from N processes (searches are
-    CPU-bound: one per core). Needs the serve extra: pipx install --force './mem[serve]'.
+    TOKEN": MEM_API_TOKEN, else the token file, whose path it prints (on a
+    terminal, also the viewer's address with the token), and a Host header
+    naming this server. A viewer's sign-in lasts MEM_SERVE_SESSION_SECONDS
+    (12 hours) or until the server stops. SIGTERM or Ctrl-C stops it.
+    --workers N serves from N processes (searches are CPU-bound: one per
+    core). Needs the serve extra: pipx install --force './mem[serve]'.
 
     A request's head must arrive within MEM_SERVE_HEADER_TIMEOUT seconds (10),
     its body within MEM_SERVE_BODY_TIMEOUT (30); at most MEM_SERVE_MAX_WAITING
@@ -111,7 +114,7 @@ def serve(
         raise click.UsageError("--host and --token-file go with --port")
     try:
         from memcli.adapters.http.app import build_app
-        from memcli.adapters.http.auth import is_loopback, load_token
+        from memcli.adapters.http.auth import Access, is_loopback, load_token
         from memcli.adapters.http.connections import Limits
         from memcli.adapters.http.listen import (
             default_socket,
@@ -120,6 +123,7 @@ def serve(
             tcp_listener,
             unix_listener,
         )
+        from memcli.adapters.http.session import session_seconds
         from memcli.adapters.http.stores import StorePool
     except ImportError as exc:
         names = ("starlette", "uvicorn", "mcp", "anyio", "pydantic", "h11")
@@ -138,6 +142,7 @@ def serve(
     hold_codes()  # a server searches many times: an ONNX model's codes are kept in memory
     serve_requests()
     limits = Limits.from_env()
+    signed_in = session_seconds() if port is not None else 0.0
     store = open_store(store_dir, project=project, create=not worker, notify=notice)
     try:
         if worker and _worker_lock(default_socket(store.memory.store.cache_dir)) is None:
@@ -146,7 +151,8 @@ def serve(
         store.list(limit=1)  # the index up to date before the first request
         if worker:  # its semantic model and codes loaded before a hook's first prompt
             store.search("warm", limit=1)
-        token: str | None = None
+        access = Access.socket()
+        viewer = None
         if port is None:
             path = (
                 socket_path.absolute()
@@ -167,6 +173,8 @@ def serve(
             bound = listener.getsockname()
             shown = f"[{bound[0]}]" if listener.family == socket.AF_INET6 else bound[0]
             where = f"http://{shown}:{bound[1]} (token in {source})"
+            access = Access.tcp(token, [address, bound[0]], bound[1], signed_in)
+            viewer = _viewer_url(f"http://{shown}:{bound[1]}", token)
     except BaseException:
         store.close()
         raise
@@ -178,6 +186,8 @@ def serve(
         ready = True
         processes = f" ({workers} processes)" if workers > 1 else ""
         notice(f"serving {root} on {where}{processes}")
+        if viewer is not None:
+            notice(f"open the viewer at {viewer}")
 
     if workers == 1:
         pool = StorePool(root, threads, notice)
@@ -185,25 +195,36 @@ def serve(
         state = _worker_state(root) if worker else None
         app = build_app(
             pool,
-            token=token,
+            access=access,
             max_requests=limits.max_requests,
             on_ready=announce,
             worker=state,
         )
-        run(app, listener, limits=limits, token=token)
+        run(app, listener, limits=limits, access=access)
     else:
         store.close()  # each process opens its own index connections
 
         def make_app(ready: Callable[[], None]) -> Any:
             pool = StorePool(root, threads, notice)
-            return build_app(pool, token=token, max_requests=limits.max_requests, on_ready=ready)
+            return build_app(pool, access=access, max_requests=limits.max_requests, on_ready=ready)
 
-        failure = run_workers(make_app, listener, workers, announce, limits=limits, token=token)
+        failure = run_workers(make_app, listener, workers, announce, limits=limits, access=access)
         if failure:
             raise MemError(f"{failure}; the others were stopped")
     if not ready:
         raise MemError("the server did not start (see the messages above)")
     notice("stopped")
+
+
+def _viewer_url(base: str, token: str) -> str | None:
+    """The address that opens the viewer, token and all: shown on a terminal only, so that
+    the token never lands in a log (elsewhere, the start-up line names its file)."""
+    import sys
+    from urllib.parse import quote
+
+    if not sys.stderr.isatty():
+        return None
+    return f"{base}/?token={quote(token, safe='')}"
 
 
 def _worker_lock(socket_path: Path) -> int | None:
