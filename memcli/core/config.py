@@ -1,5 +1,10 @@
 """Store settings from ``mem.toml``: context windows, counts, budgets. All optional.
 
+A setting that is not taken (a bad value, an unknown name, a file that cannot be read) is
+said once on stderr and its default used: it never switches memory off. Durations
+are written one way everywhere: ``"90s"``, ``"30m"``, ``"24h"``, ``"7d"``, ``"2w"``,
+or a whole number of seconds.
+
 [context]
 budget = 8000          # characters, hard limit of the session-start context
 hot_count = 5          # the best memories, shown with all their facts
@@ -59,21 +64,21 @@ model = ""             # a hub name or a local directory; empty: mem's default w
 [serve]
 auto = false           # a session start starts a warm worker (`mem serve --worker`) for
                        # the store when none answers; hooks and reads ask it first
-idle = 1800            # seconds without a request before the worker exits (0: never)
+idle = "30m"           # without a request this long, the worker exits (0: never)
 budget = 100           # milliseconds a hook or read gives the worker to answer, else
                        # it answers in its own process
 
 [summarize]
 command = ""           # a program that writes a session summary from its facts on stdin
                        # (split like a shell would, run without one); empty: extractive only
-timeout = 60           # seconds it may take; then it is stopped and the extractive one kept
+timeout = "60s"        # how long it may take; then it is stopped and the extractive one kept
 max_input_chars = 40000  # at most this much of the prompt and facts is given to it
 
 [consolidate]
 command = ""           # a program that merges a cluster of near-duplicates (`mem dedupe
                        # --apply`): one cluster as JSON on stdin, the merged memory as JSON
                        # on stdout; empty, or any failure: the deterministic merge
-timeout = 60           # seconds it may take; then it is stopped and the deterministic merge used
+timeout = "60s"        # how long it may take; then it is stopped and the deterministic merge used
 max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
 [layers]               # where `mem save` puts a memory of each type without --layer:
 preference = "project" # user (every project of yours), project, or team (the project's
@@ -83,7 +88,9 @@ decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha,
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -184,13 +191,29 @@ CHOICES: dict[str, tuple[str, ...]] = {
     **{f"layers.{name}": LAYERS for name in OBSERVATION_TYPES},
 }
 FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
+DURATIONS = frozenset(
+    {
+        "context.hot_window",
+        "context.warm_window",
+        "ranking.half_life",
+        "ranking.slow_half_life",
+        "serve.idle",
+        "summarize.timeout",
+        "consolidate.timeout",
+    }
+)
+"""Written like ``"30m"`` or ``"7d"``, or as a whole number of seconds (``window_seconds``)."""
 MAX_WORDS = 10_000
 MAX_TEXT_CHARS = 4096
 # At most nine digits: a longer number is out of range anyway (and int() may refuse it).
-_WINDOW_RE = re.compile(r"(\d{1,9})\s*(h|d|w)")
-_WINDOW_SECONDS = {"h": 3600, "d": 86400, "w": 7 * 86400}
+_DURATION_RE = re.compile(r"(\d{1,9})\s*(s|m|h|d|w)?")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 MAX_WINDOW_SECONDS = 36500 * 86400
 """100 years: a window's start stays a time mem keeps."""
+DURATION_RANGE = (
+    'must be a duration like "90s", "30m", "24h", "7d" or "2w" (a bare number: seconds), '
+    "at most 36500d (100 years)"
+)
 MAX_COUNT = 1_000_000
 """Counts, lines and budgets: as large as ``--budget`` allows, and far below SQLite's limits."""
 MAX_SERVE_BUDGET_MS = 10_000
@@ -207,34 +230,78 @@ def defaults() -> dict[str, dict[str, Any]]:
     return settings
 
 
-def load(store_root: Path) -> dict[str, dict[str, Any]]:
-    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
-    settings = defaults()
-    path = store_root / CONFIG_FILE
-    text = _read_settings_file(path)
-    if text is None:
-        return settings  # without a settings file, no TOML parser is imported
-    import tomllib
+@dataclass
+class Settings:
+    """The settings in effect for a store, and what was not taken from its file."""
 
+    values: dict[str, dict[str, Any]]
+    problems: list[str] = field(default_factory=list)
+    """One line each: a file or value that could not be taken (its default is used)."""
+
+
+def load(store_root: Path) -> dict[str, dict[str, Any]]:
+    """The settings in effect for the store at ``store_root``: defaults, overlaid with
+    the store's ``mem.toml``. Never fails: what cannot be taken is said once on stderr
+    (``read``)."""
+    from memcli.core import notices
+
+    found = read(store_root)
+    for line in found.problems:
+        notices.once(line)
+    return found.values
+
+
+def read(store_root: Path) -> Settings:
+    """``load``'s settings, with the lines saying what was not taken (``mem status``, doctor)."""
+    found = Settings(defaults())
+    _overlay(found, store_root / CONFIG_FILE)
+    return found
+
+
+def _overlay(found: Settings, path: Path) -> None:
+    """The settings ``path`` holds, over ``found``'s."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
-    except RecursionError:  # tomllib parses nested arrays and tables recursively
-        raise InvalidInput(f"{path}: not valid TOML (arrays or tables nested too deeply)") from None
+        data = _parse(path)
+    except InvalidInput as exc:
+        found.problems.append(f"{exc}; the file is ignored")
+        return
+    settings = found.values
     for section, values in data.items():
         if section not in settings or not isinstance(values, dict):
             continue  # sections of later features, or someone else's: not ours to refuse
         for name, value in values.items():
+            key = f"{section}.{name}"
             if name not in settings[section]:
-                raise InvalidInput(
-                    f"{path}: unknown setting {section}.{name} "
-                    f"(known: {', '.join(sorted(settings[section]))})"
+                found.problems.append(
+                    f"{path}: unknown setting {key} (known: "
+                    f"{', '.join(sorted(settings[section]))}); it is ignored"
                 )
-            settings[section][name] = _checked(
-                path, f"{section}.{name}", value, settings[section][name]
-            )
-    return settings
+                continue
+            try:
+                settings[section][name] = _checked(path, key, value, settings[section][name])
+            except InvalidInput as exc:
+                found.problems.append(f"{exc}; using {_shown(settings[section][name])}")
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    """The TOML table in ``path`` ({} when there is no such file); a file that cannot be
+    read or parsed is an ``InvalidInput`` of one line."""
+    text = _read_settings_file(path)
+    if text is None:
+        return {}  # without a settings file, no TOML parser is imported
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise InvalidInput(f"{path}: not valid TOML (arrays or tables nested too deeply)") from None
+
+
+def _shown(value: Any) -> str:
+    """A setting's value as TOML writes it."""
+    return json.dumps(value)
 
 
 def _read_settings_file(path: Path) -> str | None:
@@ -274,6 +341,13 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
         if not isinstance(value, bool):
             raise InvalidInput(f"{path}: {name} must be true or false")
         return value
+    if name in DURATIONS:
+        seconds = _duration(value)
+        if seconds is None or seconds > MAX_WINDOW_SECONDS:
+            raise InvalidInput(f"{path}: {name} {DURATION_RANGE}")
+        if isinstance(default, int):
+            return seconds
+        return value.strip() if isinstance(value, str) else f"{seconds}s"
     if name in CHOICES:
         if value not in CHOICES[name]:
             allowed = ", ".join(CHOICES[name])
@@ -295,14 +369,6 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
         ):
             raise InvalidInput(f"{path}: {name} must be a number from 0 to {MAX_WEIGHT:g}")
         return float(value)
-    if isinstance(default, str):
-        match = _WINDOW_RE.fullmatch(value.strip()) if isinstance(value, str) else None
-        if match is None or _seconds(match) > MAX_WINDOW_SECONDS:
-            raise InvalidInput(
-                f'{path}: {name} must be a window like "24h", "7d" or "2w", '
-                "at most 36500d (100 years)"
-            )
-        return value
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise InvalidInput(f"{path}: {name} must be a number from 0 to 1")
@@ -336,8 +402,14 @@ def _words(path: Path, name: str, value: Any) -> list[str]:
     return [word.lower() for word in value]
 
 
-def _seconds(match: re.Match[str]) -> int:
-    return int(match.group(1)) * _WINDOW_SECONDS[match.group(2)]
+def _duration(value: Any) -> int | None:
+    """Seconds of a duration setting: ``"30m"``, ``"7d"``, or a whole number of seconds."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value >= 0 else None
+    match = _DURATION_RE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        return None
+    return int(match.group(1)) * _UNIT_SECONDS[match.group(2) or "s"]
 
 
 def agent_budget(settings: dict[str, dict[str, Any]], agent: str, kind: str) -> int:
@@ -351,8 +423,9 @@ def agent_budget(settings: dict[str, dict[str, Any]], agent: str, kind: str) -> 
     return general if own is None else min(general, int(own))
 
 
-def window_seconds(window: str) -> int:
-    match = _WINDOW_RE.fullmatch(window.strip())
-    if match is None:
-        raise InvalidInput(f"invalid window {window!r}")
-    return _seconds(match)
+def window_seconds(window: str | int) -> int:
+    """Seconds of a duration as settings hold it (``"7d"``, ``"90s"``, or seconds)."""
+    seconds = _duration(window)
+    if seconds is None:
+        raise InvalidInput(f"invalid duration {window!r}")
+    return seconds
