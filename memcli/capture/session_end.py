@@ -178,7 +178,7 @@ def _summarized(memory: Memory, facts: object) -> tuple[str, str | None]:
     from memcli.core import config
 
     assert isinstance(facts, SessionFacts)
-    settings = config.load(memory.store.root)["summarize"]
+    settings = config.load(memory.store.root)["summarize"]  # the command: the user's own
     command = settings["command"].strip()
     if not command:
         return "", None

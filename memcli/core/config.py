@@ -1,6 +1,10 @@
-"""Store settings from ``mem.toml``: context windows, counts, budgets. All optional.
+"""Settings: the user's own ``config.toml``, then the store's ``mem.toml``. All optional.
 
-A setting that is not taken (a bad value, an unknown name, a file that cannot be read) is
+``${XDG_CONFIG_HOME:-~/.config}/mem/config.toml`` is read first, then the store's
+``mem.toml`` overrides it, both with the sections below. A store's file comes with
+git, so what runs a program or downloads a model (``memcli.core.trust``) is taken
+from the user's file only; a team folder's ``mem.toml`` is never read. A setting
+that is not taken (a bad value, an unknown name, a file that cannot be read) is
 said once on stderr and its default used: it never switches memory off. Durations
 are written one way everywhere: ``"90s"``, ``"30m"``, ``"24h"``, ``"7d"``, ``"2w"``,
 or a whole number of seconds.
@@ -59,7 +63,8 @@ importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
 model = ""             # a hub name or a local directory; empty: mem's default with
-                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical
+                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical.
+                       # A hub name (downloaded) counts in your own config.toml only
 
 [serve]
 auto = false           # a session start starts a warm worker (`mem serve --worker`) for
@@ -70,14 +75,16 @@ budget = 100           # milliseconds a hook or read gives the worker to answer,
 
 [summarize]
 command = ""           # a program that writes a session summary from its facts on stdin
-                       # (split like a shell would, run without one); empty: extractive only
+                       # (split like a shell would, run without one); empty: extractive only.
+                       # Your own config.toml only: a store's mem.toml may not run a program
 timeout = "60s"        # how long it may take; then it is stopped and the extractive one kept
 max_input_chars = 40000  # at most this much of the prompt and facts is given to it
 
 [consolidate]
 command = ""           # a program that merges a cluster of near-duplicates (`mem dedupe
                        # --apply`): one cluster as JSON on stdin, the merged memory as JSON
-                       # on stdout; empty, or any failure: the deterministic merge
+                       # on stdout; empty, or any failure: the deterministic merge.
+                       # Your own config.toml only, as [summarize] command
 timeout = "60s"        # how long it may take; then it is stopped and the deterministic merge used
 max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
 [layers]               # where `mem save` puts a memory of each type without --layer:
@@ -89,15 +96,18 @@ decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha,
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import InvalidInput
-from memcli.core.schema import LAYERS, OBSERVATION_TYPES
+from memcli.core.schema import LAYERS, OBSERVATION_TYPES, TEAM_DIR
 
 CONFIG_FILE = "mem.toml"
+USER_CONFIG_FILE = "config.toml"
+"""The user's own settings, in ``user_config_path()``'s folder."""
 MAX_SETTINGS_BYTES = 1 << 20
 HOOK_ANSWER_LIMIT = 10_000
 """Claude Code cuts a longer hook answer down to a preview."""
@@ -230,19 +240,28 @@ def defaults() -> dict[str, dict[str, Any]]:
     return settings
 
 
+def user_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/mem/config.toml``, else ``~/.config/mem/config.toml``."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    folder = Path(base) if os.path.isabs(base) else Path.home() / ".config"
+    return folder / "mem" / USER_CONFIG_FILE
+
+
 @dataclass
 class Settings:
-    """The settings in effect for a store, and what was not taken from its file."""
+    """The settings in effect for a store, and what was not taken from its files."""
 
     values: dict[str, dict[str, Any]]
     problems: list[str] = field(default_factory=list)
     """One line each: a file or value that could not be taken (its default is used)."""
+    ignored: list[str] = field(default_factory=list)
+    """One line each: settings a store's file may not hold, and where they go instead."""
 
 
-def load(store_root: Path) -> dict[str, dict[str, Any]]:
-    """The settings in effect for the store at ``store_root``: defaults, overlaid with
-    the store's ``mem.toml``. Never fails: what cannot be taken is said once on stderr
-    (``read``)."""
+def load(store_root: Path | None) -> dict[str, dict[str, Any]]:
+    """The settings in effect for the store at ``store_root`` (None: no store): defaults,
+    overlaid with the user's ``config.toml``, then with the store's ``mem.toml``.
+    Never fails: what cannot be taken is said once on stderr (``read``)."""
     from memcli.core import notices
 
     found = read(store_root)
@@ -251,21 +270,33 @@ def load(store_root: Path) -> dict[str, dict[str, Any]]:
     return found.values
 
 
-def read(store_root: Path) -> Settings:
+def read(store_root: Path | None) -> Settings:
     """``load``'s settings, with the lines saying what was not taken (``mem status``, doctor)."""
     found = Settings(defaults())
-    _overlay(found, store_root / CONFIG_FILE)
+    _overlay(found, user_config_path(), None)
+    if store_root is None:
+        return found
+    path = store_root / CONFIG_FILE
+    if store_root.name != TEAM_DIR:
+        _overlay(found, path, store_root)
+    elif os.path.lexists(path):
+        found.ignored.append(
+            f"{path} is not read (a team folder's settings would apply to everyone who "
+            f"clones the project); put your settings in {user_config_path()}"
+        )
     return found
 
 
-def _overlay(found: Settings, path: Path) -> None:
-    """The settings ``path`` holds, over ``found``'s."""
+def _overlay(found: Settings, path: Path, store_root: Path | None) -> None:
+    """The settings ``path`` holds, over ``found``'s; ``store_root``: a store's file, which
+    may not hold what runs a program or downloads (``memcli.core.trust``)."""
     try:
-        data = _parse(path)
+        data = _parse(path, store_root)
     except InvalidInput as exc:
         found.problems.append(f"{exc}; the file is ignored")
         return
     settings = found.values
+    ignored: list[str] = []
     for section, values in data.items():
         if section not in settings or not isinstance(values, dict):
             continue  # sections of later features, or someone else's: not ours to refuse
@@ -277,16 +308,28 @@ def _overlay(found: Settings, path: Path) -> None:
                     f"{', '.join(sorted(settings[section]))}); it is ignored"
                 )
                 continue
+            if store_root is not None:
+                from memcli.core.trust import user_only
+
+                if user_only(key, value, store_root):
+                    ignored.append(f"[{section}] {name}")
+                    continue
             try:
                 settings[section][name] = _checked(path, key, value, settings[section][name])
             except InvalidInput as exc:
                 found.problems.append(f"{exc}; using {_shown(settings[section][name])}")
+    if ignored:
+        found.ignored.append(
+            f"{path}: {', '.join(ignored)} ignored: a store's settings may not run a program "
+            f"or download a model; put {'it' if len(ignored) == 1 else 'them'} in "
+            f"{user_config_path()}, your own settings"
+        )
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _parse(path: Path, store_root: Path | None) -> dict[str, Any]:
     """The TOML table in ``path`` ({} when there is no such file); a file that cannot be
-    read or parsed is an ``InvalidInput`` of one line."""
-    text = _read_settings_file(path)
+    read or parsed is an ``InvalidInput`` of one line. ``store_root``: a store's file."""
+    text = _read_settings_file(path, follow_links=store_root is None)
     if text is None:
         return {}  # without a settings file, no TOML parser is imported
     import tomllib
@@ -304,16 +347,19 @@ def _shown(value: Any) -> str:
     return json.dumps(value)
 
 
-def _read_settings_file(path: Path) -> str | None:
-    """The text of ``mem.toml``: a plain file of the store, never read through a link."""
+def _read_settings_file(path: Path, *, follow_links: bool) -> str | None:
+    """The text of a settings file: a plain file (a store's ``mem.toml`` never read through a
+    link; the user's own ``config.toml`` may be one, as dotfile managers make them)."""
     import stat
 
     from memcli.core.regular import open_regular
 
     try:
-        status = path.lstat()
+        status = path.stat() if follow_links else path.lstat()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
     if stat.S_ISLNK(status.st_mode):
         raise InvalidInput(f"{path} is a symbolic link; mem reads settings from a plain file only")
     if not stat.S_ISREG(status.st_mode):
@@ -321,7 +367,7 @@ def _read_settings_file(path: Path) -> str | None:
     if status.st_size > MAX_SETTINGS_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_SETTINGS_BYTES // 1024} KB")
     try:
-        with open_regular(path, follow_links=False) as handle:  # swapped since: no hang
+        with open_regular(path, follow_links=follow_links) as handle:  # swapped since: no hang
             data = handle.read(MAX_SETTINGS_BYTES + 1)
     except OSError as exc:
         raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None

@@ -85,6 +85,9 @@ class Memory:
         """At most this many memories are embedded by a refresh (a hook's); None: all."""
         self.vectors_waiting = 0
         """Memories the last refresh left without a vector, over ``embed_limit``."""
+        self.model: str | None = None
+        """A semantic model the command was given itself (``mem eval --model``), over the
+        settings' ``[semantic] model``."""
         self.model_downloads = "named"
         """Which semantic model a read may download: "named" (one mem.toml names), "any"
         (mem's default too: an interactive command) or "none" (a hook never waits for one)."""
@@ -213,7 +216,9 @@ class Memory:
         from memcli.core import config
         from memcli.core.model_choice import model_name
 
-        configured = str(config.load(self.store.root)["semantic"]["model"])
+        configured = self.model
+        if configured is None:
+            configured = str(config.load(self.store.root)["semantic"]["model"])
         return model_name(configured, fetch=downloads and self.model_downloads == "any")
 
     def _follow_semantic(

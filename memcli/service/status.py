@@ -74,7 +74,7 @@ class LayersStatus:
     by_type: dict[str, str] = field(default_factory=dict)
     """``[layers]`` of the project's mem.toml: the types whose saves go to another layer."""
     settings: list[str] = field(default_factory=list)
-    """Settings not taken, one line each (``settings_report``)."""
+    """Settings not taken, and folders passed over, one line each (``settings_report``)."""
 
 
 def layers_status(location: StoreLocation, cwd: Path, *, by_project: bool) -> LayersStatus:
@@ -91,9 +91,9 @@ def layers_status(location: StoreLocation, cwd: Path, *, by_project: bool) -> La
     ]
     from memcli.service.settings_report import settings_report
 
-    report = settings_report([Path(layer.path) for layer in found if layer.exists])
+    report = settings_report([Path(layer.path) for layer in found if layer.exists], cwd)
     by_type = _by_type(found[0]) if home == "project" else {}
-    return LayersStatus(found, home, by_type, report.problems)
+    return LayersStatus(found, home, by_type, [*report.problems, *report.ignored])
 
 
 def _by_type(project: LayerStatus) -> dict[str, str]:

@@ -38,7 +38,7 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
     shared_ids, shared_keys = memory.shared_across_layers()
     settings = _settings(memory)
     problems = [*checkup.problems, *shared_ids, *settings.problems, *_mcp_problems()]
-    checkup.warnings += shared_keys
+    checkup.warnings += [*shared_keys, *settings.ignored]
     if as_json:
         echo_json(
             {
@@ -85,11 +85,11 @@ def _examine_layers(memory: LayeredMemory, fix: bool) -> Checkup:
 
 
 def _settings(memory: LayeredMemory) -> SettingsReport:
-    """Settings not taken from the present layers' files."""
+    """Settings not taken from the present layers' files (and the user's own)."""
     from memcli.service.settings_report import settings_report
 
     roots = [memory.layers.memory(name).store.root for name in memory.layers.present()]
-    return settings_report(roots)
+    return settings_report(roots, Path.cwd())
 
 
 def _mcp_problems() -> list[str]:
