@@ -53,6 +53,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "MEM_DEBUG",
         "XDG_DATA_HOME",
         "XDG_CACHE_HOME",
+        "XDG_CONFIG_HOME",
         "GIT_DIR",
         "GIT_WORK_TREE",
         "GIT_INDEX_FILE",
@@ -102,6 +103,15 @@ def cli_commands(
         yield [*path, name], command
         if isinstance(command, click.Group):
             yield from cli_commands(command, (*path, name))
+
+
+def user_config(text: str) -> Path:
+    """The user's own settings (``~/.config/mem/config.toml``, HOME being the test's) set to
+    ``text``: the only place for settings that run a program or download a model."""
+    path = Path.home() / ".config" / "mem" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
 
 
 def mem(*args: str, input: str | bytes | None = None, expect: int | None = 0) -> Result:

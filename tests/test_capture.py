@@ -15,7 +15,7 @@ from memcli.capture.session_summary import MAX_COMMANDS, MAX_FILES, SessionFacts
 from memcli.capture.summarize_command import SummarizeFailed, run_summarize_command
 from memcli.capture.transcripts.records import read_messages
 
-from .conftest import git, mem, mem_executable, mem_json, run_mem
+from .conftest import git, mem, mem_executable, mem_json, run_mem, user_config
 
 SESSION = "5f0c1d2e-aaaa-bbbb-cccc-0123456789ab"
 
@@ -178,7 +178,7 @@ def test_capture_uses_the_command_and_falls_back_with_the_reason(
 ) -> None:
     t = a_session(tmp_path / "s.jsonl")
     slow = _script(tmp_path, "slow.py", "time.sleep(30)")
-    (store / "mem.toml").write_text(f"[summarize]\ncommand = {json.dumps(slow)}\ntimeout = 1\n")
+    user_config(f"[summarize]\ncommand = {json.dumps(slow)}\ntimeout = 1\n")
     result = _capture(t.path, tmp_path)
     assert result["action"] == "saved" and "over 1 s" in result["summarize_fallback"]
     shown = mem_json("show", result["id"])[0]
@@ -187,7 +187,7 @@ def test_capture_uses_the_command_and_falls_back_with_the_reason(
     other = Transcript(tmp_path / "o.jsonl", session="other-session")
     other.user("explain the cache layout")
     good = _script(tmp_path, "good.py", "sys.stdin.read(); print('The cache is two-level.')")
-    (store / "mem.toml").write_text(f"[summarize]\ncommand = {json.dumps(good)}\n")
+    user_config(f"[summarize]\ncommand = {json.dumps(good)}\n")
     result = mem_json(
         "capture", "session-end", "--session", "other-session", "--transcript", str(other.path)
     )

@@ -11,7 +11,7 @@ import pytest
 
 import memcli
 from memcli.retrieval.likeness import THRESHOLD, features, similarity
-from tests.conftest import git, mem, mem_json, run_mem
+from tests.conftest import git, mem, mem_json, run_mem, user_config
 
 GOTCHA = "FTS5 MATCH parses foo-bar as a column filter, so quote each term before MATCH"
 REWORDED = "FTS5 MATCH parses foo-bar as a column filter: quote every term before the MATCH"
@@ -322,7 +322,7 @@ def test_the_consolidate_command_writes_the_merged_memory(store: Path, tmp_path:
         "print(json.dumps({'title': 'Quote FTS5 terms', 'narrative': 'Merged text.',"
         " 'facts': ['one fact'], 'concepts': ['search']}))\n",
     )
-    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(command)}\n")
+    user_config(f"[consolidate]\ncommand = {json.dumps(command)}\n")
     _, b, _ = _cluster_store()
     done = mem_json("dedupe", "--apply", "-y")["merged"][0]
     assert done["merged_by"] == "command" and done["fallback"] is None
@@ -345,7 +345,7 @@ def test_a_failing_consolidate_command_falls_back_with_the_reason(
     store: Path, tmp_path: Path, body: str, reason: str
 ) -> None:
     command = _command(tmp_path, body)
-    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(command)}\n")
+    user_config(f"[consolidate]\ncommand = {json.dumps(command)}\n")
     a, b, _ = _cluster_store()
     result = run_mem("dedupe", "--apply", "-y", "--json")
     assert result.returncode == 0

@@ -23,7 +23,14 @@ pytest.importorskip("sqlite_vec", reason="needs memcli[semantic]")
 pytest.importorskip("huggingface_hub", reason="needs memcli[semantic]")
 pytest.importorskip("safetensors", reason="the tiny model is written with safetensors")
 
-from .conftest import NO_DEFAULT_MODEL, mem, mem_executable, mem_json, run_mem  # noqa: E402
+from .conftest import (  # noqa: E402
+    NO_DEFAULT_MODEL,
+    mem,
+    mem_executable,
+    mem_json,
+    run_mem,
+    user_config,
+)
 from .test_semantic import DIM, search_titles, use_model, write_model  # noqa: E402
 
 DEFAULT = "minishlab/potion-retrieval-32M"
@@ -254,7 +261,7 @@ def test_an_onnx_encoder_named_by_its_hub_name_is_used_from_the_cache(
     (repo / "refs").mkdir(parents=True)
     (repo / "refs" / "main").write_text(REVISION)
     folder = write_onnx_model(repo / "snapshots" / REVISION, nested=True)
-    use_model(store, ENCODER)
+    user_config(f'[semantic]\nmodel = "{ENCODER}"\n')  # a hub name: yours only
     save_three()
     status = mem_json("model", "status")
     assert (status["model"], status["folder"], status["enabled"]) == (ENCODER, str(folder), True)

@@ -117,8 +117,8 @@ def test_mem_toml_chooses_a_layer_per_type(projects: tuple[Path, Path]) -> None:
         "project"
     )
     (root / "mem.toml").write_text('[layers]\npreference = "everyone"\n')
-    refused = mem("save", "x y z", "--type", "preference", expect=1)
-    assert "layers.preference" in refused.output
+    said = mem("save", "x y z", "--type", "preference", "--json")  # a bad one: the default
+    assert "layers.preference" in said.stderr and json.loads(said.stdout)["layer"] == "project"
 
 
 def test_forget_works_in_the_memory_s_own_layer(projects: tuple[Path, Path]) -> None:

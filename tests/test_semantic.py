@@ -33,7 +33,7 @@ from memcli.semantic.batch import BatchEmbedder, library_encoder, library_tokeni
 from memcli.semantic.model import ModelError, StaticEmbedder, read_model
 from memcli.semantic.wordpiece import WordPiece, spec_of
 
-from .conftest import NO_DEFAULT_MODEL, git, mem
+from .conftest import NO_DEFAULT_MODEL, git, mem, user_config
 
 AXES = {
     0: ["feature", "toggle", "flag", "switch", "##es"],
@@ -436,7 +436,7 @@ def test_status_without_a_model_or_with_a_hub_model(
     )
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    use_model(store, "someone/tiny-model")
+    user_config('[semantic]\nmodel = "someone/tiny-model"\n')  # a hub name: yours only
     status = semantic_status(store, config.load(store))
     assert status.reason == (
         "lexical only: the model someone/tiny-model is not downloaded (HF_HUB_OFFLINE is set)"

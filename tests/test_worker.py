@@ -378,13 +378,15 @@ def test_the_hook_flag_starts_a_worker_without_the_setting(
     [
         ("auto = 1", "serve.auto must be true or false"),
         ("budget = 0", "serve.budget must be a whole number of milliseconds from 1 to 10000"),
-        ("idle = -1", "serve.idle must be a whole number from 0"),
+        ("idle = -1", "serve.idle must be a duration"),
     ],
 )
-def test_bad_serve_settings_are_refused(store: Path, line: str, message: str) -> None:
+def test_bad_serve_settings_are_said_and_the_default_used(
+    store: Path, line: str, message: str
+) -> None:
     (store / "mem.toml").write_text(f"[serve]\n{line}\n")
     result = run_mem("context")
-    assert result.returncode == 1 and message in result.stderr
+    assert result.returncode == 0 and message in result.stderr
 
 
 def test_the_peer_of_a_unix_socket_is_this_user() -> None:

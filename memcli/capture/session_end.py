@@ -176,14 +176,9 @@ def _summarized(memory: Memory, facts: object) -> tuple[str, str | None]:
     from memcli.capture.session_summary import SessionFacts
     from memcli.capture.summarize_command import SummarizeFailed, run_summarize_command
     from memcli.core import config
-    from memcli.core.errors import MemError
 
     assert isinstance(facts, SessionFacts)
-    try:
-        settings = config.load(memory.store.root)["summarize"]
-    except MemError as exc:  # a broken mem.toml must not cost the session its summary
-        memory.notify(f"{exc}; the extractive summary is kept")
-        return "", str(exc)
+    settings = config.load(memory.store.root)["summarize"]  # the command: the user's own
     command = settings["command"].strip()
     if not command:
         return "", None

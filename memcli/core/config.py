@@ -1,4 +1,13 @@
-"""Store settings from ``mem.toml``: context windows, counts, budgets. All optional.
+"""Settings: the user's own ``config.toml``, then the store's ``mem.toml``. All optional.
+
+``${XDG_CONFIG_HOME:-~/.config}/mem/config.toml`` is read first, then the store's
+``mem.toml`` overrides it, both with the sections below. A store's file comes with
+git, so what runs a program or downloads a model (``memcli.core.trust``) is taken
+from the user's file only; a team folder's ``mem.toml`` is never read. A setting
+that is not taken (a bad value, an unknown name, a file that cannot be read) is
+said once on stderr and its default used: it never switches memory off. Durations
+are written one way everywhere: ``"90s"``, ``"30m"``, ``"24h"``, ``"7d"``, ``"2w"``,
+or a whole number of seconds.
 
 [context]
 budget = 8000          # characters, hard limit of the session-start context
@@ -54,26 +63,29 @@ importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
 model = ""             # a hub name or a local directory; empty: mem's default with
-                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical
+                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical.
+                       # A hub name (downloaded) counts in your own config.toml only
 
 [serve]
 auto = false           # a session start starts a warm worker (`mem serve --worker`) for
                        # the store when none answers; hooks and reads ask it first
-idle = 1800            # seconds without a request before the worker exits (0: never)
+idle = "30m"           # without a request this long, the worker exits (0: never)
 budget = 100           # milliseconds a hook or read gives the worker to answer, else
                        # it answers in its own process
 
 [summarize]
 command = ""           # a program that writes a session summary from its facts on stdin
-                       # (split like a shell would, run without one); empty: extractive only
-timeout = 60           # seconds it may take; then it is stopped and the extractive one kept
+                       # (split like a shell would, run without one); empty: extractive only.
+                       # Your own config.toml only: a store's mem.toml may not run a program
+timeout = "60s"        # how long it may take; then it is stopped and the extractive one kept
 max_input_chars = 40000  # at most this much of the prompt and facts is given to it
 
 [consolidate]
 command = ""           # a program that merges a cluster of near-duplicates (`mem dedupe
                        # --apply`): one cluster as JSON on stdin, the merged memory as JSON
-                       # on stdout; empty, or any failure: the deterministic merge
-timeout = 60           # seconds it may take; then it is stopped and the deterministic merge used
+                       # on stdout; empty, or any failure: the deterministic merge.
+                       # Your own config.toml only, as [summarize] command
+timeout = "60s"        # how long it may take; then it is stopped and the deterministic merge used
 max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
 [layers]               # where `mem save` puts a memory of each type without --layer:
 preference = "project" # user (every project of yours), project, or team (the project's
@@ -83,14 +95,19 @@ decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha,
 
 from __future__ import annotations
 
+import json
+import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import InvalidInput
-from memcli.core.schema import LAYERS, OBSERVATION_TYPES
+from memcli.core.schema import LAYERS, OBSERVATION_TYPES, TEAM_DIR
 
 CONFIG_FILE = "mem.toml"
+USER_CONFIG_FILE = "config.toml"
+"""The user's own settings, in ``user_config_path()``'s folder."""
 MAX_SETTINGS_BYTES = 1 << 20
 HOOK_ANSWER_LIMIT = 10_000
 """Claude Code cuts a longer hook answer down to a preview."""
@@ -184,13 +201,29 @@ CHOICES: dict[str, tuple[str, ...]] = {
     **{f"layers.{name}": LAYERS for name in OBSERVATION_TYPES},
 }
 FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
+DURATIONS = frozenset(
+    {
+        "context.hot_window",
+        "context.warm_window",
+        "ranking.half_life",
+        "ranking.slow_half_life",
+        "serve.idle",
+        "summarize.timeout",
+        "consolidate.timeout",
+    }
+)
+"""Written like ``"30m"`` or ``"7d"``, or as a whole number of seconds (``window_seconds``)."""
 MAX_WORDS = 10_000
 MAX_TEXT_CHARS = 4096
 # At most nine digits: a longer number is out of range anyway (and int() may refuse it).
-_WINDOW_RE = re.compile(r"(\d{1,9})\s*(h|d|w)")
-_WINDOW_SECONDS = {"h": 3600, "d": 86400, "w": 7 * 86400}
+_DURATION_RE = re.compile(r"(\d{1,9})\s*(s|m|h|d|w)?")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 MAX_WINDOW_SECONDS = 36500 * 86400
 """100 years: a window's start stays a time mem keeps."""
+DURATION_RANGE = (
+    'must be a duration like "90s", "30m", "24h", "7d" or "2w" (a bare number: seconds), '
+    "at most 36500d (100 years)"
+)
 MAX_COUNT = 1_000_000
 """Counts, lines and budgets: as large as ``--budget`` allows, and far below SQLite's limits."""
 MAX_SERVE_BUDGET_MS = 10_000
@@ -207,46 +240,126 @@ def defaults() -> dict[str, dict[str, Any]]:
     return settings
 
 
-def load(store_root: Path) -> dict[str, dict[str, Any]]:
-    """Defaults overlaid with the store's ``mem.toml``; a bad value is a clear error."""
-    settings = defaults()
-    path = store_root / CONFIG_FILE
-    text = _read_settings_file(path)
-    if text is None:
-        return settings  # without a settings file, no TOML parser is imported
-    import tomllib
+def user_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/mem/config.toml``, else ``~/.config/mem/config.toml``."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    folder = Path(base) if os.path.isabs(base) else Path.home() / ".config"
+    return folder / "mem" / USER_CONFIG_FILE
 
+
+@dataclass
+class Settings:
+    """The settings in effect for a store, and what was not taken from its files."""
+
+    values: dict[str, dict[str, Any]]
+    problems: list[str] = field(default_factory=list)
+    """One line each: a file or value that could not be taken (its default is used)."""
+    ignored: list[str] = field(default_factory=list)
+    """One line each: settings a store's file may not hold, and where they go instead."""
+
+
+def load(store_root: Path | None) -> dict[str, dict[str, Any]]:
+    """The settings in effect for the store at ``store_root`` (None: no store): defaults,
+    overlaid with the user's ``config.toml``, then with the store's ``mem.toml``.
+    Never fails: what cannot be taken is said once on stderr (``read``)."""
+    from memcli.core import notices
+
+    found = read(store_root)
+    for line in found.problems:
+        notices.once(line)
+    return found.values
+
+
+def read(store_root: Path | None) -> Settings:
+    """``load``'s settings, with the lines saying what was not taken (``mem status``, doctor)."""
+    found = Settings(defaults())
+    _overlay(found, user_config_path(), None)
+    if store_root is None:
+        return found
+    path = store_root / CONFIG_FILE
+    if store_root.name != TEAM_DIR:
+        _overlay(found, path, store_root)
+    elif os.path.lexists(path):
+        found.ignored.append(
+            f"{path} is not read (a team folder's settings would apply to everyone who "
+            f"clones the project); put your settings in {user_config_path()}"
+        )
+    return found
+
+
+def _overlay(found: Settings, path: Path, store_root: Path | None) -> None:
+    """The settings ``path`` holds, over ``found``'s; ``store_root``: a store's file, which
+    may not hold what runs a program or downloads (``memcli.core.trust``)."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
-    except RecursionError:  # tomllib parses nested arrays and tables recursively
-        raise InvalidInput(f"{path}: not valid TOML (arrays or tables nested too deeply)") from None
+        data = _parse(path, store_root)
+    except InvalidInput as exc:
+        found.problems.append(f"{exc}; the file is ignored")
+        return
+    settings = found.values
+    ignored: list[str] = []
     for section, values in data.items():
         if section not in settings or not isinstance(values, dict):
             continue  # sections of later features, or someone else's: not ours to refuse
         for name, value in values.items():
+            key = f"{section}.{name}"
             if name not in settings[section]:
-                raise InvalidInput(
-                    f"{path}: unknown setting {section}.{name} "
-                    f"(known: {', '.join(sorted(settings[section]))})"
+                found.problems.append(
+                    f"{path}: unknown setting {key} (known: "
+                    f"{', '.join(sorted(settings[section]))}); it is ignored"
                 )
-            settings[section][name] = _checked(
-                path, f"{section}.{name}", value, settings[section][name]
-            )
-    return settings
+                continue
+            if store_root is not None:
+                from memcli.core.trust import user_only
+
+                if user_only(key, value, store_root):
+                    ignored.append(f"[{section}] {name}")
+                    continue
+            try:
+                settings[section][name] = _checked(path, key, value, settings[section][name])
+            except InvalidInput as exc:
+                found.problems.append(f"{exc}; using {_shown(settings[section][name])}")
+    if ignored:
+        found.ignored.append(
+            f"{path}: {', '.join(ignored)} ignored: a store's settings may not run a program "
+            f"or download a model; put {'it' if len(ignored) == 1 else 'them'} in "
+            f"{user_config_path()}, your own settings"
+        )
 
 
-def _read_settings_file(path: Path) -> str | None:
-    """The text of ``mem.toml``: a plain file of the store, never read through a link."""
+def _parse(path: Path, store_root: Path | None) -> dict[str, Any]:
+    """The TOML table in ``path`` ({} when there is no such file); a file that cannot be
+    read or parsed is an ``InvalidInput`` of one line. ``store_root``: a store's file."""
+    text = _read_settings_file(path, follow_links=store_root is None)
+    if text is None:
+        return {}  # without a settings file, no TOML parser is imported
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        raise InvalidInput(f"{path}: not valid TOML (arrays or tables nested too deeply)") from None
+
+
+def _shown(value: Any) -> str:
+    """A setting's value as TOML writes it."""
+    return json.dumps(value)
+
+
+def _read_settings_file(path: Path, *, follow_links: bool) -> str | None:
+    """The text of a settings file: a plain file (a store's ``mem.toml`` never read through a
+    link; the user's own ``config.toml`` may be one, as dotfile managers make them)."""
     import stat
 
     from memcli.core.regular import open_regular
 
     try:
-        status = path.lstat()
+        status = path.stat() if follow_links else path.lstat()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
     if stat.S_ISLNK(status.st_mode):
         raise InvalidInput(f"{path} is a symbolic link; mem reads settings from a plain file only")
     if not stat.S_ISREG(status.st_mode):
@@ -254,7 +367,7 @@ def _read_settings_file(path: Path) -> str | None:
     if status.st_size > MAX_SETTINGS_BYTES:
         raise InvalidInput(f"{path} is larger than {MAX_SETTINGS_BYTES // 1024} KB")
     try:
-        with open_regular(path, follow_links=False) as handle:  # swapped since: no hang
+        with open_regular(path, follow_links=follow_links) as handle:  # swapped since: no hang
             data = handle.read(MAX_SETTINGS_BYTES + 1)
     except OSError as exc:
         raise InvalidInput(f"{path} cannot be read ({exc.strerror})") from None
@@ -274,6 +387,13 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
         if not isinstance(value, bool):
             raise InvalidInput(f"{path}: {name} must be true or false")
         return value
+    if name in DURATIONS:
+        seconds = _duration(value)
+        if seconds is None or seconds > MAX_WINDOW_SECONDS:
+            raise InvalidInput(f"{path}: {name} {DURATION_RANGE}")
+        if isinstance(default, int):
+            return seconds
+        return value.strip() if isinstance(value, str) else f"{seconds}s"
     if name in CHOICES:
         if value not in CHOICES[name]:
             allowed = ", ".join(CHOICES[name])
@@ -295,14 +415,6 @@ def _checked(path: Path, name: str, value: Any, default: Any) -> Any:
         ):
             raise InvalidInput(f"{path}: {name} must be a number from 0 to {MAX_WEIGHT:g}")
         return float(value)
-    if isinstance(default, str):
-        match = _WINDOW_RE.fullmatch(value.strip()) if isinstance(value, str) else None
-        if match is None or _seconds(match) > MAX_WINDOW_SECONDS:
-            raise InvalidInput(
-                f'{path}: {name} must be a window like "24h", "7d" or "2w", '
-                "at most 36500d (100 years)"
-            )
-        return value
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
             raise InvalidInput(f"{path}: {name} must be a number from 0 to 1")
@@ -336,8 +448,14 @@ def _words(path: Path, name: str, value: Any) -> list[str]:
     return [word.lower() for word in value]
 
 
-def _seconds(match: re.Match[str]) -> int:
-    return int(match.group(1)) * _WINDOW_SECONDS[match.group(2)]
+def _duration(value: Any) -> int | None:
+    """Seconds of a duration setting: ``"30m"``, ``"7d"``, or a whole number of seconds."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value >= 0 else None
+    match = _DURATION_RE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        return None
+    return int(match.group(1)) * _UNIT_SECONDS[match.group(2) or "s"]
 
 
 def agent_budget(settings: dict[str, dict[str, Any]], agent: str, kind: str) -> int:
@@ -351,8 +469,9 @@ def agent_budget(settings: dict[str, dict[str, Any]], agent: str, kind: str) -> 
     return general if own is None else min(general, int(own))
 
 
-def window_seconds(window: str) -> int:
-    match = _WINDOW_RE.fullmatch(window.strip())
-    if match is None:
-        raise InvalidInput(f"invalid window {window!r}")
-    return _seconds(match)
+def window_seconds(window: str | int) -> int:
+    """Seconds of a duration as settings hold it (``"7d"``, ``"90s"``, or seconds)."""
+    seconds = _duration(window)
+    if seconds is None:
+        raise InvalidInput(f"invalid duration {window!r}")
+    return seconds

@@ -18,6 +18,8 @@ OBSERVATION_TYPES = (
 DEFAULT_TYPE = "discovery"
 LAYERS = ("user", "project", "team")
 """The layers of memory, widest first (``memcli.store.layers`` says where each store is)."""
+TEAM_DIR = ".mem-team"
+"""The team layer's folder, at the top of the project's work tree."""
 KEY_ORDER = ("project", "team", "user")
 """A key is resolved in the nearest layer first."""
 MAX_SESSION_CHARS = 200

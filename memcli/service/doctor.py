@@ -123,15 +123,9 @@ def _shared(ids: dict[str, list[str]], keys: dict[str, list[str]]) -> dict[str, 
 def _semantic(memory: Memory, checkup: Checkup) -> None:
     """The semantic status line; a model named in mem.toml that cannot be used is a problem."""
     from memcli.core import config
-    from memcli.core.errors import MemError
     from memcli.semantic import model_report
 
-    try:
-        settings = config.load(memory.store.root)
-    except MemError as exc:
-        checkup.problems.append(str(exc))
-        return
-    report = model_report(memory.store.root, settings)
+    report = model_report(memory.store.root, config.load(memory.store.root))
     checkup.semantic = report.reason
     if report.problem:
         checkup.problems.append(report.reason)

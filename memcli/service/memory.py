@@ -85,6 +85,9 @@ class Memory:
         """At most this many memories are embedded by a refresh (a hook's); None: all."""
         self.vectors_waiting = 0
         """Memories the last refresh left without a vector, over ``embed_limit``."""
+        self.model: str | None = None
+        """A semantic model the command was given itself (``mem eval --model``), over the
+        settings' ``[semantic] model``."""
         self.model_downloads = "named"
         """Which semantic model a read may download: "named" (one mem.toml names), "any"
         (mem's default too: an interactive command) or "none" (a hook never waits for one)."""
@@ -207,20 +210,15 @@ class Memory:
         return report
 
     def semantic_model(self, *, downloads: bool = True) -> str:
-        """The semantic model in use: mem.toml's ``[semantic] model``, or mem's default
-        (``memcli.core.model_choice``); '' for none, or for a mem.toml that is invalid.
+        """The semantic model in use: the settings' ``[semantic] model``, or mem's default
+        (``memcli.core.model_choice``); '' for none.
         ``downloads``: this command may download the default (``model_downloads``)."""
-        from memcli.core.config import CONFIG_FILE
+        from memcli.core import config
         from memcli.core.model_choice import model_name
 
-        configured = ""
-        if (self.store.root / CONFIG_FILE).exists():  # else no TOML parser imported
-            from memcli.core import config
-
-            try:
-                configured = str(config.load(self.store.root)["semantic"]["model"])
-            except MemError:
-                return ""  # the command that reads settings says what is wrong
+        configured = self.model
+        if configured is None:
+            configured = str(config.load(self.store.root)["semantic"]["model"])
         return model_name(configured, fetch=downloads and self.model_downloads == "any")
 
     def _follow_semantic(

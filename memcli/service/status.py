@@ -73,6 +73,8 @@ class LayersStatus:
     """The layer a plain ``mem save`` writes to (``Layers.home``)."""
     by_type: dict[str, str] = field(default_factory=dict)
     """``[layers]`` of the project's mem.toml: the types whose saves go to another layer."""
+    settings: list[str] = field(default_factory=list)
+    """Settings not taken, and folders passed over, one line each (``settings_report``)."""
 
 
 def layers_status(location: StoreLocation, cwd: Path, *, by_project: bool) -> LayersStatus:
@@ -87,7 +89,11 @@ def layers_status(location: StoreLocation, cwd: Path, *, by_project: bool) -> La
         layer_status(layers.locations[name], layer=name, by_project=by_project and name == home)
         for name in names
     ]
-    return LayersStatus(found, home, _by_type(found[0]) if home == "project" else {})
+    from memcli.service.settings_report import settings_report
+
+    report = settings_report([Path(layer.path) for layer in found if layer.exists], cwd)
+    by_type = _by_type(found[0]) if home == "project" else {}
+    return LayersStatus(found, home, by_type, [*report.problems, *report.ignored])
 
 
 def _by_type(project: LayerStatus) -> dict[str, str]:
@@ -96,10 +102,7 @@ def _by_type(project: LayerStatus) -> dict[str, str]:
         return {}
     from memcli.core import config
 
-    try:
-        chosen = config.load(Path(project.path))["layers"]
-    except MemError:
-        return {}  # the mem.toml problem is the semantic line's and every command's
+    chosen = config.load(Path(project.path))["layers"]
     return {kind: str(layer) for kind, layer in chosen.items() if layer != "project"}
 
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memcli.core.schema import TEAM_DIR as TEAM_DIR  # imported from here too
 from memcli.store.git import work_tree_top
 from memcli.store.location import mem_home
 
 USER_STORE_DIR = "_user"
-TEAM_DIR = ".mem-team"
 
 
 def user_store_root() -> Path:

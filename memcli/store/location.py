@@ -1,7 +1,10 @@
 """Where a project's store is: ``--store``, ``--project``, ``MEM_STORE``, ``.mem/``, or central.
 
 The central store is named after the git repository the work happens in
-(its common git dir, so every worktree shares one), under ``mem_home()``.
+(its common git dir, so every worktree shares one), under ``mem_home()``. A
+``.mem/`` folder is the store when it is a git repository of its own (or empty,
+for the first save to make one); any other ``.mem/`` (a folder committed to the
+project) is said once and passed over.
 """
 
 from __future__ import annotations
@@ -86,7 +89,11 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
     for directory in (cwd, *cwd.parents):
         candidate = directory / LOCAL_STORE_DIR
         if candidate.is_dir():
-            return StoreLocation(candidate, ".mem")
+            if _can_be_store(candidate):
+                return StoreLocation(candidate, ".mem")
+            from memcli.core import notices
+
+            notices.once(passed_over_line(candidate))
     project = project_name(cwd)
     if project is None:
         raise StoreError(
@@ -94,6 +101,37 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
             "memory to use: pass --project NAME or --store DIR, or run `mem init --local`"
         )
     return StoreLocation(mem_home() / check_project_name(project), "central", project)
+
+
+def _can_be_store(folder: Path) -> bool:
+    """A git repository of its own, or a folder holding nothing but mem's cache."""
+    if (folder / ".git").exists():
+        return True
+    from memcli.store.files import CACHE_DIR
+
+    try:
+        return all(entry.name == CACHE_DIR for entry in os.scandir(folder))
+    except OSError:
+        return False
+
+
+def passed_over(cwd: Path) -> list[Path]:
+    """The ``.mem/`` folders above ``cwd`` that ``locate`` passes over: not stores."""
+    found = []
+    for directory in (cwd, *cwd.parents):
+        candidate = directory / LOCAL_STORE_DIR
+        if candidate.is_dir():
+            if _can_be_store(candidate):
+                break
+            found.append(candidate)
+    return found
+
+
+def passed_over_line(folder: Path) -> str:
+    return (
+        f"{folder} is ignored: it is not a git repository, so it is no memory store "
+        "(`mem init --local` makes one in an empty .mem/)"
+    )
 
 
 def _given(store: str, source: str) -> StoreLocation:

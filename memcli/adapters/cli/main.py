@@ -140,6 +140,10 @@ class MemGroup(click.Group):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
+        if ctx.parent is None:  # a new command: its notices are said again (core.notices)
+            from memcli.core import notices
+
+            notices.forget()
         try:
             return super().invoke(ctx)
         except ProblemsReported as exc:

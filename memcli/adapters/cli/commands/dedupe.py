@@ -46,9 +46,9 @@ def dedupe(
     --apply merges a cluster in one commit: the keeper gets the others' facts,
     concepts and files, and supersedes them (they stay in the store and in git,
     out of search, context and recall; `mem show` names the keeper). With a
-    [consolidate] command in mem.toml, that program writes the merged text from
-    the cluster as JSON; if it fails, the deterministic merge is used and the
-    reason is in the commit message. Each cluster is confirmed on a terminal;
+    [consolidate] command in your ~/.config/mem/config.toml, that program writes
+    the merged text from the cluster as JSON; if it fails, the deterministic merge
+    is used and the reason is in the commit message. Each cluster is confirmed on a terminal;
     -y merges them all without asking.
 
     \b

@@ -12,6 +12,7 @@ from memcli.core.errors import ProblemsReported
 if TYPE_CHECKING:
     from memcli.service.doctor import Checkup
     from memcli.service.layers import LayeredMemory
+    from memcli.service.settings_report import SettingsReport
 
 
 @click.command()
@@ -35,8 +36,9 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
     memory = open_memory(store_dir, project)
     checkup = _examine_layers(memory, fix)
     shared_ids, shared_keys = memory.shared_across_layers()
-    problems = [*checkup.problems, *shared_ids, *_mcp_problems()]
-    checkup.warnings += shared_keys
+    settings = _settings(memory)
+    problems = [*checkup.problems, *shared_ids, *settings.problems, *_mcp_problems()]
+    checkup.warnings += [*shared_keys, *settings.ignored]
     if as_json:
         echo_json(
             {
@@ -80,6 +82,14 @@ def _examine_layers(memory: LayeredMemory, fix: bool) -> Checkup:
         checkup.warnings += [mark + line for line in found.warnings]
         checkup.semantic = checkup.semantic or found.semantic
     return checkup
+
+
+def _settings(memory: LayeredMemory) -> SettingsReport:
+    """Settings not taken from the present layers' files (and the user's own)."""
+    from memcli.service.settings_report import settings_report
+
+    roots = [memory.layers.memory(name).store.root for name in memory.layers.present()]
+    return settings_report(roots, Path.cwd())
 
 
 def _mcp_problems() -> list[str]:

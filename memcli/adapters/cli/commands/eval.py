@@ -134,12 +134,8 @@ def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report
         root = Path(folder) / "store"
         notice(f"building the eval store from {suite}")
         build_suite_store(suite, root, now())
-        if model:
-            import json
-
-            # A JSON string is a TOML basic string.
-            (root / "mem.toml").write_text(f"[semantic]\nmodel = {json.dumps(model)}\n")
         memory = Memory(StoreLocation(root, "--store"), notify=notice)
+        memory.model = model or None  # given here: not a store's setting (core.trust)
         memory.refresh_index()
         prompts = suite / "prompts.jsonl"
         return _run(

@@ -146,7 +146,7 @@ def _echo_report(data: dict[str, Any]) -> None:
 def _store_settings(
     store_dir: str | None, project: str | None
 ) -> tuple[Path | None, dict[str, dict[str, Any]]]:
-    """The store found from here and its settings (no store: none, and the defaults)."""
+    """The store found from here and its settings (no store: none, and the user's own)."""
     from memcli.core import config
     from memcli.store.location import locate
     from memcli.store.team import store_at
@@ -156,9 +156,9 @@ def _store_settings(
     except InvalidInput:
         raise  # a bad --project name
     except StoreError:  # no store can be found from here
-        return None, config.defaults()
+        return None, config.load(None)
     if not store_at(root).exists():
-        return None, config.defaults()
+        return None, config.load(None)
     return root, config.load(root)
 
 

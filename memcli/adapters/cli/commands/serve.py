@@ -250,10 +250,6 @@ def _worker_state(root: Path) -> Any:
     from memcli.adapters.worker.server import WorkerState, warm
     from memcli.core import config
 
-    try:
-        idle = float(config.load(root)["serve"]["idle"])
-    except MemError as exc:
-        notice(f"{exc}; the worker exits after the default idle time")
-        idle = float(config.DEFAULTS["serve"]["idle"])
+    idle = float(config.load(root)["serve"]["idle"])
     warm()
     return WorkerState(root, idle=idle, exits=True)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memcli.adapters.cli.options import json_option, store_options
-from memcli.core.errors import InvalidInput, MemError, StoreError
+from memcli.core.errors import InvalidInput, StoreError
 from memcli.core.text import counted
 
 if TYPE_CHECKING:
@@ -64,6 +64,7 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
                 "layers": [dataclasses.asdict(layer) for layer in found.layers] if found else [],
                 "writes_to": found.writes_to if found else None,
                 "writes_by_type": found.by_type if found else {},
+                "settings": found.settings if found else [],
                 "worker": worker,
                 "problem": problem,
                 "agents": [_agent_json(setup) for setup in agents],
@@ -80,6 +81,8 @@ def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
         if not any(layer.layer == "team" for layer in found.layers) and _in_git(cwd):
             click.echo("team layer: none here (`mem init --layer team` makes .mem-team/)")
         click.echo(_writes_line(found))
+        for line in found.settings:
+            click.echo(f"settings: {line}")
     _echo_agents(agents)
 
 
@@ -92,10 +95,7 @@ def worker_status(root: Path) -> dict[str, Any]:
     from memcli.adapters.worker import client
     from memcli.core import config
 
-    try:
-        auto = bool(config.load(root)["serve"]["auto"])
-    except MemError:
-        auto = False  # the commands that use the settings say what is wrong
+    auto = bool(config.load(root)["serve"]["auto"])
     socket_path = client.worker_socket(root)
     found: dict[str, Any] = {
         "state": "stopped" if auto else "off",
