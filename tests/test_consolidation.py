@@ -355,6 +355,63 @@ def test_a_failing_consolidate_command_falls_back_with_the_reason(
     assert mem_json("show", b)[0]["supersedes"] == [a]
 
 
+def _answering(store: Path, tmp_path: Path, answer: dict[str, object]) -> None:
+    """A [consolidate] command that answers ``answer`` to any cluster."""
+    command = _command(
+        tmp_path,
+        f"import json, sys\nsys.stdin.read()\nprint(json.dumps({json.dumps(answer)}))\n",
+    )
+    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(command)}\n")
+
+
+def test_private_spans_of_the_consolidate_answer_are_never_committed(
+    store: Path, tmp_path: Path
+) -> None:
+    _answering(
+        store,
+        tmp_path,
+        {
+            "title": "Quote FTS5 terms <private>title-hidden</private>",
+            "narrative": "Merged <private>text-hidden</private> text.",
+            "facts": ["one <private>fact-hidden</private>fact"],
+            "concepts": ["search", "<private>concept-hidden</private>"],
+        },
+    )
+    _, b, _ = _cluster_store()
+    done = mem_json("dedupe", "--apply", "-y")["merged"][0]
+    assert done["merged_by"] == "command"
+    keeper = mem_json("show", b)[0]
+    assert keeper["title"] == "Quote FTS5 terms" and keeper["narrative"].startswith("Merged")
+    assert "" not in keeper["concepts"] and "hidden" not in json.dumps(keeper)
+    committed = git(store, "log", "-p", "--format=%B", "-1")
+    assert "hidden" not in committed and "private" not in committed
+
+
+def test_a_secret_in_the_consolidate_answer_falls_back_to_the_deterministic_merge(
+    store: Path, tmp_path: Path
+) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    _answering(store, tmp_path, {"title": "Quote FTS5 terms", "narrative": f"Token {token}."})
+    a, b, _ = _cluster_store()
+    result = run_mem("dedupe", "--apply", "-y", "--json")
+    assert result.returncode == 0, result.stderr
+    done = json.loads(result.stdout)["merged"][0]
+    assert done["merged_by"] == "deterministic" and "secret" in done["fallback"]
+    assert "--redact" not in result.stderr and "--allow-secret" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert mem_json("show", b)[0]["supersedes"] == [a]
+    assert token not in git(store, "log", "-p", "--format=%B")
+
+
+def test_a_secret_a_member_was_saved_with_does_not_stop_the_merge(store: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    a = mem("save", GOTCHA, "--type", "gotcha", "--fact", f"token {token}", "--allow-secret")
+    b = mem("save", REWORDED, "--type", "gotcha", "--key", "fts").stdout.strip()
+    result = run_mem("dedupe", "--apply", "-y", "--json")
+    assert result.returncode == 0, result.stderr
+    assert mem_json("show", b)[0]["supersedes"] == [a.stdout.strip()]
+
+
 def test_dedupe_on_an_empty_store_finds_nothing(store: Path) -> None:
     assert mem("dedupe").stdout.strip() == "no near-duplicates found"
 

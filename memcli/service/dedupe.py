@@ -320,6 +320,8 @@ def merge_records(
         return Merge(fallback, "deterministic", None)
     from memcli.capture.bounded_command import CommandFailed, run_bounded
     from memcli.core.errors import MemError
+    from memcli.core.secrets import report
+    from memcli.service.screening import new_secrets
 
     cluster = cluster_json(keeper, others)
     try:
@@ -329,9 +331,15 @@ def merge_records(
             timeout=float(settings["timeout"]),
             max_input=int(settings["max_input_chars"]),
         )
-        return Merge(from_command(fallback, answer), "command", None)
+        merged = from_command(fallback, answer)
     except (CommandFailed, MemError) as exc:
         return Merge(fallback, "deterministic", str(exc))
+    found = new_secrets(merged, [keeper, *others])
+    if found:
+        return Merge(
+            fallback, "deterministic", f"its answer holds a likely secret: {report(found)}"
+        )
+    return Merge(merged, "command", None)
 
 
 CONSOLIDATE_PROMPT = (
@@ -355,12 +363,19 @@ def cluster_json(keeper: Observation, others: list[Observation]) -> dict[str, An
 
 def from_command(merged: Observation, answer: str) -> Observation:
     """The deterministic merge with the command's title, narrative and facts; its concepts
-    and files added. ``InvalidInput`` when the answer is not such a JSON object."""
+    and files added, ``<private>`` spans dropped as a save drops them. ``InvalidInput``
+    when the answer is not such a JSON object."""
     from memcli.core.errors import InvalidInput
-    from memcli.core.validate import check_file_ref, clean_list, clean_narrative, clean_title
+    from memcli.core.validate import (
+        check_file_ref,
+        clean_list,
+        clean_narrative,
+        clean_title,
+        strip_private_deep,
+    )
 
     try:
-        data = json.loads(answer)
+        data = strip_private_deep(json.loads(answer))
     except json.JSONDecodeError:
         raise InvalidInput("the command's answer is not JSON") from None
     if not isinstance(data, dict):

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from memcli.core import journal
 from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
-from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
+from memcli.core.errors import InvalidInput, InvalidMemoryFile, SecretsFound, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
-from memcli.service.screening import screened, screened_file, without_private
+from memcli.service.screening import new_secrets, screened, screened_file, without_private
 from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
@@ -273,6 +273,8 @@ class Writer:
         written: it supersedes the others, which stay as they are.
         """
         from memcli.core.model import Observation
+        from memcli.core.model import without_private as visible_part
+        from memcli.core.secrets import report
         from memcli.service.supersede import check_no_cycle
 
         with self._transaction():
@@ -289,7 +291,11 @@ class Writer:
                 supersedes=list(dict.fromkeys([*kept.supersedes, *replaced])),
                 updated=format_timestamp(now()),
             )
-            merged = screened(merged, kept, "refuse")
+            visible = visible_part(merged)
+            merged = visible if isinstance(visible, Observation) else merged
+            found = new_secrets(merged, [kept, *rest])
+            if found:
+                raise SecretsFound(f"the merge would add likely secrets: {report(found)}")
             message = journal.commit_message("merge", [merged, *rest])
             subject, _, body = message.partition("\n\n")
             message = f"{subject}\n\nInto {kept.id}; {how}\n\n{body}"
