@@ -100,7 +100,8 @@ def main() -> None:
     precision, recall = measured(rows, THRESHOLD)
     counts = Counter(duplicate for _, duplicate, _ in rows)
     print(f"{len(rows)} pairs: {counts[True]} duplicates, {counts[False]} not")
-    print(f"threshold {THRESHOLD}: precision {precision:.3f}, recall {recall:.3f}")
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    print(f"threshold {THRESHOLD}: precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}")
     for kind in sorted({kind for _, _, kind in rows}):
         mine = [(s, d) for s, d, k in rows if k == kind]
         hits = sum(s >= THRESHOLD for s, _ in mine)
