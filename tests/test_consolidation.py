@@ -448,3 +448,67 @@ def test_dedupe_reads_every_layer_and_merges_in_the_keepers(store: Path) -> None
     assert done["keeper"] == mine and done["superseded"] == []  # not across stores
     assert done["commit"] is None and commits(store) == before
     assert other in {e["id"] for e in mem_json("list")}
+
+
+# ------------------------------------------------- dedupe joins only the same fact
+
+SERVICES = ("alpha", "beta", "gamma")
+WORDINGS = (
+    "The {0} service restarts nightly at 02:00 UTC to pick up new certificates",
+    "Every night at 02:00 UTC the {0} service is restarted so it picks up new certificates",
+    "Nightly at 02:00 UTC the {0} service restarts, picking up new certificates",
+)
+
+
+def test_dedupe_never_chains_different_services_into_one_cluster(store: Path) -> None:
+    for service in SERVICES:
+        for wording in WORDINGS:
+            mem("save", wording.format(service), "--type", "context")
+    for cluster in mem_json("dedupe")["clusters"]:
+        named = {s for s in SERVICES for m in cluster["members"] if s in m["title"]}
+        assert len(named) == 1, cluster
+        assert all(m["similarity"] >= THRESHOLD for m in cluster["members"])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (WORDINGS[0].format("alpha"), WORDINGS[0].format("beta")),
+        (
+            "Integration tests use the staging database, so they fail when staging is down",
+            "Integration tests do not use the staging database, so they fail when staging is down",
+        ),
+        (
+            "The response cache is enabled in production for the catalogue endpoints of the shop",
+            "The response cache is disabled in production for the catalogue endpoints of the shop",
+        ),
+        (
+            "The API listens on port 8080 in development behind the Vite proxy of the web app",
+            "The API listens on port 9090 in development behind the Vite proxy of the web app",
+        ),
+    ],
+)
+def test_different_facts_of_the_same_words_are_neither_named_nor_merged(
+    store: Path, first: str, second: str
+) -> None:
+    mem("save", first, "--type", "decision")
+    assert mem_json("save", second, "--type", "decision")["similar"] == []
+    assert mem_json("dedupe")["clusters"] == []
+
+
+MONEY = (
+    "Money is stored as integer pence in bigint columns; never use floats or Decimal for "
+    "money in the database."
+)
+MONEY_AGAIN = (
+    "Money is stored as integer pence (minor units) in bigint columns, never floats or "
+    "Decimal in the database."
+)
+
+
+def test_the_same_fact_in_other_words_is_named_at_save_and_found_by_dedupe(store: Path) -> None:
+    first = mem("save", MONEY, "--type", "decision").stdout.strip()
+    assert [s["id"] for s in mem_json("save", MONEY_AGAIN, "--type", "decision")["similar"]] == [
+        first
+    ]
+    assert len(mem_json("dedupe")["clusters"]) == 1
