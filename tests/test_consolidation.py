@@ -512,3 +512,15 @@ def test_the_same_fact_in_other_words_is_named_at_save_and_found_by_dedupe(store
         first
     ]
     assert len(mem_json("dedupe")["clusters"]) == 1
+
+
+def test_a_merge_keeps_every_members_sentences_the_keeper_lacks(store: Path) -> None:
+    extra = "Page #ops-bridge and the rollback token lives in the Ops vault."
+    a = mem("save", f"{GOTCHA}. {extra}", "--type", "gotcha", "--title", GOTCHA)
+    b = mem("save", REWORDED, "--type", "gotcha", "--key", "fts", "--title", REWORDED)
+    assert mem_json("dedupe")["clusters"][0]["keeper"] == b.stdout.strip()
+    mem("dedupe", "--apply", "-y")
+    keeper = mem_json("show", "fts")[0]
+    assert keeper["supersedes"] == [a.stdout.strip()]
+    assert extra in keeper["narrative"] and keeper["narrative"].startswith(REWORDED)
+    assert [e["id"] for e in mem_json("search", "ops-bridge rollback vault")] == [b.stdout.strip()]

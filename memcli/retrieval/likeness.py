@@ -14,7 +14,7 @@ path) are ``APART`` less alike (``contrast``). ``THRESHOLD`` was chosen on
 eval/similar_pairs.jsonl (``python bench/similar_pairs.py`` reports it): the
 lowest value with a precision of at least 0.9.
 
-``sketch`` is a MinHash of the same words and pairs, for finding candidates among many
+``sketch`` is a MinHash of the same pairs, for finding candidates among many
 memories without comparing every two (``service.dedupe``).
 """
 
@@ -156,18 +156,17 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 SKETCH_SIZE = 30
 BAND_ROWS = 3
 """A sketch is cut into bands of this many values; two memories whose sketches agree on
-a whole band are candidates. With 10 bands of 3, a pair whose words and word pairs
-overlap by 0.6 is a candidate 9 times in 10, by 0.7 almost always, by 0.02 once in
-12,000."""
+a whole band are candidates. With 10 bands of 3, a pair whose word pairs overlap by
+0.6 is a candidate 9 times in 10, by 0.7 almost always, by 0.02 once in 12,000."""
 _EMPTY = 1 << 32
 
 
 def sketch(title: str, facts: Sequence[str], narrative: str) -> tuple[int, ...]:
-    """A MinHash of the memory's content words and word pairs by one permutation.
+    """A MinHash of the memory's word pairs by one permutation.
 
-    Words count as well as pairs, so that the same fact said in another order is a
-    candidate too. Each stemmed word is a number of 24 bits (from its CRC-32: the
-    same in every run), a pair two such numbers, hashed by multiplication. Each
+    Each stemmed word is a number of 24 bits (from its CRC-32: the same in every
+    run, so a store's candidates are too), a pair two such numbers, hashed by
+    multiplication. Each
     hash falls in one of ``SKETCH_SIZE`` bins, whose least value is kept; an empty
     bin takes the next full bin's (densified), so that short memories have whole
     sketches too.
@@ -179,8 +178,10 @@ def sketch_numbers(numbers: list[int]) -> tuple[int, ...]:
     """``sketch`` of a text's ``word_numbers``."""
     if not numbers:
         return ()
-    shingles = set(numbers)
-    shingles.update(_PAIR | a << 24 | b for a, b in zip(numbers, numbers[1:], strict=False))
+    if len(numbers) == 1:
+        shingles = {numbers[0]}
+    else:
+        shingles = {a << 24 | b for a, b in zip(numbers, numbers[1:], strict=False)}
     size = SKETCH_SIZE
     bins = [_EMPTY] * size
     for shingle in shingles:
@@ -200,7 +201,6 @@ def sketch_numbers(numbers: list[int]) -> tuple[int, ...]:
 
 _MULTIPLIER = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
-_PAIR = 1 << 48
 _NUMBERS: dict[str, int] = {}
 """Each word seen, as the number of its stem (0 for a stop word)."""
 

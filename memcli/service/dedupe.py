@@ -2,7 +2,7 @@
 
 Finding clusters never compares every two memories. Each current observation
 of every layer given (one :class:`~memcli.service.memory.Memory` a layer) is
-read once from the index, and its words and word pairs sketched (``likeness.sketch``); the
+read once from the index, and its word pairs sketched (``likeness.sketch``); the
 sketch is cut into bands, and memories of the same type sharing a whole band
 are candidates. The candidates alone are compared in full (``likeness.similarity``,
 with how many memories hold each word counted in the same pass: a rare word
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -53,9 +54,9 @@ _KEY_MASK = (1 << (63 - _ROW_BITS)) - 1
 READ_CHUNK = 500
 MIN_AGREEING = 7
 """Of the ``SKETCH_SIZE`` values, two candidates' sketches must agree on this many (their
-words and word pairs overlapping by about a quarter) to be compared in full. Pairs
-alike enough to cluster overlap by more (0.6 = 0.4 x 0 + 0.3 x 1 + 0.3 x 1 at the very
-least: the same words and title, no pair in common)."""
+word pairs overlapping by about a quarter) to be compared in full. Memories alike
+enough to cluster mostly overlap by more; the same fact in another order may not,
+and is then found only when it shares a band."""
 
 
 class Member(NamedTuple):
@@ -332,10 +333,12 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
 
 
 def deterministic_merge(keeper: Observation, others: list[Observation]) -> Observation:
-    """The keeper with the others' facts, concepts and files added, the highest importance."""
+    """The keeper with the others' facts, concepts and files added, the highest importance,
+    and the sentences of their text it does not hold already (``sentences_added``)."""
     every = [keeper, *others]
     importances = [o.importance for o in every if o.importance is not None]
     return keeper.replace(
+        narrative=sentences_added(keeper, others),
         facts=_union(o.facts for o in every),
         concepts=_union(o.concepts for o in every),
         files=_union(o.files for o in every),
@@ -426,6 +429,26 @@ def from_command(merged: Observation, answer: str) -> Observation:
         concepts=concepts,
         files=_union([merged.files, files]),
     )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def sentences_added(keeper: Observation, others: list[Observation]) -> str:
+    """The keeper's text, then each sentence of the others' texts holding a content word
+    the keeper's title, facts and text (and the sentences added) do not: nothing a
+    member said is lost, and a sentence said again in the same words is not repeated."""
+    from memcli.retrieval.likeness import content_words
+
+    held = set(content_words("\n".join([keeper.title, *keeper.facts, keeper.narrative])))
+    added = []
+    for other in others:
+        for sentence in _SENTENCE_END.split(other.narrative.strip()):
+            words = set(content_words(sentence))
+            if words - held:
+                added.append(sentence.strip())
+                held |= words
+    return "\n\n".join(part for part in [keeper.narrative.rstrip(), " ".join(added)] if part)
 
 
 def _union(lists: Iterable[list[str]]) -> list[str]:
