@@ -524,3 +524,32 @@ def test_a_merge_keeps_every_members_sentences_the_keeper_lacks(store: Path) -> 
     assert keeper["supersedes"] == [a.stdout.strip()]
     assert extra in keeper["narrative"] and keeper["narrative"].startswith(REWORDED)
     assert [e["id"] for e in mem_json("search", "ops-bridge rollback vault")] == [b.stdout.strip()]
+
+
+def test_two_dedupe_applies_at_once_commit_one_merge(store: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from tests.conftest import mem_executable
+
+    # A command that takes a while: the second apply finds its clusters while the first
+    # holds the write lock.
+    slow = _command(tmp_path, "import sys, time\nsys.stdin.read()\ntime.sleep(1)\nsys.exit(3)\n")
+    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(slow)}\n")
+    a, b, _ = _cluster_store()
+    before = commits(store)
+    both = [
+        subprocess.Popen(
+            [mem_executable(), "dedupe", "--apply", "-y", "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=os.environ.copy(),
+        )
+        for _ in range(2)
+    ]
+    results = [process.communicate(timeout=60) for process in both]
+    assert [process.returncode for process in both] == [0, 0], results
+    assert commits(store) == before + 1
+    assert mem_json("show", b)[0]["supersedes"] == [a]
+    merged = [json.loads(out)["merged"] for out, _ in results]
+    assert sorted(len(m[0]["superseded"]) if m else 0 for m in merged) == [0, 1]

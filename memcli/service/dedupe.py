@@ -322,10 +322,11 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
             "fallback": None,
         }
     result = memory.writer.merge(cluster.keeper.entry, others, merge)
+    merged = set(result.record.supersedes) if result.commit else set()
     return {
         "keeper": result.record.id,
         "title": result.record.title,
-        "superseded": [e.id for e in others],
+        "superseded": [e.id for e in others if e.id in merged],
         "commit": result.commit,
         "merged_by": used.get("merged_by"),
         "fallback": used.get("fallback"),

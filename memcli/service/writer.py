@@ -270,7 +270,10 @@ class Writer:
 
         ``merge`` makes the merged keeper from the memories as they are under the
         lock, and says how (a line of the commit message). The keeper alone is
-        written: it supersedes the others, which stay as they are.
+        written: it supersedes the others, which stay as they are. Under the lock,
+        a memory changed, removed or superseded since the cluster was found is left
+        out (another merge got there first): with the keeper or every other left
+        out, nothing is written (action ``unchanged``, no commit).
         """
         from memcli.core.model import Observation
         from memcli.core.model import without_private as visible_part
@@ -279,7 +282,11 @@ class Writer:
 
         with self._transaction():
             self.memory.refresh_index()
-            records = [self.memory.load(self.memory.resolve(e.id)) for e in [keeper, *others]]
+            current = self._as_found([keeper, *others])
+            if not current or current[0].id != keeper.id or len(current) < 2:
+                where = self.memory.read(lambda index: index.path_of(keeper.id))
+                return SaveResult(self.memory.load_or_stub(keeper), where or "", "unchanged", None)
+            records = [self.memory.load(entry) for entry in current]
             if not all(isinstance(r, Observation) for r in records):
                 raise InvalidInput("only memories are merged, not session summaries")
             kept, *rest = (r for r in records if isinstance(r, Observation))
@@ -302,6 +309,27 @@ class Writer:
             path = self.memory.resolve(kept.id).path
             commit = self._commit_files({path: merged.to_markdown()}, [], message)
             return SaveResult(merged, path, "merged", commit)
+
+    def _as_found(self, entries: list[Entry]) -> list[Entry]:
+        """Those of ``entries`` still current as they were found: present, unchanged and
+        superseded by nothing."""
+        from memcli.core.errors import NotFound
+
+        current = []
+        for entry in entries:
+            try:
+                now_entry = self.memory.resolve(entry.id)
+            except NotFound:
+                continue
+            if now_entry.updated != entry.updated:
+                continue
+            if self._superseded(entry.id):
+                continue
+            current.append(now_entry)
+        return current
+
+    def _superseded(self, identity: str) -> bool:
+        return bool(self.memory.read(lambda index: index.replacing(identity)))
 
     def forget(self, refs: Iterable[str], *, verb: str = "forget") -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them.

@@ -132,5 +132,8 @@ def _apply(
         if superseded:
             click.echo(f"merged {len(superseded)} into {done['keeper']}  {done['title']}")
         else:
-            click.echo(f"cluster {number}: the others are in other layers; nothing merged")
+            click.echo(
+                f"cluster {number}: nothing merged (the others are in other layers, "
+                "or were merged or changed meanwhile)"
+            )
     return done
