@@ -553,3 +553,25 @@ def test_two_dedupe_applies_at_once_commit_one_merge(store: Path, tmp_path: Path
     assert mem_json("show", b)[0]["supersedes"] == [a]
     merged = [json.loads(out)["merged"] for out, _ in results]
     assert sorted(len(m[0]["superseded"]) if m else 0 for m in merged) == [0, 1]
+
+
+STRIPE = (
+    "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET",
+    "After changing STRIPE_WEBHOOK_SECRET, the billing worker must be restarted",
+)
+
+
+def test_context_and_recall_show_one_fact_once_in_either_wording(store: Path) -> None:
+    mem("save", STRIPE[0], "--type", "gotcha", "--title", STRIPE[0])
+    mem("save", STRIPE[1], "--type", "gotcha", "--title", STRIPE[1])
+    mem("save", "Deploys go out on Tuesdays after the weekly sync", "--type", "decision")
+    assert mem("context").stdout.lower().count("billing worker") == 1
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\nwarm_count = 0\n")
+    shown = mem("recall", "why must the billing worker restart after STRIPE_WEBHOOK_SECRET?")
+    assert shown.stdout.lower().count("billing worker") == 1
+
+
+def test_context_shows_both_of_two_facts_that_differ_by_a_negation(store: Path) -> None:
+    mem("save", "Integration tests use the staging database", "--type", "gotcha")
+    mem("save", "Integration tests do not use the staging database", "--type", "gotcha")
+    assert mem("context").stdout.lower().count("staging database") == 2

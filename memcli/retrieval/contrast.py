@@ -7,7 +7,8 @@ database" share every content word, as do "The alpha service restarts nightly" a
 
 - *Negated words*: the first content word after a negation (``not``, ``never``,
   ``cannot``, ``without``, ``rather than``, ``instead of``…) in the same clause.
-  A word negated on one side and said plainly on the other is a contradiction.
+  A word negated on one side, said on the other where nothing is negated, is a
+  contradiction.
 - *Polarity*: words with an opposite (``enabled``/``disabled``,
   ``allowed``/``forbidden``…); one side saying one and the other only its opposite
   is a contradiction.
@@ -95,15 +96,16 @@ def contradicts(
     negated: tuple[tuple[str, ...], tuple[str, ...]],
     sides: tuple[frozenset[str], frozenset[str]],
 ) -> bool:
-    """One side negates more often, and a word it negates is said plainly on the other;
-    or one says a word whose opposite alone the other says."""
+    """One side negates and the other never does, and a word negated is said on the other;
+    or one says a word whose opposite alone the other says.
+
+    Only a side without any negation counts as saying the plain contrary: between two
+    texts that both negate, a negation more or less is as likely a word left out."""
     (words_a, words_b), (neg_a, neg_b), (side_a, side_b) = words, negated, sides
-    if len(neg_a) != len(neg_b):
-        (more, other_negated), other_words = (
-            ((neg_a, neg_b), words_b) if len(neg_a) > len(neg_b) else ((neg_b, neg_a), words_a)
-        )
-        if any(w in other_words and w not in other_negated for w in more):
-            return True
+    if neg_a and not neg_b and any(w in words_b for w in neg_a):
+        return True
+    if neg_b and not neg_a and any(w in words_a for w in neg_b):
+        return True
     only_a, only_b = side_a - side_b, side_b - side_a
     return any(_opposite(side) in only_b for side in only_a)
 
