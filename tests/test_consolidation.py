@@ -571,7 +571,12 @@ def test_context_and_recall_show_one_fact_once_in_either_wording(store: Path) ->
     assert shown.stdout.lower().count("billing worker") == 1
 
 
-def test_context_shows_both_of_two_facts_that_differ_by_a_negation(store: Path) -> None:
+def test_context_shows_both_of_two_facts_that_differ_by_a_negation_or_order(
+    store: Path,
+) -> None:
     mem("save", "Integration tests use the staging database", "--type", "gotcha")
     mem("save", "Integration tests do not use the staging database", "--type", "gotcha")
-    assert mem("context").stdout.lower().count("staging database") == 2
+    mem("save", "Use tabs over spaces for indentation in Makefiles", "--type", "decision")
+    mem("save", "Use spaces over tabs for indentation in Makefiles", "--type", "decision")
+    shown = mem("context").stdout.lower()
+    assert shown.count("staging database") == 2 and shown.count("indentation") == 2

@@ -4,8 +4,9 @@ Two memories are near-identical when their normalised text (title and facts:
 lowercased, words only) is the same, or when the sets of their word shingles
 (runs of ``SHINGLE`` words) overlap by at least ``THRESHOLD`` (Jaccard), or when
 their content words (stemmed, each word a negation bears on marked as negated)
-overlap by at least ``WORDS_THRESHOLD``: the same fact said in another order is
-shown once, while "use" and "do not use" stay two. Cheap enough for the few
+overlap by at least ``WORDS_THRESHOLD`` (and their shingles by ``SOME_SHINGLES``):
+the same fact said in another order is shown once, while "use" and "do not use"
+stay two. Cheap enough for the few
 dozen memories a context or a recall shows.
 """
 
@@ -18,6 +19,9 @@ from typing import TypeVar
 SHINGLE = 3
 THRESHOLD = 0.8
 WORDS_THRESHOLD = 0.9
+SOME_SHINGLES = 0.3
+"""Alike by content words counts only with this share of the shingles in common too:
+"tabs over spaces" and "spaces over tabs" have the same words."""
 _WORD_RE = re.compile(r"[^\W_]+")
 _WORD = "\x00"
 """The first character of a signature's content-word items (never that of a shingle)."""
@@ -71,11 +75,13 @@ def _alike(
 ) -> bool:
     """By shingles at least ``threshold`` alike, or by content words ``WORDS_THRESHOLD``."""
     shingles_shared = shared - words_shared
-    if shingles_a and shingles_b:
-        if shingles_shared / (shingles_a + shingles_b - shingles_shared) >= threshold:
-            return True
-    if not words_a or not words_b:
+    if not shingles_a or not shingles_b:
         return False
+    by_shingles = shingles_shared / (shingles_a + shingles_b - shingles_shared)
+    if by_shingles >= threshold:
+        return True
+    if by_shingles < SOME_SHINGLES or not words_a or not words_b:
+        return False  # the same words in another order may say the opposite
     return words_shared / (len(words_a) + len(words_b) - words_shared) >= WORDS_THRESHOLD
 
 
