@@ -14,21 +14,38 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from memcli.retrieval.likeness import THRESHOLD, features, similarity
+from memcli.retrieval.likeness import THRESHOLD, content_words, features, is_rare, similarity
 
 PAIRS = Path(__file__).resolve().parent.parent / "eval" / "similar_pairs.jsonl"
 
 
 def scored() -> list[tuple[float, bool, str]]:
+    pairs = [json.loads(line) for line in PAIRS.open(encoding="utf-8")]
+    rare = store_rarity(pairs)
     out = []
-    for line in PAIRS.open(encoding="utf-8"):
-        pair = json.loads(line)
+    for pair in pairs:
         a, b = (features(m["title"], m["facts"], m["narrative"]) for m in (pair["a"], pair["b"]))
         same_type = pair["a"]["type"] == pair["b"]["type"]
-        out.append((similarity(a, b) if same_type else 0.0, pair["duplicate"], pair["kind"]))
+        out.append((similarity(a, b, rare) if same_type else 0.0, pair["duplicate"], pair["kind"]))
     return out
+
+
+def store_rarity(pairs: list[dict[str, Any]]) -> Callable[[str], bool]:
+    """Which words are rare in a store of the eval's memories, distractors and pairs."""
+    texts = set()
+    for name in ("memories.jsonl", "distractors.jsonl"):
+        for line in (PAIRS.parent / name).open(encoding="utf-8"):
+            m = json.loads(line)
+            texts.add("\n".join([m["title"], *m.get("facts", []), m.get("narrative", "")]))
+    for pair in pairs:
+        for m in (pair["a"], pair["b"]):
+            texts.add("\n".join([m["title"], *m["facts"], m["narrative"]]))
+    held = Counter(word for text in texts for word in set(content_words(text)))
+    return lambda word: is_rare(word, held[word], len(texts))
 
 
 def cosines(model: Path) -> list[tuple[float, bool, str]]:
@@ -100,7 +117,8 @@ def main() -> None:
     precision, recall = measured(rows, THRESHOLD)
     counts = Counter(duplicate for _, duplicate, _ in rows)
     print(f"{len(rows)} pairs: {counts[True]} duplicates, {counts[False]} not")
-    print(f"threshold {THRESHOLD}: precision {precision:.3f}, recall {recall:.3f}")
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    print(f"threshold {THRESHOLD}: precision {precision:.3f}, recall {recall:.3f}, F1 {f1:.3f}")
     for kind in sorted({kind for _, _, kind in rows}):
         mine = [(s, d) for s, d, k in rows if k == kind]
         hits = sum(s >= THRESHOLD for s, _ in mine)

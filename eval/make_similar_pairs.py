@@ -12,6 +12,7 @@ Duplicates (``"duplicate": true``), each from a target of memories.jsonl:
   swapped    neighbouring words swapped, facts in another order
   reworded   a few words replaced by synonyms, the title said another way
   restated   written again by hand, as an agent restates what it saved before
+  paraphrase written by hand: the same fact in other words, clauses turned
 Not duplicates:
   hard       written by hand: most words shared, a different claim (another number,
              the opposite decision, another component)
@@ -19,6 +20,9 @@ Not duplicates:
              kind of problem) that say different things
   near       a target and the distractor sharing the most words with it
   random     two unrelated targets
+  entity     written by hand: the same sentence about another service, table or variable
+  negation   written by hand: the same sentence negated, or with an opposite word
+  number     written by hand: the same sentence with another number, version or path
 """
 
 from __future__ import annotations
@@ -308,6 +312,451 @@ HARD = [
     ),
 ]
 
+# Written by hand: the same fact said in other words (``paraphrase``), and facts that
+# share most words but differ in a name (``entity``), a negation or an opposite
+# (``negation``), or a number or a path (``number``). (type, title, facts, narrative)
+PARAPHRASED = [
+    (
+        (
+            "decision",
+            "Money is stored as integer pence in bigint columns; never use floats or "
+            "Decimal for money in the database.",
+            [],
+            "",
+        ),
+        (
+            "decision",
+            "Money is stored as integer pence (minor units) in bigint columns, never "
+            "floats or Decimal in the database.",
+            [],
+            "",
+        ),
+    ),
+    (
+        (
+            "gotcha",
+            "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET",
+            [],
+            "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET, or "
+            "webhooks fail their signature check.",
+        ),
+        (
+            "gotcha",
+            "After changing STRIPE_WEBHOOK_SECRET, the billing worker must be restarted",
+            [],
+            "After changing STRIPE_WEBHOOK_SECRET, the billing worker must be restarted, or "
+            "webhook signature checks fail.",
+        ),
+    ),
+    (
+        (
+            "context",
+            "The alpha service restarts nightly",
+            [],
+            "The alpha service restarts nightly at 02:00 UTC to pick up new certificates.",
+        ),
+        (
+            "context",
+            "Every night the alpha service is restarted",
+            [],
+            "Every night at 02:00 UTC the alpha service is restarted so it picks up new "
+            "certificates.",
+        ),
+    ),
+    (
+        (
+            "context",
+            "The beta service restarts nightly",
+            [],
+            "The beta service restarts nightly at 02:00 UTC to pick up new certificates.",
+        ),
+        (
+            "context",
+            "Nightly restart of the beta service",
+            [],
+            "Nightly at 02:00 UTC the beta service restarts, picking up new certificates.",
+        ),
+    ),
+    (
+        (
+            "context",
+            "Every night the gamma service is restarted",
+            [],
+            "Every night at 02:00 UTC the gamma service is restarted so it picks up new "
+            "certificates.",
+        ),
+        (
+            "context",
+            "Nightly restart of the gamma service",
+            [],
+            "Nightly at 02:00 UTC the gamma service restarts, picking up new certificates.",
+        ),
+    ),
+    (
+        (
+            "pattern",
+            "Run make migrate before starting the API locally",
+            [],
+            "Run make migrate to apply the database migrations before starting the API locally.",
+        ),
+        (
+            "pattern",
+            "Before starting the API locally, run make migrate",
+            [],
+            "Before starting the API locally, apply the database migrations with make migrate.",
+        ),
+    ),
+    (
+        (
+            "preference",
+            "Use pnpm, not npm, for the web app",
+            ["the lockfile is pnpm-lock.yaml"],
+            "The web app uses pnpm, not npm; do not commit a package-lock.json.",
+        ),
+        (
+            "preference",
+            "The web app uses pnpm rather than npm",
+            ["lockfile: pnpm-lock.yaml"],
+            "Use pnpm rather than npm for the web app and never commit a package-lock.json.",
+        ),
+    ),
+    (
+        (
+            "discovery",
+            "Redis session keys expire after 24 hours",
+            [],
+            "Session keys in Redis are set with a 24 hour TTL, so users log in again daily.",
+        ),
+        (
+            "discovery",
+            "Session keys in Redis have a 24 hour TTL",
+            [],
+            "Redis session keys expire after 24 hours (their TTL), so users log in again daily.",
+        ),
+    ),
+    (
+        (
+            "pattern",
+            "Feature flags are read from LaunchDarkly at startup and cached 5 minutes",
+            [],
+            "At startup the app reads feature flags from LaunchDarkly and caches them for 5 "
+            "minutes.",
+        ),
+        (
+            "pattern",
+            "At startup feature flags come from LaunchDarkly, cached for 5 minutes",
+            [],
+            "The app caches the feature flags it reads from LaunchDarkly at startup for 5 minutes.",
+        ),
+    ),
+    (
+        (
+            "decision",
+            "Log timestamps are always UTC in ISO 8601",
+            [],
+            "Every log line carries an ISO 8601 timestamp in UTC, never local time.",
+        ),
+        (
+            "decision",
+            "Logs use ISO 8601 timestamps, always in UTC",
+            [],
+            "Log lines always carry ISO 8601 timestamps in UTC, not local time.",
+        ),
+    ),
+    (
+        (
+            "gotcha",
+            "The CI cache key includes the hash of poetry.lock",
+            [],
+            "The CI dependency cache key includes the hash of poetry.lock, so a lock change "
+            "rebuilds the cache.",
+        ),
+        (
+            "gotcha",
+            "CI caches are keyed on the poetry.lock hash",
+            [],
+            "CI keys its dependency cache on the hash of poetry.lock: change the lock and the "
+            "cache is rebuilt.",
+        ),
+    ),
+    (
+        (
+            "friction",
+            "Integration tests use the staging database",
+            [],
+            "Integration tests use the staging database, so they fail when staging is down.",
+        ),
+        (
+            "friction",
+            "The staging database is used by the integration tests",
+            [],
+            "The integration tests use the staging database and fail whenever staging is down.",
+        ),
+    ),
+]
+
+DIFFERENT = [
+    (
+        "entity",
+        (
+            "context",
+            "The alpha service restarts nightly",
+            [],
+            "The alpha service restarts nightly at 02:00 UTC to pick up new certificates.",
+        ),
+        (
+            "context",
+            "The beta service restarts nightly",
+            [],
+            "The beta service restarts nightly at 02:00 UTC to pick up new certificates.",
+        ),
+    ),
+    (
+        "entity",
+        (
+            "context",
+            "Every night the alpha service is restarted",
+            [],
+            "Every night at 02:00 UTC the alpha service is restarted so it picks up new "
+            "certificates.",
+        ),
+        (
+            "context",
+            "Every night the gamma service is restarted",
+            [],
+            "Every night at 02:00 UTC the gamma service is restarted so it picks up new "
+            "certificates.",
+        ),
+    ),
+    (
+        "entity",
+        (
+            "context",
+            "Nightly restart of the beta service",
+            [],
+            "Nightly at 02:00 UTC the beta service restarts, picking up new certificates.",
+        ),
+        (
+            "context",
+            "Nightly restart of the gamma service",
+            [],
+            "Nightly at 02:00 UTC the gamma service restarts, picking up new certificates.",
+        ),
+    ),
+    (
+        "entity",
+        (
+            "discovery",
+            "Deploy logs of the payments service are in /var/log/payments/deploy.log",
+            [],
+            "Look in /var/log/payments/deploy.log for the payments service deploy logs.",
+        ),
+        (
+            "discovery",
+            "Deploy logs of the orders service are in /var/log/orders/deploy.log",
+            [],
+            "Look in /var/log/orders/deploy.log for the orders service deploy logs.",
+        ),
+    ),
+    (
+        "entity",
+        (
+            "decision",
+            "The users table is partitioned by created_at month",
+            [],
+            "The users table is partitioned by month of created_at to keep vacuum fast.",
+        ),
+        (
+            "decision",
+            "The events table is partitioned by created_at month",
+            [],
+            "The events table is partitioned by month of created_at to keep vacuum fast.",
+        ),
+    ),
+    (
+        "entity",
+        (
+            "gotcha",
+            "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET",
+            [],
+            "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET, or "
+            "webhooks fail their signature check.",
+        ),
+        (
+            "gotcha",
+            "The mailer worker must be restarted after changing SENDGRID_API_KEY",
+            [],
+            "The mailer worker must be restarted after changing SENDGRID_API_KEY, or "
+            "emails fail their signature check.",
+        ),
+    ),
+    (
+        "negation",
+        (
+            "friction",
+            "Integration tests use the staging database",
+            [],
+            "Integration tests use the staging database, so they fail when staging is down.",
+        ),
+        (
+            "friction",
+            "Integration tests do not use the staging database",
+            [],
+            "Integration tests do not use the staging database, so they pass when staging is down.",
+        ),
+    ),
+    (
+        "negation",
+        (
+            "preference",
+            "Always run the linter before committing",
+            [],
+            "Always run the linter before committing so CI stays green.",
+        ),
+        (
+            "preference",
+            "Never run the linter before committing",
+            [],
+            "Never run the linter before committing; CI runs it anyway.",
+        ),
+    ),
+    (
+        "negation",
+        (
+            "decision",
+            "The response cache is enabled in production",
+            [],
+            "The response cache is enabled in production for the catalogue endpoints.",
+        ),
+        (
+            "decision",
+            "The response cache is disabled in production",
+            [],
+            "The response cache is disabled in production for the catalogue endpoints.",
+        ),
+    ),
+    (
+        "negation",
+        (
+            "pattern",
+            "Feature flags are cached at startup",
+            [],
+            "Feature flags are cached at startup and read from memory afterwards.",
+        ),
+        (
+            "pattern",
+            "Feature flags are not cached at startup",
+            [],
+            "Feature flags are not cached at startup; each request reads them afresh.",
+        ),
+    ),
+    (
+        "negation",
+        (
+            "decision",
+            "Retries are allowed for idempotent requests",
+            [],
+            "Retries are allowed for idempotent requests to the payments API.",
+        ),
+        (
+            "decision",
+            "Retries are forbidden for idempotent requests",
+            [],
+            "Retries are forbidden for idempotent requests to the payments API.",
+        ),
+    ),
+    (
+        "negation",
+        (
+            "gotcha",
+            "The export job can run during business hours",
+            [],
+            "The export job can run during business hours since it reads from the replica.",
+        ),
+        (
+            "gotcha",
+            "The export job cannot run during business hours",
+            [],
+            "The export job cannot run during business hours since it reads from the primary.",
+        ),
+    ),
+    (
+        "number",
+        (
+            "discovery",
+            "Redis session keys expire after 24 hours",
+            [],
+            "Session keys in Redis are set with a 24 hour TTL, so users log in again daily.",
+        ),
+        (
+            "discovery",
+            "Redis session keys expire after 12 hours",
+            [],
+            "Session keys in Redis are set with a 12 hour TTL, so users log in again twice a day.",
+        ),
+    ),
+    (
+        "number",
+        (
+            "gotcha",
+            "Celery worker concurrency is 8 on the large nodes",
+            [],
+            "Celery workers on the large nodes run with concurrency 8 to stay under memory.",
+        ),
+        (
+            "gotcha",
+            "Celery worker concurrency is 16 on the large nodes",
+            [],
+            "Celery workers on the large nodes run with concurrency 16 to stay under memory.",
+        ),
+    ),
+    (
+        "number",
+        (
+            "context",
+            "Staging config lives in deploy/staging/values.yaml",
+            [],
+            "Helm values for staging live in deploy/staging/values.yaml.",
+        ),
+        (
+            "context",
+            "Production config lives in deploy/production/values.yaml",
+            [],
+            "Helm values for production live in deploy/production/values.yaml.",
+        ),
+    ),
+    (
+        "number",
+        (
+            "context",
+            "The API listens on port 8080 in development",
+            [],
+            "In development the API listens on port 8080 behind the Vite proxy.",
+        ),
+        (
+            "context",
+            "The API listens on port 9090 in development",
+            [],
+            "In development the API listens on port 9090 behind the Vite proxy.",
+        ),
+    ),
+    (
+        "number",
+        (
+            "preference",
+            "The worker needs Python 3.11",
+            [],
+            "The worker needs Python 3.11; pyproject pins requires-python accordingly.",
+        ),
+        (
+            "preference",
+            "The worker needs Python 3.12",
+            [],
+            "The worker needs Python 3.12; pyproject pins requires-python accordingly.",
+        ),
+    ),
+]
+
 
 def memory(source: dict[str, object]) -> dict[str, object]:
     return {name: source.get(name, [] if name == "facts" else "") for name in FIELDS}
@@ -393,7 +842,16 @@ def pairs() -> list[dict[str, object]]:
     for _ in range(72):
         a, b = rng.sample(targets, 2)
         add(a, memory(b), False, "random")
+    for left, right in PARAPHRASED:
+        add(written(left), written(right), True, "paraphrase")
+    for kind, left, right in DIFFERENT:
+        add(written(left), written(right), False, kind)
     return out
+
+
+def written(fields: tuple[str, str, list[str], str]) -> dict[str, object]:
+    """A memory written by hand: (type, title, facts, narrative)."""
+    return dict(zip(FIELDS, fields, strict=True))
 
 
 def main() -> None:

@@ -160,6 +160,17 @@ def test_the_summarize_command_answer_and_its_failures(tmp_path: Path) -> None:
         run_summarize_command("/nonexistent/summarizer", "f", timeout=10, max_input=100)
 
 
+def test_a_command_that_does_not_read_a_large_input_is_stopped_at_its_timeout(
+    tmp_path: Path,
+) -> None:
+    # More than a pipe holds: writing it blocks until the command reads, which it never does.
+    idle = _script(tmp_path, "idle.py", "time.sleep(30)")
+    started = time.monotonic()
+    with pytest.raises(SummarizeFailed, match="timed out"):
+        run_summarize_command(idle, "x" * 300_000, timeout=1, max_input=300_000)
+    assert time.monotonic() - started < 10
+
+
 def _capture(transcript: Path, cwd: Path) -> dict[str, Any]:
     return mem_json(  # type: ignore[no-any-return]
         "capture",

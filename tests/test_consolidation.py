@@ -355,6 +355,63 @@ def test_a_failing_consolidate_command_falls_back_with_the_reason(
     assert mem_json("show", b)[0]["supersedes"] == [a]
 
 
+def _answering(store: Path, tmp_path: Path, answer: dict[str, object]) -> None:
+    """A [consolidate] command that answers ``answer`` to any cluster."""
+    command = _command(
+        tmp_path,
+        f"import json, sys\nsys.stdin.read()\nprint(json.dumps({json.dumps(answer)}))\n",
+    )
+    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(command)}\n")
+
+
+def test_private_spans_of_the_consolidate_answer_are_never_committed(
+    store: Path, tmp_path: Path
+) -> None:
+    _answering(
+        store,
+        tmp_path,
+        {
+            "title": "Quote FTS5 terms <private>title-hidden</private>",
+            "narrative": "Merged <private>text-hidden</private> text.",
+            "facts": ["one <private>fact-hidden</private>fact"],
+            "concepts": ["search", "<private>concept-hidden</private>"],
+        },
+    )
+    _, b, _ = _cluster_store()
+    done = mem_json("dedupe", "--apply", "-y")["merged"][0]
+    assert done["merged_by"] == "command"
+    keeper = mem_json("show", b)[0]
+    assert keeper["title"] == "Quote FTS5 terms" and keeper["narrative"].startswith("Merged")
+    assert "" not in keeper["concepts"] and "hidden" not in json.dumps(keeper)
+    committed = git(store, "log", "-p", "--format=%B", "-1")
+    assert "hidden" not in committed and "private" not in committed
+
+
+def test_a_secret_in_the_consolidate_answer_falls_back_to_the_deterministic_merge(
+    store: Path, tmp_path: Path
+) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    _answering(store, tmp_path, {"title": "Quote FTS5 terms", "narrative": f"Token {token}."})
+    a, b, _ = _cluster_store()
+    result = run_mem("dedupe", "--apply", "-y", "--json")
+    assert result.returncode == 0, result.stderr
+    done = json.loads(result.stdout)["merged"][0]
+    assert done["merged_by"] == "deterministic" and "secret" in done["fallback"]
+    assert "--redact" not in result.stderr and "--allow-secret" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert mem_json("show", b)[0]["supersedes"] == [a]
+    assert token not in git(store, "log", "-p", "--format=%B")
+
+
+def test_a_secret_a_member_was_saved_with_does_not_stop_the_merge(store: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    a = mem("save", GOTCHA, "--type", "gotcha", "--fact", f"token {token}", "--allow-secret")
+    b = mem("save", REWORDED, "--type", "gotcha", "--key", "fts").stdout.strip()
+    result = run_mem("dedupe", "--apply", "-y", "--json")
+    assert result.returncode == 0, result.stderr
+    assert mem_json("show", b)[0]["supersedes"] == [a.stdout.strip()]
+
+
 def test_dedupe_on_an_empty_store_finds_nothing(store: Path) -> None:
     assert mem("dedupe").stdout.strip() == "no near-duplicates found"
 
@@ -391,3 +448,135 @@ def test_dedupe_reads_every_layer_and_merges_in_the_keepers(store: Path) -> None
     assert done["keeper"] == mine and done["superseded"] == []  # not across stores
     assert done["commit"] is None and commits(store) == before
     assert other in {e["id"] for e in mem_json("list")}
+
+
+# ------------------------------------------------- dedupe joins only the same fact
+
+SERVICES = ("alpha", "beta", "gamma")
+WORDINGS = (
+    "The {0} service restarts nightly at 02:00 UTC to pick up new certificates",
+    "Every night at 02:00 UTC the {0} service is restarted so it picks up new certificates",
+    "Nightly at 02:00 UTC the {0} service restarts, picking up new certificates",
+)
+
+
+def test_dedupe_never_chains_different_services_into_one_cluster(store: Path) -> None:
+    for service in SERVICES:
+        for wording in WORDINGS:
+            mem("save", wording.format(service), "--type", "context")
+    for cluster in mem_json("dedupe")["clusters"]:
+        named = {s for s in SERVICES for m in cluster["members"] if s in m["title"]}
+        assert len(named) == 1, cluster
+        assert all(m["similarity"] >= THRESHOLD for m in cluster["members"])
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (WORDINGS[0].format("alpha"), WORDINGS[0].format("beta")),
+        (
+            "Integration tests use the staging database, so they fail when staging is down",
+            "Integration tests do not use the staging database, so they fail when staging is down",
+        ),
+        (
+            "The response cache is enabled in production for the catalogue endpoints of the shop",
+            "The response cache is disabled in production for the catalogue endpoints of the shop",
+        ),
+        (
+            "The API listens on port 8080 in development behind the Vite proxy of the web app",
+            "The API listens on port 9090 in development behind the Vite proxy of the web app",
+        ),
+    ],
+)
+def test_different_facts_of_the_same_words_are_neither_named_nor_merged(
+    store: Path, first: str, second: str
+) -> None:
+    mem("save", first, "--type", "decision")
+    assert mem_json("save", second, "--type", "decision")["similar"] == []
+    assert mem_json("dedupe")["clusters"] == []
+
+
+MONEY = (
+    "Money is stored as integer pence in bigint columns; never use floats or Decimal for "
+    "money in the database."
+)
+MONEY_AGAIN = (
+    "Money is stored as integer pence (minor units) in bigint columns, never floats or "
+    "Decimal in the database."
+)
+
+
+def test_the_same_fact_in_other_words_is_named_at_save_and_found_by_dedupe(store: Path) -> None:
+    first = mem("save", MONEY, "--type", "decision").stdout.strip()
+    assert [s["id"] for s in mem_json("save", MONEY_AGAIN, "--type", "decision")["similar"]] == [
+        first
+    ]
+    assert len(mem_json("dedupe")["clusters"]) == 1
+
+
+def test_a_merge_keeps_every_members_sentences_the_keeper_lacks(store: Path) -> None:
+    extra = "Page #ops-bridge and the rollback token lives in the Ops vault."
+    a = mem("save", f"{GOTCHA}. {extra}", "--type", "gotcha", "--title", GOTCHA)
+    b = mem("save", REWORDED, "--type", "gotcha", "--key", "fts", "--title", REWORDED)
+    assert mem_json("dedupe")["clusters"][0]["keeper"] == b.stdout.strip()
+    mem("dedupe", "--apply", "-y")
+    keeper = mem_json("show", "fts")[0]
+    assert keeper["supersedes"] == [a.stdout.strip()]
+    assert extra in keeper["narrative"] and keeper["narrative"].startswith(REWORDED)
+    assert [e["id"] for e in mem_json("search", "ops-bridge rollback vault")] == [b.stdout.strip()]
+
+
+def test_two_dedupe_applies_at_once_commit_one_merge(store: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+
+    from tests.conftest import mem_executable
+
+    # A command that takes a while: the second apply finds its clusters while the first
+    # holds the write lock.
+    slow = _command(tmp_path, "import sys, time\nsys.stdin.read()\ntime.sleep(1)\nsys.exit(3)\n")
+    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(slow)}\n")
+    a, b, _ = _cluster_store()
+    before = commits(store)
+    both = [
+        subprocess.Popen(
+            [mem_executable(), "dedupe", "--apply", "-y", "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=os.environ.copy(),
+        )
+        for _ in range(2)
+    ]
+    results = [process.communicate(timeout=60) for process in both]
+    assert [process.returncode for process in both] == [0, 0], results
+    assert commits(store) == before + 1
+    assert mem_json("show", b)[0]["supersedes"] == [a]
+    merged = [json.loads(out)["merged"] for out, _ in results]
+    assert sorted(len(m[0]["superseded"]) if m else 0 for m in merged) == [0, 1]
+
+
+STRIPE = (
+    "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET",
+    "After changing STRIPE_WEBHOOK_SECRET, the billing worker must be restarted",
+)
+
+
+def test_context_and_recall_show_one_fact_once_in_either_wording(store: Path) -> None:
+    mem("save", STRIPE[0], "--type", "gotcha", "--title", STRIPE[0])
+    mem("save", STRIPE[1], "--type", "gotcha", "--title", STRIPE[1])
+    mem("save", "Deploys go out on Tuesdays after the weekly sync", "--type", "decision")
+    assert mem("context").stdout.lower().count("billing worker") == 1
+    (store / "mem.toml").write_text("[context]\nhot_count = 0\nwarm_count = 0\n")
+    shown = mem("recall", "why must the billing worker restart after STRIPE_WEBHOOK_SECRET?")
+    assert shown.stdout.lower().count("billing worker") == 1
+
+
+def test_context_shows_both_of_two_facts_that_differ_by_a_negation_or_order(
+    store: Path,
+) -> None:
+    mem("save", "Integration tests use the staging database", "--type", "gotcha")
+    mem("save", "Integration tests do not use the staging database", "--type", "gotcha")
+    mem("save", "Use tabs over spaces for indentation in Makefiles", "--type", "decision")
+    mem("save", "Use spaces over tabs for indentation in Makefiles", "--type", "decision")
+    shown = mem("context").stdout.lower()
+    assert shown.count("staging database") == 2 and shown.count("indentation") == 2

@@ -3,9 +3,10 @@
 ``[summarize] command`` and ``[consolidate] command`` are run this way. The command
 (split like a shell would, but run without one) gets its input on stdin, cut to
 ``max_input`` characters (likely secrets redacted in what is given); its stdout, read
-up to ``MAX_OUTPUT_BYTES``, is the answer. A non-zero exit, a timeout (its whole
-process group is killed), no answer or too long an answer is a ``CommandFailed``
-with the reason: the caller falls back to what mem does without it.
+up to ``MAX_OUTPUT_BYTES``, is the answer. The deadline runs from its start, its input
+written within it. A non-zero exit, a timeout (its whole process group is killed), no
+answer or too long an answer is a ``CommandFailed`` with the reason: the caller falls
+back to what mem does without it.
 """
 
 from __future__ import annotations
@@ -58,24 +59,32 @@ def run_bounded(command: str, text: str, *, timeout: float, max_input: int) -> s
                 return
             output.extend(chunk)
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        process.stdin.write(given)
-    except OSError:
-        pass  # it did not read its input: its exit status tells the rest
-    finally:
+    def write() -> None:
+        # In its own thread: a command that never reads would block a write larger than
+        # a pipe holds, and the deadline must run from the start.
+        assert process.stdin is not None
         try:
-            process.stdin.close()
+            process.stdin.write(given)
         except OSError:
-            pass
+            pass  # it did not read its input: its exit status tells the rest
+        finally:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+
+    reader = threading.Thread(target=read, daemon=True)
+    writer = threading.Thread(target=write, daemon=True)
+    reader.start()
+    writer.start()
     try:
         status = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         _kill(process)
         process.wait()
-        raise CommandFailed(f"the command took over {timeout:g} s and was stopped") from None
+        raise CommandFailed(f"the command timed out (over {timeout:g} s) and was stopped") from None
     finally:
+        writer.join(timeout=1)
         reader.join(timeout=1)
         process.stdout.close()
     if over.is_set():

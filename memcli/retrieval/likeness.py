@@ -5,12 +5,14 @@ facts, with case, whitespace and punctuation folded): ``core.text.exact_key`` is
 
 *Near-duplicates* are told by ``similarity``: the Jaccard overlap of the pairs of
 neighbouring content words (stop words out, plural and verb endings cut) of the
-title, facts and narrative, weighted ``1 - TITLE_WEIGHT``, plus the overlap of
-the title's content words. Pairs survive a word dropped or two words swapped
-better than longer runs do, and tell "tabs over spaces" from "spaces over tabs"
-better than single words. ``THRESHOLD`` was chosen on eval/similar_pairs.jsonl
-(``python bench/similar_pairs.py`` reports it): the lowest value with a precision
-of at least 0.9.
+title, facts and narrative (``PAIRS_WEIGHT``), of those words themselves
+(``WORDS_WEIGHT``: the same fact said in another order), and of the title's
+content words (``TITLE_WEIGHT``). Pairs tell "tabs over spaces" from "spaces over
+tabs". Two memories that contradict each other (a negation or an opposite on one
+side only) or each hold a rare word the other lacks (another service, number or
+path) are ``APART`` less alike (``contrast``). ``THRESHOLD`` was chosen on
+eval/similar_pairs.jsonl (``python bench/similar_pairs.py`` reports it): the
+lowest value with a precision of at least 0.9.
 
 ``sketch`` is a MinHash of the same pairs, for finding candidates among many
 memories without comparing every two (``service.dedupe``).
@@ -19,13 +21,22 @@ memories without comparing every two (``service.dedupe``).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import zlib
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from memcli.retrieval.contrast import contradicts, negated_words, polarity, substituted
 from memcli.retrieval.stopwords import ENGLISH
 
-THRESHOLD = 0.55
+THRESHOLD = 0.6
 TITLE_WEIGHT = 0.3
+WORDS_WEIGHT = 0.3
+PAIRS_WEIGHT = 1 - TITLE_WEIGHT - WORDS_WEIGHT
+APART = 0.5
+"""Two memories that contradict each other, or name different things, are this much less alike."""
+RARE_SHARE = 0.002
+RARE_HOLDERS = 5
+"""A word held by at most this many memories, or this share of the store's, is rare."""
 _WORD_RE = re.compile(r"[^\W_]+")
 _ENDINGS = ("ing", "ed", "es", "s")
 
@@ -68,10 +79,23 @@ class Features(NamedTuple):
 
     title: frozenset[str]
     pairs: frozenset[str]
+    words: frozenset[str] = frozenset()
+    negated: tuple[str, ...] = ()
+    """The word each negation bears on (``contrast.negated_words``)."""
+    sides: frozenset[str] = frozenset()
+    """The sides of opposites it says (``contrast.polarity``)."""
 
 
 def features(title: str, facts: Sequence[str], narrative: str) -> Features:
-    return Features(frozenset(content_words(title)), text_pairs(title, facts, narrative))
+    text = "\n".join([title, *facts, narrative])
+    words = content_words(text)
+    return Features(
+        frozenset(content_words(title)),
+        frozenset(word_pairs(words)),
+        frozenset(words),
+        negated_words(text, stem),
+        polarity(text),
+    )
 
 
 def text_pairs(title: str, facts: Sequence[str], narrative: str) -> frozenset[str]:
@@ -86,11 +110,38 @@ def word_pairs(words: list[str]) -> list[str]:
     return list(map(" ".join, zip(words, words[1:], strict=False)))
 
 
-def similarity(a: Features, b: Features) -> float:
-    """From 0 (nothing shared) to 1 (the same words in the same order)."""
-    return (1 - TITLE_WEIGHT) * _jaccard(a.pairs, b.pairs) + TITLE_WEIGHT * _jaccard(
-        a.title, b.title
+def every_word(word: str) -> bool:
+    """Rare, when nothing is known of the store."""
+    return True
+
+
+def similarity(a: Features, b: Features, rare: Callable[[str], bool] = every_word) -> float:
+    """From 0 (nothing shared) to 1 (the same words in the same order).
+
+    Word pairs, words and title words overlapping; cut by ``APART`` when the two
+    contradict each other (a negation or an opposite on one side only) or each holds
+    a rare word the other lacks (another name, number or path: ``contrast``).
+    ``rare``: whether a stemmed word is rare in the store (by default every word is).
+    """
+    alike = (
+        PAIRS_WEIGHT * _jaccard(a.pairs, b.pairs)
+        + WORDS_WEIGHT * _jaccard(a.words, b.words)
+        + TITLE_WEIGHT * _jaccard(a.title, b.title)
     )
+    if contradicts((a.words, b.words), (a.negated, b.negated), (a.sides, b.sides)):
+        return alike * APART
+    if substituted(a.words, b.words, rare):
+        return alike * APART
+    return alike
+
+
+def is_rare(word: str, held_by: int, memories: int) -> bool:
+    """Whether a word held by ``held_by`` of a store's ``memories`` is rare there (a
+    number always is: another number is another fact)."""
+    return held_by <= max(RARE_HOLDERS, RARE_SHARE * memories) or _DIGIT_RE.search(word) is not None
+
+
+_DIGIT_RE = re.compile(r"\d")
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -113,23 +164,28 @@ _EMPTY = 1 << 32
 def sketch(title: str, facts: Sequence[str], narrative: str) -> tuple[int, ...]:
     """A MinHash of the memory's word pairs by one permutation.
 
-    Words are numbered as they are first met in this process (stemmed words share
-    a number), so a pair is two small numbers, hashed by multiplication: sketches
-    are compared within one pass, never stored. Each pair's hash falls in one of
-    ``SKETCH_SIZE`` bins, whose least value is kept; an empty bin takes the next
-    full bin's (densified), so that short memories have whole sketches too.
+    Each stemmed word is a number of 24 bits (from its CRC-32: the same in every
+    run, so a store's candidates are too), a pair two such numbers, hashed by
+    multiplication. Each
+    hash falls in one of ``SKETCH_SIZE`` bins, whose least value is kept; an empty
+    bin takes the next full bin's (densified), so that short memories have whole
+    sketches too.
     """
-    numbers = _word_numbers("\n".join([title, *facts, narrative]))
+    return sketch_numbers(word_numbers("\n".join([title, *facts, narrative])))
+
+
+def sketch_numbers(numbers: list[int]) -> tuple[int, ...]:
+    """``sketch`` of a text's ``word_numbers``."""
     if not numbers:
         return ()
     if len(numbers) == 1:
-        pairs = {numbers[0]}
+        shingles = {numbers[0]}
     else:
-        pairs = {a << 24 | b for a, b in zip(numbers, numbers[1:], strict=False)}
+        shingles = {a << 24 | b for a, b in zip(numbers, numbers[1:], strict=False)}
     size = SKETCH_SIZE
     bins = [_EMPTY] * size
-    for pair in pairs:
-        value = (pair * _MULTIPLIER & _MASK64) >> 32
+    for shingle in shingles:
+        value = (shingle * _MULTIPLIER & _MASK64) >> 32
         slot = value % size
         value //= size
         if value < bins[slot]:
@@ -147,10 +203,15 @@ _MULTIPLIER = 0x9E3779B97F4A7C15
 _MASK64 = (1 << 64) - 1
 _NUMBERS: dict[str, int] = {}
 """Each word seen, as the number of its stem (0 for a stop word)."""
-_STEM_NUMBERS: dict[str, int] = {}
 
 
-def _word_numbers(text: str) -> list[int]:
+def stem_number(word: str) -> int:
+    """The number of a stemmed word (never 0)."""
+    return (zlib.crc32(word.encode("utf-8")) & 0xFFFFFF) or 1
+
+
+def word_numbers(text: str) -> list[int]:
+    """The text's content words, in order, each as the number of its stem."""
     numbers = _NUMBERS
     out = []
     for word in _WORD_RE.findall(text.lower()):
@@ -158,11 +219,7 @@ def _word_numbers(text: str) -> list[int]:
         if number is None:
             if len(numbers) > MAX_CACHED_WORDS:
                 numbers.clear()
-            if word in ENGLISH:
-                number = 0
-            else:
-                stems = _STEM_NUMBERS
-                number = stems.setdefault(stem(word), len(stems) + 1)
+            number = 0 if word in ENGLISH else stem_number(stem(word))
             numbers[word] = number
         if number:
             out.append(number)

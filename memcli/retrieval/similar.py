@@ -2,8 +2,12 @@
 
 Two memories are near-identical when their normalised text (title and facts:
 lowercased, words only) is the same, or when the sets of their word shingles
-(runs of ``SHINGLE`` words) overlap by at least ``THRESHOLD`` (Jaccard). Cheap
-enough for the few dozen memories a context or a recall shows.
+(runs of ``SHINGLE`` words) overlap by at least ``THRESHOLD`` (Jaccard), or when
+their content words (stemmed, each word a negation bears on marked as negated)
+overlap by at least ``WORDS_THRESHOLD`` (and their shingles by ``SOME_SHINGLES``):
+the same fact said in another order is shown once, while "use" and "do not use"
+stay two. Cheap enough for the few
+dozen memories a context or a recall shows.
 """
 
 from __future__ import annotations
@@ -14,16 +18,32 @@ from typing import TypeVar
 
 SHINGLE = 3
 THRESHOLD = 0.8
+WORDS_THRESHOLD = 0.9
+SOME_SHINGLES = 0.3
+"""Alike by content words counts only with this share of the shingles in common too:
+"tabs over spaces" and "spaces over tabs" have the same words."""
 _WORD_RE = re.compile(r"[^\W_]+")
+_WORD = "\x00"
+"""The first character of a signature's content-word items (never that of a shingle)."""
 T = TypeVar("T")
 
 
 def signature(title: str, facts: Sequence[str] = ()) -> frozenset[str]:
-    """The word shingles of a memory's title and facts (its words, when it has few)."""
-    words = _WORD_RE.findall(" ".join([title, *facts]).lower())
+    """The word shingles of a memory's title and facts (its words, when it has few),
+    and its content words (``_WORD`` first; ``!`` after it for a negated one)."""
+    from memcli.retrieval.contrast import negated_words, polarity
+    from memcli.retrieval.likeness import content_words, stem
+
+    text = " ".join([title, *facts])
+    words = _WORD_RE.findall(text.lower())
     if len(words) < SHINGLE:
-        return frozenset([" ".join(words)]) if words else frozenset()
-    return frozenset(map(" ".join, zip(*(words[n:] for n in range(SHINGLE)), strict=False)))
+        shingles = frozenset([" ".join(words)]) if words else frozenset()
+    else:
+        shingles = frozenset(map(" ".join, zip(*(words[n:] for n in range(SHINGLE)), strict=False)))
+    negated = set(negated_words(text, stem))
+    marked = {_WORD + ("!" if w in negated else "") + w for w in content_words(text)}
+    marked |= {_WORD + "~" + side for side in polarity(text)}
+    return shingles | marked
 
 
 def near_identical(a: frozenset[str], b: frozenset[str], threshold: float = THRESHOLD) -> bool:
@@ -31,9 +51,38 @@ def near_identical(a: frozenset[str], b: frozenset[str], threshold: float = THRE
         return False
     if a == b:
         return True
-    if min(len(a), len(b)) < threshold * max(len(a), len(b)):
-        return False  # the overlap cannot reach the threshold
-    return len(a & b) / len(a | b) >= threshold
+    (words_a, shingles_a), (words_b, shingles_b) = _split(a), _split(b)
+    shared = len(a & b)
+    return _alike(
+        words_a, shingles_a, words_b, shingles_b, len(words_a & words_b), shared, threshold
+    )
+
+
+def _split(signature: frozenset[str]) -> tuple[frozenset[str], int]:
+    """The content-word items of a signature, and how many shingles it has."""
+    words = frozenset(item for item in signature if item.startswith(_WORD))
+    return words, len(signature) - len(words)
+
+
+def _alike(
+    words_a: frozenset[str],
+    shingles_a: int,
+    words_b: frozenset[str],
+    shingles_b: int,
+    words_shared: int,
+    shared: int,
+    threshold: float,
+) -> bool:
+    """By shingles at least ``threshold`` alike, or by content words ``WORDS_THRESHOLD``."""
+    shingles_shared = shared - words_shared
+    if not shingles_a or not shingles_b:
+        return False
+    by_shingles = shingles_shared / (shingles_a + shingles_b - shingles_shared)
+    if by_shingles >= threshold:
+        return True
+    if by_shingles < SOME_SHINGLES or not words_a or not words_b:
+        return False  # the same words in another order may say the opposite
+    return words_shared / (len(words_a) + len(words_b) - words_shared) >= WORDS_THRESHOLD
 
 
 def distinct(
@@ -70,12 +119,12 @@ class Shingles:
     """Signatures already shown, found again by the shingles they share."""
 
     def __init__(self) -> None:
-        self.sizes: list[int] = []
+        self.signatures: list[tuple[frozenset[str], int]] = []
         self.holders: dict[str, list[int]] = {}
 
     def add(self, signature: frozenset[str]) -> None:
-        number = len(self.sizes)
-        self.sizes.append(len(signature))
+        number = len(self.signatures)
+        self.signatures.append(_split(signature))
         for shingle in signature:
             self.holders.setdefault(shingle, []).append(number)
 
@@ -87,8 +136,10 @@ class Shingles:
         for shingle in signature:
             for number in self.holders.get(shingle, ()):
                 shared[number] = shared.get(number, 0) + 1
-        mine = len(signature)
-        return any(
-            both / (mine + self.sizes[number] - both) >= threshold
-            for number, both in shared.items()
-        )
+        words, shingles = _split(signature)
+        for number, both in shared.items():
+            their_words, their_shingles = self.signatures[number]
+            words_shared = len(words & their_words)
+            if _alike(words, shingles, their_words, their_shingles, words_shared, both, threshold):
+                return True
+        return False

@@ -4,10 +4,12 @@ Finding clusters never compares every two memories. Each current observation
 of every layer given (one :class:`~memcli.service.memory.Memory` a layer) is
 read once from the index, and its word pairs sketched (``likeness.sketch``); the
 sketch is cut into bands, and memories of the same type sharing a whole band
-are candidates. The candidates alone are compared in full (``likeness.similarity``)
-and those at least ``THRESHOLD`` alike are linked; linked memories form a
-cluster. Memory stays small: a band is one 64-bit number in one array, and only
-candidates are read again.
+are candidates. The candidates alone are compared in full (``likeness.similarity``,
+with how many memories hold each word counted in the same pass: a rare word
+differing counts against likeness) and those at least ``THRESHOLD`` alike are
+linked; linked memories are cut into clusters around their keepers, every member
+at least ``THRESHOLD`` alike to its keeper. Memory stays small: a band is one
+64-bit number in one array, and only candidates are read again.
 
 The keeper is the memory with a key, else the most important, else the most
 recent. A merge rewrites the keeper alone, in one commit: the others' facts,
@@ -21,7 +23,9 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from array import array
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -32,8 +36,11 @@ from memcli.retrieval.likeness import (
     Features,
     bands,
     features,
+    is_rare,
     similarity,
-    sketch,
+    sketch_numbers,
+    stem_number,
+    word_numbers,
 )
 
 if TYPE_CHECKING:
@@ -47,8 +54,9 @@ _KEY_MASK = (1 << (63 - _ROW_BITS)) - 1
 READ_CHUNK = 500
 MIN_AGREEING = 7
 """Of the ``SKETCH_SIZE`` values, two candidates' sketches must agree on this many (their
-word pairs overlapping by about a quarter) to be compared in full. Pairs alike enough
-to cluster overlap by a third at least (0.55 = 0.7 x 0.36 + 0.3 with the same title)."""
+word pairs overlapping by about a quarter) to be compared in full. Memories alike
+enough to cluster mostly overlap by more; the same fact in another order may not,
+and is then found only when it shares a band."""
 
 
 class Member(NamedTuple):
@@ -105,13 +113,19 @@ def find_clusters(
     rows: list[tuple[int, str]] = []  # (layer, id) by number
     entries = array("q")
     sketches = array("Q")
+    held: Counter[int] = Counter()
     for layer, memory in enumerate(memories):
-        _sketch_layer(memory.index(), layer, rows, entries, sketches, progress)
+        _sketch_layer(memory.index(), layer, rows, entries, sketches, held, progress)
+    total = len(rows)
+
+    def rare(word: str) -> bool:
+        return is_rare(word, held[stem_number(word)], total)
+
     pairs = _likely(_candidate_pairs(entries), sketches)
     wanted = sorted({n for pair in pairs for n in pair})
     known = _read(memories, [rows[n] for n in wanted])
-    linked = _linked(pairs, rows, known, threshold)
-    return _clusters(linked, rows, known)
+    linked = _linked(pairs, rows, known, threshold, rare)
+    return _clusters(linked, rows, known, threshold, rare)
 
 
 def _sketch_layer(
@@ -120,12 +134,16 @@ def _sketch_layer(
     rows: list[tuple[int, str]],
     entries: array[int],
     sketches: array[int],
+    held: Counter[int],
     progress: Callable[[int], None] | None,
 ) -> None:
+    """Sketch each memory of a layer; count in ``held`` how many memories hold each word."""
     for identity, type_, title, facts, narrative in index.observation_texts():
-        sketched = sketch(title, json.loads(facts), narrative)
+        numbers = word_numbers("\n".join([title, *json.loads(facts), narrative]))
+        sketched = sketch_numbers(numbers)
         if not sketched:
             continue
+        held.update(set(numbers))
         number = len(rows)
         rows.append((layer, identity))
         sketches.extend(sketched)
@@ -190,6 +208,7 @@ def _linked(
     rows: list[tuple[int, str]],
     known: dict[tuple[int, str], tuple[Entry, Features]],
     threshold: float,
+    rare: Callable[[str], bool],
 ) -> dict[int, int]:
     """Union-find parents of the memories linked by a pair at least ``threshold`` alike."""
     parent: dict[int, int] = {}
@@ -204,7 +223,7 @@ def _linked(
         first, second = known.get(rows[a]), known.get(rows[b])
         if first is None or second is None:
             continue
-        if similarity(first[1], second[1]) >= threshold:
+        if similarity(first[1], second[1], rare) >= threshold:
             ra, rb = root(a), root(b)
             if ra != rb:
                 parent[max(ra, rb)] = min(ra, rb)
@@ -217,22 +236,37 @@ def _clusters(
     linked: dict[int, int],
     rows: list[tuple[int, str]],
     known: dict[tuple[int, str], tuple[Entry, Features]],
+    threshold: float,
+    rare: Callable[[str], bool],
 ) -> list[Cluster]:
+    """The linked memories cut into clusters around their keepers.
+
+    Linked pair by pair, a group may chain memories that are not alike; so the
+    greatest (``keeper_rank``) of a group keeps those at least ``threshold`` alike to
+    it, and the rest are grouped again the same way: every member of a cluster is
+    close to its keeper.
+    """
     groups: dict[int, list[int]] = {}
     for n, top in linked.items():
         groups.setdefault(top, []).append(n)
     clusters = []
     for numbers in groups.values():
-        if len(numbers) < 2:
-            continue
         found = [(rows[n][0], *known[rows[n]]) for n in sorted(numbers)]
-        layer, keeper, keeper_features = max(found, key=lambda item: keeper_rank(item[1]))
-        members = [
-            Member(entry, at, 1.0 if entry is keeper else similarity(keeper_features, mine))
-            for at, entry, mine in found
-        ]
-        members.sort(key=lambda m: (m.entry is not keeper, -m.similarity, m.entry.id))
-        clusters.append(Cluster(members[0], members))
+        found.sort(key=lambda item: keeper_rank(item[1]), reverse=True)
+        while len(found) > 1:
+            layer, keeper, keeper_features = found[0]
+            members = [Member(keeper, layer, 1.0)]
+            rest = []
+            for at, entry, mine in found[1:]:
+                alike = similarity(keeper_features, mine, rare)
+                if alike >= threshold:
+                    members.append(Member(entry, at, alike))
+                else:
+                    rest.append((at, entry, mine))
+            if len(members) > 1:
+                members[1:] = sorted(members[1:], key=lambda m: (-m.similarity, m.entry.id))
+                clusters.append(Cluster(members[0], members))
+            found = rest
     clusters.sort(key=lambda c: (-len(c.members), -c.similarity, c.keeper.entry.id))
     return clusters
 
@@ -288,10 +322,11 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
             "fallback": None,
         }
     result = memory.writer.merge(cluster.keeper.entry, others, merge)
+    merged = set(result.record.supersedes) if result.commit else set()
     return {
         "keeper": result.record.id,
         "title": result.record.title,
-        "superseded": [e.id for e in others],
+        "superseded": [e.id for e in others if e.id in merged],
         "commit": result.commit,
         "merged_by": used.get("merged_by"),
         "fallback": used.get("fallback"),
@@ -299,10 +334,12 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
 
 
 def deterministic_merge(keeper: Observation, others: list[Observation]) -> Observation:
-    """The keeper with the others' facts, concepts and files added, the highest importance."""
+    """The keeper with the others' facts, concepts and files added, the highest importance,
+    and the sentences of their text it does not hold already (``sentences_added``)."""
     every = [keeper, *others]
     importances = [o.importance for o in every if o.importance is not None]
     return keeper.replace(
+        narrative=sentences_added(keeper, others),
         facts=_union(o.facts for o in every),
         concepts=_union(o.concepts for o in every),
         files=_union(o.files for o in every),
@@ -320,6 +357,8 @@ def merge_records(
         return Merge(fallback, "deterministic", None)
     from memcli.capture.bounded_command import CommandFailed, run_bounded
     from memcli.core.errors import MemError
+    from memcli.core.secrets import report
+    from memcli.service.screening import new_secrets
 
     cluster = cluster_json(keeper, others)
     try:
@@ -329,9 +368,15 @@ def merge_records(
             timeout=float(settings["timeout"]),
             max_input=int(settings["max_input_chars"]),
         )
-        return Merge(from_command(fallback, answer), "command", None)
+        merged = from_command(fallback, answer)
     except (CommandFailed, MemError) as exc:
         return Merge(fallback, "deterministic", str(exc))
+    found = new_secrets(merged, [keeper, *others])
+    if found:
+        return Merge(
+            fallback, "deterministic", f"its answer holds a likely secret: {report(found)}"
+        )
+    return Merge(merged, "command", None)
 
 
 CONSOLIDATE_PROMPT = (
@@ -355,12 +400,19 @@ def cluster_json(keeper: Observation, others: list[Observation]) -> dict[str, An
 
 def from_command(merged: Observation, answer: str) -> Observation:
     """The deterministic merge with the command's title, narrative and facts; its concepts
-    and files added. ``InvalidInput`` when the answer is not such a JSON object."""
+    and files added, ``<private>`` spans dropped as a save drops them. ``InvalidInput``
+    when the answer is not such a JSON object."""
     from memcli.core.errors import InvalidInput
-    from memcli.core.validate import check_file_ref, clean_list, clean_narrative, clean_title
+    from memcli.core.validate import (
+        check_file_ref,
+        clean_list,
+        clean_narrative,
+        clean_title,
+        strip_private_deep,
+    )
 
     try:
-        data = json.loads(answer)
+        data = strip_private_deep(json.loads(answer))
     except json.JSONDecodeError:
         raise InvalidInput("the command's answer is not JSON") from None
     if not isinstance(data, dict):
@@ -378,6 +430,26 @@ def from_command(merged: Observation, answer: str) -> Observation:
         concepts=concepts,
         files=_union([merged.files, files]),
     )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def sentences_added(keeper: Observation, others: list[Observation]) -> str:
+    """The keeper's text, then each sentence of the others' texts holding a content word
+    the keeper's title, facts and text (and the sentences added) do not: nothing a
+    member said is lost, and a sentence said again in the same words is not repeated."""
+    from memcli.retrieval.likeness import content_words
+
+    held = set(content_words("\n".join([keeper.title, *keeper.facts, keeper.narrative])))
+    added = []
+    for other in others:
+        for sentence in _SENTENCE_END.split(other.narrative.strip()):
+            words = set(content_words(sentence))
+            if words - held:
+                added.append(sentence.strip())
+                held |= words
+    return "\n\n".join(part for part in [keeper.narrative.rstrip(), " ".join(added)] if part)
 
 
 def _union(lists: Iterable[list[str]]) -> list[str]:

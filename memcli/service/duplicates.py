@@ -12,9 +12,17 @@ instead (``COSINE_THRESHOLD``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from memcli.retrieval.likeness import THRESHOLD, features, raw_content_words, similarity
+from memcli.retrieval.likeness import (
+    THRESHOLD,
+    features,
+    is_rare,
+    raw_content_words,
+    similarity,
+    stem,
+)
 
 if TYPE_CHECKING:
     from memcli.core.model import Observation
@@ -120,13 +128,44 @@ def _similar(index: Index, observation: Observation, threshold: float) -> list[S
         return []
     narratives = index.texts([e.id for e in entries])
     mine = features(observation.title, observation.facts, observation.narrative)
+    texts = [_text(observation.title, observation.facts, observation.narrative)]
+    texts += [_text(e.title, e.facts, narratives[e.id]) for e in entries]
+    rare = store_rarity(index, texts)
     scored = [
-        Similar(entry, similarity(mine, features(entry.title, entry.facts, narratives[entry.id])))
+        Similar(
+            entry, similarity(mine, features(entry.title, entry.facts, narratives[entry.id]), rare)
+        )
         for entry in entries
     ]
     found = [s for s in scored if s.similarity >= threshold]
     found.sort(key=lambda s: (-s.similarity, s.entry.created, s.entry.id))
     return found[:MAX_SIMILAR]
+
+
+def _text(title: str, facts: Sequence[str], narrative: str) -> str:
+    return "\n".join([title, *facts, narrative])
+
+
+def store_rarity(index: Index, texts: Sequence[str]) -> Callable[[str], bool]:
+    """Whether a stemmed word of these texts is rare in the store (``likeness.is_rare``),
+    counted in the full-text index when first asked, up to ``COMMON``."""
+    from memcli.index.fts import Term
+
+    written: dict[str, str] = {}
+    for text in texts:
+        for word in raw_content_words(text):
+            written.setdefault(stem(word), word)
+    memories = index.count()
+    known: dict[str, bool] = {}
+
+    def rare(word: str) -> bool:
+        if word not in known:
+            raw = written.get(word, word)
+            (held,) = index.term_counts([Term(raw)], COMMON)
+            known[word] = is_rare(raw, held, memories)
+        return known[word]
+
+    return rare
 
 
 def _rare_words_match(index: Index, observation: Observation) -> str | None:

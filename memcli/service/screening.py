@@ -78,6 +78,18 @@ def screened(record: R, old: R | None, policy: Policy) -> R:
     return _redacted(record, fields, kept)
 
 
+def new_secrets(record: Record, sources: Iterable[Record]) -> list[Finding]:
+    """The likely secrets of ``record`` that none of ``sources`` held (a merge of them).
+
+    What the sources hold was let in when they were saved; a merge moves it, and
+    anything new is the merge's own.
+    """
+    from memcli.core.secrets import new_findings, scan_fields
+
+    before = [found for source in sources for found in scan_fields(_secret_fields(source))]
+    return new_findings(scan_fields(_secret_fields(record)), before)
+
+
 def _secret_fields(record: Record) -> dict[str, Any]:
     """Every text a record holds, named as ``mem save`` names its fields.
 

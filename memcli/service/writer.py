@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from memcli.core import journal
 from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
-from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
+from memcli.core.errors import InvalidInput, InvalidMemoryFile, SecretsFound, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
-from memcli.service.screening import screened, screened_file, without_private
+from memcli.service.screening import new_secrets, screened, screened_file, without_private
 from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
@@ -270,14 +270,23 @@ class Writer:
 
         ``merge`` makes the merged keeper from the memories as they are under the
         lock, and says how (a line of the commit message). The keeper alone is
-        written: it supersedes the others, which stay as they are.
+        written: it supersedes the others, which stay as they are. Under the lock,
+        a memory changed, removed or superseded since the cluster was found is left
+        out (another merge got there first): with the keeper or every other left
+        out, nothing is written (action ``unchanged``, no commit).
         """
         from memcli.core.model import Observation
+        from memcli.core.model import without_private as visible_part
+        from memcli.core.secrets import report
         from memcli.service.supersede import check_no_cycle
 
         with self._transaction():
             self.memory.refresh_index()
-            records = [self.memory.load(self.memory.resolve(e.id)) for e in [keeper, *others]]
+            current = self._as_found([keeper, *others])
+            if not current or current[0].id != keeper.id or len(current) < 2:
+                where = self.memory.read(lambda index: index.path_of(keeper.id))
+                return SaveResult(self.memory.load_or_stub(keeper), where or "", "unchanged", None)
+            records = [self.memory.load(entry) for entry in current]
             if not all(isinstance(r, Observation) for r in records):
                 raise InvalidInput("only memories are merged, not session summaries")
             kept, *rest = (r for r in records if isinstance(r, Observation))
@@ -289,13 +298,38 @@ class Writer:
                 supersedes=list(dict.fromkeys([*kept.supersedes, *replaced])),
                 updated=format_timestamp(now()),
             )
-            merged = screened(merged, kept, "refuse")
+            visible = visible_part(merged)
+            merged = visible if isinstance(visible, Observation) else merged
+            found = new_secrets(merged, [kept, *rest])
+            if found:
+                raise SecretsFound(f"the merge would add likely secrets: {report(found)}")
             message = journal.commit_message("merge", [merged, *rest])
             subject, _, body = message.partition("\n\n")
             message = f"{subject}\n\nInto {kept.id}; {how}\n\n{body}"
             path = self.memory.resolve(kept.id).path
             commit = self._commit_files({path: merged.to_markdown()}, [], message)
             return SaveResult(merged, path, "merged", commit)
+
+    def _as_found(self, entries: list[Entry]) -> list[Entry]:
+        """Those of ``entries`` still current as they were found: present, unchanged and
+        superseded by nothing."""
+        from memcli.core.errors import NotFound
+
+        current = []
+        for entry in entries:
+            try:
+                now_entry = self.memory.resolve(entry.id)
+            except NotFound:
+                continue
+            if now_entry.updated != entry.updated:
+                continue
+            if self._superseded(entry.id):
+                continue
+            current.append(now_entry)
+        return current
+
+    def _superseded(self, identity: str) -> bool:
+        return bool(self.memory.read(lambda index: index.replacing(identity)))
 
     def forget(self, refs: Iterable[str], *, verb: str = "forget") -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them.

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @click.option(
     "--threshold",
     type=click.FloatRange(0.3, 1.0),
-    help="How alike two memories must be, 0.3 to 1 (default: the tuned 0.55).",
+    help="How alike two memories must be, 0.3 to 1 (default: the tuned 0.6).",
 )
 @json_option
 @layer_option
@@ -37,11 +37,13 @@ def dedupe(
     """Find clusters of near-duplicate memories; with --apply, merge each into its keeper.
 
     Every layer present is read (--layer: one); a merge happens in the keeper's
-    layer. Memories of the same type whose words say nearly the same (word pairs and
-    titles compared; the threshold was chosen on a labelled set with a precision
-    of 0.9) form a cluster. Its keeper is the one with a key, else the most
-    important, else the most recent. Candidates come from sketches of every
-    memory, so a large store is never compared pair by pair.
+    layer. Memories of the same type whose words say nearly the same (words, word
+    pairs and titles compared; a negation, an opposite or another name or number
+    on one side counts against them; the threshold was chosen on a labelled set
+    with a precision of 0.9) form a cluster, each member close to its keeper. Its
+    keeper is the one with a key, else the most important, else the most recent.
+    Candidates come from sketches of every memory, so a large store is never
+    compared pair by pair.
 
     --apply merges a cluster in one commit: the keeper gets the others' facts,
     concepts and files, and supersedes them (they stay in the store and in git,
@@ -130,5 +132,8 @@ def _apply(
         if superseded:
             click.echo(f"merged {len(superseded)} into {done['keeper']}  {done['title']}")
         else:
-            click.echo(f"cluster {number}: the others are in other layers; nothing merged")
+            click.echo(
+                f"cluster {number}: nothing merged (the others are in other layers, "
+                "or were merged or changed meanwhile)"
+            )
     return done
