@@ -361,7 +361,7 @@ def _answering(store: Path, tmp_path: Path, answer: dict[str, object]) -> None:
         tmp_path,
         f"import json, sys\nsys.stdin.read()\nprint(json.dumps({json.dumps(answer)}))\n",
     )
-    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(command)}\n")
+    user_config(f"[consolidate]\ncommand = {json.dumps(command)}\n")
 
 
 def test_private_spans_of_the_consolidate_answer_are_never_committed(
@@ -535,7 +535,7 @@ def test_two_dedupe_applies_at_once_commit_one_merge(store: Path, tmp_path: Path
     # A command that takes a while: the second apply finds its clusters while the first
     # holds the write lock.
     slow = _command(tmp_path, "import sys, time\nsys.stdin.read()\ntime.sleep(1)\nsys.exit(3)\n")
-    (store / "mem.toml").write_text(f"[consolidate]\ncommand = {json.dumps(slow)}\n")
+    user_config(f"[consolidate]\ncommand = {json.dumps(slow)}\n")
     a, b, _ = _cluster_store()
     before = commits(store)
     both = [
