@@ -728,3 +728,48 @@ def test_explain_names_each_memory_by_an_id_that_shows_it(
     assert twin is not None and twin.group(1) in ids
     for short in ids:
         assert run_mem("show", short).returncode == 0
+
+
+# ------------------------------------------------- shown whole, or not counted as shown
+
+DEPLOYS = "Deploys go out on Tuesdays after stand-up; a Friday deploy needs a second reviewer"
+
+
+def _hook(event: str, tmp_path: Path, **fields: str) -> str:
+    """The context Claude Code's hook ``event`` adds in session ``s`` ('' when none)."""
+    payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": event, **fields}
+    out = mem("hook", "claude", event, input=json.dumps(payload)).stdout
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
+
+
+def test_a_memory_whose_derived_title_is_cut_is_shown_with_its_text(
+    store: Path, tmp_path: Path
+) -> None:
+    mem("save", DEPLOYS, "--type", "decision")
+    shown = mem("context").stdout
+    assert DEPLOYS in shown  # whole, though the title derived from it stops at "second…"
+    assert DEPLOYS in _hook("SessionStart", tmp_path)
+    # Shown whole, so counted as shown: recall does not give it again.
+    assert not _hook("UserPromptSubmit", tmp_path, prompt="who reviews a Friday deploy?")
+
+
+def test_a_memory_shown_in_part_at_session_start_can_still_be_recalled(
+    store: Path, tmp_path: Path
+) -> None:
+    text = f"{DEPLOYS}.\n\nRollbacks go through the blue-green switch in the ops console."
+    mem("save", text, "--type", "decision", "--title", "Deploy days")
+    start = _hook("SessionStart", tmp_path)
+    assert DEPLOYS in start and "blue-green" not in start  # its first line only
+    prompt = "how do rollbacks work with the blue-green switch in the ops console?"
+    assert "blue-green switch" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+
+
+def test_a_memory_cut_to_fit_the_budget_is_not_counted_as_shown(
+    store: Path, tmp_path: Path
+) -> None:
+    (store / "mem.toml").write_text("[agents]\nclaude_context = 160\n")
+    mem("save", DEPLOYS, "--type", "decision", "--title", "Deploy days")
+    start = _hook("SessionStart", tmp_path)
+    assert "Deploy days" in start and "second reviewer" not in start  # cut to fit
+    prompt = "who must review a Friday deploy after stand-up on Tuesdays?"
+    assert "second reviewer" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
