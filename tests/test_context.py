@@ -92,14 +92,15 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
 def test_context_json_reports_what_is_in_it(indexed_fixture_store: Path) -> None:
     report = json.loads(mem("context", "--format", "json").stdout)
     assert report["chars"] == len(report["context"]) <= report["budget"] == 8000
-    # Best first: the decision and the preference (they hold whatever their age), the
-    # important gotcha, then today's gotcha; the rest follow with one line each.
+    # Best first: the decision, the team's background and the preference (they hold
+    # whatever their age), the important gotcha, then today's gotcha; the rest follow
+    # with one line each.
     assert report["hot"] == [
         "01JBQ8Z1X4A2B3C4D5E6F7G8H9",
+        "01JDK2M3N4P5Q6R7S8T9V0W1X2",
         "01JD0A1B2C3D4E5F6G7H8J9K0M",
         "01JC2M4K7R9S1T3V5W7X9Y1Z3A",
         "01JDM3N4P5Q6R7S8T9V0W1X2Y3",
-        "01JD5N6P7Q8R9S0T1V2W3X4Y5Z",
     ]
     assert len(report["warm"]) == 3
     assert report["summaries"] == ["01JDH5J6K7M8N9P0Q1R2S3T4V5"]
@@ -650,7 +651,7 @@ def test_memories_touching_the_current_work_come_first(
         "--file",
         "src/payments/refund.py",
     )
-    mem("save", "Invoices are rendered by weasyprint", "--type", "context", "--concept", "invoices")
+    mem("save", "Invoices are rendered by weasyprint", "--type", "pattern", "--concept", "invoices")
     project = tmp_path / "shop"
     (project / "src" / "payments").mkdir(parents=True)
     (project / "src" / "invoices.py").write_text("x\n")
@@ -773,3 +774,17 @@ def test_a_memory_cut_to_fit_the_budget_is_not_counted_as_shown(
     assert "Deploy days" in start and "second reviewer" not in start  # cut to fit
     prompt = "who must review a Friday deploy after stand-up on Tuesdays?"
     assert "second reviewer" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+
+
+def test_background_context_saved_today_ranks_above_a_day_of_discoveries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    background = _obs(
+        99, 0.2, type="context", title="The billing service is owned by the payments team"
+    )
+    memories = [*(_obs(n, 0.2) for n in range(40)), background]
+    root = write_store(tmp_path / "busy-day", memories)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert report["hot"][0] == background.id

@@ -5,8 +5,8 @@ then the memories worth most now, best first: the best ``hot_count`` with all
 their facts, the next ``warm_count`` with their first fact (or the first line
 of their text), then a footer saying how to find the rest and how to save.
 
-The candidates are every preference and decision (they hold until replaced,
-whatever their age), the important memories, the newest ones, and those
+The candidates are every preference, decision and context (background that
+holds until replaced, whatever its age), the important memories, the newest ones, and those
 touching what the project is changing now (``service.working_set``: its files,
 or concepts named by their paths). One score orders them: type, recency and
 importance (the factors of search, with ``[context]``'s weights), a boost for
@@ -47,7 +47,8 @@ from memcli.service.memory import Memory
 MEMORY_MD = "MEMORY.md"
 MAX_MEMORY_MD_BYTES = 4 << 20
 """Only so much of MEMORY.md is read (its first ``memory_md_lines`` lines are used)."""
-DURABLE_TYPES = ("preference", "decision")
+DURABLE_TYPES = ("preference", "decision", "context")
+"""Types that hold until replaced: candidates whatever their age."""
 IMPORTANT = 0.7
 """Observations of at least this importance are candidates whatever their age."""
 POOL = 40
