@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 import tomllib
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from memcli.adapters.agents.protocol import ANSWER_BYTE_CAPS, answer, fit_bytes
 
-from .conftest import git, mem, mem_json, run_mem
+from .conftest import git, mem, mem_executable, mem_json, run_mem
 
 SESSION = "019a1b2c-3d4e-7f00-8a9b-0c1d2e3f4a5b"
 
@@ -159,6 +160,8 @@ def test_installed_command_answers_as_codex_runs_it(
     git(project, "init", "-q")
     monkeypatch.chdir(project)
     mem("save", "Release builds need the signing key from the vault", "--type", "gotcha")
+    # The project's hooks run plain `mem`: the one on the user's PATH.
+    monkeypatch.setenv("PATH", f"{Path(mem_executable()).parent}{os.pathsep}{os.environ['PATH']}")
     mem("install", "codex", "--no-mcp")
     groups = json.loads((project / ".codex" / "hooks.json").read_text())["hooks"]["SessionStart"]
     command = groups[-1]["hooks"][0]["command"]

@@ -92,14 +92,15 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
 def test_context_json_reports_what_is_in_it(indexed_fixture_store: Path) -> None:
     report = json.loads(mem("context", "--format", "json").stdout)
     assert report["chars"] == len(report["context"]) <= report["budget"] == 8000
-    # Best first: the decision and the preference (they hold whatever their age), the
-    # important gotcha, then today's gotcha; the rest follow with one line each.
+    # Best first: the decision, the team's background and the preference (they hold
+    # whatever their age), the important gotcha, then today's gotcha; the rest follow
+    # with one line each.
     assert report["hot"] == [
         "01JBQ8Z1X4A2B3C4D5E6F7G8H9",
+        "01JDK2M3N4P5Q6R7S8T9V0W1X2",
         "01JD0A1B2C3D4E5F6G7H8J9K0M",
         "01JC2M4K7R9S1T3V5W7X9Y1Z3A",
         "01JDM3N4P5Q6R7S8T9V0W1X2Y3",
-        "01JD5N6P7Q8R9S0T1V2W3X4Y5Z",
     ]
     assert len(report["warm"]) == 3
     assert report["summaries"] == ["01JDH5J6K7M8N9P0Q1R2S3T4V5"]
@@ -651,7 +652,7 @@ def test_memories_touching_the_current_work_come_first(
         "--file",
         "src/payments/refund.py",
     )
-    mem("save", "Invoices are rendered by weasyprint", "--type", "context", "--concept", "invoices")
+    mem("save", "Invoices are rendered by weasyprint", "--type", "pattern", "--concept", "invoices")
     project = tmp_path / "shop"
     (project / "src" / "payments").mkdir(parents=True)
     (project / "src" / "invoices.py").write_text("x\n")
@@ -729,3 +730,62 @@ def test_explain_names_each_memory_by_an_id_that_shows_it(
     assert twin is not None and twin.group(1) in ids
     for short in ids:
         assert run_mem("show", short).returncode == 0
+
+
+# ------------------------------------------------- shown whole, or not counted as shown
+
+DEPLOYS = "Deploys go out on Tuesdays after stand-up; a Friday deploy needs a second reviewer"
+
+
+def _hook(event: str, tmp_path: Path, **fields: str) -> str:
+    """The context Claude Code's hook ``event`` adds in session ``s`` ('' when none)."""
+    payload = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": event, **fields}
+    out = mem("hook", "claude", event, input=json.dumps(payload)).stdout
+    return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out.strip() else ""
+
+
+def test_a_memory_whose_derived_title_is_cut_is_shown_with_its_text(
+    store: Path, tmp_path: Path
+) -> None:
+    mem("save", DEPLOYS, "--type", "decision")
+    shown = mem("context").stdout
+    assert DEPLOYS in shown  # whole, though the title derived from it stops at "second…"
+    assert DEPLOYS in _hook("SessionStart", tmp_path)
+    # Shown whole, so counted as shown: recall does not give it again.
+    assert not _hook("UserPromptSubmit", tmp_path, prompt="who reviews a Friday deploy?")
+
+
+def test_a_memory_shown_in_part_at_session_start_can_still_be_recalled(
+    store: Path, tmp_path: Path
+) -> None:
+    text = f"{DEPLOYS}.\n\nRollbacks go through the blue-green switch in the ops console."
+    mem("save", text, "--type", "decision", "--title", "Deploy days")
+    start = _hook("SessionStart", tmp_path)
+    assert DEPLOYS in start and "blue-green" not in start  # its first line only
+    prompt = "how do rollbacks work with the blue-green switch in the ops console?"
+    assert "blue-green switch" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+
+
+def test_a_memory_cut_to_fit_the_budget_is_not_counted_as_shown(
+    store: Path, tmp_path: Path
+) -> None:
+    (store / "mem.toml").write_text("[agents]\nclaude_context = 160\n")
+    mem("save", DEPLOYS, "--type", "decision", "--title", "Deploy days")
+    start = _hook("SessionStart", tmp_path)
+    assert "Deploy days" in start and "second reviewer" not in start  # cut to fit
+    prompt = "who must review a Friday deploy after stand-up on Tuesdays?"
+    assert "second reviewer" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+
+
+def test_background_context_saved_today_ranks_above_a_day_of_discoveries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    background = _obs(
+        99, 0.2, type="context", title="The billing service is owned by the payments team"
+    )
+    memories = [*(_obs(n, 0.2) for n in range(40)), background]
+    root = write_store(tmp_path / "busy-day", memories)
+    monkeypatch.setenv("MEM_STORE", str(root))
+    monkeypatch.setenv("MEM_NOW", "2026-11-21T12:00:00Z")
+    report = json.loads(mem("context", "--format", "json").stdout)
+    assert report["hot"][0] == background.id

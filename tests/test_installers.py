@@ -288,18 +288,29 @@ def test_hooks_and_server_run_this_mem_not_another_on_path(
     (other / "mem").write_text("#!/bin/sh\necho 'an older mem' >&2\nexit 2\n")
     (other / "mem").chmod(0o755)
     path = f"{other}{os.pathsep}{os.environ['PATH']}"
+    # The project's files are committed: plain `mem`, and a line saying it is another one.
     done = run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path})
     assert done.returncode == 0, done.stderr
-    written = "".join(path.read_text() for path in files)
-    assert mem_executable() in written
-    assert '"mem hook' not in written and '"command": "mem"' not in written
-    assert 'command = "mem"' not in written
+    assert mem_executable() not in "".join(path.read_text() for path in files)
+    assert f"the first `mem` on PATH is {other / 'mem'}" in done.stderr
+    run_mem("uninstall", agent, cwd=project, env={"PATH": path})
+    # The user's own files name this one.
+    scope = "local" if agent == "claude" else "user"
+    done = run_mem("install", agent, "--mcp", "--scope", scope, cwd=project, env={"PATH": path})
+    assert done.returncode == 0, done.stderr
+    home = Path(os.environ["HOME"])
+    mine = [path for path in [*project.rglob("*"), *home.rglob("*")] if path.is_file()]
+    written = "".join(path.read_text(errors="replace") for path in mine)
+    assert mem_executable() in written and '"mem hook' not in written
+    assert '"command": "mem"' not in written and 'command = "mem"' not in written
+    run_mem("uninstall", agent, "--scope", scope, cwd=project, env={"PATH": path})
     # The mem on PATH is this one (a link to it, as pipx makes): plain `mem` is kept.
     (other / "mem").unlink()
     (other / "mem").symlink_to(mem_executable())
-    run_mem("uninstall", agent, cwd=project, env={"PATH": path})
-    assert run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path}).returncode == 0
-    assert mem_executable() not in "".join(path.read_text() for path in files)
+    done = run_mem("install", agent, "--mcp", "--scope", scope, cwd=project, env={"PATH": path})
+    assert done.returncode == 0 and "first `mem` on PATH" not in done.stderr
+    mine = [path for path in [*project.rglob("*"), *home.rglob("*")] if path.is_file()]
+    assert mem_executable() not in "".join(path.read_text(errors="replace") for path in mine)
 
 
 @pytest.mark.parametrize(
@@ -344,3 +355,59 @@ def test_uninstall_leaves_no_empty_folder_install_made(
     mem("install", agent)
     mem("uninstall", agent)
     assert sorted(p.name for p in project.iterdir()) == before
+
+
+def _project_files(project: Path) -> dict[str, str]:
+    """Every file of the project's work tree but git's own, by relative path."""
+    return {
+        str(path.relative_to(project)): path.read_text()
+        for path in sorted(project.rglob("*"))
+        if path.is_file() and ".git" not in path.relative_to(project).parts
+    }
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_a_project_install_names_nothing_of_this_machine_in_committed_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_env: Path, agent: str
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    elsewhere = tmp_path / "data" / "mem-elsewhere"
+    monkeypatch.setenv("MEM_HOME", str(elsewhere))
+    done = run_mem("install", agent, "--mcp", cwd=project, env={"MEM_HOME": str(elsewhere)})
+    assert done.returncode == 0, done.stderr
+    written = _project_files(project)
+    local = written.pop(".claude/settings.local.json", None)
+    assert set(written) == set(INSTALLED[agent])
+    shared = "".join(written.values())
+    assert "mem hook" in shared and "mcp" in shared
+    for machine in (str(elsewhere), str(isolated_env), str(tmp_path), mem_executable()):
+        assert machine not in shared, (machine, shared)
+    if agent == "claude":  # what must name this machine is in the file kept out of git
+        assert local is not None and json.loads(local)["env"] == {"MEM_HOME": str(elsewhere)}
+    done = run_mem("uninstall", agent, cwd=project, env={"MEM_HOME": str(elsewhere)})
+    assert done.returncode == 0, done.stderr
+    assert _project_files(project) == {}
+
+
+def test_claude_local_scope_writes_nothing_the_project_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_env: Path
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    state = isolated_env / ".claude.json"
+    before = '{\n  "numStartups": 3,\n  "projects": {"/elsewhere": {"allowedTools": []}}\n}\n'
+    state.write_text(before)
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(CONTENT[".json"])
+    done = run_mem("install", "claude", "--scope", "local", "--mcp", cwd=project)
+    assert done.returncode == 0, done.stderr
+    written = _project_files(project)
+    assert written.pop(".claude/settings.json") == CONTENT[".json"]  # committed: untouched
+    assert set(written) == {".claude/settings.local.json"}
+    hooks = json.loads(written[".claude/settings.local.json"])["hooks"]
+    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PostCompact", "SessionEnd"}
+    servers = json.loads(state.read_text())["projects"][str(project.resolve())]["mcpServers"]
+    assert servers["mem"]["args"][-1] == "mcp"
+    done = run_mem("uninstall", "claude", "--scope", "local", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert _project_files(project) == {".claude/settings.json": CONTENT[".json"]}
+    assert state.read_text() == before

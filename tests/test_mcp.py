@@ -432,10 +432,15 @@ def test_a_registered_server_finds_the_store_in_a_stripped_environment(
     project = _git_project(tmp_path)
     monkeypatch.chdir(project)
     mem("save", "Deploys go out on Tuesdays after the freeze")  # under MEM_HOME, not ~/.local
+    # The project's server is plain `mem`: the one on the user's PATH.
+    monkeypatch.setenv("PATH", f"{Path(mem_executable()).parent}{os.pathsep}{os.environ['PATH']}")
     mem("install", "claude", "--mcp")
     entry = json.loads((project / ".mcp.json").read_text())["mcpServers"]["mem"]
-    assert entry["env"]["MEM_HOME"] == os.environ["MEM_HOME"]
-    env = {**_stripped_env(isolated_env), **entry["env"]}
+    assert "env" not in entry  # committed: nothing of this machine's
+    # Claude Code gives the session, and so its servers, the env of its local settings.
+    local = json.loads((project / ".claude" / "settings.local.json").read_text())["env"]
+    assert local["MEM_HOME"] == os.environ["MEM_HOME"]
+    env = {**_stripped_env(isolated_env), **local}
     with ExitStack() as stack:
         client = start_client(
             stack, entry["args"], tmp_path, cwd=project, env=env, command=entry["command"]
@@ -459,19 +464,28 @@ def test_a_save_never_creates_a_store_where_the_other_commands_do_not_look(
 
 @pytest.mark.parametrize("agent", ["codex", "gemini"])
 def test_codex_and_gemini_registrations_carry_the_data_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_env: Path, agent: str
 ) -> None:
     monkeypatch.chdir(tmp_path)
     git(tmp_path, "init", "-q")
     monkeypatch.setenv("MEM_STORE", str(tmp_path / "one-store"))
+    mem("install", agent, "--user")
+    if agent == "codex":
+        table = tomllib.loads((isolated_env / ".codex" / "config.toml").read_text())
+        env = table["mcp_servers"]["mem"]["env"]
+    else:
+        settings = json.loads((isolated_env / ".gemini" / "settings.json").read_text())
+        env = settings["mcpServers"]["mem"]["env"]
+    assert env == {"MEM_HOME": os.environ["MEM_HOME"], "MEM_STORE": str(tmp_path / "one-store")}
+    mem("uninstall", agent, "--user")
+    # The project's files are committed: Codex is asked to pass the variables on instead.
     mem("install", agent)
     if agent == "codex":
         table = tomllib.loads((tmp_path / ".codex" / "config.toml").read_text())
-        env = table["mcp_servers"]["mem"]["env"]
+        assert table["mcp_servers"]["mem"]["env_vars"] == ["MEM_HOME", "MEM_STORE"]
     else:
         settings = json.loads((tmp_path / ".gemini" / "settings.json").read_text())
-        env = settings["mcpServers"]["mem"]["env"]
-    assert env == {"MEM_HOME": os.environ["MEM_HOME"], "MEM_STORE": str(tmp_path / "one-store")}
+        assert "env" not in settings["mcpServers"]["mem"]
     mem("uninstall", agent)
 
 

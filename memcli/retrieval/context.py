@@ -5,8 +5,8 @@ then the memories worth most now, best first: the best ``hot_count`` with all
 their facts, the next ``warm_count`` with their first fact (or the first line
 of their text), then a footer saying how to find the rest and how to save.
 
-The candidates are every preference and decision (they hold until replaced,
-whatever their age), the important memories, the newest ones, and those
+The candidates are every preference, decision and context (background that
+holds until replaced, whatever its age), the important memories, the newest ones, and those
 touching what the project is changing now (``service.working_set``: its files,
 or concepts named by their paths). One score orders them: type, recency and
 importance (the factors of search, with ``[context]``'s weights), a boost for
@@ -32,15 +32,23 @@ from memcli.core.regular import NotRegularFile, open_regular
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import now, parse_timestamp
 from memcli.index import Entry, Filters, Index
-from memcli.retrieval.budgets import MAX_FACT_CHARS, MAX_SUMMARY_CHARS, clip, clip_lines, fit
+from memcli.retrieval.budgets import (
+    CUT_MARK,
+    MAX_FACT_CHARS,
+    MAX_SUMMARY_CHARS,
+    clip,
+    clip_lines,
+    fit,
+)
 from memcli.retrieval.ranking import Standing, Weights, standing
-from memcli.retrieval.similar import distinct, near_identical, signature
+from memcli.retrieval.similar import distinct, near_identical, says_more, signature
 from memcli.service.memory import Memory
 
 MEMORY_MD = "MEMORY.md"
 MAX_MEMORY_MD_BYTES = 4 << 20
 """Only so much of MEMORY.md is read (its first ``memory_md_lines`` lines are used)."""
-DURABLE_TYPES = ("preference", "decision")
+DURABLE_TYPES = ("preference", "decision", "context")
+"""Types that hold until replaced: candidates whatever their age."""
 IMPORTANT = 0.7
 """Observations of at least this importance are candidates whatever their age."""
 POOL = 40
@@ -199,17 +207,35 @@ def latest_sessions(index: Index, count: int) -> list[Entry]:
 def shown_in_full(
     index: Index, settings: dict[str, dict[str, Any]], moment: dt.datetime
 ) -> dict[str, Entry]:
-    """The memories session start shows with their content: the hot list and the summaries.
+    """The hot list's memories session start shows whole (``listed``), and the summaries.
 
     Chosen as ``mem context`` chooses them, without asking git (the boost for the
-    project's current work and the staleness cut are left out). The warm list
-    shows one fact each, so recall may still bring the rest.
+    project's current work and the staleness cut are left out). A memory shown in
+    part (the first line of a longer text, a fact clipped) is not among them, nor
+    the warm list (one line each): recall may still bring the rest.
     """
     own = settings["context"]
     best, _ = best_distinct(index, candidates(index, settings, moment), own["hot_count"])
-    shown = [c.entry for c in best if c.entry is not None]
+    entries = [c.entry for c in best if c.entry is not None]
+    texts = index.texts([entry.id for entry in entries])
+    shown = [e for e in entries if listed(e, texts.get(e.id, ""), hot=True)["whole"]]
     shown += latest_sessions(index, own["summaries"])
     return {entry.id: entry for entry in shown}
+
+
+def listed(entry: Entry, text: str, *, hot: bool) -> dict[str, Any]:
+    """What session start shows of a memory under its title, and whether that is all of it.
+
+    ``facts``: every fact in the hot list, the first in the warm one, each clipped;
+    ``detail``: the first line of its text that says more than its title (shown when
+    it has no facts); ``whole``: the agent is given every fact uncut and every word
+    of its text, so that it counts as shown (recall does not give it again).
+    """
+    facts = [clip(fact, MAX_FACT_CHARS) for fact in (entry.facts if hot else entry.facts[:1])]
+    detail = first_line(text, entry.title)
+    visible = [entry.title, *facts] if facts else [entry.title, detail]
+    whole = facts == entry.facts and not says_more(text, *visible)
+    return {"facts": facts, "detail": detail, "whole": whole}
 
 
 def read_memory_md(root: Path, limit: int, notes: list[str]) -> list[str]:
@@ -272,12 +298,12 @@ def session_start(
 def first_line(text: str, title: str) -> str:
     """The first line of a memory's text that says more than its title ('' when none does).
 
-    A line near-identical to the title (``similar``) says nothing more.
+    A line says more when it holds a word the title does not: a title cut short (a
+    derived one stops at 80 characters) leaves the rest of its line to say.
     """
-    own = signature(title)
     for line in text.splitlines():
         line = line.strip().lstrip("#").strip()
-        if line and not near_identical(signature(line), own):
+        if line and says_more(line, title):
             return clip(line, MAX_DETAIL_CHARS)
     return ""
 
@@ -311,8 +337,9 @@ class SessionContext:
     ``hot`` and ``warm`` are best first, in the entry shape (``core.serialize``)
     plus what the template shows of them: ``facts`` (all of them for the hot
     list, the first for the warm one), ``detail`` (the first line of the text,
-    for a memory without facts), ``stale``, ``touches``; a summary has ``text``.
-    Rendering drops items from these lists until the text fits.
+    for a memory without facts), ``stale``, ``touches``, ``whole`` (``listed``); a
+    summary has ``text`` and ``whole`` (not cut). Rendering drops items from these
+    lists until the text fits; ``shown_whole`` names what the agent then has whole.
     """
 
     memory: Memory
@@ -402,29 +429,25 @@ class SessionContext:
         entries = [c.entry for c in shown if c.entry is not None]
         ids = [e.id for e in [*entries, *summaries]]
         short_ids = memory.read(lambda index: index.short_ids(ids))
-        without_facts = [e.id for e in entries if not e.facts]
-        texts = memory.read(lambda index: index.texts(without_facts)) if without_facts else {}
+        texts = memory.read(lambda index: index.texts([e.id for e in entries])) if entries else {}
         for n, candidate in enumerate(shown):
             entry = candidate.entry
             assert entry is not None  # best_distinct keeps only what it read
-            facts = entry.facts if n < own["hot_count"] else entry.facts[:1]
+            hot = n < own["hot_count"]
             item = {
                 **entry_dict(entry, short_ids[entry.id]),
-                "facts": [clip(f, MAX_FACT_CHARS) for f in facts],
-                "detail": first_line(texts.get(entry.id, ""), entry.title),
+                **listed(entry, texts.get(entry.id, ""), hot=hot),
                 "stale": entry.id in stale,
                 "touches": candidate.standing.touches,
             }
-            (self.hot if n < own["hot_count"] else self.warm).append(item)
-        self.summaries = [
-            {
-                **entry_dict(e, short_ids[e.id]),
-                "text": clip_lines(
-                    summary_text(memory.load_or_stub(e), e.title), MAX_SUMMARY_CHARS
-                ),
-            }
-            for e in summaries
-        ]
+            (self.hot if hot else self.warm).append(item)
+        self.summaries = []
+        for e in summaries:
+            full = summary_text(memory.load_or_stub(e), e.title)
+            text = clip_lines(full, MAX_SUMMARY_CHARS)
+            self.summaries.append(
+                {**entry_dict(e, short_ids[e.id]), "text": text, "whole": text == full}
+            )
 
     def _note_duplicates(self, kept: list[Candidate], dropped: list[Candidate]) -> None:
         for candidate in dropped:
@@ -453,11 +476,32 @@ class SessionContext:
         from memcli.retrieval.render import Renderer
 
         renderer = Renderer(self.memory.store.root)
-        return fit(
-            lambda: renderer.render("session_start.md.j2", **self.variables()),
+        drawn = [""]
+
+        def draw() -> str:
+            drawn[0] = renderer.render("session_start.md.j2", **self.variables())
+            return drawn[0]
+
+        text = fit(
+            draw,
             [self._drop_warm, self._drop_summary, self._drop_memory_md, self._drop_hot],
             self.budget,
         )
+        if text != drawn[0]:  # cut at last: what the cut took is not shown whole
+            kept = text.removesuffix(CUT_MARK)
+            for item in [*self.hot, *self.warm, *self.summaries]:
+                if not all(part in kept for part in _visible_parts(item)):
+                    item["whole"] = False
+        return text
+
+    def shown_whole(self) -> list[str]:
+        """The ids of the hot list's memories and of the summaries the rendered context
+        gives whole, best first.
+
+        What it shows in part (the first line of a longer text, what the budget cut)
+        is not among them, nor the warm list (a line each): recall may still give them.
+        """
+        return [item["id"] for item in [*self.hot, *self.summaries] if item["whole"]]
 
     def _drop_warm(self) -> bool:
         return self._drop(self.warm, "warm")
@@ -528,6 +572,15 @@ class SessionContext:
             ],
             "duplicates": self.duplicates,
         }
+
+
+def _visible_parts(item: dict[str, Any]) -> list[str]:
+    """What the template shows of an item, piece by piece: its title, then its facts or its
+    detail (a memory), or the last line of its text (a summary)."""
+    if "text" in item:
+        last = item["text"].strip().splitlines()[-1:] if item["text"].strip() else []
+        return [item["title"], *(line.lstrip("#").strip() for line in last)]
+    return [item["title"], *(item["facts"] or [item["detail"]])]
 
 
 def _stale_ids(memory: Memory, entries: list[Entry], project: Path, top: Path | None) -> set[str]:

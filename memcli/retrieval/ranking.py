@@ -101,13 +101,14 @@ def fused(lexical_rank: int | None, semantic_rank: int | None, weights: Weights)
 TYPE_WEIGHTS = {
     "preference": 1.0,
     "decision": 1.0,
+    "context": 1.0,
     "gotcha": 0.9,
     "pattern": 0.8,
     "discovery": 0.6,
     "friction": 0.6,
-    "context": 0.5,
 }
-"""How much a memory of each type is worth at session start, before anything else."""
+"""How much a memory of each type is worth at session start, before anything else:
+what holds (preferences, decisions, the project's or team's background) the most."""
 DEFAULT_TYPE_WEIGHT = 0.5
 
 

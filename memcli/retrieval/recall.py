@@ -37,7 +37,7 @@ from memcli.retrieval.context import entry_signature, shown_in_full
 from memcli.retrieval.gate import UNSAID, Judged, Tokens, Weights, idf, judge, weigh
 from memcli.retrieval.query import QueryPlan
 from memcli.retrieval.search import Hit, Searcher
-from memcli.retrieval.similar import distinct, near_identical, signature
+from memcli.retrieval.similar import distinct, says_more
 from memcli.service.memory import Memory
 
 CANDIDATES = 25
@@ -522,10 +522,7 @@ class Recall:
 
 def _excerpt(text: str, title: str) -> str:
     """A memory's text on one line, clipped, without leading lines that only repeat its title."""
-    own = signature(title)
     lines = text.strip().splitlines()
-    while lines and (
-        not lines[0].strip() or near_identical(signature(lines[0].strip().lstrip("#")), own)
-    ):
+    while lines and not says_more(lines[0], title):
         lines.pop(0)
     return clip(" ".join(" ".join(lines).split()), MAX_EXCERPT_CHARS)

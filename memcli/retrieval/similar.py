@@ -46,6 +46,16 @@ def signature(title: str, facts: Sequence[str] = ()) -> frozenset[str]:
     return shingles | marked
 
 
+def words(text: str) -> set[str]:
+    """The distinct words of ``text``, lowercased."""
+    return set(_WORD_RE.findall(text.lower()))
+
+
+def says_more(text: str, *shown: str) -> bool:
+    """Whether ``text`` holds a word none of ``shown`` holds: reading them is not reading it."""
+    return not words(text) <= words(" ".join(shown))
+
+
 def near_identical(a: frozenset[str], b: frozenset[str], threshold: float = THRESHOLD) -> bool:
     if not a or not b:
         return False

@@ -74,6 +74,7 @@ from typing import Any
 
 from memcli.adapters.agents.claude_settings import project_top
 from memcli.adapters.agents.config_file import (
+    MACHINE_VARIABLES,
     SettingsChange,
     backup_path,
     mem_argv,
@@ -120,31 +121,44 @@ def paths(*, user: bool, cwd: Path) -> tuple[Path, Path]:
     return folder / "hooks.json", folder / "config.toml"
 
 
-def server_table() -> dict[str, Any]:
-    """What mem's ``[mcp_servers.mem]`` table holds."""
-    words = [*mem_argv(), "mcp"]
-    return {
+def server_table(*, shared: bool = False) -> dict[str, Any]:
+    """What mem's ``[mcp_servers.mem]`` table holds.
+
+    Codex passes its servers a few variables only: the user's table names mem's data
+    folder in ``env``; a project's (committed: ``shared``) names no path of this machine,
+    and asks Codex to pass on the variables naming mem's folders (``env_vars``) instead.
+    """
+    words = [*mem_argv(shared=shared), "mcp"]
+    table: dict[str, Any] = {
         "command": words[0],
         "args": words[1:],
         "startup_timeout_sec": STARTUP_TIMEOUT_SEC,
-        "env": server_env(),  # Codex passes its servers a few variables only
     }
+    if shared:
+        return {**table, "env_vars": list(MACHINE_VARIABLES)}
+    return {**table, "env": server_env()}
 
 
-def server_block() -> str:
+def server_block(*, shared: bool = False) -> str:
     """mem's ``[mcp_servers.mem]`` table, as the block of text it adds."""
-    table = server_table()
+    table = server_table(shared=shared)
     args = ", ".join(_toml_string(word) for word in table["args"])
-    env = ", ".join(f"{name} = {_toml_string(value)}" for name, value in table["env"].items())
+    if shared:
+        names = ", ".join(_toml_string(name) for name in table["env_vars"])
+        passed = f"env_vars = [{names}]"
+    else:
+        env = ", ".join(f"{name} = {_toml_string(value)}" for name, value in table["env"].items())
+        passed = f"env = {{ {env} }}"
     return (
         f"{BLOCK_START}[mcp_servers.{SERVER_NAME}]\n"
         f"command = {_toml_string(table['command'])}\nargs = [{args}]\n"
-        f"startup_timeout_sec = {table['startup_timeout_sec']}\nenv = {{ {env} }}\n"
+        f"startup_timeout_sec = {table['startup_timeout_sec']}\n{passed}\n"
     )
 
 
-def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
-    """Append mem's server block to ``config.toml``; a block of mem's there is kept current."""
+def install_server(path: Path, *, dry_run: bool = False, shared: bool = False) -> SettingsChange:
+    """Append mem's server block to ``config.toml``; a block of mem's there is kept current
+    (``shared``: a project's, as ``server_table``)."""
     real = resolve_links(path)
     original = _read(real)
     text = original.decode("utf-8") if original is not None else ""
@@ -152,7 +166,7 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     if current is not None:
         start = text.find(_MARKER)
         if start >= 0:
-            return _update_block(path, real, original, text, start, dry_run=dry_run)
+            return _update_block(path, real, original, text, start, dry_run=dry_run, shared=shared)
         if _is_ours(current):
             return SettingsChange(path, "", False)  # registered by hand: left as it is
         raise MemError(
@@ -162,7 +176,7 @@ def install_server(path: Path, *, dry_run: bool = False) -> SettingsChange:
     separator = (
         "" if not text or text.endswith(eol * 2) else (eol if text.endswith("\n") else eol * 2)
     )
-    new = text + separator + server_block().replace("\n", eol)
+    new = text + separator + server_block(shared=shared).replace("\n", eol)
     if not _reads_as_ours(real, new):
         raise MemError(f"{path}: mem's table would not be read as intended; add it by hand")
     backup = backup_path(real) if original is not None else None
@@ -189,7 +203,14 @@ def _line_ending(text: str) -> str:
 
 
 def _update_block(
-    path: Path, real: Path, original: bytes | None, text: str, start: int, *, dry_run: bool
+    path: Path,
+    real: Path,
+    original: bytes | None,
+    text: str,
+    start: int,
+    *,
+    dry_run: bool,
+    shared: bool = False,
 ) -> SettingsChange:
     """mem's block rewritten as this mem writes it (another path to ``mem``, a new setting).
 
@@ -197,14 +218,16 @@ def _update_block(
     is what an uninstall gives back.
     """
     end = _block_end(text, start)
-    intended = server_table()
-    # Lines someone added to mem's table (``enabled = false``, ``env``) stay.
+    intended = server_table(shared=shared)
+    # Lines someone added to mem's table (``enabled = false``, ``env``) stay; mem's own
+    # ``env`` or ``env_vars`` line (the other scope's way) goes.
+    ours = {*intended, "env", "env_vars"}
     added = [
         line
         for line in text[start:end].splitlines(keepends=True)[2:]
-        if line.split("=", 1)[0].strip() not in intended
+        if line.split("=", 1)[0].strip() not in ours or not _mem_line(line)
     ]
-    block = server_block().replace("\n", _line_ending(text)) + "".join(added)
+    block = server_block(shared=shared).replace("\n", _line_ending(text)) + "".join(added)
     if text[start:end] == block:
         return SettingsChange(path, "", False)
     new = text[:start] + block + text[end:]
@@ -212,6 +235,16 @@ def _update_block(
     if not isinstance(table, dict) or any(table.get(k) != v for k, v in intended.items()):
         raise MemError(f"{path}: mem's table would not be read as intended; change it by hand")
     return write_bytes(real, original, new.encode("utf-8"), dry_run=dry_run)._replace(path=path)
+
+
+def _mem_line(line: str) -> bool:
+    """Whether a line of mem's table is one mem writes (a key of its own, or its ``env`` or
+    ``env_vars`` naming only mem's variables)."""
+    key, _, value = line.partition("=")
+    if key.strip() not in ("env", "env_vars"):
+        return True
+    names = {word.strip(" {}[]\"'\r\n") for word in value.replace("=", ",").split(",")}
+    return bool(names & set(MACHINE_VARIABLES))
 
 
 def registers_server(path: Path) -> bool:

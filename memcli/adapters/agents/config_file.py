@@ -41,18 +41,22 @@ class SettingsChange(NamedTuple):
     """A backup of mem's that this uninstall left where it is (nothing of mem's to take out)."""
 
 
-def mem_command() -> str:
+def mem_command(*, shared: bool = False) -> str:
     """``mem_argv`` as one shell command line."""
-    return " ".join(shlex.quote(word) for word in mem_argv())
+    return " ".join(shlex.quote(word) for word in mem_argv(shared=shared))
 
 
-def mem_argv() -> list[str]:
+def mem_argv(*, shared: bool = False) -> list[str]:
     """How an agent starts this mem: ``mem`` when the ``mem`` on PATH is this installation,
     else the full path of this installation's entry point.
 
     Another ``mem`` first on PATH (an older one, one without the MCP extra) would
-    otherwise answer the hooks and serve MCP in this one's place.
+    otherwise answer the hooks and serve MCP in this one's place. ``shared``: for a
+    file the project commits, which names no path of this machine: ``mem`` always
+    (``other_mem_on_path`` says when that is not this one).
     """
+    if shared:
+        return ["mem"]
     on_path = shutil.which("mem")
     own = _own_entry_point()
     if on_path and (own is None or _same_file(on_path, own)):
@@ -60,6 +64,18 @@ def mem_argv() -> list[str]:
     if own is not None:
         return [str(own)]
     return [sys.executable, "-m", "memcli"]
+
+
+def other_mem_on_path() -> str | None:
+    """One line saying that plain ``mem`` is not this installation here (None: it is)."""
+    if mem_argv() == ["mem"]:
+        return None
+    found = shutil.which("mem")
+    where = f"the first `mem` on PATH is {found}" if found else "no `mem` is on PATH"
+    return (
+        f"mem: the project's files run plain `mem`, and {where}, not this one: put this"
+        " one first on PATH, or install with --scope local (or --user), which names it"
+    )
 
 
 def _own_entry_point() -> Path | None:
@@ -89,10 +105,23 @@ def server_env() -> dict[str, str]:
     """
     from memcli.store.location import mem_home
 
-    env = {"MEM_HOME": str(mem_home().absolute())}
-    store = os.environ.get("MEM_STORE")
-    if store:
-        env["MEM_STORE"] = str(Path(store).expanduser().absolute())
+    return {"MEM_HOME": str(mem_home().absolute()), **machine_env()}
+
+
+MACHINE_VARIABLES = ("MEM_HOME", "MEM_STORE")
+
+
+def machine_env() -> dict[str, str]:
+    """The folders of this machine that mem was told of (``MEM_HOME``, ``MEM_STORE``).
+
+    Never in a file the project commits: they go to the agent's own local settings.
+    Without them mem uses its default, which each machine finds by itself.
+    """
+    env = {}
+    for name in MACHINE_VARIABLES:
+        value = os.environ.get(name)
+        if value:
+            env[name] = str(Path(value).expanduser().absolute())
     return env
 
 
@@ -104,6 +133,16 @@ def merged_entry(current: Any, entry: dict[str, Any]) -> dict[str, Any]:
     if isinstance(current.get("env"), dict) and "env" in entry:
         merged["env"] = {**current["env"], **entry["env"]}
     return merged
+
+
+def shared_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """mem's server ``entry`` for a file the project commits: the variables naming this
+    machine's folders (an older install wrote them there) taken out of its ``env``."""
+    env = entry.get("env")
+    if not isinstance(env, dict):
+        return entry
+    kept = {k: v for k, v in env.items() if k not in MACHINE_VARIABLES}
+    return {k: v for k, v in entry.items() if k != "env"} | ({"env": kept} if kept else {})
 
 
 def resolve_links(path: Path) -> Path:

@@ -91,7 +91,7 @@ def session_start(
 
     Starts a detached transcript sync of the project when mem reads the agent's
     transcripts. With the index far behind the store, a detached rebuild starts
-    and the context holds MEMORY.md only. What it shows in full is noted for
+    and the context holds MEMORY.md only. What it shows whole is noted for
     ``session``: recall never repeats it in that session.
     """
     from memcli.core import config
@@ -112,11 +112,10 @@ def session_start(
         return None
     text = context.render()
     kept = _session(session, notify)
-    shown = [item["id"] for item in [*context.hot, *context.summaries]]
-    if text and kept and shown:
+    if kept:  # even none: recall then knows, and never guesses what this start showed
         from memcli.retrieval import injected
 
-        injected.note(memory.store, kept, shown, context=True)
+        injected.note(memory.store, kept, context.shown_whole() if text else [], context=True)
     if memory.vectors_waiting:
         reindex_in_background(memory)
     return text or None

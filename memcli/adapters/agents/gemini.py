@@ -48,6 +48,7 @@ from memcli.adapters.agents.config_file import (
     read_json,
     read_regular,
     resolve_links,
+    shared_entry,
     write_json,
 )
 from memcli.adapters.agents.hook_settings import HookSettings
@@ -75,23 +76,32 @@ def settings_path(*, user: bool, cwd: Path) -> Path:
 
 
 def install(
-    path: Path, *, dry_run: bool = False, with_mcp: bool = True, worker: bool = False
+    path: Path,
+    *,
+    dry_run: bool = False,
+    with_mcp: bool = True,
+    worker: bool = False,
+    shared: bool = False,
 ) -> SettingsChange:
-    """mem's hooks and (``with_mcp``) its MCP server into settings.json, in one write."""
+    """mem's hooks and (``with_mcp``) its MCP server into settings.json, in one write.
+
+    ``shared``: the project's file, which is committed: plain ``mem``, and no ``env``
+    (Gemini CLI gives its servers its own environment, where mem finds its folders).
+    """
     real = resolve_links(path)
     original, data = _read(real)
     servers = data.get("mcpServers")
     registered = isinstance(servers, dict) and is_ours(servers.get(SERVER_NAME))
     # Only the first install backs the file up: the file as it was before mem.
     first = not GEMINI_HOOKS.installed(data) and not registered
-    GEMINI_HOOKS.add(real, data, worker=worker)
+    GEMINI_HOOKS.add(real, data, worker=worker, shared=shared)
     if with_mcp:
-        _add_server(path, real, data)
+        _add_server(path, real, data, shared=shared)
     change = write_json(real, original, data, dry_run=dry_run, keep_backup=first)
     return change._replace(path=path)
 
 
-def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
+def _add_server(path: Path, real: Path, data: dict[str, Any], *, shared: bool) -> None:
     """mem's entry in ``mcpServers``; one of mem's there is kept current."""
     servers = mcp_servers(real, data, create=True)
     current = servers.get(SERVER_NAME)
@@ -99,8 +109,9 @@ def _add_server(path: Path, real: Path, data: dict[str, Any]) -> None:
         raise MemError(
             f"{path}: mcpServers.{SERVER_NAME} is another server; mem leaves it untouched"
         )
-    entry = {key: value for key, value in server_entry().items() if key != "type"}
-    servers[SERVER_NAME] = merged_entry(current, entry)
+    entry = {key: value for key, value in server_entry(shared=shared).items() if key != "type"}
+    merged = merged_entry(current, entry)
+    servers[SERVER_NAME] = shared_entry(merged) if shared else merged
 
 
 def uninstall(path: Path, *, dry_run: bool = False, with_mcp: bool = True) -> SettingsChange:

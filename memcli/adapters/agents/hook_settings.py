@@ -52,13 +52,17 @@ class HookSettings:
         command = hook.get("command", "") if isinstance(hook, dict) else ""
         return bool(self._ours.search(str(command) + " "))
 
-    def install(self, path: Path, *, dry_run: bool = False, worker: bool = False) -> SettingsChange:
+    def install(
+        self, path: Path, *, dry_run: bool = False, worker: bool = False, shared: bool = False
+    ) -> SettingsChange:
+        """mem's hooks into the settings at ``path`` (``shared``: a file the project
+        commits, whose commands name no path of this machine)."""
         real = resolve_links(path)
         original, data = read_json(real)
         # Only the first install backs the file up: the backup then holds it as it was
         # before mem, which an uninstall gives back, however often mem's hooks were updated.
         first = not self.installed(data)
-        self.add(real, data, worker=worker)
+        self.add(real, data, worker=worker, shared=shared)
         return write_json(real, original, data, dry_run=dry_run, keep_backup=first)._replace(
             path=path
         )
@@ -88,15 +92,18 @@ class HookSettings:
         self.remove(data)
         return finish_uninstall(real, original, data, dry_run=dry_run)._replace(path=path)
 
-    def add(self, path: Path, data: dict[str, Any], *, worker: bool = False) -> None:
+    def add(
+        self, path: Path, data: dict[str, Any], *, worker: bool = False, shared: bool = False
+    ) -> None:
         """mem's hooks into ``data`` (``path``'s JSON); those there already are kept current.
 
-        ``worker``: the session start's hook starts the store's warm worker (``--worker``).
+        ``worker``: the session start's hook starts the store's warm worker (``--worker``);
+        ``shared``: plain ``mem`` (``config_file.mem_argv``).
         """
         hooks = data.setdefault("hooks", {})
         if not isinstance(hooks, dict):
             raise MemError(f"{path}: 'hooks' is not an object; fix the file by hand first")
-        command = mem_command()
+        command = mem_command(shared=shared)
         for event, timeout in self.events.items():
             groups = hooks.setdefault(event, [])
             if not isinstance(groups, list):

@@ -15,17 +15,43 @@ if TYPE_CHECKING:
 
 def _scope_options(f: F) -> F:
     """``--scope project|user`` (``--user`` for short) and ``--dry-run``, for every agent."""
-    f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
-    f = click.option("--user", "scope", flag_value="user", help="Short for --scope user.")(f)
-    # Before --scope, --project chose the project's settings; it stays, hidden, for scripts.
-    f = click.option("--project", "scope", flag_value="project", hidden=True)(f)
-    return click.option(
-        "--scope",
-        type=click.Choice(["project", "user"]),
-        default="project",
-        show_default=True,
-        help="The project's settings, or the user's (every project).",
-    )(f)
+    return _scopes(["project", "user"], "The project's settings, or the user's (every project).")(f)
+
+
+def _scopes(choices: list[str], help: str) -> Callable[[F], F]:
+    def decorate(f: F) -> F:
+        f = click.option("--dry-run", is_flag=True, help="Print the change; write nothing.")(f)
+        f = click.option("--user", "scope", flag_value="user", help="Short for --scope user.")(f)
+        # Before --scope, --project chose the project's settings; it stays, hidden, for scripts.
+        f = click.option("--project", "scope", flag_value="project", hidden=True)(f)
+        return click.option(
+            "--scope",
+            type=click.Choice(choices),
+            default="project",
+            show_default=True,
+            help=help,
+        )(f)
+
+    return decorate
+
+
+_claude_scopes = _scopes(
+    ["project", "local", "user"],
+    "The project's shared settings (committed: plain `mem`, no path of this machine; the "
+    "folders mem was told of go to .claude/settings.local.json), the project's settings "
+    "for you only (local: .claude/settings.local.json and ~/.claude.json), or yours "
+    "(every project).",
+)
+
+
+def _warn_other_mem(scope: str) -> None:
+    """Say when the project's plain ``mem`` would not run this installation."""
+    if scope == "project":
+        from memcli.adapters.agents.config_file import other_mem_on_path
+
+        note = other_mem_on_path()
+        if note:
+            click.echo(note, err=True)
 
 
 def _server_option(where: str) -> Callable[[F], F]:
@@ -112,8 +138,8 @@ def install() -> None:
 
 
 @install.command("claude")
-@_scope_options
-@_server_option(".mcp.json (--user: .claude.json)")
+@_claude_scopes
+@_server_option(".mcp.json (--scope local or user: .claude.json)")
 @_worker_option
 def install_claude(scope: str, with_mcp: bool | None, dry_run: bool, worker: bool) -> None:
     """Add mem's hooks to Claude Code's settings (merged, backed up, diff shown).
@@ -125,25 +151,41 @@ def install_claude(scope: str, with_mcp: bool | None, dry_run: bool, worker: boo
     context tools) is registered as the MCP server "mem" the same way, when
     the MCP extra is installed (--no-mcp: the hooks only).
 
+    The project's files are committed, so they name nothing of this machine:
+    MEM_HOME and MEM_STORE, when set, go to .claude/settings.local.json.
+    --scope local keeps everything out of the files the project commits.
+
     \b
     Example:
         mem install claude --dry-run
+        mem install claude --scope local
         mem install claude --scope user
         mem install claude --no-mcp
         mem install claude --worker
     """
+    from memcli.adapters.agents import claude_mcp
     from memcli.adapters.agents.claude_settings import install as add_hooks
-    from memcli.adapters.agents.claude_settings import settings_path
+    from memcli.adapters.agents.claude_settings import project_top, settings_path
+    from memcli.adapters.agents.config_file import machine_env
 
     with_mcp = _server_wanted(with_mcp)
-    path = settings_path(user=scope == "user", cwd=Path.cwd())
-    _report(add_hooks(path, dry_run=dry_run, worker=worker), dry_run, "Installed mem's hooks in")
+    cwd, shared = Path.cwd(), scope == "project"
+    path = settings_path(user=scope == "user", cwd=cwd, local=scope == "local")
+    machine = machine_env() if scope != "user" else {}
+    change = add_hooks(
+        path, dry_run=dry_run, worker=worker, shared=shared, env=None if shared else machine
+    )
+    _report(change, dry_run, "Installed mem's hooks in")
+    if shared and machine:
+        local = settings_path(user=False, cwd=cwd, local=True)
+        change = add_hooks(local, dry_run=dry_run, hooks=False, env=machine)
+        _report(change, dry_run, f"Wrote this machine's {', '.join(machine)} in")
     if with_mcp:
-        from memcli.adapters.agents import claude_mcp
-
-        mcp_path = claude_mcp.config_path(user=scope == "user", cwd=Path.cwd())
-        change = claude_mcp.install(mcp_path, dry_run=dry_run)
+        project = str(project_top(cwd).resolve()) if scope == "local" else None
+        mcp_path = claude_mcp.config_path(user=scope != "project", cwd=cwd)
+        change = claude_mcp.install(mcp_path, dry_run=dry_run, shared=shared, project=project)
         _report(change, dry_run, "Registered mem's MCP server in")
+    _warn_other_mem(scope)
 
 
 @click.group()
@@ -157,25 +199,32 @@ def uninstall() -> None:
 
 
 @uninstall.command("claude")
-@_scope_options
+@_claude_scopes
 @_uninstall_server_option
 def uninstall_claude(scope: str, with_mcp: bool, dry_run: bool) -> None:
-    """Remove exactly the hooks and MCP server `mem install claude` added.
+    """Remove exactly the hooks, variables and MCP server `mem install claude` added.
 
     \b
     Example:
         mem uninstall claude
+        mem uninstall claude --scope local
     """
-    from memcli.adapters.agents.claude_settings import settings_path
+    from memcli.adapters.agents import claude_mcp
+    from memcli.adapters.agents.claude_settings import project_top, settings_path
     from memcli.adapters.agents.claude_settings import uninstall as remove_hooks
 
-    path = settings_path(user=scope == "user", cwd=Path.cwd())
-    _report(remove_hooks(path, dry_run=dry_run), dry_run, "Removed mem's hooks from")
+    cwd, local = Path.cwd(), scope == "local"
+    path = settings_path(user=scope == "user", cwd=cwd, local=local)
+    _report(remove_hooks(path, dry_run=dry_run, env=local), dry_run, "Removed mem's hooks from")
+    if scope == "project":
+        local_path = settings_path(user=False, cwd=cwd, local=True)
+        change = remove_hooks(local_path, dry_run=dry_run, env=True, hooks=False)
+        if change.changed:
+            _report(change, dry_run, "Removed this machine's variables from")
     if with_mcp:
-        from memcli.adapters.agents import claude_mcp
-
-        mcp_path = claude_mcp.config_path(user=scope == "user", cwd=Path.cwd())
-        change = claude_mcp.uninstall(mcp_path, dry_run=dry_run)
+        project = str(project_top(cwd).resolve()) if local else None
+        mcp_path = claude_mcp.config_path(user=scope != "project", cwd=cwd)
+        change = claude_mcp.uninstall(mcp_path, dry_run=dry_run, project=project)
         _report(change, dry_run, "Removed mem's MCP server from")
 
 
@@ -204,12 +253,16 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool | None, worker: bool
 
     hooks_path, config_path = codex.paths(user=scope == "user", cwd=Path.cwd())
     with_mcp = _server_wanted(with_mcp)
+    shared = scope == "project"
     if with_mcp:
-        codex.install_server(config_path, dry_run=True)  # a config mem must refuse: no hooks
-    hooks_change = codex.CODEX_HOOKS.install(hooks_path, dry_run=dry_run, worker=worker)
+        # A config mem must refuse: no hooks either.
+        codex.install_server(config_path, dry_run=True, shared=shared)
+    hooks_change = codex.CODEX_HOOKS.install(
+        hooks_path, dry_run=dry_run, worker=worker, shared=shared
+    )
     _report(hooks_change, dry_run, "Installed mem's hooks in")
     if with_mcp:
-        change = codex.install_server(config_path, dry_run=dry_run)
+        change = codex.install_server(config_path, dry_run=dry_run, shared=shared)
         _report(change, dry_run, "Registered mem's MCP server in")
     if hooks_change.changed:
         click.echo(codex.trust_note(user=scope == "user"))
@@ -219,6 +272,7 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool | None, worker: bool
             f"{config_path} declares hooks too ({', '.join(in_toml)}): Codex runs both"
             " and warns at start-up that this layer keeps hooks in two places."
         )
+    _warn_other_mem(scope)
 
 
 @uninstall.command("codex")
@@ -266,9 +320,12 @@ def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None, worker: boo
 
     with_mcp = _server_wanted(with_mcp)
     path = gemini.settings_path(user=scope == "user", cwd=Path.cwd())
-    change = gemini.install(path, dry_run=dry_run, with_mcp=with_mcp, worker=worker)
+    change = gemini.install(
+        path, dry_run=dry_run, with_mcp=with_mcp, worker=worker, shared=scope == "project"
+    )
     done = "Installed mem's hooks and MCP server in" if with_mcp else "Installed mem's hooks in"
     _report(change, dry_run, done)
+    _warn_other_mem(scope)
 
 
 @uninstall.command("gemini")
