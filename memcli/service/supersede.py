@@ -73,9 +73,14 @@ def successors(memory: Memory, identity: str) -> list[str]:
 
 
 def _walk(memory: Memory, start: str, follow: Callable[[Index, str], list[str]]) -> list[str]:
+    """The chain from ``start``, read as the memory reads (every layer it reads: a memory
+    read across layers has no index of its own when its project has no store yet)."""
+    return memory.read(lambda index: _chain(index, start, follow))
+
+
+def _chain(index: Index, start: str, follow: Callable[[Index, str], list[str]]) -> list[str]:
     seen: list[str] = []
     frontier = [start]
-    index = memory.index()
     while frontier and len(seen) < MAX_CHAIN:
         for found in follow(index, frontier.pop(0)):
             if found != start and found not in seen:
