@@ -179,6 +179,7 @@ class MemStore:
             held = target.layer
             if result.action == "duplicate":  # the layer holding it, which may be another
                 held = writer.seen.resolve(result.record.id).layer
+            team = reader.team_key(draft.key, target)
         answer = {
             **record_dict(result.record),
             "path": result.path,
@@ -190,6 +191,8 @@ class MemStore:
             answer["duplicate_of"] = result.record.id
         else:
             answer["similar"] = [similar.to_json() for similar in result.similar]
+        if team is not None:
+            answer["key_held_by_team"] = team.id
         return answer
 
     def dedupe(self, *, apply: bool = False, threshold: float | None = None) -> dict[str, Any]:

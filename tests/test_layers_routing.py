@@ -8,11 +8,14 @@ committed, as a fresh clone would have it.
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
+import memcli
 from tests.conftest import git, git_project, mem, mem_json
+from tests.test_mcp import start_client
 
 TEAM = ".mem-team"
 
@@ -52,3 +55,65 @@ def test_log_of_a_team_memory_in_a_project_without_a_store(project: Path) -> Non
     assert "the team's editor memory" in mem("log", "editor").output
     assert [entry["title"] for entry in mem_json("log", "editor")] == ["the team's editor memory"]
     assert not project_store().exists()  # a read makes no store, nor its cache
+
+
+# --------------------------------------------------------------- key routing
+
+PRIVATE = "My personal editor is neovim; my home server is 10.0.0.5"
+
+
+def test_a_key_held_only_by_the_team_is_a_new_memory_in_the_project(project: Path) -> None:
+    team = mem_json("show", "editor")[0]
+    before = (project / TEAM / team["path"]).read_text()
+    saved = mem("save", PRIVATE, "--key", "editor")
+    assert "team layer holds the key 'editor' too" in saved.stderr
+    assert staged(project) == [] and git(project, "status", "--porcelain") == ""
+    assert (project / TEAM / team["path"]).read_text() == before
+    shown = mem_json("show", "editor")[0]
+    assert (shown["layer"], shown["narrative"]) == ("project", PRIVATE)
+    again = mem_json("save", PRIVATE + ", and my shell is fish", "--key", "editor")
+    assert (again["action"], again["layer"]) == ("updated", "project")
+    assert again["key_held_by_team"] == team["id"]
+
+
+def test_the_api_answer_says_the_team_holds_the_key(project: Path) -> None:
+    team_id = mem_json("show", "editor")[0]["id"]
+    with memcli.open_store(cwd=project, create=True) as store:
+        saved = store.save(PRIVATE, key="editor")
+    assert (saved["layer"], saved["action"]) == ("project", "saved")
+    assert saved["key_held_by_team"] == team_id
+    assert staged(project) == []
+
+
+def test_a_key_the_user_and_the_team_hold_updates_the_user_s(project: Path) -> None:
+    mine = mem_json("save", "I use vim", "--key", "editor", "--layer", "user")
+    updated = mem_json("save", PRIVATE, "--key", "editor")
+    assert (updated["id"], updated["layer"], updated["action"]) == (mine["id"], "user", "updated")
+    assert "key_held_by_team" in updated
+    assert staged(project) == []
+
+
+def test_layer_team_updates_the_team_s_memory_and_stages_it(project: Path) -> None:
+    team_id = mem_json("show", "editor")[0]["id"]
+    updated = mem_json(
+        "save", "The team's editor config is .editorconfig", "--key", "editor", "--layer", "team"
+    )
+    assert (updated["id"], updated["layer"], updated["action"]) == (team_id, "team", "updated")
+    assert "key_held_by_team" not in updated
+    assert len(staged(project)) == 1
+
+
+def test_a_team_store_named_directly_updates_its_own_key(project: Path) -> None:
+    mem("save", "I use vim", "--key", "editor", "--layer", "user")
+    updated = mem_json("save", "The team uses helix now", "--key", "editor", "--store", TEAM)
+    assert (updated["layer"], updated["action"]) == ("team", "updated")
+
+
+@pytest.mark.e2e
+def test_an_mcp_save_hears_that_the_team_holds_the_key(project: Path, tmp_path: Path) -> None:
+    team_id = mem_json("show", "editor")[0]["id"]
+    with ExitStack() as stack:
+        client = start_client(stack, [], tmp_path, cwd=project, roots=[project], env={**os.environ})
+        saved = client.ok("save", text=PRIVATE, key="editor")
+    assert (saved["layer"], saved["key_held_by_team"]) == ("project", team_id)
+    assert staged(project) == []

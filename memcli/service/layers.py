@@ -284,14 +284,15 @@ class LayeredMemory(Memory):
         """The memory a save of ``draft`` goes to.
 
         ``layer`` when given; else the layer already holding the draft's key (the
-        nearest first), so that saving a key updates it where it is; else the store named
+        nearest first), so that saving a key updates it where it is, except the team's:
+        its folder comes with the project's repository, and a key someone committed
+        there must not draw a save into it (see ``team_key``); else the store named
         directly (``--store`` a team or user store); else ``[layers] <type>`` of the
-        project's mem.toml (the project by default).
+        project's settings (the project by default).
         """
         name = check_layer(layer)
         if name is None and draft.key and self._reading() and not self._named_and_missing():
-            holder = self.read(lambda index: index.by_key(draft.key or ""))
-            name = holder.layer if holder is not None else None
+            name = self._key_holder(draft.key)
         if name is None and self.layers.home != "project":
             name = self.layers.home  # a user or team store named directly (--store)
         if name is None:
@@ -304,6 +305,20 @@ class LayeredMemory(Memory):
         if name == "team" and self.layers.home != "team":
             target.require_store()  # a team folder is made on purpose: `mem init --layer team`
         return target  # the writer makes any other store, once the draft is found good
+
+    def _key_holder(self, key: str) -> str | None:
+        """The nearest layer holding ``key`` that a save may update without being told to:
+        not the team's, unless its store is the one named (``--store .mem-team``)."""
+        held = self.read(lambda index: index.with_key(key))
+        asked = [e for e in held if e.layer != "team" or self.layers.home == "team"]
+        return asked[0].layer if asked else None
+
+    def team_key(self, key: str | None, target: Memory) -> Entry | None:
+        """The team's memory holding ``key`` when a save of it goes to another layer (the
+        answer says so: that save did not change the team's)."""
+        if not key or target.layer == "team" or "team" not in self.layers.present():
+            return None
+        return self.layers.memory("team").entry_for_key(key)
 
     def shared_across_layers(self) -> tuple[list[str], list[str]]:
         """Ids (problems) and keys (warnings) in more than one layer, a line each (doctor).

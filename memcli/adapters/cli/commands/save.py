@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     type=click.Choice(LAYERS),
     help="Where it goes: your own memory for every project (user), the project's, or the "
     "team's folder in the project's repository, staged for review. [default: the layer "
-    "holding --key, else [layers] in mem.toml, else project]",
+    "holding --key (the team's only when asked), else [layers] in mem.toml, else project]",
 )
 @click.option(
     "--commit",
@@ -183,6 +183,8 @@ def save(
         click.echo(f"mem: {saved['action']} the memory with key {draft.key!r}{where}", err=True)
     elif where:
         click.echo(f"mem: saved{where}", err=True)
+    if "key_held_by_team" in saved:
+        click.echo(_team_key_line(draft.key or "", saved), err=True)
     for similar in saved.get("similar", []):
         handle = f"key {similar['key']!r}" if similar["key"] else similar["id"]
         click.echo(
@@ -190,6 +192,14 @@ def save(
             f"{similar['similarity']:.2f}): update {handle} instead, or --supersedes it",
             err=True,
         )
+
+
+def _team_key_line(key: str, saved: dict[str, Any]) -> str:
+    """The team holds the key too, and this save left its memory alone."""
+    return (
+        f"mem: the team layer holds the key {key!r} too ({saved['key_held_by_team']}); "
+        "it is left as it is (--layer team updates it)"
+    )
 
 
 def _commit_in_team(memory: LayeredMemory, layer: str | None) -> str:
