@@ -173,8 +173,11 @@ class MemStore:
             reader = _layered(memory)
             target = reader.save_target(draft, layer)
             writer = target.writer
-            if set(reader.layers.present()) - {target.layer}:
-                writer.seen = reader  # a memory another layer holds is no new memory either
+            if layer is None and set(reader.layers.present()) - {target.layer}:
+                # A memory another layer holds is no new memory either, unless a layer
+                # is named: then only that layer's twin counts (another layer's copy may
+                # be the team's, staged and not yet committed, or another person's).
+                writer.seen = reader
             result = writer.save(draft, secrets=secrets)
             held = target.layer
             if result.action == "duplicate":  # the layer holding it, which may be another

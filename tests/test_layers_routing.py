@@ -117,3 +117,29 @@ def test_an_mcp_save_hears_that_the_team_holds_the_key(project: Path, tmp_path: 
         saved = client.ok("save", text=PRIVATE, key="editor")
     assert (saved["layer"], saved["key_held_by_team"]) == ("project", team_id)
     assert staged(project) == []
+
+
+# ------------------------------------------------------------------ duplicates
+
+
+def test_a_save_in_a_layer_named_looks_for_its_duplicate_in_that_layer_only(
+    project: Path,
+) -> None:
+    team = mem_json("save", "Deploys freeze on Fridays", "--type", "decision", "--layer", "team")
+    mine = mem_json("save", "Deploys freeze on Fridays", "--type", "decision", "--layer", "user")
+    assert (mine["action"], mine["layer"]) == ("saved", "user")
+    assert mine["id"] != team["id"]
+    again = mem_json("save", "deploys freeze on fridays!", "--type", "decision", "--layer", "user")
+    assert (again["action"], again["duplicate_of"]) == ("duplicate", mine["id"])
+    git(project, "stash", "-u")  # the team's copy was only staged
+    hits = mem_json("search", "deploys freeze fridays")
+    assert [(h["id"], h["layer"]) for h in hits] == [(mine["id"], "user")]
+
+
+def test_the_api_saves_in_the_layer_named_beside_another_layer_s_twin(project: Path) -> None:
+    mem("save", "Every migration is reviewed by two people", "--layer", "team")
+    with memcli.open_store(cwd=project, create=True) as store:
+        saved = store.save("Every migration is reviewed by two people", layer="project")
+        assert (saved["action"], saved["layer"]) == ("saved", "project")
+        again = store.save("Every migration is reviewed by two people")  # no layer named
+        assert (again["action"], again["layer"]) == ("duplicate", "project")
