@@ -181,7 +181,8 @@ class MemStore:
             result = writer.save(draft, secrets=secrets)
             held = target.layer
             if result.action == "duplicate":  # the layer holding it, which may be another
-                held = writer.seen.resolve(result.record.id).layer
+                twins = writer.seen.resolve_each(result.record.id)
+                held = next((e.layer for e in twins if e.path == result.path), twins[0].layer)
             team = reader.team_key(draft.key, target)
         answer = {
             **record_dict(result.record),
@@ -329,13 +330,13 @@ class MemStore:
         ``superseded_by``: the ids of the memories that replace it (its successors).
 
         By id, unique id prefix (4+ characters) or key; ``NotFound`` names every
-        one that matches nothing.
+        one that matches nothing. An id two layers hold gives each layer's record.
         """
         from memcli.core.serialize import record_dict
 
         refs = _refs(ids)
         with self._use() as memory:
-            entries = memory.resolve_all(refs)
+            entries = memory.resolve_all(refs, each_layer=True)
             return [
                 {
                     **record_dict(memory.load(entry)),
@@ -359,7 +360,7 @@ class MemStore:
         if kind not in (None, "observation", "summary"):
             raise InvalidInput(f"unknown kind {kind!r}: use observation or summary")
         with self._use() as memory:
-            found = memory.resolve(ref)
+            found = memory.resolve_each(ref)[0]  # an id two layers hold: the time is one
             entries = memory.read(
                 lambda index: index.around(found, before=span[0], after=span[1], kind=kind)
             )

@@ -143,3 +143,57 @@ def test_the_api_saves_in_the_layer_named_beside_another_layer_s_twin(project: P
         assert (saved["action"], saved["layer"]) == ("saved", "project")
         again = store.save("Every migration is reviewed by two people")  # no layer named
         assert (again["action"], again["layer"]) == ("duplicate", "project")
+
+
+# ----------------------------------------------------------- an id in two layers
+
+
+def twin(project: Path) -> str:
+    """A user memory, and a team file committed with the same id (and other text); the id."""
+    mine = mem_json(
+        "save", "I like tabs in my own scratch code", "--type", "preference", "--layer", "user"
+    )
+    text = (Path(os.environ["MEM_HOME"]) / "_user" / mine["path"]).read_text()
+    theirs = text.replace(
+        "I like tabs in my own scratch code", "The team indents with spaces, no tabs"
+    )
+    (project / TEAM / "observations" / "twin.md").write_text(theirs)
+    git(project, "add", TEAM)
+    git(project, "commit", "-q", "-m", "a team memory with the same id")
+    return str(mine["id"])
+
+
+def test_reads_show_both_memories_of_an_id_two_layers_hold(project: Path) -> None:
+    identity = twin(project)
+    context = mem("context").output
+    assert context.count("I like tabs in my own scratch code") == 1
+    assert context.count("The team indents with spaces, no tabs") == 1  # each with its own text
+    shown = mem_json("show", identity)
+    assert sorted((r["layer"], r["title"]) for r in shown) == [
+        ("team", "The team indents with spaces, no tabs"),
+        ("user", "I like tabs in my own scratch code"),
+    ]
+    found = mem_json("search", "tabs", "--mode", "lexical")
+    assert sorted(h["layer"] for h in found if h["id"] == identity) == ["team", "user"]
+    around = mem_json("timeline", identity)
+    assert [h["id"] for h in around if h["anchor"]] == [identity]
+    mem("save", "The shop's checkout uses Stripe")  # the project's store, made
+    listed = [(h["layer"], h["id"]) for h in mem_json("list")]
+    assert ("user", identity) in listed and ("team", identity) in listed
+    assert "I like tabs" in mem("context").output
+
+
+def test_a_write_by_an_id_two_layers_hold_names_the_layer_to_choose(project: Path) -> None:
+    identity = twin(project)
+    user_file = Path(os.environ["MEM_HOME"]) / "_user" / mem_json("show", identity)[0]["path"]
+    for command in (("forget", identity), ("edit", identity, "--set", "importance=0.9")):
+        refused = mem(*command, expect=1)
+        assert "--layer" in refused.output and len(refused.output.strip().splitlines()) == 1
+    assert user_file.exists() and (project / TEAM / "observations" / "twin.md").exists()
+    with memcli.open_store(cwd=project) as store, pytest.raises(memcli.MemError):
+        store.forget(identity)
+    mem("edit", "--layer", "team", identity, "--set", "importance=0.9")
+    assert staged(project) == [f"{TEAM}/observations/twin.md"]
+    assert [f["layer"] for f in mem_json("forget", "--layer", "user", identity)] == ["user"]
+    assert not user_file.exists()
+    assert [r["layer"] for r in mem_json("show", identity)] == ["team"]

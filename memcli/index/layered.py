@@ -8,8 +8,9 @@ summed), so that the ranking above it (``retrieval.ranking``) runs once over the
 candidates of every layer: one ranking, not one per layer. Every entry carries
 its layer (``Entry.layer``), set by the index it came from.
 
-Ids are unique across layers; keys are resolved in the nearest layer first
-(``KEY_ORDER``: project, then team, then user).
+Ids are unique across layers (an id two layers hold by mistake is listed in
+each, and refused where one memory must be named); keys are resolved in the
+nearest layer first (``KEY_ORDER``: project, then team, then user).
 """
 
 from __future__ import annotations
@@ -31,6 +32,20 @@ if TYPE_CHECKING:
     from memcli.index.notes import NoteHit
 
 T = TypeVar("T")
+TWIN = "\t"
+"""Parts an id from its layer where two layers hold that id (``twin_key``)."""
+
+
+def twin_key(identity: str, layer: str) -> str:
+    """How ``standing`` and ``texts`` key a second layer's memory of an id another gave."""
+    return f"{identity}{TWIN}{layer}"
+
+
+def twin_id(key: str) -> str:
+    """The memory id of a ``standing`` key."""
+    return key.partition(TWIN)[0]
+
+
 _NEWEST = attrgetter("created", "id")
 
 
@@ -87,6 +102,15 @@ class LayeredIndex:
             if found is not None:
                 return found
         return None
+
+    def _merged_twins(self, query: Callable[[Index], dict[str, T]]) -> dict[str, T]:
+        """Each layer's answer by id, merged; an id an earlier layer gave already is keyed
+        ``twin_key(id, layer)``, so that an id two layers hold keeps both answers."""
+        merged: dict[str, T] = {}
+        for index in self.layers:
+            for identity, value in query(index).items():
+                merged[twin_key(identity, index.layer) if identity in merged else identity] = value
+        return merged
 
     def _merged_dicts(self, query: Callable[[Index], dict[str, T]]) -> dict[str, T]:
         merged: dict[str, T] = {}
@@ -208,7 +232,7 @@ class LayeredIndex:
         return self._merged_dicts(lambda index: index.commits(ids))
 
     def texts(self, ids: list[str]) -> dict[str, str]:
-        return self._merged_dicts(lambda index: index.texts(ids))
+        return self._merged_twins(lambda index: index.texts(ids))
 
     # -------------------------------------------------------------- listings
 
@@ -229,8 +253,12 @@ class LayeredIndex:
         superseded: bool = False,
     ) -> dict[str, tuple[str, str, float | None, str]]:
         """Session start's candidates of every layer: each layer gives its own ``limit``, so a
-        busy layer cannot crowd the others out before the one score chooses among them."""
-        return self._merged_dicts(
+        busy layer cannot crowd the others out before the one score chooses among them.
+
+        An id another layer gave already is keyed ``twin_key`` (``twin_id`` reads it
+        back): both memories are candidates, not the last layer's alone.
+        """
+        return self._merged_twins(
             lambda index: index.standing(
                 types=types,
                 floor=floor,
@@ -258,16 +286,32 @@ class LayeredIndex:
     # ------------------------------------------------------------- resolving
 
     def resolve(self, ref: str) -> Entry:
-        """By full id (any layer), key (nearest layer first), or an id prefix unique in all."""
+        """By full id (any layer), key (nearest layer first), or an id prefix unique in all.
+
+        An id two layers hold (a promotion cut short, a file copied by hand) names no
+        one memory: ``Ambiguous``, naming the layers to choose from with ``--layer``.
+        """
+        found = self.resolve_every(ref)
+        if len(found) > 1:
+            layers = [entry.layer for entry in found]
+            raise Ambiguous(
+                f"{found[0].id} is in the {' and the '.join(layers)} layers: "
+                f"say which with --layer ({' or '.join(layers)})"
+            )
+        return found[0]
+
+    def resolve_every(self, ref: str) -> list[Entry]:
+        """What ``resolve`` finds, as every layer holds it: one entry, or one per layer
+        holding its id (reads show each)."""
         problems: list[NotFound] = []
         exact = ref.strip().upper()
-        for index in self.layers:
-            found = index.with_ids([exact]) if len(exact) == 26 else []
-            if found:
-                return found[0]
+        if len(exact) == 26:
+            held = [entry for index in self.layers for entry in index.with_ids([exact])]
+            if held:
+                return held
         entry = self.by_key(ref.strip()) if ref.strip() else None
         if entry is not None:
-            return entry
+            return [entry]
         matches: list[Entry] = []
         for index in self.layers:
             try:
@@ -276,13 +320,13 @@ class LayeredIndex:
                 problems.append(exc)
             except InvalidInput:
                 raise
-        if len(matches) > 1:
+        if len({entry.id for entry in matches}) > 1:
             shown = ", ".join(f"{e.id[:12]} ({e.title[:40]}, {e.layer})" for e in matches[:5])
             raise Ambiguous(
                 f"id prefix {ref!r} matches several memories: {shown}; give more characters"
             )
         if matches:
-            return matches[0]
+            return matches
         raise problems[0]
 
     def path_of(self, identity: str) -> str | None:

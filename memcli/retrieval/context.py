@@ -111,6 +111,8 @@ def candidates(
     memories touching them (None: no boost). Only what scores them is read.
     ``superseded``: memories another one supersedes are candidates too.
     """
+    from memcli.index.layered import twin_id
+
     weights = context_weights(settings)
     boost = float(settings["context"]["working_set"])
     touching = working is not None and bool(working.files)
@@ -127,8 +129,15 @@ def candidates(
     for identity, (kind, created, importance, touches) in found.items():
         age = at - _seconds(created)
         parts = standing(kind, age, importance, weights, touches=touches, working_weight=boost)
-        scored.append(Candidate(identity, kind, created, parts))
+        scored.append(Candidate(twin_id(identity), kind, created, parts))
     return ranked(scored)
+
+
+def _text_of(entry: Entry, texts: dict[str, str]) -> str:
+    """The entry's narrative in ``texts`` (its own layer's, where two layers hold its id)."""
+    from memcli.index.layered import twin_key
+
+    return texts.get(twin_key(entry.id, entry.layer), texts.get(entry.id, ""))
 
 
 def _seconds(created: str) -> float:
@@ -151,10 +160,12 @@ def read_entries(index: Index, chosen: list[Candidate]) -> None:
     missing = [c.id for c in chosen if c.entry is None]
     if not missing:
         return
-    entries = {e.id: e for e in index.with_ids(missing, Filters(superseded=True))}
+    entries: dict[str, list[Entry]] = {}  # an id two layers hold: an entry each
+    for entry in index.with_ids(missing, Filters(superseded=True)):
+        entries.setdefault(entry.id, []).append(entry)
     for candidate in chosen:
-        if candidate.entry is None:
-            candidate.entry = entries.get(candidate.id)
+        if candidate.entry is None and entries.get(candidate.id):
+            candidate.entry = entries[candidate.id].pop(0)
 
 
 def best_distinct(
@@ -436,7 +447,7 @@ class SessionContext:
             hot = n < own["hot_count"]
             item = {
                 **entry_dict(entry, short_ids[entry.id]),
-                **listed(entry, texts.get(entry.id, ""), hot=hot),
+                **listed(entry, _text_of(entry, texts), hot=hot),
                 "stale": entry.id in stale,
                 "touches": candidate.standing.touches,
             }

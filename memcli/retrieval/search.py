@@ -212,6 +212,7 @@ class Searcher:
         bm25: dict[str, float] = {}
         matched: dict[str, int] = {}
         lexical: dict[str, float] = {}
+        twins: list[Entry] = []
         match: str | None = None
         common: list[Term] = []
         if mode != "semantic":
@@ -235,6 +236,9 @@ class Searcher:
             else:
                 matched = index.matched_terms([e.id for e in found], plan.terms)
             for entry in found:
+                if entry.id in entries:  # an id two layers hold: each memory is a hit
+                    twins.append(entry)
+                    continue
                 entries[entry.id] = entry
                 bm25[entry.id] = entry.score or 0.0
                 lexical[entry.id] = coverage_boosted(
@@ -261,13 +265,19 @@ class Searcher:
                 similarity[identity] = value
                 semantic_rank[identity] = rank
         hits = []
-        for identity, entry in entries.items():
+        for entry in [*entries.values(), *twins]:
+            identity = entry.id
+            own = entry is entries[identity]  # else a twin: its own bm25, boosted alike
+            score = bm25.get(identity) if own else entry.score or 0.0
+            boosted = coverage_boosted(
+                score or 0.0, matched.get(identity, 0), len(plan.terms), weights.coverage
+            )
             parts = self._parts(
                 entry,
                 moment,
-                bm25=bm25.get(identity),
+                bm25=score,
                 matched=matched.get(identity, 0),
-                lexical=lexical.get(identity),
+                lexical=lexical.get(identity) if own else boosted,
                 lexical_rank=lexical_rank.get(identity),
                 similarity=similarity.get(identity),
                 semantic_rank=semantic_rank.get(identity),

@@ -244,6 +244,16 @@ class LayeredMemory(Memory):
             _, layered = self._layered()
             return query(layered)  # type: ignore[arg-type]
 
+    def resolve_each(self, ref: str) -> list[Entry]:
+        from memcli.index.layered import LayeredIndex
+
+        def each(index: Index) -> list[Entry]:
+            if isinstance(index, LayeredIndex):
+                return index.resolve_every(ref)
+            return [index.resolve(ref)]
+
+        return self.read(each)
+
     def layer_memory(self, layer: str) -> Memory:
         """The layer's own memory (for writes: key checks and resolving stay in it)."""
         return self.layers.memory(layer)

@@ -324,17 +324,23 @@ class Memory:
         """A memory by id, unique id prefix, or key."""
         return self.read(lambda index: index.resolve(ref))
 
-    def resolve_all(self, refs: Iterable[str]) -> list[Entry]:
+    def resolve_each(self, ref: str) -> list[Entry]:
+        """A memory by id, unique id prefix, or key: as each layer read holds it (one, unless
+        two layers hold its id)."""
+        return [self.resolve(ref)]
+
+    def resolve_all(self, refs: Iterable[str], *, each_layer: bool = False) -> list[Entry]:
         """Memories by id, unique id prefix or key, in the order asked.
 
         ``NotFound`` names every reference that matches nothing (one alone keeps
-        its own message, which says why).
+        its own message, which says why). ``each_layer``: an id two layers hold
+        gives both (a read); else it is ``Ambiguous`` (a write must name one).
         """
         entries: list[Entry] = []
         missing: list[tuple[str, NotFound]] = []
         for ref in refs:
             try:
-                entries.append(self.resolve(ref))
+                entries.extend(self.resolve_each(ref) if each_layer else [self.resolve(ref)])
             except NotFound as exc:
                 missing.append((ref, exc))
         if len(missing) == 1:

@@ -7,7 +7,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memcli.adapters.cli.options import open_memory, secrets_options, store_options
+from memcli.adapters.cli.options import (
+    layer_option,
+    open_memory,
+    secrets_options,
+    store_options,
+)
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, MemError, StoreError
 from memcli.store.files import Store
 
@@ -36,11 +41,13 @@ EDITOR_ATTEMPTS = 5
     "ids or keys.",
 )
 @secrets_options
+@layer_option
 @store_options
 def edit(
     ref: str,
     assignments: tuple[str, ...],
     secrets: Policy,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -55,8 +62,8 @@ def edit(
         mem edit 01JDX3Z6 --set type=decision --set "facts=[\\"quote terms\\"]"
         mem edit deploy-day --set supersedes=deploy-day-old
     """
-    reader = open_memory(store_dir, project)
-    entry = reader.resolve(ref)  # in any layer
+    reader = open_memory(store_dir, project, layer)
+    entry = reader.resolve(ref)  # in any layer (--layer: in that one)
     memory = reader.layer_memory(entry.layer)  # and edited there
     if assignments:
         assignments = tuple(_resolved(memory, assignment) for assignment in assignments)

@@ -47,6 +47,6 @@ def timeline(
         mem timeline 01JDX3Z6 --before 3 --after 3
     """
     memory = open_memory(store_dir, project, layer)
-    anchor = memory.resolve(ref)
+    anchor = memory.resolve_each(ref)[0]  # an id two layers hold: the time is one
     entries = memory.read(lambda index: index.around(anchor, before=before, after=after, kind=kind))
     print_entries(memory, entries, as_json=as_json, anchor=anchor.id)
