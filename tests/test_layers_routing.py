@@ -186,7 +186,11 @@ def test_reads_show_both_memories_of_an_id_two_layers_hold(project: Path) -> Non
 def test_a_write_by_an_id_two_layers_hold_names_the_layer_to_choose(project: Path) -> None:
     identity = twin(project)
     user_file = Path(os.environ["MEM_HOME"]) / "_user" / mem_json("show", identity)[0]["path"]
-    for command in (("forget", identity), ("edit", identity, "--set", "importance=0.9")):
+    for command in (
+        ("forget", identity),
+        ("edit", identity, "--set", "importance=0.9"),
+        ("promote", identity, "--to", "project"),
+    ):
         refused = mem(*command, expect=1)
         assert "--layer" in refused.output and len(refused.output.strip().splitlines()) == 1
     assert user_file.exists() and (project / TEAM / "observations" / "twin.md").exists()
@@ -197,3 +201,10 @@ def test_a_write_by_an_id_two_layers_hold_names_the_layer_to_choose(project: Pat
     assert [f["layer"] for f in mem_json("forget", "--layer", "user", identity)] == ["user"]
     assert not user_file.exists()
     assert [r["layer"] for r in mem_json("show", identity)] == ["team"]
+
+
+def test_promote_layer_moves_that_layer_s_copy_of_an_id_two_layers_hold(project: Path) -> None:
+    identity = twin(project)
+    moved = mem_json("promote", "--layer", "user", identity, "--to", "project")
+    assert (moved["from"], moved["layer"]) == ("user", "project")
+    assert sorted(r["layer"] for r in mem_json("show", identity)) == ["project", "team"]

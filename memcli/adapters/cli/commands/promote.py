@@ -4,7 +4,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, secrets_options, store_options
+from memcli.adapters.cli.options import (
+    json_option,
+    layer_option,
+    open_memory,
+    secrets_options,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
 from memcli.core.schema import LAYERS
 
@@ -24,6 +30,7 @@ if TYPE_CHECKING:
 @click.option("--dry-run", is_flag=True, help="Show the file that would be added; change nothing.")
 @secrets_options
 @json_option
+@layer_option
 @store_options
 def promote(
     ref: str,
@@ -31,6 +38,7 @@ def promote(
     dry_run: bool,
     secrets: Policy,
     as_json: bool,
+    layer: str | None,
     store_dir: str | None,
     project: str | None,
 ) -> None:
@@ -51,7 +59,7 @@ def promote(
 
     if destination is None:  # checked here: an extra argument is the error to name first
         raise click.UsageError("give the layer it moves to: --to team, user or project")
-    moved = MemStore(open_memory(store_dir, project)).promote(
+    moved = MemStore(open_memory(store_dir, project, layer)).promote(
         ref, to=destination, secrets=secrets, dry_run=dry_run
     )
     if as_json:
