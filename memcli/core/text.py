@@ -47,6 +47,22 @@ _CAMEL_SPLIT_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 MAX_IDENTIFIER_PARTS = 200
 
 
+def _byte_table(source: str, target: str) -> bytes:
+    """A ``bytes.translate`` table: each character of ``source`` to the one at its place in
+    ``target``, every other byte to a space."""
+    table = bytearray(b" " * 256)
+    for char, kind in zip(source, target, strict=True):
+        table[ord(char)] = ord(kind)
+    return bytes(table)
+
+
+# ASCII text's characters by kind, for finding case changes without a regex: a
+# lowercase letter, an uppercase one, a digit, the underscore, anything else a space.
+_LOWER, _DIGITS = "abcdefghijklmnopqrstuvwxyz", "0123456789"  # (string's, not imported)
+_KINDS = _byte_table(_LOWER + _LOWER.upper() + _DIGITS + "_", "a" * 26 + "U" * 26 + "d" * 10 + "_")
+_CASE_CHANGES = (b"aU", b"dU", b"UUa")  # _CAMEL_RE's [a-z0-9][A-Z] and [A-Z][A-Z][a-z]
+
+
 def identifier_words(text: str) -> str:
     """The words inside the CamelCase identifiers of ``text``, space-separated.
 
@@ -55,21 +71,61 @@ def identifier_words(text: str) -> str:
     words). At most ``MAX_IDENTIFIER_PARTS`` words, so a file of identifiers
     cannot double the index.
     """
-    if text.isascii() and text.islower():
+    if text[1:].islower():  # no uppercase letter after the first: no case change
         return ""
+    if text.isascii():
+        spans = _ascii_identifiers(text)
+    else:
+        spans = [match.span() for match in _CAMEL_RE.finditer(text)]
     words: list[str] = []
-    for match in _CAMEL_RE.finditer(text):
-        words += _CAMEL_SPLIT_RE.sub(" ", match.group()).split()
+    for start, end in spans:
+        words += _CAMEL_SPLIT_RE.sub(" ", text[start:end]).split()
         if len(words) >= MAX_IDENTIFIER_PARTS:
             break
     return " ".join(words[:MAX_IDENTIFIER_PARTS])
 
 
+def _ascii_identifiers(text: str) -> list[tuple[int, int]]:
+    """Where ``_CAMEL_RE`` matches in ASCII ``text``, found with bytes' C-speed searches
+    (the regex tries its lookahead at every word's start: most of a rebuild's parsing).
+
+    A match is a run of letters and digits holding a case change, not preceded by a
+    word character (``\\b``): after a non-word character or at the start.
+    """
+    kinds = text.encode("ascii").translate(_KINDS)
+    changes = [at for change in _CASE_CHANGES for at in _occurrences(kinds, change)]
+    spans: list[tuple[int, int]] = []
+    end = 0
+    for at in sorted(changes):
+        if at < end:
+            continue  # in the run already seen
+        start = max(kinds.rfind(b" ", 0, at), kinds.rfind(b"_", 0, at)) + 1
+        ends = [found for found in (kinds.find(b" ", at), kinds.find(b"_", at)) if found >= 0]
+        end = min(ends, default=len(kinds))
+        if start == 0 or kinds[start - 1] != ord("_"):
+            spans.append((start, end))
+    return spans
+
+
+def _occurrences(data: bytes, part: bytes) -> list[int]:
+    """Where ``part`` starts in ``data``, overlaps included."""
+    found: list[int] = []
+    at = data.find(part)
+    while at >= 0:
+        found.append(at)
+        at = data.find(part, at + 1)
+    return found
+
+
 _WORDS_RE = re.compile(r"[^\W_]+")
+# ASCII letters lowercased, digits kept, every other byte a space (``folded``'s fast path).
+_FOLD = _byte_table(_LOWER + _LOWER.upper() + _DIGITS, _LOWER * 2 + _DIGITS)
 
 
 def folded(text: str) -> str:
     """``text`` lowercased, its punctuation and runs of white space as one space."""
+    if text.isascii():  # the same words, split by bytes' C code instead of a regex
+        return " ".join(text.encode("ascii").translate(_FOLD).decode("ascii").split())
     return " ".join(_WORDS_RE.findall(text.lower()))
 
 
@@ -79,5 +135,9 @@ def exact_key(
     """What two exact duplicates share: their type and their folded title, narrative, facts."""
     import hashlib
 
-    text = folded("\n".join([title, narrative, *facts]))
-    return hashlib.sha1(f"{type_}\0{text}".encode()).hexdigest()[:20]
+    text = "\n".join([title, narrative, *facts])
+    if text.isascii():  # ``folded``'s fast path, kept in bytes
+        data = b" ".join(text.encode("ascii").translate(_FOLD).split())
+    else:
+        data = folded(text).encode()
+    return hashlib.sha1(type_.encode() + b"\0" + data).hexdigest()[:20]

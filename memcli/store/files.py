@@ -13,7 +13,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from memcli.core import journal
 from memcli.core.chunks import MAX_NOTE_BYTES, MEMORY_MD, NOTES_DIR, is_note_path
@@ -224,7 +224,7 @@ class Store:
                 ) from None
             raise InvalidMemoryFile(path, f"cannot be read ({exc.strerror})") from None
         with handle:
-            return handle.read(limit)
+            return read_at_most(handle, limit)
 
     def load(self, path: str) -> tuple[Record, str]:
         """Parse one memory file; also return the digest of its bytes."""
@@ -478,6 +478,20 @@ def purged_problem(identity: str) -> str:
         f"holds {identity}, a memory purged from the store's history ({PURGED_FILE} lists "
         "it): delete this file"
     )
+
+
+def read_at_most(handle: BinaryIO, limit: int) -> bytes:
+    """The file's bytes, at most ``limit`` of them.
+
+    Asked for by its size and one byte more: ``read(limit)`` would allocate all of
+    ``limit`` (16 MB for a memory file) for every file of a rebuild. A file that grew
+    since its size was read is read on, still up to ``limit``.
+    """
+    size = os.fstat(handle.fileno()).st_size
+    data = handle.read(min(limit, size + 1))
+    if len(data) == size + 1 < limit:
+        data += handle.read(limit - len(data))
+    return data
 
 
 def digest(data: bytes) -> str:
