@@ -82,3 +82,20 @@ def test_ids_alike_across_layers_lengthen_both_layers(project: Path) -> None:
     assert {len(m["short_id"]) for m in mem_json("list", "--layer", "user")} == {9}
     # Each layer alone needs only 8.
     assert {len(m["short_id"]) for m in mem_json("list", "--store", str(user))} == {8}
+
+
+def test_an_index_an_older_mem_built_keeps_its_length_at_the_first_read(project: Path) -> None:
+    """An index with no short-id row is counted once and kept, not counted on every read."""
+    import apsw
+
+    from memcli.index.short_ids import META
+
+    mem("import", "jsonl", "-", input=rows((TWINS[0], "Deploys"), (TWINS[1], "Invoices")))
+    store = Path(os.environ["MEM_HOME"]) / "shop"
+    index = next(store.rglob("index.db"))
+    with apsw.Connection(str(index)) as db:
+        db.execute("DELETE FROM meta WHERE name = ?", (META,))
+    assert {len(m["short_id"]) for m in mem_json("list")} == {9}
+    with apsw.Connection(str(index)) as db:
+        kept = list(db.execute("SELECT value FROM meta WHERE name = ?", (META,)))
+    assert kept == [("9",)]
