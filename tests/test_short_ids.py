@@ -82,3 +82,18 @@ def test_ids_alike_across_layers_lengthen_both_layers(project: Path) -> None:
     assert {len(m["short_id"]) for m in mem_json("list", "--layer", "user")} == {9}
     # Each layer alone needs only 8.
     assert {len(m["short_id"]) for m in mem_json("list", "--store", str(user))} == {8}
+
+
+def test_an_index_an_older_mem_built_keeps_its_length_after_one_read(project: Path) -> None:
+    """The length is counted once, not on every read, for an index without its meta row."""
+    import apsw
+
+    mem("import", "jsonl", "-", input=rows((TWINS[0], "Deploys"), (TWINS[1], "Invoices")))
+    mem("list")
+    [index] = Path(os.environ["MEM_HOME"]).glob("*/.cache/index.db")
+    db = apsw.Connection(str(index))
+    db.execute("DELETE FROM meta WHERE name = 'short_id_chars'")  # as an older mem left it
+    assert {len(m["short_id"]) for m in mem_json("list")} == {9}
+    kept = list(db.execute("SELECT value FROM meta WHERE name = 'short_id_chars'"))
+    db.close()
+    assert kept == [("9",)]
