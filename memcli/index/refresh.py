@@ -44,7 +44,7 @@ from memcli.index.schema import (
     SET_META,
     memory_rows,
 )
-from memcli.index.short_ids import META, counted_length, kept_length, short_id_meta
+from memcli.index.short_ids import keep_counted_length, short_id_meta
 
 
 class RefreshReport:
@@ -91,7 +91,7 @@ class Refreshing:
         """
         head = source.head() or ""
         if not full and self.indexed_commit() == head:
-            self._keep_short_id_length()
+            keep_counted_length(self.db)  # an index an older mem built: counted once
             return None
         with self._write():
             current = self.indexed_commit()
@@ -122,15 +122,6 @@ class Refreshing:
             self.db.execute(SET_META, ("commit", head))
             self.db.execute(SET_META, short_id_meta(self.db, report))
             return report
-
-    def _keep_short_id_length(self) -> None:
-        """Count the short id length once for an index an older mem built (no meta row),
-        rather than on every read."""
-        if kept_length(self.db) is not None:
-            return
-        with self._write():
-            if kept_length(self.db) is None:
-                self.db.execute(SET_META, (META, str(counted_length(self.db))))
 
     def _rebuild(self, source: IndexSource, warn: Warn, report: RefreshReport) -> None:
         """Every memory file again, into fresh tables; secondary indexes built at the end."""

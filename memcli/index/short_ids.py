@@ -96,6 +96,13 @@ def kept_length(db: apsw.Connection) -> int | None:
     return None
 
 
+def keep_counted_length(db: apsw.Connection) -> None:
+    """Keep the length of an index without it (one an older mem built), so that reads do
+    not count it again; an index that cannot be written now is left as it is."""
+    if kept_length(db) is None:
+        _keep(db, META, str(counted_length(db)))
+
+
 def stored_length(db: apsw.Connection) -> int:
     """The store's length: as kept, else counted now."""
     kept = kept_length(db)
@@ -132,7 +139,7 @@ def _layers_state(layers: Sequence[Index], lengths: list[int]) -> str:
 
 
 def _keep(db: apsw.Connection, name: str, value: str) -> None:
-    """Keep a meta row when the index can be written at once; else the next read counts again."""
+    """Keep a meta row when the index can be written; else the next read counts again."""
     import apsw
 
     try:
