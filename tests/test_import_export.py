@@ -409,3 +409,23 @@ def test_claude_memory_with_an_infinite_number_is_refused(store: Path, tmp_path:
     result = mem("import", "claude-memory", str(folder), expect=1)
     assert "ttl.md: ttl is not a finite number" in result.output
     assert not (store / "observations").exists()
+
+
+def test_claude_memory_files_that_share_a_name_are_all_imported(
+    store: Path, tmp_path: Path
+) -> None:
+    """Two files named alike (one copied, say) both come in: the second keyed by its file."""
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    for stem, text in (
+        ("deploy-days", "Deploys go out on Tuesdays"),
+        ("freeze", "No deploys in December"),
+    ):
+        (folder / f"{stem}.md").write_text(
+            f"---\nname: deploy-days\ndescription: {text}\ntype: project\n---\n{text}.\n"
+        )
+    result = mem("import", "claude-memory", str(folder))
+    assert "imported 2" in result.stdout
+    assert mem_json("show", "deploy-days")[0]["title"] == "Deploys go out on Tuesdays"
+    assert mem_json("show", "freeze")[0]["title"] == "No deploys in December"
+    assert "skipped 2: already imported" in mem("import", "claude-memory", str(folder)).stdout

@@ -804,3 +804,26 @@ def test_dedupe_reports_then_merges_over_http(client: httpx.Client) -> None:
         "results"
     ]
     assert len([h for h in hits if h["id"] in {first["id"], second["id"]}]) == 1
+
+
+def test_a_server_on_every_interface_answers_a_host_that_is_an_address(tmp_path: Path) -> None:
+    """Clients elsewhere name the server by an address of its machine; a name still gets 421."""
+    server = Server(
+        ["--store", str(tmp_path / "store"), "--port", "0", "--host", "0.0.0.0"], tmp_path, "any"
+    )
+    try:
+        port = int(server.where.split(" ", 1)[0].rsplit(":", 1)[1])
+        secret = (tmp_path / "mem-home" / ".api-token").read_text().strip()
+        bearer = {"Authorization": f"Bearer {secret}"}
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30, headers=bearer) as http:
+            for name in (f"192.0.2.7:{port}", f"[2001:db8::7]:{port}", f"10.0.0.1:{port}"):
+                assert http.get("/health", headers={"Host": name}).status_code == 200, name
+            for name in (
+                f"evil.example:{port}",
+                f"192.0.2.7:{port + 1}",
+                "192.0.2.7",
+                "2001:db8::7",
+            ):
+                assert http.get("/health", headers={"Host": name}).status_code == 421, name
+    finally:
+        assert server.stop() == 0, server.log.read_text()

@@ -84,18 +84,40 @@ def test_ids_alike_across_layers_lengthen_both_layers(project: Path) -> None:
     assert {len(m["short_id"]) for m in mem_json("list", "--store", str(user))} == {8}
 
 
-def test_an_index_an_older_mem_built_keeps_its_length_at_the_first_read(project: Path) -> None:
-    """An index with no short-id row is counted once and kept, not counted on every read."""
+def test_an_index_an_older_mem_built_keeps_its_length_after_one_read(project: Path) -> None:
+    """The length is counted once, not on every read, for an index without its meta row."""
     import apsw
 
-    from memcli.index.short_ids import META
-
     mem("import", "jsonl", "-", input=rows((TWINS[0], "Deploys"), (TWINS[1], "Invoices")))
-    store = Path(os.environ["MEM_HOME"]) / "shop"
-    index = next(store.rglob("index.db"))
-    with apsw.Connection(str(index)) as db:
-        db.execute("DELETE FROM meta WHERE name = ?", (META,))
+    mem("list")
+    [index] = Path(os.environ["MEM_HOME"]).glob("*/.cache/index.db")
+    db = apsw.Connection(str(index))
+    db.execute("DELETE FROM meta WHERE name = 'short_id_chars'")  # as an older mem left it
     assert {len(m["short_id"]) for m in mem_json("list")} == {9}
-    with apsw.Connection(str(index)) as db:
-        kept = list(db.execute("SELECT value FROM meta WHERE name = ?", (META,)))
+    kept = list(db.execute("SELECT value FROM meta WHERE name = 'short_id_chars'"))
+    db.close()
     assert kept == [("9",)]
+
+
+def kept_rows(name: str) -> list[str]:
+    """The meta rows ``name`` of every index under MEM_HOME."""
+    import apsw
+
+    found = []
+    for index in Path(os.environ["MEM_HOME"]).glob("*/.cache/index.db"):
+        db = apsw.Connection(str(index))
+        found += [str(v) for (v,) in db.execute("SELECT value FROM meta WHERE name = ?", (name,))]
+        db.close()
+    return found
+
+
+def test_the_length_of_layers_read_together_is_kept_until_a_layer_changes(project: Path) -> None:
+    """Comparing every layer's ids with the others' is done once per change, not per read."""
+    mem("import", "jsonl", "-", input=rows((TWINS[0], "Deploys on Tuesdays"), (LONER, "Lone")))
+    mem("save", "Invoices are numbered per tenant", "--layer", "user")
+    assert {len(m["short_id"]) for m in mem_json("list")} == {8}
+    assert [row.split()[-1] for row in kept_rows("short_id_chars_layers")] == ["8"]
+    user = Path(os.environ["MEM_HOME"]) / "_user"
+    mem("import", "jsonl", "-", "--store", str(user), input=rows((TWINS[1], "Invoices")))
+    assert {len(m["short_id"]) for m in mem_json("list")} == {9}
+    assert {len(m["short_id"]) for m in mem_json("list", "--store", str(user))} == {8}

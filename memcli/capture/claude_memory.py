@@ -71,13 +71,14 @@ def read_claude_memory(directory: Path) -> Iterator[Incoming]:
     """Every memory file of Claude Code's auto memory folder, as rows to import."""
     from memcli.capture.importing import Incoming
 
+    keys: set[str] = set()
     for path in memory_files(directory):
         label, source_id = path.name, f"claude-memory:{path.name}"
         if links_outside(path, directory):
             yield Incoming(source_id, label, skip=f"{label} {OUTSIDE}")
             continue
         try:
-            record = _observation(path)
+            record = _observation(path, keys)
         except InvalidInput as exc:
             yield Incoming(source_id, label, problem=str(exc))
             continue
@@ -117,7 +118,8 @@ def _read_text(path: Path) -> str:
         raise InvalidInput("is not UTF-8 text") from None
 
 
-def _observation(path: Path) -> Any:
+def _observation(path: Path, keys: set[str]) -> Any:
+    """The observation of one memory file; ``keys``: those given so far (its own added)."""
     from memcli.core import codec
     from memcli.core.ids import new_ulid
     from memcli.core.model import Observation
@@ -154,7 +156,7 @@ def _observation(path: Path) -> Any:
         title=redacted_head(" ".join(title.split()), MAX_TITLE_CHARS),
         created=created,
         narrative=body,
-        key=_key(name, path.stem),
+        key=_key(name, path.stem, keys),
         extra=extra,
     )
     return record
@@ -172,15 +174,17 @@ def _title(name: str, description: str, body: str) -> str:
     return default_title(body) or name
 
 
-def _key(name: str, stem: str) -> str:
-    """The memory's name as its key when it is a slug; else the file's name, made one."""
+def _key(name: str, stem: str, taken: set[str]) -> str | None:
+    """The memory's name as its key when it is a slug; else (or when an earlier file of the
+    folder has that name) the file's name, made one; None when that too is taken."""
     from memcli.core.schema import KEY_RE
     from memcli.core.titles import slugify
 
-    for candidate in (name, stem):
-        if KEY_RE.fullmatch(candidate):
+    for candidate in (name, stem, slugify(stem, max_chars=100)):
+        if candidate and KEY_RE.fullmatch(candidate) and candidate not in taken:
+            taken.add(candidate)
             return candidate
-    return slugify(stem, max_chars=100)
+    return None
 
 
 def _text(value: object) -> str:

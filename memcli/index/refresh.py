@@ -44,8 +44,7 @@ from memcli.index.schema import (
     SET_META,
     memory_rows,
 )
-from memcli.index.short_ids import META as SHORT_ID_META
-from memcli.index.short_ids import counted_length, kept_length, short_id_meta
+from memcli.index.short_ids import keep_counted_length, short_id_meta
 
 
 class RefreshReport:
@@ -91,15 +90,12 @@ class Refreshing:
         ``parent`` those changes are applied without asking git for a diff.
         """
         head = source.head() or ""
-        if not full and self.indexed_commit() == head and kept_length(self.db) is not None:
+        if not full and self.indexed_commit() == head:
+            keep_counted_length(self.db)  # an index an older mem built: counted once
             return None
         with self._write():
             current = self.indexed_commit()
             if not full and current == head:
-                # An index an older mem built holds no short-id length: keep it now, once,
-                # rather than count every id on each read.
-                if kept_length(self.db) is None:
-                    self.db.execute(SET_META, (SHORT_ID_META, str(counted_length(self.db))))
                 return None
             report = RefreshReport()
             report.base = current

@@ -9,11 +9,14 @@ The length is kept in the index's meta table, set on each refresh: counted
 over every id after a rebuild, a removal or a large change (one ordered scan of
 the id index), else grown by the neighbours of the ids that came in. Layers read
 together also compare the ids of each layer with the others' (one query per
-pair of layers, the smaller layer's ids probed in the other's index).
+pair of layers, the smaller layer's ids probed in the other's index), once for
+each state of the layers: the result is kept in the nearest layer's meta table,
+beside the commit and length of every layer it was counted for.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from itertools import combinations
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from memcli.core.schema import SHORT_ID_CHARS
 from memcli.index.errors import translating_errors
+from memcli.index.schema import GET_META, SET_META
 
 if TYPE_CHECKING:
     import apsw
@@ -30,6 +34,9 @@ if TYPE_CHECKING:
 
 META = "short_id_chars"
 """The meta row holding the store's short id length."""
+LAYERED_META = "short_id_chars_layers"
+"""The meta row (in the nearest layer's index) holding the length of layers read together:
+the state of the layers it was counted for, then the length."""
 SCAN_OVER = 1000
 """Past this many changed ids a refresh counts every id again rather than probing each."""
 ALL_IDS = "SELECT id FROM memories ORDER BY id"
@@ -84,11 +91,16 @@ def counted_length(db: apsw.Connection) -> int:
 
 def kept_length(db: apsw.Connection) -> int | None:
     """The length the last refresh kept, or None (an index an older mem built)."""
-    from memcli.index.schema import GET_META
-
     for (value,) in db.execute(GET_META, (META,)):
         return int(value)
     return None
+
+
+def keep_counted_length(db: apsw.Connection) -> None:
+    """Keep the length of an index without it (one an older mem built), so that reads do
+    not count it again; an index that cannot be written now is left as it is."""
+    if kept_length(db) is None:
+        _keep(db, META, str(counted_length(db)))
 
 
 def stored_length(db: apsw.Connection) -> int:
@@ -101,9 +113,44 @@ def stored_length(db: apsw.Connection) -> int:
 def layered_length(layers: Sequence[Index]) -> int:
     """The length for layers read together: each layer's, or more where two layers' ids meet.
 
-    Of each pair of layers, the smaller one's ids are looked up in the other's index.
+    Counted when a layer changed since it was last kept, else read from the nearest layer.
     """
-    need = max(index.short_id_chars() for index in layers)
+    own = [index.short_id_chars() for index in layers]
+    if len(layers) == 1:
+        return own[0]
+    state = _layers_state(layers, own)
+    home = layers[0].db
+    for (value,) in home.execute(GET_META, (LAYERED_META,)):
+        kept_state, _, length = str(value).partition(" ")
+        if kept_state == state and length.isdigit():
+            return int(length)
+    need = counted_layered_length(layers, max(own))
+    _keep(home, LAYERED_META, f"{state} {need}")
+    return need
+
+
+def _layers_state(layers: Sequence[Index], lengths: list[int]) -> str:
+    """What the layers' ids depend on: each index's file and the commit it reflects."""
+    parts = sorted(
+        f"{index.path}\n{index.indexed_commit()}\n{n}"
+        for index, n in zip(layers, lengths, strict=True)
+    )
+    return hashlib.sha256("\n\n".join(parts).encode()).hexdigest()[:32]
+
+
+def _keep(db: apsw.Connection, name: str, value: str) -> None:
+    """Keep a meta row when the index can be written; else the next read counts again."""
+    import apsw
+
+    try:
+        db.execute(SET_META, (name, value))
+    except (apsw.BusyError, apsw.ReadOnlyError):
+        pass
+
+
+def counted_layered_length(layers: Sequence[Index], need: int) -> int:
+    """``need``, or more where two layers' ids meet: of each pair of layers, the smaller
+    one's ids looked up in the other's index."""
     sizes = [_size(index.db) for index in layers]
     listed: dict[int, str] = {}
     for pair in combinations(range(len(layers)), 2):

@@ -4,8 +4,9 @@ On a unix socket the file's mode (0600, in a 0700 folder) is the check: only the
 user can connect. A TCP port is open to every local user (and to the network
 when ``--host`` says so), so every TCP request needs the token, loopback or
 not, and must name this server in its Host header (``127.0.0.1:PORT``,
-``localhost:PORT``, ``[::1]:PORT`` or the ``--host`` given; else 421): a page
-elsewhere that rebinds its own name to 127.0.0.1 sends its own name. A browser
+``localhost:PORT``, ``[::1]:PORT``, the ``--host`` given or an IP address with the
+port; else 421): a page elsewhere that rebinds its own name to 127.0.0.1 sends its
+own name. A browser
 shows the token once, as ``?token=`` on a viewer page: the answer sets an HttpOnly,
 SameSite=Strict cookie holding a session of this server start (``session``; never
 the token, nor anything derived from it) and sends the browser to the same page
@@ -198,7 +199,35 @@ class Access:
         if self.hosts is None:
             return True
         given = [value for name, value in headers if name == b"host"]
-        return len(given) == 1 and given[0].strip().lower() in self.hosts
+        if len(given) != 1:
+            return False
+        host = given[0].strip().lower()
+        return host in self.hosts or is_address(host, self.sessions.port)
+
+
+def is_address(host: bytes, port: int | None) -> bool:
+    """Whether a Host header is an IP address (IPv6 in brackets) with ``port`` (none: 80).
+
+    Safe to answer whatever the address: a page that rebinds a name to this machine
+    sends that name, and a page at an address of this machine is this server's own.
+    """
+    text = host.decode("latin-1")
+    address, port_text = text, "80"
+    if not text.endswith("]") and ":" in text:
+        address, _, port_text = text.rpartition(":")
+    if port is None or port_text != str(port):
+        return False
+    if address.startswith("[") and address.endswith("]"):
+        address = address[1:-1]
+        if ":" not in address:
+            return False  # brackets hold IPv6 alone
+    elif ":" in address:
+        return False  # IPv6 without its brackets
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return True
 
 
 def _names_token(scope: Scope) -> bool:
