@@ -327,6 +327,21 @@ class TeamStore(Store):
         crash_point("staged")
         return ""
 
+    def finish_interrupted(
+        self, added: list[str], removed: list[str], message: str, *, asked_commit: bool
+    ) -> str:
+        """Stage a write a crash cut short, never commit it (whatever ``commit_writes`` says).
+
+        The write being finished may have been a stage-only save, and the one running now
+        (which may commit) commits its own paths only; a write killed after its commit
+        would become an empty commit. Staging what is committed already changes nothing.
+        A write that asked for a commit and is left staged says so.
+        """
+        self._stage([*added, *removed])
+        if asked_commit and {*added, *removed} & set(self.staged_paths()):
+            return " (staged, not committed: review it and commit it with git)"
+        return ""
+
     def _stage(self, paths: list[str]) -> None:
         """Add or remove these folder paths in git's index; nothing else is touched."""
         from memcli.store.commit import wait_for_git_index_lock

@@ -1,0 +1,102 @@
+"""Writes to the team layer: only what was asked is staged or committed, never a likely
+secret as it is, the project's own git hooks run, and a promotion cut short finishes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, git_project, run_mem
+
+TEAM = ".mem-team"
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+def ok(*args: str, cwd: Path, env: dict[str, str] | None = None) -> str:
+    done = run_mem(*args, cwd=cwd, env=env)
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done.stdout
+
+
+def saved(project: Path, *args: str) -> dict[str, object]:
+    result: dict[str, object] = json.loads(ok("save", *args, "--json", cwd=project))
+    return result
+
+
+def staged(project: Path) -> list[str]:
+    return git(project, "diff", "--cached", "--name-only").split()
+
+
+def commits(project: Path) -> int:
+    return int(git(project, "rev-list", "--count", "HEAD"))
+
+
+def one_line_error(done: object) -> str:
+    assert getattr(done, "returncode", None) == 1, done
+    stderr = str(getattr(done, "stderr", ""))
+    assert "Traceback" not in stderr and len(stderr.strip().splitlines()) == 1, stderr
+    return stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project with a commit holding its team folder, and a project store."""
+    root = tmp_path / "shop"
+    root.mkdir()
+    git_project(root, {"app.py": "print('hi')\n"})
+    ok("init", "--layer", "team", cwd=root)
+    git(root, "commit", "-qm", "team folder")
+    return root
+
+
+def project_store() -> Path:
+    return Path(os.environ["MEM_HOME"]) / "shop"
+
+
+# ------------------------------------------------- an interrupted stage-only save
+
+
+def test_an_interrupted_staged_save_stays_staged_when_a_later_save_commits(
+    project: Path,
+) -> None:
+    killed = run_mem(
+        "save",
+        "Draft: the staging cluster moves to eu-west",
+        "--layer",
+        "team",
+        cwd=project,
+        env={"MEM_CRASH_AT": "files-written"},
+    )
+    assert killed.returncode == -signal.SIGKILL
+    head = git(project, "rev-parse", "HEAD")
+    ok("save", "Releases are cut on Mondays", "--layer", "team", "--commit", cwd=project)
+    assert commits(project) == 3  # the first commit, the team folder, the one asked for
+    assert git(project, "rev-parse", "HEAD~1") == head
+    committed = git(project, "show", "--name-only", "--format=", "HEAD").split()
+    assert len(committed) == 1
+    assert "Releases are cut" in (project / committed[0]).read_text()
+    draft = [p for p in staged(project) if p.startswith(f"{TEAM}/observations/")]
+    assert len(draft) == 1 and "eu-west" in (project / draft[0]).read_text()
+
+
+def test_a_save_killed_after_its_commit_makes_no_empty_commit(project: Path) -> None:
+    killed = run_mem(
+        "save",
+        "Releases are cut on Mondays",
+        "--layer",
+        "team",
+        "--commit",
+        cwd=project,
+        env={"MEM_CRASH_AT": "ref-updated"},
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert commits(project) == 3
+    ok("save", "Hotfixes go through the release branch", "--layer", "team", "--commit", cwd=project)
+    assert commits(project) == 4  # the recovery made no commit, empty or not
+    committed = git(project, "show", "--name-only", "--format=", "HEAD").split()
+    assert len(committed) == 1 and "Hotfixes" in (project / committed[0]).read_text()
+    assert staged(project) == []
