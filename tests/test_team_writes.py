@@ -100,3 +100,44 @@ def test_a_save_killed_after_its_commit_makes_no_empty_commit(project: Path) -> 
     committed = git(project, "show", "--name-only", "--format=", "HEAD").split()
     assert len(committed) == 1 and "Hotfixes" in (project / committed[0]).read_text()
     assert staged(project) == []
+
+
+# ------------------------------------------------- likely secrets
+
+
+def test_allow_secret_does_not_reach_the_team_layer(project: Path) -> None:
+    before = (git(project, "rev-parse", "HEAD"), staged(project))
+    refused = run_mem(
+        "save", f"token {TOKEN} for the CI", "--layer", "team", "--allow-secret", cwd=project
+    )
+    stderr = one_line_error(refused)
+    assert "team" in stderr and "--redact" in stderr
+    assert (git(project, "rev-parse", "HEAD"), staged(project)) == before
+    assert not any(TOKEN in p.name for p in (project / TEAM).rglob("*"))
+    redacted = saved(
+        project, f"token {TOKEN} for the CI", "--layer", "team", "--redact", "--type", "context"
+    )
+    text = (project / TEAM / str(redacted["path"])).read_text()
+    assert TOKEN not in text and TOKEN not in str(redacted["path"])
+    allowed = saved(project, "The CI runs on every push", "--layer", "team", "--allow-secret")
+    assert allowed["layer"] == "team"  # nothing secret: the flag changes nothing
+
+
+def test_allow_secret_does_not_reach_the_team_layer_by_edit_or_import(
+    project: Path, tmp_path: Path
+) -> None:
+    memory = saved(project, "The CI runs on every push", "--layer", "team", "--key", "ci")
+    before = (git(project, "rev-parse", "HEAD"), staged(project))
+    edited = run_mem(
+        "edit", "ci", "--set", f"title=CI token {TOKEN}", "--allow-secret", cwd=project
+    )
+    one_line_error(edited)
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(
+        json.dumps({"id": "01M8TEAM0000000000000000AA", "type": "context", "title": TOKEN}) + "\n"
+    )
+    done = run_mem("import", "jsonl", str(rows), "--store", TEAM, "--allow-secret", cwd=project)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert (git(project, "rev-parse", "HEAD"), staged(project)) == before
+    assert TOKEN not in (project / TEAM / str(memory["path"])).read_text()
+    assert not any(TOKEN in p.read_text() for p in (project / TEAM).rglob("*.md"))

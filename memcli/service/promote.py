@@ -49,7 +49,7 @@ def promote(
     """Move the memory ``ref`` names (id, id prefix or key; any layer) to ``destination``."""
     from memcli.core.model import Observation, without_private
     from memcli.service.layers import check_layer
-    from memcli.service.screening import screened
+    from memcli.service.screening import screened, screening_for
 
     check_layer(destination)
     entry = reader.resolve(ref)
@@ -62,12 +62,9 @@ def promote(
         raise InvalidInput(f"{exc}; fix it (mem doctor) before promoting it") from None
     if not isinstance(record, Observation):
         raise InvalidInput("a session summary stays in its project: promote memories only")
-    if secrets == "allow" and destination == "team":
-        raise InvalidInput(
-            "the team's layer never takes a likely secret as it is: --redact stores it redacted"
-        )
-    moved = screened(without_private(record), None, secrets)
     target = reader.layers.memory(destination)
+    with screening_for(target.store, secrets) as policy:
+        moved = screened(without_private(record), None, policy)
     if destination == "team":
         target.require_store()  # made on purpose: `mem init --layer team`
     text = moved.to_markdown()
