@@ -141,3 +141,30 @@ def test_allow_secret_does_not_reach_the_team_layer_by_edit_or_import(
     assert (git(project, "rev-parse", "HEAD"), staged(project)) == before
     assert TOKEN not in (project / TEAM / str(memory["path"])).read_text()
     assert not any(TOKEN in p.read_text() for p in (project / TEAM).rglob("*.md"))
+
+
+# ------------------------------------------------- a promotion cut short
+
+
+def test_a_promotion_killed_half_way_is_finished_by_running_it_again(project: Path) -> None:
+    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision", "--key", "freeze")
+    killed = run_mem(
+        "promote",
+        "freeze",
+        "--to",
+        "team",
+        cwd=project,
+        env={"MEM_CRASH_AT": "promote-adopted"},
+    )
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem("promote", "freeze", "--to", "team", "--json", cwd=project)
+    assert again.returncode == 0, again.stderr
+    moved = json.loads(again.stdout)
+    assert (moved["id"], moved["layer"]) == (memory["id"], "team")
+    assert staged(project) == [f"{TEAM}/{moved['path']}"]
+    assert not (project_store() / str(memory["path"])).exists()
+    shown = json.loads(ok("show", "freeze", "--json", cwd=project))
+    assert [(s["id"], s["layer"]) for s in shown] == [(memory["id"], "team")]
+    assert "in the team layer already" in one_line_error(
+        run_mem("promote", "freeze", "--to", "team", cwd=project)
+    )
