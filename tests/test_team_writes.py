@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,53 @@ def test_allow_secret_does_not_reach_the_team_layer_by_edit_or_import(
     assert (git(project, "rev-parse", "HEAD"), staged(project)) == before
     assert TOKEN not in (project / TEAM / str(memory["path"])).read_text()
     assert not any(TOKEN in p.read_text() for p in (project / TEAM).rglob("*.md"))
+
+
+# ------------------------------------------------- the project's own git hooks
+
+
+def _hook(project: Path, name: str, body: str, folder: str = ".git/hooks") -> Path:
+    hooks = project / folder
+    hooks.mkdir(parents=True, exist_ok=True)
+    script = hooks / name
+    script.write_text("#!/bin/sh\n" + body)
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def test_commit_runs_the_projects_commit_msg_hook(project: Path) -> None:
+    ran = project.parent / "commit-msg-ran"
+    _hook(project, "commit-msg", f'cp "$1" "{ran}"\n')
+    (project / "notes.txt").write_text("the user's own\n")
+    git(project, "add", "notes.txt")
+    ok("save", "Releases are cut on Mondays", "--layer", "team", "--commit", cwd=project)
+    assert ran.exists() and "Releases are cut" in ran.read_text()
+    assert commits(project) == 3
+    files = git(project, "show", "--name-only", "--format=", "HEAD").split()
+    assert len(files) == 1 and files[0].startswith(f"{TEAM}/observations/")
+    assert staged(project) == ["notes.txt"]  # the user's own staged change stays out
+
+
+def test_a_pre_commit_hook_that_refuses_stops_the_commit(project: Path) -> None:
+    draft = saved(project, "Releases are cut on Fridays", "--layer", "team", "--key", "rel")
+    _hook(project, "pre-commit", "echo 'secret scanner: no' >&2\nexit 1\n", folder="githooks")
+    git(project, "config", "core.hooksPath", "githooks")
+    (project / "notes.txt").write_text("the user's own\n")
+    git(project, "add", "notes.txt")
+    index = git(project, "ls-files", "-s")
+    before = (git(project, "rev-parse", "HEAD"), index)
+    refused = run_mem(
+        "save", "Releases are cut on Mondays", "--layer", "team", "--commit", cwd=project
+    )
+    stderr = one_line_error(refused)
+    assert "pre-commit" in stderr
+    assert (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s")) == before
+    update = ("save", "Releases are cut on Tuesdays", "--layer", "team", "--key", "rel")
+    one_line_error(run_mem(*update, "--commit", cwd=project))
+    assert (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s")) == before
+    listed = json.loads(ok("list", "--layer", "team", "--json", cwd=project))
+    assert [m["id"] for m in listed] == [draft["id"]]
+    assert "Fridays" in (project / TEAM / str(draft["path"])).read_text()
 
 
 # ------------------------------------------------- a promotion cut short

@@ -315,14 +315,14 @@ class TeamStore(Store):
         Returns the commit, or '' when the paths were only staged.
         """
         if self.commit_writes:
-            from memcli.store.commit import commit_paths
+            from memcli.store.commit import commit_with_hooks
 
             if self.git.head() is None:  # a first commit would take all that is staged
                 raise StoreError(
                     f"the project at {self.top} has no commit yet: save without --commit "
                     "(the memory is staged), then commit with git"
                 )
-            return commit_paths(self.git, added, removed, message)
+            return commit_with_hooks(self.git, added, removed, message)
         self._stage([*added, *removed])
         crash_point("staged")
         return ""
