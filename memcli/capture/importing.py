@@ -131,6 +131,8 @@ def run_import(
     An exception from ``items`` (a source that cannot be read any further)
     stops the import before anything is written.
     """
+    from memcli.service.screening import layer_policy
+
     report = ImportReport(source, dry_run)
     if not dry_run:
         # A retry after a crash: what the killed import wrote is committed (or undone)
@@ -138,7 +140,7 @@ def run_import(
         settled = memory.writer.settle()
         if settled:
             memory.notify(settled)
-    plan = _Plan(memory, report, secrets)
+    plan = _Plan(memory, report, layer_policy(memory.store, secrets))
     tick = _ticker(memory.notify) if progress else None
     count = 0
     for count, item in enumerate(items, 1):

@@ -26,6 +26,7 @@ from memcli.index.loading import (
     loaded_batches,
     printable,
 )
+from memcli.index.loops import mark_loops
 from memcli.index.notes import add_note, remove_note
 from memcli.index.schema import (
     BULK_MEMORY,
@@ -118,6 +119,8 @@ class Refreshing:
                     self._rebuild(source, warn, report)
                 else:
                     self._apply_changes(changes, source, warn, report)
+            if report.added or report.removed:
+                mark_loops(self.db)
             crash_point("index-written")
             self.db.execute(SET_META, ("commit", head))
             self.db.execute(SET_META, short_id_meta(self.db, report))

@@ -21,8 +21,11 @@ from memcli.core.text import exact_key, identifier_words
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 8
-"""8: each observation's exact-duplicate key (its type and folded text, ``exact``); the
+SCHEMA_VERSION = 9
+"""9: the supersedes tags of a loop written by hand are of kind 'supersedes-loop' (a memory
+in a loop is not hidden by the other members).
+
+8: each observation's exact-duplicate key (its type and folded text, ``exact``); the
 ids a memory supersedes, as tags of kind 'supersedes' (superseded memories are left out
 of reads by default).
 
@@ -294,6 +297,16 @@ WHERE t.kind = 'supersedes' AND t.value = ? ORDER BY m.created, m.id
 OBSERVATION_TEXTS = f"""
 SELECT m.id, m.type, m.title, m.facts, m.narrative FROM memories m
 WHERE m.kind = 'observation' AND {CURRENT}
+"""
+# Supersede loops (memcli.core.loops): their tags are of another kind, which no read filters by.
+LOOP_KIND = "supersedes-loop"
+SUPERSEDE_EDGES = f"""
+SELECT m.id, t.value, t.kind FROM tags t JOIN memories m ON m.rowid = t.memory
+WHERE t.kind IN ('supersedes', '{LOOP_KIND}')
+"""
+SET_SUPERSEDE_KIND = """
+UPDATE tags SET kind = :new WHERE kind = :old AND value = :value
+AND memory = (SELECT rowid FROM memories WHERE id = :id)
 """
 ANY_SUPERSEDED = "SELECT 1 FROM tags WHERE kind = 'supersedes' LIMIT 1"
 COUNT_CURRENT = """

@@ -49,6 +49,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
     _interrupted_write(memory, checkup, fix)
     ids: dict[str, list[str]] = {}
     keys: dict[str, list[str]] = {}
+    replaces: dict[str, list[str]] = {}
     for path in store.memory_paths():
         try:
             record = store.parse(path, store.read_bytes(path))
@@ -56,6 +57,8 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             checkup.problems.append(f"invalid file: {exc}")
             continue
         ids.setdefault(record.id, []).append(path)
+        if getattr(record, "supersedes", None):
+            replaces[record.id] = list(getattr(record, "supersedes", []))
         if record.key:
             keys.setdefault(record.key, []).append(path)
     for identity, paths in ids.items():
@@ -71,6 +74,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
                 "`mem show` and `mem edit` pick one of them: give all but one another key "
                 "(`mem edit ID --set key=NEW`)"
             )
+    _supersede_loops(replaces, checkup)
     _temporary_files(memory, checkup, fix)
     _git_lock(memory, checkup, fix)
     _interrupted_purge(memory, checkup, fix)
@@ -103,6 +107,18 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
             f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
         )
     return checkup
+
+
+def _supersede_loops(replaces: dict[str, list[str]], checkup: Checkup) -> None:
+    """Memories whose ``supersedes`` replace each other in a loop (written by hand)."""
+    from memcli.core.loops import loops
+
+    for members in loops(replaces):
+        checkup.problems.append(
+            f"supersede loop: {', '.join(members)} supersede each other, so none of them is "
+            "retired (each is shown); remove the loop from their supersedes "
+            "(`mem edit ID --set supersedes=...` on one of them)"
+        )
 
 
 def _shared(ids: dict[str, list[str]], keys: dict[str, list[str]]) -> dict[str, str]:

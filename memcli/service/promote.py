@@ -8,12 +8,15 @@ the destination's rules: a likely secret is refused unless redacted (the team's
 layer never takes one as it is), and nothing is written. When the source cannot
 be changed after the destination was written (it is checked first: its lock, git's
 state), the destination's copy is removed again: both layers hold what they held.
+A promotion killed between the two is finished by running it again: the
+destination's copy (same id, same text) is kept and the source's is removed.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile
 
 if TYPE_CHECKING:
@@ -49,7 +52,7 @@ def promote(
     """Move the memory ``ref`` names (id, id prefix or key; any layer) to ``destination``."""
     from memcli.core.model import Observation, without_private
     from memcli.service.layers import check_layer
-    from memcli.service.screening import screened
+    from memcli.service.screening import screened, screening_for
 
     check_layer(destination)
     entry = reader.resolve(ref)
@@ -62,30 +65,46 @@ def promote(
         raise InvalidInput(f"{exc}; fix it (mem doctor) before promoting it") from None
     if not isinstance(record, Observation):
         raise InvalidInput("a session summary stays in its project: promote memories only")
-    if secrets == "allow" and destination == "team":
-        raise InvalidInput(
-            "the team's layer never takes a likely secret as it is: --redact stores it redacted"
-        )
-    moved = screened(without_private(record), None, secrets)
     target = reader.layers.memory(destination)
+    with screening_for(target.store, secrets) as policy:
+        moved = screened(without_private(record), None, policy)
     if destination == "team":
         target.require_store()  # made on purpose: `mem init --layer team`
     text = moved.to_markdown()
     if dry_run:
         if target.store.exists():
             target.check_key_free(moved)
-        path = target.store.new_path(moved)
-        return Promotion(moved, entry.layer, destination, path, text, None, None)
+        shown = target.store.new_path(moved)
+        return Promotion(moved, entry.layer, destination, shown, text, None, None)
     _ready_to_write(source)  # a busy source fails the promotion before anything is written
-    written = target.writer.adopt(moved)
+    path = _written_before(target, moved, text)
+    if path is None:
+        written = target.writer.adopt(moved)
+        path, commit = written.path, written.commit or ""
+    else:
+        commit = ""  # a promotion cut short wrote it: only the source's removal is left
+    crash_point("promote-adopted")
     try:
         _, removed = source.writer.forget([entry.id], verb="promote")
     except BaseException:
         target.writer.forget([moved.id])  # the destination as it was: never in two layers
         raise
-    return Promotion(
-        moved, entry.layer, destination, written.path, text, written.commit or "", removed
-    )
+    return Promotion(moved, entry.layer, destination, path, text, commit, removed)
+
+
+def _written_before(target: Memory, moved: Record, text: str) -> str | None:
+    """The path of the destination's copy a promotion cut short wrote (the same id, the
+    same text); None when it holds no copy, which ``adopt`` then checks for clashes."""
+    if not target.store.exists():
+        return None
+    path = target.read(lambda index: index.path_of(moved.id))
+    if path is None:
+        return None
+    try:
+        same = target.store.read_bytes(path) == text.encode("utf-8")
+    except InvalidMemoryFile:
+        same = False
+    return path if same else None
 
 
 def _ready_to_write(memory: Memory) -> None:

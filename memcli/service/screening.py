@@ -7,17 +7,45 @@ caller's (``--redact``, ``--allow-secret``).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from memcli.core.errors import InvalidMemoryFile
+from memcli.core.errors import InvalidMemoryFile, SecretsFound
 
 if TYPE_CHECKING:
     from memcli.core.model import Record
     from memcli.core.secrets import Finding, Policy
+    from memcli.store.files import Store
 
 R = TypeVar("R", bound="Record")
+
+
+TEAM_RULE = (
+    "the team layer never takes a likely secret as it is (--allow-secret does not apply "
+    "there): remove it, or --redact stores it as [REDACTED:…]"
+)
+
+
+def layer_policy(store: Store, policy: Policy) -> Policy:
+    """The policy a write to ``store`` follows: a team folder (the project's repository,
+    shared with everyone who clones it) refuses what ``allow`` would let through."""
+    return "refuse" if policy == "allow" and not store.own_repository else policy
+
+
+@contextlib.contextmanager
+def screening_for(store: Store, policy: Policy) -> Iterator[Policy]:
+    """The policy for a write to ``store`` (:func:`layer_policy`); a refusal it causes
+    says why ``--allow-secret`` did not help."""
+    kept = layer_policy(store, policy)
+    try:
+        yield kept
+    except SecretsFound as exc:
+        if kept == policy:
+            raise
+        found = str(exc).split(". Remove them")[0]
+        raise SecretsFound(f"{found}: {TEAM_RULE}") from None
 
 
 def without_private(path: str, text: str) -> str:
@@ -138,7 +166,6 @@ _IDENTIFIERS = ("key", "agent")
 
 def _redacted(record: R, fields: dict[str, Any], kept: dict[str, Any]) -> R:
     """``record`` with the redacted fields ``kept`` (``fields`` as they were)."""
-    from memcli.core.errors import SecretsFound
     from memcli.core.secrets import redact, report, scan_fields
     from memcli.core.validate import map_strings
 
@@ -162,7 +189,6 @@ def screen(fields: dict[str, Any], before: list[Finding], policy: Policy) -> dic
 
     ``allow`` lets them through; redaction touches only the secrets found.
     """
-    from memcli.core.errors import SecretsFound
     from memcli.core.secrets import new_findings, redact_fields, report, scan_fields
 
     if policy == "allow":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from memcli.core import journal
 from memcli.core.chunks import is_note_path
@@ -20,7 +20,13 @@ from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, SecretsFound, StoreError
 from memcli.core.ids import new_ulid
 from memcli.core.timeutil import format_timestamp, now
-from memcli.service.screening import new_secrets, screened, screened_file, without_private
+from memcli.service.screening import (
+    new_secrets,
+    screened,
+    screened_file,
+    screening_for,
+    without_private,
+)
 from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
@@ -56,6 +62,26 @@ class ImportCommit(NamedTuple):
     """Memories whose source row another import stored meanwhile: left out."""
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def by_layer_rules(method: Callable[P, R]) -> Callable[P, R]:
+    """A write taking ``secrets=``, run with the policy its store allows (``screening_for``:
+    the team layer never takes a likely secret as it is)."""
+    import functools
+
+    @functools.wraps(method)
+    def write(*args: P.args, **kwargs: P.kwargs) -> R:
+        writer: Any = args[0]
+        asked: Any = kwargs.get("secrets", "refuse")
+        with screening_for(writer.store, asked) as policy:
+            kwargs["secrets"] = policy
+            return method(*args, **kwargs)
+
+    return write
+
+
 SYNC_ONCE_FILES = 100
 """A commit of this many files flushes them to disk once, not file by file."""
 PACK_AFTER_FILES = 1000
@@ -71,6 +97,7 @@ class Writer:
         self.seen: Memory = memory
         """Where a save looks for its duplicates: this store, or a reader of every layer."""
 
+    @by_layer_rules
     def save(self, draft: Draft, *, secrets: Policy = "refuse") -> SaveResult:
         """Write one memory and commit it; a known ``key`` updates that memory instead.
 
@@ -143,6 +170,7 @@ class Writer:
         near = similar_memories(self.seen, observation)
         return None, tuple(s for s in near if s.entry.id not in observation.supersedes)
 
+    @by_layer_rules
     def summarize(
         self,
         sections: Mapping[str, object],
@@ -192,6 +220,7 @@ class Writer:
             commit = self._commit_files({path: data}, [], message)
             return SaveResult(record, path, "restored", commit)
 
+    @by_layer_rules
     def replace_file(
         self,
         entry: Entry,

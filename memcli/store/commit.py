@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING
 
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
 from memcli.store.git import FALLBACK_EMAIL, FALLBACK_NAME, Git
+
+if TYPE_CHECKING:
+    from memcli.store.team import TeamGit
 
 _GIT_LOCK_WAIT_SECONDS = 5.0
 
@@ -49,6 +53,57 @@ def commit_paths(git: Git, added: list[str], removed: list[str], message: str) -
             git.run(["rm", "-q", "--cached", "--", *added], check=False)
         raise
     return commit
+
+
+def commit_with_hooks(git: TeamGit, added: list[str], removed: list[str], message: str) -> str:
+    """Commit exactly these paths with ``git commit --only``, so that the repository's own
+    hooks run (pre-commit, commit-msg, ``core.hooksPath``); return the commit.
+
+    For a folder of a project's repository (the team layer): a team's secret scanner
+    or message check must see mem's commit as it sees everyone's. Anything else the
+    person staged stays staged and out of the commit. When git refuses (a hook says
+    no), git's index entries of these paths are put back as they were and the error
+    names the hook's last line.
+    """
+    wait_for_git_index_lock(git)
+    paths = [*added, *removed]
+    before = git.run(["ls-files", "-s", "-z", "--", *paths]).stdout
+    # `git commit -- PATH` takes only paths git knows: a new file is added first.
+    stdin = "\0".join(paths) + "\0"
+    git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
+    crash_point("staged")
+    done = git.run(
+        ["commit", "--quiet", "--cleanup=verbatim", "--only", "-F", "-", "--", *paths],
+        input=message,
+        env=_identity(git),
+        check=False,
+    )
+    if done.returncode != 0:
+        _put_back(git, paths, before)
+        said = (done.stderr + done.stdout).decode("utf-8", "replace").strip().splitlines()
+        reason = said[-1].strip()[:200] if said else f"exit status {done.returncode}"
+        raise StoreError(
+            f"git commit in the project was refused ({reason}): its pre-commit or commit-msg "
+            "hook said no, or git could not commit; nothing was saved"
+        )
+    crash_point("ref-updated")
+    return git.out(["rev-parse", "HEAD"])
+
+
+def _put_back(git: TeamGit, paths: list[str], listing: bytes) -> None:
+    """git's index entries of ``paths`` as ``ls-files -s -z`` listed them before
+    (``--index-info`` takes paths from the top of the work tree, not the folder)."""
+    entries: dict[str, str] = {}
+    for line in listing.split(b"\0"):
+        meta, tab, path = line.decode("utf-8", "surrogateescape").partition("\t")
+        if tab:
+            mode, blob, _ = meta.split(" ", 2)
+            entries[path] = f"{mode} {blob}\t{git.prefix}{path}\0"
+    gone = [p for p in paths if p not in entries]
+    if gone:
+        git.run(["update-index", "--force-remove", "-z", "--stdin"], input="\0".join(gone) + "\0")
+    if entries:
+        git.run(["update-index", "-z", "--index-info"], input="".join(entries.values()))
 
 
 def _tree_has_more_than(git: Git, parent: str, tree: str, paths: list[str]) -> bool:

@@ -58,6 +58,8 @@ class Store:
 
     own_repository = True
     """The store is a git repository of its own (a team store is a folder of the project's)."""
+    commit_writes = True
+    """Each write is committed (a team store only stages them unless asked)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -423,6 +425,16 @@ class Store:
         Callers hold the write lock; see :func:`memcli.store.commit.commit_paths`.
         """
         return commit_paths(self.git, added, removed, message)
+
+    def finish_interrupted(
+        self, added: list[str], removed: list[str], message: str, *, asked_commit: bool
+    ) -> str:
+        """Finish a write a crash cut short (``store.pending``): commit it, as every write is.
+
+        Returns what the outcome should add ('' when the write is done as it asked).
+        """
+        self.commit(added, removed, message)
+        return ""
 
 
 def is_memory_path(path: str) -> bool:

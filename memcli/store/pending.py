@@ -14,6 +14,11 @@ write lock, settles it before doing anything else:
   the write never happened;
 - the commit exists already (killed just after it): nothing is left to do.
 
+In a team folder (the project's repository) a finished write is staged only,
+never committed, even when it had asked for a commit or the write running now
+commits: mem commits there only the paths of the write that asked, and the
+outcome says when the recovered one is left for a person to commit.
+
 Files changed since by someone else are never touched.
 """
 
@@ -54,6 +59,7 @@ def begin(
         "version": _VERSION,
         "parent": parent,
         "message": message,
+        "commit": store.commit_writes,
         "writes": {path: digest(data) for path, data in writes.items()},
         "removals": removals,
         "backups": {
@@ -120,8 +126,13 @@ def recover(store: Store) -> str | None:
     elif all(_holds(store, path, wanted) for path, wanted in record["writes"].items()):
         for path in record["removals"]:
             store.remove_file(path)
-        store.commit(list(record["writes"]), list(record["removals"]), record["message"])
-        outcome = f"finished an interrupted write: {subject}"
+        left = store.finish_interrupted(
+            list(record["writes"]),
+            list(record["removals"]),
+            record["message"],
+            asked_commit=bool(record.get("commit", True)),
+        )
+        outcome = f"finished an interrupted write: {subject}{left}"
     else:
         _undo(store, record)
         outcome = f"undid an interrupted write: {subject}"

@@ -315,16 +315,31 @@ class TeamStore(Store):
         Returns the commit, or '' when the paths were only staged.
         """
         if self.commit_writes:
-            from memcli.store.commit import commit_paths
+            from memcli.store.commit import commit_with_hooks
 
             if self.git.head() is None:  # a first commit would take all that is staged
                 raise StoreError(
                     f"the project at {self.top} has no commit yet: save without --commit "
                     "(the memory is staged), then commit with git"
                 )
-            return commit_paths(self.git, added, removed, message)
+            return commit_with_hooks(self.git, added, removed, message)
         self._stage([*added, *removed])
         crash_point("staged")
+        return ""
+
+    def finish_interrupted(
+        self, added: list[str], removed: list[str], message: str, *, asked_commit: bool
+    ) -> str:
+        """Stage a write a crash cut short, never commit it (whatever ``commit_writes`` says).
+
+        The write being finished may have been a stage-only save, and the one running now
+        (which may commit) commits its own paths only; a write killed after its commit
+        would become an empty commit. Staging what is committed already changes nothing.
+        A write that asked for a commit and is left staged says so.
+        """
+        self._stage([*added, *removed])
+        if asked_commit and {*added, *removed} & set(self.staged_paths()):
+            return " (staged, not committed: review it and commit it with git)"
         return ""
 
     def _stage(self, paths: list[str]) -> None:

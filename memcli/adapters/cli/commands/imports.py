@@ -233,7 +233,9 @@ def _notes(memory: Memory, text: str, folder: Path, policy: Policy) -> tuple[str
 
     from memcli.core import secrets
     from memcli.core.chunks import MEMORY_MD
+    from memcli.service.screening import layer_policy
 
+    policy = layer_policy(memory.store, policy)
     if policy != "allow" and next(secrets.scan(text, MEMORY_MD), None) is not None:
         if policy == "refuse":
             return None, True
