@@ -190,6 +190,16 @@ def test_a_stores_hub_model_is_ignored_and_a_local_folder_is_kept(
     assert "someone/else" in mem_json("status")["layers"][0]["semantic"]  # yours: used
 
 
+def test_model_pull_never_fetches_a_hub_name_a_stores_folder_let_in(store: Path) -> None:
+    """A store's ``model = "someone/else"`` is kept when the store holds that folder (a
+    local model); `mem model pull` must not then fetch the hub's model of that name."""
+    (store / "someone" / "else").mkdir(parents=True)
+    (store / "mem.toml").write_text('[semantic]\nmodel = "someone/else"\n')
+    pulled = run_mem("model", "pull")
+    assert pulled.returncode == 1
+    assert "folder" in pulled.stderr and "cache" not in pulled.stderr, pulled.stderr
+
+
 # ------------------------------------------------------------------ a .mem/ folder
 
 
