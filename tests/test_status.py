@@ -13,7 +13,7 @@ import pytest
 
 from memcli.capture.transcripts.locate import claude_project_dir
 
-from .conftest import git, mem, mem_json, run_mem
+from .conftest import git, mem, mem_json, run_mem, user_config
 
 AGENTS = ("claude", "codex", "gemini")
 
@@ -394,9 +394,8 @@ def test_a_missing_user_store_says_how_to_make_it_and_no_team_folder_is_named(
 
 def test_writes_to_names_mem_toml_s_layer_per_type(project: Path, tmp_path: Path) -> None:
     mem("save", "A first memory makes the store")
-    (central(tmp_path) / "mem.toml").write_text(
-        '[layers]\npreference = "user"\ndecision = "team"\n'
-    )
+    (central(tmp_path) / "mem.toml").write_text('[layers]\npreference = "user"\n')
+    user_config('[layers]\ndecision = "team"\n')  # the team: the user's own config only
     found = status()
     assert found["writes_to"] == "project"
     assert found["writes_by_type"] == {"decision": "team", "preference": "user"}

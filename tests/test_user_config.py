@@ -190,6 +190,16 @@ def test_a_stores_hub_model_is_ignored_and_a_local_folder_is_kept(
     assert "someone/else" in mem_json("status")["layers"][0]["semantic"]  # yours: used
 
 
+def test_model_pull_never_fetches_a_hub_name_a_stores_folder_let_in(store: Path) -> None:
+    """A store's ``model = "someone/else"`` is kept when the store holds that folder (a
+    local model); `mem model pull` must not then fetch the hub's model of that name."""
+    (store / "someone" / "else").mkdir(parents=True)
+    (store / "mem.toml").write_text('[semantic]\nmodel = "someone/else"\n')
+    pulled = run_mem("model", "pull")
+    assert pulled.returncode == 1
+    assert "folder" in pulled.stderr and "cache" not in pulled.stderr, pulled.stderr
+
+
 # ------------------------------------------------------------------ a .mem/ folder
 
 
@@ -219,3 +229,26 @@ def test_the_users_config_may_be_a_link_and_a_bad_value_in_it_is_said(
     result = mem("context", "--format", "json")
     assert json.loads(result.stdout)["budget"] == 8000
     assert "context.budget must be a whole number" in result.stderr
+
+
+# ------------------------------------------------------------------ where a save goes
+
+
+def test_a_stores_mem_toml_cannot_send_saves_to_the_team_folder(
+    project: Path, tmp_path: Path
+) -> None:
+    """A central store synced from a remote comes from whoever pushed to it: its
+    ``[layers]`` naming the team would stage private memories into the project's git."""
+    mem("init", "--layer", "team")
+    mem("save", "A first memory makes the store")
+    central = Path(mem_json("status")["layers"][0]["path"])
+    (central / "mem.toml").write_text('[layers]\npreference = "team"\ndecision = "user"\n')
+    saved = mem_json("save", "My home server is 10.0.0.5 and I use neovim", "--type", "preference")
+    assert saved["layer"] == "project"
+    assert "my-home-server" not in git(project, "status", "--porcelain", "--untracked-files=all")
+    assert mem_json("save", "We chose SQLite", "--type", "decision")["layer"] == "user"
+    lines = [line for line in mem("status").stdout.splitlines() if "[layers] preference" in line]
+    assert len(lines) == 1 and "ignored" in lines[0], lines
+    user_config('[layers]\npreference = "team"\n')  # the user's own choice is taken
+    mine = mem_json("save", "I prefer squash merges in this team", "--type", "preference")
+    assert mine["layer"] == "team"

@@ -22,10 +22,11 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from memcli.core.own_command import own_command
 
 if TYPE_CHECKING:
     from memcli.service.memory import Memory
@@ -49,7 +50,7 @@ def start_detached(argv: list[str], cwd: Path | None, who: str) -> bool:
 
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "memcli", *argv],
+            [*own_command(), *argv],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -87,7 +88,7 @@ def transcripts_sync(
         return start_detached(argv, cwd, who)
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "memcli", *argv],
+            [*own_command(), *argv],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

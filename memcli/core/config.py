@@ -90,7 +90,7 @@ max_input_chars = 40000  # at most this much of the cluster's JSON is given to i
 [layers]               # where `mem save` puts a memory of each type without --layer:
 preference = "project" # user (every project of yours), project, or team (the project's
 decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha, pattern,
-                       # discovery, friction, context
+                       # discovery, friction, context. "team": your own config.toml only
 """
 
 from __future__ import annotations
@@ -320,8 +320,9 @@ def _overlay(found: Settings, path: Path, store_root: Path | None) -> None:
                 found.problems.append(f"{exc}; using {_shown(settings[section][name])}")
     if ignored:
         found.ignored.append(
-            f"{path}: {', '.join(ignored)} ignored: a store's settings may not run a program "
-            f"or download a model; put {'it' if len(ignored) == 1 else 'them'} in "
+            f"{path}: {', '.join(ignored)} ignored: a store's settings may not run a program, "
+            f"download a model or send memories to the team folder; put "
+            f"{'it' if len(ignored) == 1 else 'them'} in "
             f"{user_config_path()}, your own settings"
         )
 

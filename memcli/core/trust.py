@@ -1,11 +1,13 @@
-"""Settings only the user's own config may hold: those that run a program or fetch a model.
+"""Settings only the user's own config may hold: those that run a program, fetch a model,
+or send memories to the team folder.
 
 A store's ``mem.toml`` comes with git (a central store another clone pushed, a
 committed ``.mem/``, a submodule), so whoever can push to it could name a program
-for mem to run on this machine, or a model for it to download. As git never runs
-a hook that came with a clone, mem takes such settings only from the user's own
-``config.toml`` (``memcli.core.config.user_config_path``); everything else a store
-may set for itself.
+for mem to run on this machine, or a model for it to download, or make ``[layers]``
+stage private memories into the project's own repository (the team folder). As git
+never runs a hook that came with a clone, mem takes such settings only from the
+user's own ``config.toml`` (``memcli.core.config.user_config_path``); everything
+else a store may set for itself.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ RUNS_A_PROGRAM = frozenset({"summarize.command", "consolidate.command"})
 
 def user_only(name: str, value: object, store_root: Path) -> bool:
     """Whether ``value`` for the setting ``name`` (``section.key``) in the ``mem.toml`` of
-    the store at ``store_root`` must be ignored: it runs a program, or names a model that
-    is not a folder on this machine (a hub name mem would download)."""
+    the store at ``store_root`` must be ignored: it runs a program, names a model that
+    is not a folder on this machine (a hub name mem would download), or sends a type of
+    memory to the team folder."""
+    if name.startswith("layers."):
+        return value == "team"
     if name in RUNS_A_PROGRAM:
         return not isinstance(value, str) or bool(value.strip())
     if name == "semantic.model" and isinstance(value, str):

@@ -52,7 +52,7 @@ here=$(dirname "$0")
 if [ -x "$here/{name}.legacy" ]; then
     "$here/{name}.legacy" "$@" || exit $?
 fi
-{python} -m memcli git-hook {name} "$@"
+{python} -P -m memcli git-hook {name} "$@"
 status=$?
 # 3 is mem refusing the commit; anything else (mem gone, Python gone) must not block git.
 if [ "$status" -eq 3 ]; then

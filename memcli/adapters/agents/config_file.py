@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from memcli.core.errors import InvalidInput, MemError
+from memcli.core.own_command import own_command
 
 BACKUP_SUFFIX = ".mem-backup"
 
@@ -63,7 +64,7 @@ def mem_argv(*, shared: bool = False) -> list[str]:
         return ["mem"]
     if own is not None:
         return [str(own)]
-    return [sys.executable, "-m", "memcli"]
+    return own_command()
 
 
 def other_mem_on_path() -> str | None:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from memcli.core.own_command import own_command
 
 if TYPE_CHECKING:  # imported when used: a session end must answer at once
     from memcli.service.layers import LayeredMemory
@@ -297,7 +298,7 @@ def reindex_in_background(memory: Memory) -> bool:
     from memcli.core.failure_log import DETACHED_ENV
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "memcli", "reindex", "--store", str(memory.store.root)],
+        [*own_command(), "reindex", "--store", str(memory.store.root)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -163,9 +163,14 @@ def _store_settings(
 
 
 def _configured_hub_name(store_dir: str | None, project: str | None) -> str:
-    """The hub model mem.toml names here, '' for none (or a folder, or "none")."""
-    _, settings = _store_settings(store_dir, project)
+    """The hub model mem.toml names here, '' for none (or "none"); a folder of the store
+    that a hub name also names is that folder, never fetched (``memcli.core.trust``)."""
+    from memcli.core.trust import downloads
+
+    root, settings = _store_settings(store_dir, project)
     name = str(settings["semantic"]["model"])
     if name.strip().lower() in OPT_OUT or not is_hub_name(name):
         return ""
+    if root is not None and not downloads(name, root):
+        raise InvalidInput(f"the model {name} is the folder {root / name}: a folder needs no pull")
     return name

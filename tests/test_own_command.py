@@ -1,0 +1,74 @@
+"""mem starting itself never imports a module from the folder it runs in.
+
+``python -m`` puts the working directory first on ``sys.path``; mem's git hooks run
+in a store's work tree, whose files come with git (`mem sync`, a clone, a submodule),
+so a ``click.py`` or a ``memcli/`` committed there must never be imported.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memcli.core.own_command import own_command
+
+from .conftest import git, mem
+
+pytestmark = pytest.mark.e2e
+
+PLANTED = 'open({marker!r}, "w").write("ran")\n'
+
+
+def plant(folder: Path, marker: Path) -> None:
+    """Modules mem imports (and mem itself), each leaving ``marker`` if it runs."""
+    code = PLANTED.format(marker=str(marker))
+    (folder / "click.py").write_text(code)
+    (folder / "memcli").mkdir()
+    (folder / "memcli" / "__init__.py").write_text(code)
+    (folder / "memcli" / "__main__.py").write_text(code)
+
+
+def test_a_module_committed_in_the_store_never_runs_in_its_git_hooks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "store"
+    monkeypatch.setenv("MEM_STORE", str(root))
+    mem("init")
+    marker = tmp_path / "ran"
+    plant(root, marker)
+    git(root, "add", "-A")
+    subprocess.run(["git", "commit", "-qm", "planted"], cwd=root, capture_output=True, check=False)
+    git(root, "checkout", "-q", "-b", "other")  # post-checkout, as a rebase of `mem sync` runs
+    assert not marker.exists()
+
+
+def runs_cleanly(argv: list[str], folder: Path, marker: Path) -> bool:
+    """``argv --version`` in ``folder`` works and leaves no ``marker``."""
+    done = subprocess.run(
+        [*argv, "--version"], cwd=folder, capture_output=True, text=True, check=False
+    )
+    return done.returncode == 0 and not marker.exists()
+
+
+def test_mem_started_by_itself_imports_nothing_from_its_working_directory(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "work"
+    folder.mkdir()
+    marker = tmp_path / "ran"
+    plant(folder, marker)
+    assert runs_cleanly(own_command(), folder, marker)
+
+
+def test_python_m_memcli_drops_its_working_directory_before_importing_more(
+    tmp_path: Path,
+) -> None:
+    """A hook written by an older mem runs plain ``python -m memcli`` in the store."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    marker = tmp_path / "ran"
+    (folder / "click.py").write_text(PLANTED.format(marker=str(marker)))
+    assert runs_cleanly([sys.executable, "-m", "memcli"], folder, marker)
