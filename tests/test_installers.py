@@ -455,3 +455,21 @@ def test_mem_status_sees_a_claude_local_install(
     assert local[0]["hooks_path"] == str(project / ".claude" / "settings.local.json")
     claude = run_mem("status", cwd=project).stdout.split("Claude Code")[1].splitlines()[0]
     assert "local: hooks in" in claude and "not installed" not in claude
+
+
+def test_uninstall_gives_back_a_mem_home_the_local_settings_held_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text('{"env": {"MEM_HOME": "/theirs", "FOO": "1"}, "permissions": {}}\n')
+    mine = {"MEM_HOME": str(tmp_path / "mine")}
+    assert run_mem("install", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
+    assert json.loads(local.read_text())["env"]["MEM_HOME"] == mine["MEM_HOME"]
+    changed = json.loads(local.read_text()) | {"permissions": {"allow": ["Bash(ls)"]}}
+    local.write_text(json.dumps(changed))  # the agent changed something meanwhile
+    assert run_mem("uninstall", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
+    after = json.loads(local.read_text())
+    assert after["env"] == {"MEM_HOME": "/theirs", "FOO": "1"}
+    assert after["permissions"] == {"allow": ["Bash(ls)"]}
