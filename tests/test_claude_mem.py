@@ -235,9 +235,9 @@ def test_an_observation_becomes_a_memory_with_its_fields(tmp_path: Path) -> None
         ("decision", [], "decision"),
         ("discovery", [], "discovery"),
         ("bugfix", [], "gotcha"),
-        ("feature", [], "context"),
+        ("feature", [], "discovery"),  # a log of work done, not background: not context
         ("refactor", [], "pattern"),
-        ("change", [], "context"),
+        ("change", [], "discovery"),
         ("security_alert", [], "gotcha"),
         ("security_note", [], "gotcha"),
         ("sensitive", [], "context"),
@@ -286,7 +286,7 @@ def test_every_type_bad_json_and_nulls_each_give_a_record_or_a_reason(tmp_path: 
     by_id = {item.label.split(":")[0]: item for item in records(path)}
     assert len(by_id) == 21
     types = [by_id[f"observation {n}"].record.type for n in range(1, 11)]
-    assert types == ["gotcha", "context", "pattern", "context", "discovery", "decision",
+    assert types == ["gotcha", "discovery", "pattern", "discovery", "discovery", "decision",
                      "gotcha", "gotcha", "context", "discovery"]  # fmt: skip
     assert by_id["observation 10"].record.extra == {"claude_mem_type": "timeline-event"}
 

@@ -212,6 +212,8 @@ def test_doctor_says_when_a_registered_server_cannot_start(
     store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = _project(tmp_path, monkeypatch)
+    # This mem is the one on PATH (doctor says so otherwise: test below).
+    monkeypatch.setenv("PATH", f"{Path(mem_executable()).parent}{os.pathsep}{os.environ['PATH']}")
     mem("install", "claude", "--mcp")
     healthy = run_mem("doctor", cwd=project)
     assert healthy.returncode == 0 and "MCP" not in healthy.stdout
@@ -411,3 +413,63 @@ def test_claude_local_scope_writes_nothing_the_project_commits(
     assert done.returncode == 0, done.stderr
     assert _project_files(project) == {".claude/settings.json": CONTENT[".json"]}
     assert state.read_text() == before
+
+
+@pytest.mark.parametrize("agent", list(INSTALLED))
+def test_a_project_install_that_plain_mem_cannot_run_is_reported_with_the_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    """pipx or an unactivated venv: no ``mem`` on PATH, so the project's plain ``mem``
+    hooks would fail silently; install, doctor and status say so and what to do."""
+    project = _project(tmp_path, monkeypatch)
+    assert run_mem("init", cwd=project).returncode == 0
+    bare = {"PATH": os.pathsep.join(["/usr/bin", "/bin"])}
+    folder = str(Path(mem_executable()).parent)
+    other = "local" if agent == "claude" else "user"
+    done = run_mem("install", *_install_args(agent), cwd=project, env=bare)
+    assert done.returncode == 0, done.stderr
+    assert "warning:" in done.stderr and folder in done.stderr
+    assert f"--scope {other}" in done.stderr
+    doctor = run_mem("doctor", cwd=project, env=bare)
+    assert doctor.returncode == 1, doctor.stdout
+    assert "problem:" in doctor.stdout and folder in doctor.stdout
+    status = run_mem("status", cwd=project, env=bare)
+    assert status.returncode == 0 and folder in status.stdout
+    # With this mem first on PATH, nothing to say.
+    found = {"PATH": os.pathsep.join([folder, "/usr/bin", "/bin"])}
+    doctor = run_mem("doctor", cwd=project, env=found)
+    assert doctor.returncode == 0, doctor.stdout
+    assert folder not in run_mem("status", cwd=project, env=found).stdout
+
+
+def test_mem_status_sees_a_claude_local_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_env: Path
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    done = run_mem("install", "claude", "--scope", "local", "--mcp", cwd=project)
+    assert done.returncode == 0, done.stderr
+    status = run_mem("status", "--json", cwd=project)
+    agents = json.loads(status.stdout)["agents"]
+    local = [a for a in agents if a["agent"] == "claude" and a["scope"] == "local"]
+    assert local and local[0]["hooks"] and local[0]["mcp"], agents
+    assert local[0]["hooks_path"] == str(project / ".claude" / "settings.local.json")
+    claude = run_mem("status", cwd=project).stdout.split("Claude Code")[1].splitlines()[0]
+    assert "local: hooks in" in claude and "not installed" not in claude
+
+
+def test_uninstall_gives_back_a_mem_home_the_local_settings_held_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project(tmp_path, monkeypatch)
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    local.write_text('{"env": {"MEM_HOME": "/theirs", "FOO": "1"}, "permissions": {}}\n')
+    mine = {"MEM_HOME": str(tmp_path / "mine")}
+    assert run_mem("install", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
+    assert json.loads(local.read_text())["env"]["MEM_HOME"] == mine["MEM_HOME"]
+    changed = json.loads(local.read_text()) | {"permissions": {"allow": ["Bash(ls)"]}}
+    local.write_text(json.dumps(changed))  # the agent changed something meanwhile
+    assert run_mem("uninstall", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
+    after = json.loads(local.read_text())
+    assert after["env"] == {"MEM_HOME": "/theirs", "FOO": "1"}
+    assert after["permissions"] == {"allow": ["Bash(ls)"]}

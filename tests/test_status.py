@@ -85,7 +85,7 @@ def test_outside_a_git_repository_it_says_why_no_store_is_found(tmp_path: Path) 
     assert found["layers"] == [] and found["writes_to"] is None
     assert "not inside a git repository" in found["problem"]
     assert "no store: " in mem("status").stdout
-    assert len(found["agents"]) == 6
+    assert len(found["agents"]) == 7  # three agents' project and user scopes, Claude Code's local
 
 
 def test_a_bad_project_name_is_a_one_line_error(project: Path) -> None:

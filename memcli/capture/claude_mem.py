@@ -61,8 +61,8 @@ TYPE_MAP = {
     "security_alert": "gotcha",
     "security_note": "gotcha",
     "refactor": "pattern",
-    "feature": "context",
-    "change": "context",
+    "feature": "discovery",  # a log of work done: context is background, which ranks first
+    "change": "discovery",
     "sensitive": "context",
 }
 """claude-mem's observation types (its ``code`` mode) as mem's; the original is kept."""

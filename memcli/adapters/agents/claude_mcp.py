@@ -128,13 +128,15 @@ def _holder(path: Path, data: dict[str, Any], project: str | None, *, create: bo
     return holder
 
 
-def registers_server(path: Path) -> bool:
-    """Whether the JSON settings at ``path`` hold mem's entry in ``mcpServers``."""
+def registers_server(path: Path, *, project: str | None = None) -> bool:
+    """Whether the JSON settings at ``path`` hold mem's entry in ``mcpServers`` (``project``:
+    in that project's, in ``~/.claude.json``)."""
     real = resolve_links(path)
     if not real.is_file():
         return False
     _original, data = read_json(real)
-    return is_ours(mcp_servers(real, data, create=False).get(SERVER_NAME))
+    holder = _holder(real, data, project, create=False)
+    return is_ours(mcp_servers(real, holder, create=False).get(SERVER_NAME))
 
 
 def mcp_servers(path: Path, data: dict[str, Any], *, create: bool) -> dict[str, Any]:

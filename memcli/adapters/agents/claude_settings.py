@@ -110,7 +110,8 @@ def _holds_env(data: dict[str, Any], env: dict[str, str]) -> bool:
 
 def _remove_env(path: Path, data: dict[str, Any]) -> None:
     """mem's variables out of ``env``: those the file did not hold before mem's install
-    (its backup), or all of them when mem made the file."""
+    (its backup), or all of them when mem made the file; one it held with another
+    value gets that value back."""
     current = data.get("env")
     if not isinstance(current, dict):
         return
@@ -123,6 +124,9 @@ def _remove_env(path: Path, data: dict[str, Any]) -> None:
     kept = before_env if isinstance(before_env, dict) else {}
     for name in MACHINE_VARIABLES:
         if name in current and kept.get(name) != current[name]:
-            del current[name]
+            if name in kept:  # the file's own value, which mem's install replaced
+                current[name] = kept[name]
+            else:
+                del current[name]
     if not current and not isinstance(before_env, dict):
         del data["env"]

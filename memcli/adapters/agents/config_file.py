@@ -67,15 +67,23 @@ def mem_argv(*, shared: bool = False) -> list[str]:
     return own_command()
 
 
-def other_mem_on_path() -> str | None:
-    """One line saying that plain ``mem`` is not this installation here (None: it is)."""
+def other_mem_on_path(agent: str) -> str | None:
+    """What goes wrong when the project's plain ``mem`` is not this installation here,
+    and what to do about it, in one line (None: it is this one)."""
     if mem_argv() == ["mem"]:
         return None
     found = shutil.which("mem")
-    where = f"the first `mem` on PATH is {found}" if found else "no `mem` is on PATH"
+    if found:
+        where = f"the first `mem` on PATH is {found}, which answers them in this one's place"
+    else:
+        where = "no `mem` is on PATH, so they cannot run"
+    own = _own_entry_point()
+    put = f"add {own.parent} to PATH" if own else "put this mem's `mem` command on PATH"
+    scope = "local" if agent == "claude" else "user"
     return (
-        f"mem: the project's files run plain `mem`, and {where}, not this one: put this"
-        " one first on PATH, or install with --scope local (or --user), which names it"
+        f"the project's {agent} settings run plain `mem` and {where}: {put} where the agent"
+        f" is started, or run `mem uninstall {agent}` then `mem install {agent} --scope"
+        f" {scope}`, which names this mem"
     )
 
 

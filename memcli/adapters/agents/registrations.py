@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from memcli.core.errors import MemError
 
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 SCOPES = ("project", "user")
+"""The scopes of every agent; Claude Code has a third, ``local`` (the project's, for this
+user only: ``.claude/settings.local.json`` and the project's entry in ``~/.claude.json``)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,29 @@ def places(cwd: Path) -> list[Place]:
                 claude_mcp.registers_server,
             ),
         ]
+    top = str(claude_settings.project_top(cwd).resolve())
+    found.append(
+        Place(
+            "claude",
+            "local",
+            claude_settings.settings_path(user=False, cwd=cwd, local=True),
+            claude_settings.CLAUDE_HOOKS.holds,
+            claude_mcp.config_path(user=True, cwd=cwd),
+            partial(claude_mcp.registers_server, project=top),
+        )
+    )
     return found
+
+
+def plain_mem_problems(found: list[Setup]) -> list[str]:
+    """Per agent whose project settings hold mem's hooks or server: that their plain
+    ``mem`` is not this installation here, and what to do (none when it is)."""
+    from memcli.adapters.agents.config_file import other_mem_on_path
+
+    agents = dict.fromkeys(
+        setup.agent for setup in found if setup.scope == "project" and (setup.hooks or setup.server)
+    )
+    return [note for agent in agents if (note := other_mem_on_path(agent))]
 
 
 def setups(cwd: Path) -> list[Setup]:

@@ -24,8 +24,9 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
 
     Also reports recent failures of hooks and of the work they start in the
     background (their log is in mem's cache folder), and whether `mem mcp`, where an
-    agent's settings register it, can start (the MCP extra is installed). Exits 1
-    while problems remain.
+    agent's settings register it, can start (the MCP extra is installed), and
+    whether the plain `mem` a project's settings run is this one. Exits 1 while
+    problems remain.
 
     \b
     Example:
@@ -37,7 +38,13 @@ def doctor(fix: bool, as_json: bool, store_dir: str | None, project: str | None)
     checkup = _examine_layers(memory, fix)
     shared_ids, shared_keys = memory.shared_across_layers()
     settings = _settings(memory)
-    problems = [*checkup.problems, *shared_ids, *settings.problems, *_mcp_problems()]
+    problems = [
+        *checkup.problems,
+        *shared_ids,
+        *settings.problems,
+        *_mcp_problems(),
+        *_agent_command_problems(),
+    ]
     checkup.warnings += [*shared_keys, *settings.ignored]
     if as_json:
         echo_json(
@@ -90,6 +97,13 @@ def _settings(memory: LayeredMemory) -> SettingsReport:
 
     roots = [memory.layers.memory(name).store.root for name in memory.layers.present()]
     return settings_report(roots, Path.cwd())
+
+
+def _agent_command_problems() -> list[str]:
+    """A project's hooks or server run plain ``mem``, which is not this one here."""
+    from memcli.adapters.agents.registrations import plain_mem_problems, setups
+
+    return plain_mem_problems(setups(Path.cwd()))
 
 
 def _mcp_problems() -> list[str]:

@@ -44,14 +44,14 @@ _claude_scopes = _scopes(
 )
 
 
-def _warn_other_mem(scope: str) -> None:
+def _warn_other_mem(agent: str, scope: str) -> None:
     """Say when the project's plain ``mem`` would not run this installation."""
     if scope == "project":
         from memcli.adapters.agents.config_file import other_mem_on_path
 
-        note = other_mem_on_path()
+        note = other_mem_on_path(agent)
         if note:
-            click.echo(note, err=True)
+            click.echo(f"warning: {note}", err=True)
 
 
 def _server_option(where: str) -> Callable[[F], F]:
@@ -185,7 +185,7 @@ def install_claude(scope: str, with_mcp: bool | None, dry_run: bool, worker: boo
         mcp_path = claude_mcp.config_path(user=scope != "project", cwd=cwd)
         change = claude_mcp.install(mcp_path, dry_run=dry_run, shared=shared, project=project)
         _report(change, dry_run, "Registered mem's MCP server in")
-    _warn_other_mem(scope)
+    _warn_other_mem("claude", scope)
 
 
 @click.group()
@@ -272,7 +272,7 @@ def install_codex(scope: str, dry_run: bool, with_mcp: bool | None, worker: bool
             f"{config_path} declares hooks too ({', '.join(in_toml)}): Codex runs both"
             " and warns at start-up that this layer keeps hooks in two places."
         )
-    _warn_other_mem(scope)
+    _warn_other_mem("codex", scope)
 
 
 @uninstall.command("codex")
@@ -325,7 +325,7 @@ def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None, worker: boo
     )
     done = "Installed mem's hooks and MCP server in" if with_mcp else "Installed mem's hooks in"
     _report(change, dry_run, done)
-    _warn_other_mem(scope)
+    _warn_other_mem("gemini", scope)
 
 
 @uninstall.command("gemini")

@@ -265,7 +265,7 @@ def _git_line(layer: LayerStatus) -> str:
 
 
 def _echo_agents(agents: list[Setup]) -> None:
-    from memcli.adapters.agents.registrations import AGENT_NAMES
+    from memcli.adapters.agents.registrations import AGENT_NAMES, plain_mem_problems
 
     click.echo("agents:")
     for agent, name in AGENT_NAMES.items():
@@ -274,6 +274,8 @@ def _echo_agents(agents: list[Setup]) -> None:
         problems = [f"cannot read: {setup.problem}" for setup in mine if setup.problem]
         text = "; ".join(parts) or f"not installed (`mem install {agent}`)"
         _row(name, "; ".join([text, *problems]))
+    for note in plain_mem_problems(agents):
+        click.echo(f"  warning: {note}")
 
 
 def _scope_part(setup: Setup) -> str:
