@@ -580,3 +580,22 @@ def test_context_shows_both_of_two_facts_that_differ_by_a_negation_or_order(
     mem("save", "Use spaces over tabs for indentation in Makefiles", "--type", "decision")
     shown = mem("context").stdout.lower()
     assert shown.count("staging database") == 2 and shown.count("indentation") == 2
+
+
+def test_likeness_of_two_large_memories_of_many_distinct_words_is_linear() -> None:
+    import random
+    import string
+    import threading
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(8)) for _ in range(5000)]
+    one = " ".join(words)
+    other = " ".join(w[:-1] + ("y" if w.endswith("z") else "z") for w in words)
+    done: list[float] = []
+    worker = threading.Thread(
+        target=lambda: done.append(similarity(features("a", [], one), features("a", [], other))),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(30)  # a pass over the words takes well under a second; one per pair, minutes
+    assert done
