@@ -599,3 +599,21 @@ def test_likeness_of_two_large_memories_of_many_distinct_words_is_linear() -> No
     worker.start()
     worker.join(30)  # a pass over the words takes well under a second; one per pair, minutes
     assert done
+
+
+def test_context_shows_both_of_two_long_facts_that_differ_by_a_number_path_or_name(
+    store: Path,
+) -> None:
+    tail = (
+        " for large multipart video files sent by mobile clients through the public edge"
+        " proxy before a retry with exponential backoff and jitter on every node"
+    )
+    for one, other in [
+        ("The upload gateway timeout is 30 seconds", "The upload gateway timeout is 60 seconds"),
+        ("Uploads are staged in /srv/spool/video", "Uploads are staged in /srv/queue/video"),
+        ("The alpha gateway retries uploads", "The beta gateway retries uploads"),
+    ]:
+        mem("save", one + tail, "--type", "gotcha", "--title", one + tail)
+        mem("save", other + tail, "--type", "gotcha", "--title", other + tail)
+    shown = mem("context").stdout.lower()
+    assert shown.count("exponential backoff") == 6
