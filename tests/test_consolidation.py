@@ -526,6 +526,17 @@ def test_a_merge_keeps_every_members_sentences_the_keeper_lacks(store: Path) -> 
     assert [e["id"] for e in mem_json("search", "ops-bridge rollback vault")] == [b.stdout.strip()]
 
 
+def test_a_merge_keeps_the_lines_and_code_blocks_of_what_it_adds(store: Path) -> None:
+    extra = "- Page #ops-bridge.\n- Rotate the token.\n\n```\nmake deploy.\nkubectl rollout\n```"
+    mem("save", f"{GOTCHA}.\n\n{extra}", "--type", "gotcha", "--title", GOTCHA)
+    mem("save", REWORDED, "--type", "gotcha", "--key", "fts", "--title", REWORDED)
+    assert len(mem_json("dedupe")["clusters"]) == 1
+    mem("dedupe", "--apply", "-y")
+    narrative = mem_json("show", "fts")[0]["narrative"]
+    assert "\n- Page #ops-bridge.\n- Rotate the token." in narrative
+    assert "```\nmake deploy.\nkubectl rollout\n```" in narrative
+
+
 def test_two_dedupe_applies_at_once_commit_one_merge(store: Path, tmp_path: Path) -> None:
     import os
     import subprocess
