@@ -339,6 +339,13 @@ def test_the_consolidate_command_writes_the_merged_memory(store: Path, tmp_path:
         ("print('not json')\n", "not JSON"),
         ("print('[1, 2]')\n", "not a JSON object"),
         ("import json\nprint(json.dumps({'title': 'x'}))\n", "no title and narrative"),
+        ("print('[' * 30000 + ']' * 30000)\n", "not JSON"),
+        ('print(\'{"title": "t", "narrative": "n", "facts": \' + \'[\' * 60000)\n', "not JSON"),
+        ("import json\nprint(json.dumps({'title': 5, 'narrative': ['x']}))\n", "no title"),
+        (
+            "import json\nprint(json.dumps({'title': 't', 'narrative': 'n', 'facts': [1, {}]}))\n",
+            "facts",
+        ),
     ],
 )
 def test_a_failing_consolidate_command_falls_back_with_the_reason(

@@ -415,6 +415,8 @@ def from_command(merged: Observation, answer: str) -> Observation:
         data = strip_private_deep(json.loads(answer))
     except json.JSONDecodeError:
         raise InvalidInput("the command's answer is not JSON") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise InvalidInput("the command's answer is not JSON mem reads (nested too deep)") from None
     if not isinstance(data, dict):
         raise InvalidInput("the command's answer is not a JSON object")
     title, narrative = data.get("title"), data.get("narrative")
