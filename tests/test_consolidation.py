@@ -493,6 +493,10 @@ def test_dedupe_never_chains_different_services_into_one_cluster(store: Path) ->
             "The API listens on port 8080 in development behind the Vite proxy of the web app",
             "The API listens on port 9090 in development behind the Vite proxy of the web app",
         ),
+        (
+            "The billing service no longer keeps its session storage in Redis on the shared host",
+            "The billing service keeps its session storage in Redis on the shared host",
+        ),
     ],
 )
 def test_different_facts_of_the_same_words_are_neither_named_nor_merged(
@@ -577,6 +581,17 @@ STRIPE = (
     "The billing worker must be restarted after changing STRIPE_WEBHOOK_SECRET",
     "After changing STRIPE_WEBHOOK_SECRET, the billing worker must be restarted",
 )
+
+
+def test_a_not_only_is_no_negation() -> None:
+    def of(text: str) -> object:
+        return features(text, [], text)
+
+    plain = "Deploys run the unit tests and the linter on every branch of the repository"
+    also = (
+        "Deploys not only run the unit tests but also the linter on every branch of the repository"
+    )
+    assert similarity(of(plain), of(also)) >= THRESHOLD  # type: ignore[arg-type]
 
 
 def test_context_and_recall_show_one_fact_once_in_either_wording(store: Path) -> None:

@@ -6,7 +6,8 @@ database" share every content word, as do "The alpha service restarts nightly" a
 "The beta service restarts nightly": word overlap alone calls them duplicates.
 
 - *Negated words*: the first content word after a negation (``not``, ``never``,
-  ``cannot``, ``without``, ``rather than``, ``instead of``…) in the same clause.
+  ``cannot``, ``without``, ``rather than``, ``instead of``…) in the same clause,
+  past words such as ``longer`` (``no longer uses``); ``not only`` negates nothing.
   A word negated on one side, said on the other where nothing is negated, is a
   contradiction.
 - *Polarity*: words with an opposite (``enabled``/``disabled``,
@@ -33,6 +34,10 @@ _TOKEN_RE = re.compile(r"[^\W_]+|[.,;:!?()\[\]]")
 _CLAUSE_END = frozenset(".,;:!?()[]")
 _NEGATIONS = frozenset({"not", "no", "never", "cannot", "without", "nor", "neither"})
 _NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of")})
+_AFTER_NEGATION = frozenset(
+    {"longer", "anymore", "more", "ever", "even", "yet", "always", "really"}
+)
+"""Words that follow a negation without being what it bears on ("no longer uses")."""
 _CONTRACTED = re.compile(r"n[’']t\b")
 _OPPOSITES = (
     ("enable", "enabled", "enables", "enabling"),
@@ -75,11 +80,13 @@ def negated_words(text: str, stem: Callable[[str], str]) -> tuple[str, ...]:
     for n, token in enumerate(tokens):
         if token in _CLAUSE_END:
             pending = False
+        elif (token, tokens[n + 1] if n + 1 < len(tokens) else "") == ("not", "only"):
+            continue  # "not only … but also" negates nothing
         elif token in _NEGATIONS or (token, tokens[n + 1] if n + 1 < len(tokens) else "") in (
             _NEGATING_PAIRS
         ):
             pending = True
-        elif pending and token not in ENGLISH:
+        elif pending and token not in ENGLISH and token not in _AFTER_NEGATION:
             found.append(stem(token))
             pending = False
     return tuple(found)
