@@ -650,3 +650,34 @@ def test_context_shows_both_of_two_long_facts_that_differ_by_a_number_path_or_na
         mem("save", other + tail, "--type", "gotcha", "--title", other + tail)
     shown = mem("context").stdout.lower()
     assert shown.count("exponential backoff") == 6
+
+
+def test_a_consolidate_command_whose_own_child_keeps_its_output_open_is_not_waited_for(
+    store: Path, tmp_path: Path
+) -> None:
+    import os
+    import signal
+    import subprocess
+
+    pid_file = tmp_path / "child.pid"
+    command = _command(
+        tmp_path,
+        "import json, subprocess, sys\n"
+        "sys.stdin.read()\n"
+        "child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "answer = {'title': 'Quote FTS5 terms', 'narrative': 'Merged text.'}\n"
+        "print(json.dumps(answer), flush=True)\n",
+    )
+    user_config(f'[consolidate]\ncommand = {json.dumps(command)}\ntimeout = "5s"\n')
+    _, b, _ = _cluster_store()
+    try:
+        result = run_mem("dedupe", "--apply", "-y", "--json", timeout=30)
+    except subprocess.TimeoutExpired:
+        result = None
+    finally:
+        if pid_file.exists():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert result is not None and result.returncode == 0, "mem waited for the command's child"
+    assert json.loads(result.stdout)["merged"][0]["merged_by"] == "command"
+    assert mem_json("show", b)[0]["narrative"] == "Merged text."
