@@ -339,6 +339,13 @@ def test_the_consolidate_command_writes_the_merged_memory(store: Path, tmp_path:
         ("print('not json')\n", "not JSON"),
         ("print('[1, 2]')\n", "not a JSON object"),
         ("import json\nprint(json.dumps({'title': 'x'}))\n", "no title and narrative"),
+        ("print('[' * 30000 + ']' * 30000)\n", "not JSON"),
+        ('print(\'{"title": "t", "narrative": "n", "facts": \' + \'[\' * 60000)\n', "not JSON"),
+        ("import json\nprint(json.dumps({'title': 5, 'narrative': ['x']}))\n", "no title"),
+        (
+            "import json\nprint(json.dumps({'title': 't', 'narrative': 'n', 'facts': [1, {}]}))\n",
+            "facts",
+        ),
     ],
 )
 def test_a_failing_consolidate_command_falls_back_with_the_reason(
@@ -486,6 +493,10 @@ def test_dedupe_never_chains_different_services_into_one_cluster(store: Path) ->
             "The API listens on port 8080 in development behind the Vite proxy of the web app",
             "The API listens on port 9090 in development behind the Vite proxy of the web app",
         ),
+        (
+            "The billing service no longer keeps its session storage in Redis on the shared host",
+            "The billing service keeps its session storage in Redis on the shared host",
+        ),
     ],
 )
 def test_different_facts_of_the_same_words_are_neither_named_nor_merged(
@@ -526,6 +537,17 @@ def test_a_merge_keeps_every_members_sentences_the_keeper_lacks(store: Path) -> 
     assert [e["id"] for e in mem_json("search", "ops-bridge rollback vault")] == [b.stdout.strip()]
 
 
+def test_a_merge_keeps_the_lines_and_code_blocks_of_what_it_adds(store: Path) -> None:
+    extra = "- Page #ops-bridge.\n- Rotate the token.\n\n```\nmake deploy.\nkubectl rollout\n```"
+    mem("save", f"{GOTCHA}.\n\n{extra}", "--type", "gotcha", "--title", GOTCHA)
+    mem("save", REWORDED, "--type", "gotcha", "--key", "fts", "--title", REWORDED)
+    assert len(mem_json("dedupe")["clusters"]) == 1
+    mem("dedupe", "--apply", "-y")
+    narrative = mem_json("show", "fts")[0]["narrative"]
+    assert "\n- Page #ops-bridge.\n- Rotate the token." in narrative
+    assert "```\nmake deploy.\nkubectl rollout\n```" in narrative
+
+
 def test_two_dedupe_applies_at_once_commit_one_merge(store: Path, tmp_path: Path) -> None:
     import os
     import subprocess
@@ -561,6 +583,17 @@ STRIPE = (
 )
 
 
+def test_a_not_only_is_no_negation() -> None:
+    def of(text: str) -> object:
+        return features(text, [], text)
+
+    plain = "Deploys run the unit tests and the linter on every branch of the repository"
+    also = (
+        "Deploys not only run the unit tests but also the linter on every branch of the repository"
+    )
+    assert similarity(of(plain), of(also)) >= THRESHOLD  # type: ignore[arg-type]
+
+
 def test_context_and_recall_show_one_fact_once_in_either_wording(store: Path) -> None:
     mem("save", STRIPE[0], "--type", "gotcha", "--title", STRIPE[0])
     mem("save", STRIPE[1], "--type", "gotcha", "--title", STRIPE[1])
@@ -580,3 +613,71 @@ def test_context_shows_both_of_two_facts_that_differ_by_a_negation_or_order(
     mem("save", "Use spaces over tabs for indentation in Makefiles", "--type", "decision")
     shown = mem("context").stdout.lower()
     assert shown.count("staging database") == 2 and shown.count("indentation") == 2
+
+
+def test_likeness_of_two_large_memories_of_many_distinct_words_is_linear() -> None:
+    import random
+    import string
+    import threading
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice(string.ascii_lowercase) for _ in range(8)) for _ in range(5000)]
+    one = " ".join(words)
+    other = " ".join(w[:-1] + ("y" if w.endswith("z") else "z") for w in words)
+    done: list[float] = []
+    worker = threading.Thread(
+        target=lambda: done.append(similarity(features("a", [], one), features("a", [], other))),
+        daemon=True,
+    )
+    worker.start()
+    worker.join(30)  # a pass over the words takes well under a second; one per pair, minutes
+    assert done
+
+
+def test_context_shows_both_of_two_long_facts_that_differ_by_a_number_path_or_name(
+    store: Path,
+) -> None:
+    tail = (
+        " for large multipart video files sent by mobile clients through the public edge"
+        " proxy before a retry with exponential backoff and jitter on every node"
+    )
+    for one, other in [
+        ("The upload gateway timeout is 30 seconds", "The upload gateway timeout is 60 seconds"),
+        ("Uploads are staged in /srv/spool/video", "Uploads are staged in /srv/queue/video"),
+        ("The alpha gateway retries uploads", "The beta gateway retries uploads"),
+    ]:
+        mem("save", one + tail, "--type", "gotcha", "--title", one + tail)
+        mem("save", other + tail, "--type", "gotcha", "--title", other + tail)
+    shown = mem("context").stdout.lower()
+    assert shown.count("exponential backoff") == 6
+
+
+def test_a_consolidate_command_whose_own_child_keeps_its_output_open_is_not_waited_for(
+    store: Path, tmp_path: Path
+) -> None:
+    import os
+    import signal
+    import subprocess
+
+    pid_file = tmp_path / "child.pid"
+    command = _command(
+        tmp_path,
+        "import json, subprocess, sys\n"
+        "sys.stdin.read()\n"
+        "child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "answer = {'title': 'Quote FTS5 terms', 'narrative': 'Merged text.'}\n"
+        "print(json.dumps(answer), flush=True)\n",
+    )
+    user_config(f'[consolidate]\ncommand = {json.dumps(command)}\ntimeout = "5s"\n')
+    _, b, _ = _cluster_store()
+    try:
+        result = run_mem("dedupe", "--apply", "-y", "--json", timeout=30)
+    except subprocess.TimeoutExpired:
+        result = None
+    finally:
+        if pid_file.exists():
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+    assert result is not None and result.returncode == 0, "mem waited for the command's child"
+    assert json.loads(result.stdout)["merged"][0]["merged_by"] == "command"
+    assert mem_json("show", b)[0]["narrative"] == "Merged text."

@@ -4,7 +4,8 @@
 (split like a shell would, but run without one) gets its input on stdin, cut to
 ``max_input`` characters (likely secrets redacted in what is given); its stdout, read
 up to ``MAX_OUTPUT_BYTES``, is the answer. The deadline runs from its start, its input
-written within it. A non-zero exit, a timeout (its whole process group is killed), no
+written within it; what a process it started elsewhere writes after it ended is not
+waited for. A non-zero exit, a timeout (its whole process group is killed), no
 answer or too long an answer is a ``CommandFailed`` with the reason: the caller falls
 back to what mem does without it.
 """
@@ -51,13 +52,18 @@ def run_bounded(command: str, text: str, *, timeout: float, max_input: int) -> s
     over = threading.Event()
 
     def read() -> None:
+        # Closes what it reads: a process the command started in a session of its own may
+        # hold the pipe open long after the command is done, and mem does not wait for it.
         assert process.stdout is not None
-        while chunk := process.stdout.read(8192):
-            if len(output) + len(chunk) > MAX_OUTPUT_BYTES:
-                over.set()
-                _kill(process)
-                return
-            output.extend(chunk)
+        try:
+            while chunk := os.read(process.stdout.fileno(), 8192):
+                if len(output) + len(chunk) > MAX_OUTPUT_BYTES:
+                    over.set()
+                    _kill(process)
+                    return
+                output.extend(chunk)
+        finally:
+            process.stdout.close()
 
     def write() -> None:
         # In its own thread: a command that never reads would block a write larger than
@@ -86,12 +92,11 @@ def run_bounded(command: str, text: str, *, timeout: float, max_input: int) -> s
     finally:
         writer.join(timeout=1)
         reader.join(timeout=1)
-        process.stdout.close()
+    answer = bytes(output).decode("utf-8", "replace").strip()
     if over.is_set():
         raise CommandFailed(f"the command's answer is over {MAX_OUTPUT_BYTES // 1024} KB")
     if status != 0:
         raise CommandFailed(f"the command exited with status {status}")
-    answer = output.decode("utf-8", "replace").strip()
     if not answer:
         raise CommandFailed("the command gave an empty answer")
     return answer

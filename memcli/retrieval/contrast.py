@@ -6,7 +6,8 @@ database" share every content word, as do "The alpha service restarts nightly" a
 "The beta service restarts nightly": word overlap alone calls them duplicates.
 
 - *Negated words*: the first content word after a negation (``not``, ``never``,
-  ``cannot``, ``without``, ``rather than``, ``instead of``…) in the same clause.
+  ``cannot``, ``without``, ``rather than``, ``instead of``…) in the same clause,
+  past words such as ``longer`` (``no longer uses``); ``not only`` negates nothing.
   A word negated on one side, said on the other where nothing is negated, is a
   contradiction.
 - *Polarity*: words with an opposite (``enabled``/``disabled``,
@@ -22,6 +23,7 @@ database" share every content word, as do "The alpha service restarts nightly" a
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
 from memcli.retrieval.stopwords import ENGLISH
@@ -32,6 +34,10 @@ _TOKEN_RE = re.compile(r"[^\W_]+|[.,;:!?()\[\]]")
 _CLAUSE_END = frozenset(".,;:!?()[]")
 _NEGATIONS = frozenset({"not", "no", "never", "cannot", "without", "nor", "neither"})
 _NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of")})
+_AFTER_NEGATION = frozenset(
+    {"longer", "anymore", "more", "ever", "even", "yet", "always", "really"}
+)
+"""Words that follow a negation without being what it bears on ("no longer uses")."""
 _CONTRACTED = re.compile(r"n[’']t\b")
 _OPPOSITES = (
     ("enable", "enabled", "enables", "enabling"),
@@ -74,11 +80,13 @@ def negated_words(text: str, stem: Callable[[str], str]) -> tuple[str, ...]:
     for n, token in enumerate(tokens):
         if token in _CLAUSE_END:
             pending = False
+        elif (token, tokens[n + 1] if n + 1 < len(tokens) else "") == ("not", "only"):
+            continue  # "not only … but also" negates nothing
         elif token in _NEGATIONS or (token, tokens[n + 1] if n + 1 < len(tokens) else "") in (
             _NEGATING_PAIRS
         ):
             pending = True
-        elif pending and token not in ENGLISH:
+        elif pending and token not in ENGLISH and token not in _AFTER_NEGATION:
             found.append(stem(token))
             pending = False
     return tuple(found)
@@ -122,20 +130,35 @@ def substituted(a: frozenset[str], b: frozenset[str], rare: Callable[[str], bool
 def _rare_unmatched(
     mine: Iterable[str], other: frozenset[str], rare: Callable[[str], bool]
 ) -> bool:
-    return any(
-        rare(word) and not any(_forms(word, theirs) for theirs in other)
-        for word in mine
-        if word not in other
-    )
+    has_form = _form_finder(other)
+    return any(not has_form(word) and rare(word) for word in mine if word not in other)
 
 
-def _forms(a: str, b: str) -> bool:
-    """Whether two words are forms of one (``night``, ``nightly``; ``60``, ``60s``)."""
-    if _DIGITS.search(a) or _DIGITS.search(b):
-        return _DIGITS.findall(a) == _DIGITS.findall(b)
-    if min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)):
-        return True
-    return a[:SAME_START] == b[:SAME_START] and min(len(a), len(b)) > SAME_START
+def _form_finder(words: frozenset[str]) -> Callable[[str], bool]:
+    """Whether ``words`` hold a form of a word (``night``, ``nightly``; ``60``, ``60s``),
+    each asked in time linear in the word's length, not in how many ``words`` there are.
+
+    A word holding digits is a form of another holding the same numbers; else of a word
+    it starts, or that starts it, both of at least 3 letters; or of one sharing its first
+    ``SAME_START`` letters, both longer than that."""
+    numbers = {tuple(_DIGITS.findall(w)) for w in words if _DIGITS.search(w)}
+    plain = sorted(w for w in words if not _DIGITS.search(w))
+    held = set(plain)
+    starts = {w[:SAME_START] for w in plain if len(w) > SAME_START}
+
+    def has_form(word: str) -> bool:
+        if _DIGITS.search(word):
+            return tuple(_DIGITS.findall(word)) in numbers
+        if len(word) > SAME_START and word[:SAME_START] in starts:
+            return True
+        if len(word) < 3:
+            return False
+        if any(word[:end] in held for end in range(3, len(word) + 1)):
+            return True  # a word it starts with
+        at = bisect_left(plain, word)
+        return at < len(plain) and plain[at].startswith(word)  # a word starting with it
+
+    return has_form
 
 
 _DIGITS = re.compile(r"\d+")

@@ -6,8 +6,10 @@ lowercased, words only) is the same, or when the sets of their word shingles
 their content words (stemmed, each word a negation bears on marked as negated)
 overlap by at least ``WORDS_THRESHOLD`` (and their shingles by ``SOME_SHINGLES``):
 the same fact said in another order is shown once, while "use" and "do not use"
-stay two. Cheap enough for the few
-dozen memories a context or a recall shows.
+stay two. Neither holds when each holds a content word the other has no form of
+(``contrast.substituted``): "the timeout is 30 s" and "… 60 s", or another path or
+name in the same long sentence, are two facts. Cheap enough for the few dozen
+memories a context or a recall shows.
 """
 
 from __future__ import annotations
@@ -83,16 +85,31 @@ def _alike(
     shared: int,
     threshold: float,
 ) -> bool:
-    """By shingles at least ``threshold`` alike, or by content words ``WORDS_THRESHOLD``."""
+    """By shingles at least ``threshold`` alike, or by content words ``WORDS_THRESHOLD``;
+    and neither holding a word the other has no form of."""
     shingles_shared = shared - words_shared
     if not shingles_a or not shingles_b:
         return False
     by_shingles = shingles_shared / (shingles_a + shingles_b - shingles_shared)
-    if by_shingles >= threshold:
-        return True
-    if by_shingles < SOME_SHINGLES or not words_a or not words_b:
-        return False  # the same words in another order may say the opposite
-    return words_shared / (len(words_a) + len(words_b) - words_shared) >= WORDS_THRESHOLD
+    if by_shingles < threshold:
+        if by_shingles < SOME_SHINGLES or not words_a or not words_b:
+            return False  # the same words in another order may say the opposite
+        if words_shared / (len(words_a) + len(words_b) - words_shared) < WORDS_THRESHOLD:
+            return False
+    return not _substituted(words_a, words_b)
+
+
+def _substituted(words_a: frozenset[str], words_b: frozenset[str]) -> bool:
+    """Each holds a content word the other has no form of (another number, path or name)."""
+    from memcli.retrieval.contrast import substituted
+    from memcli.retrieval.likeness import every_word
+
+    return substituted(_plain(words_a), _plain(words_b), every_word)
+
+
+def _plain(words: frozenset[str]) -> frozenset[str]:
+    """The content words of a signature's word items, negated or not (opposites left out)."""
+    return frozenset(item[1:].lstrip("!") for item in words if not item.startswith(_WORD + "~"))
 
 
 def distinct(

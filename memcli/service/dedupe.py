@@ -415,6 +415,8 @@ def from_command(merged: Observation, answer: str) -> Observation:
         data = strip_private_deep(json.loads(answer))
     except json.JSONDecodeError:
         raise InvalidInput("the command's answer is not JSON") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise InvalidInput("the command's answer is not JSON mem reads (nested too deep)") from None
     if not isinstance(data, dict):
         raise InvalidInput("the command's answer is not a JSON object")
     title, narrative = data.get("title"), data.get("narrative")
@@ -432,24 +434,59 @@ def from_command(merged: Observation, answer: str) -> Observation:
     )
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(\s+)")
+_FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 
 
 def sentences_added(keeper: Observation, others: list[Observation]) -> str:
     """The keeper's text, then each sentence of the others' texts holding a content word
     the keeper's title, facts and text (and the sentences added) do not: nothing a
-    member said is lost, and a sentence said again in the same words is not repeated."""
+    member said is lost, and a sentence said again in the same words is not repeated.
+
+    A fenced code block is one sentence, and a sentence added keeps the line or
+    paragraph break it followed: lists and code stay as they were written."""
     from memcli.retrieval.likeness import content_words
 
     held = set(content_words("\n".join([keeper.title, *keeper.facts, keeper.narrative])))
-    added = []
+    added: list[str] = []
     for other in others:
-        for sentence in _SENTENCE_END.split(other.narrative.strip()):
+        apart = "\n"  # each member's sentences start on a line of their own
+        for before, sentence in _sentences(other.narrative):
             words = set(content_words(sentence))
             if words - held:
-                added.append(sentence.strip())
+                added.append(_break(apart + before) + sentence if added else sentence)
                 held |= words
-    return "\n\n".join(part for part in [keeper.narrative.rstrip(), " ".join(added)] if part)
+                apart = ""
+    return "\n\n".join(part for part in [keeper.narrative.rstrip(), "".join(added)] if part)
+
+
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """The sentences of a text (a fenced code block whole), each with the white space
+    before it."""
+    pieces: list[tuple[str, bool]] = []
+    at = 0
+    for block in _FENCED.finditer(text):
+        pieces += [(text[at : block.start()], False), (block.group(), True)]
+        at = block.end()
+    pieces.append((text[at:], False))
+    found: list[tuple[str, str]] = []
+    space = ""
+    for piece, fenced in pieces:
+        parts = [piece] if fenced else _SENTENCE_END.split(piece)
+        for n, part in enumerate(parts):
+            if n % 2 or not part.strip():
+                space += part
+                continue
+            stripped = part.strip()
+            found.append((space + part[: len(part) - len(part.lstrip())], stripped))
+            space = part[len(part.rstrip()) :]
+    return found
+
+
+def _break(space: str) -> str:
+    """A paragraph break, a line break or a space, as the white space before a sentence had."""
+    lines = space.count("\n")
+    return "\n\n" if lines > 1 else "\n" if lines else " "
 
 
 def _union(lists: Iterable[list[str]]) -> list[str]:
