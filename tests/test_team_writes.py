@@ -216,3 +216,41 @@ def test_a_promotion_killed_half_way_is_finished_by_running_it_again(project: Pa
     assert "in the team layer already" in one_line_error(
         run_mem("promote", "freeze", "--to", "team", cwd=project)
     )
+
+
+def test_a_promotion_killed_half_way_is_finished_when_run_again_by_its_id(project: Path) -> None:
+    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision")
+    killed = run_mem(
+        "promote",
+        str(memory["id"]),
+        "--to",
+        "team",
+        cwd=project,
+        env={"MEM_CRASH_AT": "promote-adopted"},
+    )
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem("promote", str(memory["id"]), "--to", "team", "--json", cwd=project)
+    assert again.returncode == 0, again.stderr
+    moved = json.loads(again.stdout)
+    assert (moved["id"], moved["layer"], moved["from"]) == (memory["id"], "team", "project")
+    assert not (project_store() / str(memory["path"])).exists()
+    shown = json.loads(ok("show", str(memory["id"]), "--json", cwd=project))
+    assert [(s["id"], s["layer"]) for s in shown] == [(memory["id"], "team")]
+
+
+def test_a_promotion_to_the_project_killed_half_way_is_finished_by_its_key(project: Path) -> None:
+    memory = saved(project, "I review with difftastic", "--layer", "user", "--key", "difftool")
+    killed = run_mem(
+        "promote",
+        "difftool",
+        "--to",
+        "project",
+        cwd=project,
+        env={"MEM_CRASH_AT": "promote-adopted"},
+    )
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem("promote", "difftool", "--to", "project", "--json", cwd=project)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["from"] == "user"
+    shown = json.loads(ok("show", str(memory["id"]), "--json", cwd=project))
+    assert [(s["id"], s["layer"]) for s in shown] == [(memory["id"], "project")]
