@@ -254,3 +254,26 @@ def test_a_promotion_to_the_project_killed_half_way_is_finished_by_its_key(proje
     assert json.loads(again.stdout)["from"] == "user"
     shown = json.loads(ok("show", str(memory["id"]), "--json", cwd=project))
     assert [(s["id"], s["layer"]) for s in shown] == [(memory["id"], "project")]
+
+
+# ------------------------------------------------- dedupe and the team folder
+
+MONEY = (
+    "Money is stored as integer pence in bigint columns; never use floats for money",
+    "Money is stored as integer pence in bigint columns, never floats for money values "
+    "in the database",
+)
+
+
+def test_dedupe_apply_merges_the_teams_memories_only_when_asked(project: Path) -> None:
+    first, second = (saved(project, text, "--layer", "team") for text in MONEY)
+    git(project, "commit", "-qm", "team memories")
+    before = git(project, "ls-files", "-s")
+    ok("dedupe", "--apply", "-y", cwd=project)
+    assert staged(project) == []
+    assert git(project, "ls-files", "-s") == before
+    done = ok("dedupe", "--apply", "-y", "--layer", "team", cwd=project)
+    assert "merged 1 into" in done
+    assert len(staged(project)) == 1
+    shown = json.loads(ok("list", "--layer", "team", "--json", cwd=project))
+    assert [m["id"] for m in shown] in ([first["id"]], [second["id"]])
