@@ -277,3 +277,23 @@ def test_dedupe_apply_merges_the_teams_memories_only_when_asked(project: Path) -
     assert len(staged(project)) == 1
     shown = json.loads(ok("list", "--layer", "team", "--json", cwd=project))
     assert [m["id"] for m in shown] in ([first["id"]], [second["id"]])
+
+
+def test_a_hook_that_never_ends_is_stopped_and_nothing_is_committed(project: Path) -> None:
+    _hook(project, "pre-commit", "sleep 60 &\nsleep 60\n")
+    (project / "notes.txt").write_text("the user's own\n")
+    git(project, "add", "notes.txt")
+    before = (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s"))
+    refused = run_mem(
+        "save",
+        "Releases are cut on Mondays",
+        "--layer",
+        "team",
+        "--commit",
+        cwd=project,
+        env={"MEM_GIT_HOOK_TIMEOUT": "1"},
+        timeout=30,
+    )
+    assert "did not finish" in one_line_error(refused)
+    assert (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s")) == before
+    assert not (project / ".git" / "index.lock").exists()
