@@ -297,3 +297,16 @@ def test_a_hook_that_never_ends_is_stopped_and_nothing_is_committed(project: Pat
     assert "did not finish" in one_line_error(refused)
     assert (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s")) == before
     assert not (project / ".git" / "index.lock").exists()
+
+
+def test_a_key_the_team_shares_with_your_layer_is_ambiguous_for_writes(project: Path) -> None:
+    saved(project, "The team edits with vscode", "--layer", "team", "--key", "editor")
+    git(project, "commit", "-qm", "team memory")
+    mine = saved(project, "My personal editor is neovim", "--layer", "user", "--key", "editor")
+    for write in (("forget", "editor"), ("edit", "editor", "--set", "importance=5")):
+        assert "--layer" in one_line_error(run_mem(*write, cwd=project))
+    assert "--layer" in one_line_error(run_mem("promote", "editor", "--to", "project", cwd=project))
+    assert staged(project) == []
+    ok("forget", "editor", "--layer", "user", cwd=project)
+    assert staged(project) == []
+    assert json.loads(ok("show", "editor", "--json", cwd=project))[0]["id"] != mine["id"]

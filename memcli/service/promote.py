@@ -109,7 +109,7 @@ def _source_entry(reader: LayeredMemory, ref: str, destination: str) -> Entry:
         if len(elsewhere) == 1 and len(found) == 2:
             return elsewhere[0]
         return reader.resolve(ref)  # raises: say which with --layer
-    return found[0]
+    return reader.to_write(ref, found[0])
 
 
 def _written_before(target: Memory, moved: Record, text: str) -> str | None:
