@@ -310,3 +310,17 @@ def test_a_key_the_team_shares_with_your_layer_is_ambiguous_for_writes(project: 
     ok("forget", "editor", "--layer", "user", cwd=project)
     assert staged(project) == []
     assert json.loads(ok("show", "editor", "--json", cwd=project))[0]["id"] != mine["id"]
+
+
+@pytest.mark.parametrize("point", ["files-written", "staged"])
+def test_a_promotion_killed_inside_a_write_is_finished_by_running_it_again(
+    project: Path, point: str
+) -> None:
+    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision")
+    ref = str(memory["id"])
+    killed = run_mem("promote", ref, "--to", "team", cwd=project, env={"MEM_CRASH_AT": point})
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem("promote", ref, "--to", "team", cwd=project)
+    assert again.returncode == 0, again.stderr
+    shown = json.loads(ok("show", ref, "--json", cwd=project))
+    assert [(s["id"], s["layer"]) for s in shown] == [(ref, "team")]

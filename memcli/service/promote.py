@@ -56,6 +56,8 @@ def promote(
     from memcli.service.screening import screened, screening_for
 
     check_layer(destination)
+    if not dry_run:
+        _settled(reader)  # a write a crash cut short (this promotion's, maybe) finished first
     entry = _source_entry(reader, ref, destination)
     if entry.layer == destination:
         raise InvalidInput(f"{entry.id} ({entry.title}) is in the {destination} layer already")
@@ -91,6 +93,15 @@ def promote(
         target.writer.forget([moved.id])  # the destination as it was: never in two layers
         raise
     return Promotion(moved, entry.layer, destination, path, text, commit, removed)
+
+
+def _settled(reader: LayeredMemory) -> None:
+    """Every layer's write a crash left half done, finished or undone (and said so)."""
+    for name in reader.layers.present():
+        memory = reader.layers.memory(name)
+        outcome = memory.writer.settle()
+        if outcome is not None:
+            memory.notify(outcome)
 
 
 def _source_entry(reader: LayeredMemory, ref: str, destination: str) -> Entry:
