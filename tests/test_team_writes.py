@@ -218,42 +218,37 @@ def test_a_promotion_killed_half_way_is_finished_by_running_it_again(project: Pa
     )
 
 
-def test_a_promotion_killed_half_way_is_finished_when_run_again_by_its_id(project: Path) -> None:
-    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision")
-    killed = run_mem(
-        "promote",
-        str(memory["id"]),
-        "--to",
-        "team",
-        cwd=project,
-        env={"MEM_CRASH_AT": "promote-adopted"},
-    )
+def promoted_after_a_kill(project: Path, ref: str, to: str, point: str) -> dict[str, object]:
+    """``mem promote REF --to TO`` killed at ``point``, then run again: its answer."""
+    killed = run_mem("promote", ref, "--to", to, cwd=project, env={"MEM_CRASH_AT": point})
     assert killed.returncode == -signal.SIGKILL
-    again = run_mem("promote", str(memory["id"]), "--to", "team", "--json", cwd=project)
+    again = run_mem("promote", ref, "--to", to, "--json", cwd=project)
     assert again.returncode == 0, again.stderr
-    moved = json.loads(again.stdout)
-    assert (moved["id"], moved["layer"], moved["from"]) == (memory["id"], "team", "project")
+    result: dict[str, object] = json.loads(again.stdout)
+    return result
+
+
+def layers_of(project: Path, ref: str) -> list[tuple[str, str]]:
+    return [(s["id"], s["layer"]) for s in json.loads(ok("show", ref, "--json", cwd=project))]
+
+
+@pytest.mark.parametrize("point", ["promote-adopted", "files-written", "staged"])
+def test_a_promotion_killed_half_way_is_finished_when_run_again_by_its_id(
+    project: Path, point: str
+) -> None:
+    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision")
+    ref = str(memory["id"])
+    moved = promoted_after_a_kill(project, ref, "team", point)
+    assert (moved["id"], moved["layer"], moved["from"]) == (ref, "team", "project")
     assert not (project_store() / str(memory["path"])).exists()
-    shown = json.loads(ok("show", str(memory["id"]), "--json", cwd=project))
-    assert [(s["id"], s["layer"]) for s in shown] == [(memory["id"], "team")]
+    assert layers_of(project, ref) == [(ref, "team")]
 
 
 def test_a_promotion_to_the_project_killed_half_way_is_finished_by_its_key(project: Path) -> None:
     memory = saved(project, "I review with difftastic", "--layer", "user", "--key", "difftool")
-    killed = run_mem(
-        "promote",
-        "difftool",
-        "--to",
-        "project",
-        cwd=project,
-        env={"MEM_CRASH_AT": "promote-adopted"},
-    )
-    assert killed.returncode == -signal.SIGKILL
-    again = run_mem("promote", "difftool", "--to", "project", "--json", cwd=project)
-    assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout)["from"] == "user"
-    shown = json.loads(ok("show", str(memory["id"]), "--json", cwd=project))
-    assert [(s["id"], s["layer"]) for s in shown] == [(memory["id"], "project")]
+    moved = promoted_after_a_kill(project, "difftool", "project", "promote-adopted")
+    assert moved["from"] == "user"
+    assert layers_of(project, str(memory["id"])) == [(memory["id"], "project")]
 
 
 # ------------------------------------------------- dedupe and the team folder
@@ -310,17 +305,3 @@ def test_a_key_the_team_shares_with_your_layer_is_ambiguous_for_writes(project: 
     ok("forget", "editor", "--layer", "user", cwd=project)
     assert staged(project) == []
     assert json.loads(ok("show", "editor", "--json", cwd=project))[0]["id"] != mine["id"]
-
-
-@pytest.mark.parametrize("point", ["files-written", "staged"])
-def test_a_promotion_killed_inside_a_write_is_finished_by_running_it_again(
-    project: Path, point: str
-) -> None:
-    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision")
-    ref = str(memory["id"])
-    killed = run_mem("promote", ref, "--to", "team", cwd=project, env={"MEM_CRASH_AT": point})
-    assert killed.returncode == -signal.SIGKILL
-    again = run_mem("promote", ref, "--to", "team", cwd=project)
-    assert again.returncode == 0, again.stderr
-    shown = json.loads(ok("show", ref, "--json", cwd=project))
-    assert [(s["id"], s["layer"]) for s in shown] == [(ref, "team")]
