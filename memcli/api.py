@@ -221,7 +221,12 @@ class MemStore:
             layers = _layered(memory).layers
             memories = [layers.memory(name) for name in layers.present()]
             clusters = find_clusters(memories, threshold=threshold or THRESHOLD)
-            merged = [merge_cluster(memories, cluster) for cluster in clusters] if apply else []
+            team = layers.home == "team"  # the team's memories merge when its store is named
+            merged = (
+                [merge_cluster(memories, cluster, team=team) for cluster in clusters]
+                if apply
+                else []
+            )
         names = [m.layer for m in memories]
         return {"clusters": [c.to_json(names) for c in clusters], "merged": merged}
 

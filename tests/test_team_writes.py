@@ -216,3 +216,92 @@ def test_a_promotion_killed_half_way_is_finished_by_running_it_again(project: Pa
     assert "in the team layer already" in one_line_error(
         run_mem("promote", "freeze", "--to", "team", cwd=project)
     )
+
+
+def promoted_after_a_kill(project: Path, ref: str, to: str, point: str) -> dict[str, object]:
+    """``mem promote REF --to TO`` killed at ``point``, then run again: its answer."""
+    killed = run_mem("promote", ref, "--to", to, cwd=project, env={"MEM_CRASH_AT": point})
+    assert killed.returncode == -signal.SIGKILL
+    again = run_mem("promote", ref, "--to", to, "--json", cwd=project)
+    assert again.returncode == 0, again.stderr
+    result: dict[str, object] = json.loads(again.stdout)
+    return result
+
+
+def layers_of(project: Path, ref: str) -> list[tuple[str, str]]:
+    return [(s["id"], s["layer"]) for s in json.loads(ok("show", ref, "--json", cwd=project))]
+
+
+@pytest.mark.parametrize("point", ["promote-adopted", "files-written", "staged"])
+def test_a_promotion_killed_half_way_is_finished_when_run_again_by_its_id(
+    project: Path, point: str
+) -> None:
+    memory = saved(project, "Deploys freeze on Fridays", "--type", "decision")
+    ref = str(memory["id"])
+    moved = promoted_after_a_kill(project, ref, "team", point)
+    assert (moved["id"], moved["layer"], moved["from"]) == (ref, "team", "project")
+    assert not (project_store() / str(memory["path"])).exists()
+    assert layers_of(project, ref) == [(ref, "team")]
+
+
+def test_a_promotion_to_the_project_killed_half_way_is_finished_by_its_key(project: Path) -> None:
+    memory = saved(project, "I review with difftastic", "--layer", "user", "--key", "difftool")
+    moved = promoted_after_a_kill(project, "difftool", "project", "promote-adopted")
+    assert moved["from"] == "user"
+    assert layers_of(project, str(memory["id"])) == [(memory["id"], "project")]
+
+
+# ------------------------------------------------- dedupe and the team folder
+
+MONEY = (
+    "Money is stored as integer pence in bigint columns; never use floats for money",
+    "Money is stored as integer pence in bigint columns, never floats for money values "
+    "in the database",
+)
+
+
+def test_dedupe_apply_merges_the_teams_memories_only_when_asked(project: Path) -> None:
+    first, second = (saved(project, text, "--layer", "team") for text in MONEY)
+    git(project, "commit", "-qm", "team memories")
+    before = git(project, "ls-files", "-s")
+    ok("dedupe", "--apply", "-y", cwd=project)
+    assert staged(project) == []
+    assert git(project, "ls-files", "-s") == before
+    done = ok("dedupe", "--apply", "-y", "--layer", "team", cwd=project)
+    assert "merged 1 into" in done
+    assert len(staged(project)) == 1
+    shown = json.loads(ok("list", "--layer", "team", "--json", cwd=project))
+    assert [m["id"] for m in shown] in ([first["id"]], [second["id"]])
+
+
+def test_a_hook_that_never_ends_is_stopped_and_nothing_is_committed(project: Path) -> None:
+    _hook(project, "pre-commit", "sleep 60 &\nsleep 60\n")
+    (project / "notes.txt").write_text("the user's own\n")
+    git(project, "add", "notes.txt")
+    before = (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s"))
+    refused = run_mem(
+        "save",
+        "Releases are cut on Mondays",
+        "--layer",
+        "team",
+        "--commit",
+        cwd=project,
+        env={"MEM_GIT_HOOK_TIMEOUT": "1"},
+        timeout=30,
+    )
+    assert "did not finish" in one_line_error(refused)
+    assert (git(project, "rev-parse", "HEAD"), git(project, "ls-files", "-s")) == before
+    assert not (project / ".git" / "index.lock").exists()
+
+
+def test_a_key_the_team_shares_with_your_layer_is_ambiguous_for_writes(project: Path) -> None:
+    saved(project, "The team edits with vscode", "--layer", "team", "--key", "editor")
+    git(project, "commit", "-qm", "team memory")
+    mine = saved(project, "My personal editor is neovim", "--layer", "user", "--key", "editor")
+    for write in (("forget", "editor"), ("edit", "editor", "--set", "importance=5")):
+        assert "--layer" in one_line_error(run_mem(*write, cwd=project))
+    assert "--layer" in one_line_error(run_mem("promote", "editor", "--to", "project", cwd=project))
+    assert staged(project) == []
+    ok("forget", "editor", "--layer", "user", cwd=project)
+    assert staged(project) == []
+    assert json.loads(ok("show", "editor", "--json", cwd=project))[0]["id"] != mine["id"]

@@ -288,11 +288,15 @@ class Merge(NamedTuple):
     """Why the ``[consolidate] command`` was not used, when one is set and failed."""
 
 
-def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, object]:
+def merge_cluster(
+    memories: Sequence[Memory], cluster: Cluster, *, team: bool = False
+) -> dict[str, object]:
     """Merge a cluster into its keeper in one commit, in the keeper's layer; what was done.
 
     ``memories``: those the clusters were found in. Members of another layer are
-    left as they are (a memory supersedes within its own store).
+    left as they are (a memory supersedes within its own store). A cluster of the
+    team's is merged (staged in its folder) only when ``team`` says the team's layer
+    was asked for: its folder goes out with the project's next commit.
     """
     from memcli.core import config
 
@@ -311,7 +315,7 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
 
     layer = cluster.keeper.layer
     others = [m.entry for m in cluster.members[1:] if m.layer == layer]
-    if not others:  # the others are in other layers' stores: nothing to merge here
+    if not others or (memory.layer == "team" and not team):  # nothing to merge here
         keeper = cluster.keeper.entry
         return {
             "keeper": keeper.id,
@@ -322,7 +326,7 @@ def merge_cluster(memories: Sequence[Memory], cluster: Cluster) -> dict[str, obj
             "fallback": None,
         }
     result = memory.writer.merge(cluster.keeper.entry, others, merge)
-    merged = set(result.record.supersedes) if result.commit else set()
+    merged = set(result.record.supersedes) if result.action == "merged" else set()
     return {
         "keeper": result.record.id,
         "title": result.record.title,

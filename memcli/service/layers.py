@@ -363,9 +363,27 @@ class LayeredMemory(Memory):
     def owners(self, refs: list[str]) -> dict[str, list[str]]:
         """The ids of ``refs``, by the layer holding each (every ref must be found)."""
         found: dict[str, list[str]] = {}
-        for entry in self.resolve_all(refs):
-            found.setdefault(entry.layer, []).append(entry.id)
+        for ref, entry in zip(refs, self.resolve_all(refs), strict=True):
+            found.setdefault(entry.layer, []).append(self.to_write(ref, entry).id)
         return found
+
+    def to_write(self, ref: str, entry: Entry) -> Entry:
+        """``entry``, which ``ref`` resolved to, checked for a write: a key the team holds
+        and another layer holds too names no one memory (the team's, found first, is not
+        necessarily the one meant, and its folder goes out with the project's next
+        commit); ``Ambiguous``, naming ``--layer``."""
+        from memcli.core.errors import Ambiguous
+
+        if entry.layer != "team" or not entry.key or entry.key != ref.strip():
+            return entry
+        held = self.read(lambda index: index.with_key(entry.key or ""))
+        layers = sorted({e.layer for e in held}, key=KEY_ORDER.index)
+        if len(layers) > 1:
+            raise Ambiguous(
+                f"the key {entry.key!r} is in the {' and the '.join(layers)} layers: "
+                f"say which with --layer ({' or '.join(layers)})"
+            )
+        return entry
 
 
 def _own_index(memory: Memory, reader: LayeredMemory) -> Index:

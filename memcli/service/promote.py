@@ -22,6 +22,7 @@ from memcli.core.errors import InvalidInput, InvalidMemoryFile
 if TYPE_CHECKING:
     from memcli.core.model import Record
     from memcli.core.secrets import Policy
+    from memcli.index.queries import Entry
     from memcli.service.layers import LayeredMemory
     from memcli.service.memory import Memory
 
@@ -55,7 +56,9 @@ def promote(
     from memcli.service.screening import screened, screening_for
 
     check_layer(destination)
-    entry = reader.resolve(ref)
+    if not dry_run:
+        _settled(reader)  # a write a crash cut short (this promotion's, maybe) finished first
+    entry = _source_entry(reader, ref, destination)
     if entry.layer == destination:
         raise InvalidInput(f"{entry.id} ({entry.title}) is in the {destination} layer already")
     source = reader.layer_memory(entry.layer)
@@ -90,6 +93,34 @@ def promote(
         target.writer.forget([moved.id])  # the destination as it was: never in two layers
         raise
     return Promotion(moved, entry.layer, destination, path, text, commit, removed)
+
+
+def _settled(reader: LayeredMemory) -> None:
+    """Every layer's write a crash left half done, finished or undone (and said so)."""
+    for name in reader.layers.present():
+        memory = reader.layers.memory(name)
+        outcome = memory.writer.settle()
+        if outcome is not None:
+            memory.notify(outcome)
+
+
+def _source_entry(reader: LayeredMemory, ref: str, destination: str) -> Entry:
+    """The memory ``ref`` names, in the layer it moves from.
+
+    A promotion cut short leaves its id in two layers, the destination and the
+    source: that is no ambiguity for running it again (by id, or by a key the
+    destination now finds first), so the copy outside the destination is the one
+    that moves. Any other id held twice still needs ``--layer``.
+    """
+    found = reader.resolve_each(ref)
+    if len(found) == 1 and found[0].layer == destination:
+        found = reader.resolve_each(found[0].id)
+    if len(found) > 1:
+        elsewhere = [entry for entry in found if entry.layer != destination]
+        if len(elsewhere) == 1 and len(found) == 2:
+            return elsewhere[0]
+        return reader.resolve(ref)  # raises: say which with --layer
+    return reader.to_write(ref, found[0])
 
 
 def _written_before(target: Memory, moved: Record, text: str) -> str | None:

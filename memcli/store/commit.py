@@ -8,7 +8,9 @@ the size of the store.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import time
 from typing import TYPE_CHECKING
 
@@ -17,9 +19,12 @@ from memcli.core.errors import StoreError
 from memcli.store.git import FALLBACK_EMAIL, FALLBACK_NAME, Git
 
 if TYPE_CHECKING:
+    import subprocess
+
     from memcli.store.team import TeamGit
 
 _GIT_LOCK_WAIT_SECONDS = 5.0
+_HOOK_TIMEOUT_SECONDS = 120.0
 
 
 def commit_paths(git: Git, added: list[str], removed: list[str], message: str) -> str:
@@ -72,12 +77,15 @@ def commit_with_hooks(git: TeamGit, added: list[str], removed: list[str], messag
     stdin = "\0".join(paths) + "\0"
     git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
     crash_point("staged")
-    done = git.run(
-        ["commit", "--quiet", "--cleanup=verbatim", "--only", "-F", "-", "--", *paths],
-        input=message,
-        env=_identity(git),
-        check=False,
-    )
+    args = ["commit", "--quiet", "--cleanup=verbatim", "--only", "-F", "-", "--", *paths]
+    done = _bounded(git, args, message, _identity(git))
+    if done is None:
+        _put_back(git, paths, before)
+        raise StoreError(
+            f"git commit in the project did not finish in {hook_timeout():g} s (a hook, or "
+            "commit signing waiting for a passphrase, was stopped; MEM_GIT_HOOK_TIMEOUT sets "
+            "the limit): nothing was saved"
+        )
     if done.returncode != 0:
         _put_back(git, paths, before)
         said = (done.stderr + done.stdout).decode("utf-8", "replace").strip().splitlines()
@@ -88,6 +96,53 @@ def commit_with_hooks(git: TeamGit, added: list[str], removed: list[str], messag
         )
     crash_point("ref-updated")
     return git.out(["rev-parse", "HEAD"])
+
+
+def hook_timeout() -> float:
+    """``MEM_GIT_HOOK_TIMEOUT``: seconds a ``git commit`` with the project's hooks may take."""
+    try:
+        return max(0.1, float(os.environ.get("MEM_GIT_HOOK_TIMEOUT", _HOOK_TIMEOUT_SECONDS)))
+    except ValueError:
+        return _HOOK_TIMEOUT_SECONDS
+
+
+def _bounded(
+    git: TeamGit, args: list[str], message: str, env: dict[str, str]
+) -> subprocess.CompletedProcess[bytes] | None:
+    """``git`` with ``args`` (its hooks included) in a process group of its own, stopped
+    as a whole after ``hook_timeout()``: None then. A hook's own children are stopped too
+    (they would hold the output pipes open), and git is asked first (SIGTERM) so that
+    it removes its ``index.lock``."""
+    import signal
+    import subprocess
+
+    from memcli.store.git import clean_env
+
+    process = subprocess.Popen(
+        ["git", *args],
+        cwd=git.worktree,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(env),
+        start_new_session=True,
+    )
+    try:
+        out, err = process.communicate(message.encode("utf-8"), timeout=hook_timeout())
+    except subprocess.TimeoutExpired:
+        for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, None)):
+            with contextlib.suppress(ProcessLookupError):
+                if sys.platform == "win32":  # pragma: no cover - no process groups there
+                    process.kill()
+                else:
+                    os.killpg(process.pid, sig)
+            try:
+                process.communicate(timeout=wait)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        return None
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
 def _put_back(git: TeamGit, paths: list[str], listing: bytes) -> None:

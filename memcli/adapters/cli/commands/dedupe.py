@@ -76,7 +76,8 @@ def dedupe(
     merged = [
         outcome
         for number, cluster in enumerate(clusters, 1)
-        if (outcome := _apply(memories, cluster, number, len(clusters), yes, as_json)) is not None
+        if (outcome := _apply(memories, cluster, number, len(clusters), yes, as_json, layer))
+        is not None
     ]
     if as_json:
         echo_json({"clusters": [c.to_json(names) for c in clusters], "merged": merged})
@@ -111,16 +112,26 @@ def _echo_cluster(cluster: Cluster, number: int) -> None:
 
 
 def _apply(
-    memories: list[Memory], cluster: Cluster, number: int, total: int, yes: bool, as_json: bool
+    memories: list[Memory],
+    cluster: Cluster,
+    number: int,
+    total: int,
+    yes: bool,
+    as_json: bool,
+    layer: str | None,
 ) -> dict[str, object] | None:
     """Merge one cluster (after asking, on a terminal); what was done, or None if declined."""
     from memcli.service.dedupe import merge_cluster
 
+    if memories[cluster.keeper.layer].layer == "team" and layer != "team":
+        if not as_json:
+            click.echo(f"cluster {number}: the team's; merge it with --layer team")
+        return None
     if not yes:
         _echo_cluster(cluster, number)
         if not click.confirm(f"merge cluster {number} of {total} into its keeper?", err=True):
             return None
-    done = merge_cluster(memories, cluster)
+    done = merge_cluster(memories, cluster, team=layer == "team")
     if done["fallback"]:
         click.echo(
             f"mem: the [consolidate] command failed ({done['fallback']}); merged deterministically",

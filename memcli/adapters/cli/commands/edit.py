@@ -63,7 +63,7 @@ def edit(
         mem edit deploy-day --set supersedes=deploy-day-old
     """
     reader = open_memory(store_dir, project, layer)
-    entry = reader.resolve(ref)  # in any layer (--layer: in that one)
+    entry = reader.to_write(ref, reader.resolve(ref))  # in any layer (--layer: in that one)
     memory = reader.layer_memory(entry.layer)  # and edited there
     if assignments:
         assignments = tuple(_resolved(memory, assignment) for assignment in assignments)
