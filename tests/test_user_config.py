@@ -59,9 +59,9 @@ def test_a_team_folders_consolidate_command_never_runs(
         f"[consolidate]\ncommand = {json.dumps(command)}\n"
     )
     if through == "cli":
-        done = mem_json("dedupe", "--apply", "-y")["merged"]
-    else:
-        with memcli.open_store(cwd=project) as memory:
+        done = mem_json("dedupe", "--apply", "-y", "--layer", "team")["merged"]
+    else:  # the team's memories merge when the team folder is the store opened
+        with memcli.open_store(project / ".mem-team") as memory:
             done = memory.dedupe(apply=True)["merged"]  # what POST /api/memory/dedupe calls
     assert done and done[0]["merged_by"] == "deterministic"
     assert not marker.exists()
