@@ -82,6 +82,29 @@ def by_layer_rules(method: Callable[P, R]) -> Callable[P, R]:
     return write
 
 
+def still_as_found(memory: Memory, entries: list[Entry]) -> list[Entry]:
+    """Those of ``entries`` still current as they were found: present, unchanged and
+    superseded by nothing (a merge re-checks its cluster under the lock)."""
+    from memcli.core.errors import NotFound
+
+    current = []
+    for entry in entries:
+        try:
+            now_entry = memory.resolve(entry.id)
+        except NotFound:
+            continue
+        if now_entry.updated != entry.updated:
+            continue
+        if _superseded(memory, entry.id):
+            continue
+        current.append(now_entry)
+    return current
+
+
+def _superseded(memory: Memory, identity: str) -> bool:
+    return bool(memory.read(lambda index: index.replacing(identity)))
+
+
 SYNC_ONCE_FILES = 100
 """A commit of this many files flushes them to disk once, not file by file."""
 PACK_AFTER_FILES = 1000
@@ -311,7 +334,7 @@ class Writer:
 
         with self._transaction():
             self.memory.refresh_index()
-            current = self._as_found([keeper, *others])
+            current = still_as_found(self.memory, [keeper, *others])
             if not current or current[0].id != keeper.id or len(current) < 2:
                 where = self.memory.read(lambda index: index.path_of(keeper.id))
                 return SaveResult(self.memory.load_or_stub(keeper), where or "", "unchanged", None)
@@ -338,27 +361,6 @@ class Writer:
             path = self.memory.resolve(kept.id).path
             commit = self._commit_files({path: merged.to_markdown()}, [], message)
             return SaveResult(merged, path, "merged", commit)
-
-    def _as_found(self, entries: list[Entry]) -> list[Entry]:
-        """Those of ``entries`` still current as they were found: present, unchanged and
-        superseded by nothing."""
-        from memcli.core.errors import NotFound
-
-        current = []
-        for entry in entries:
-            try:
-                now_entry = self.memory.resolve(entry.id)
-            except NotFound:
-                continue
-            if now_entry.updated != entry.updated:
-                continue
-            if self._superseded(entry.id):
-                continue
-            current.append(now_entry)
-        return current
-
-    def _superseded(self, identity: str) -> bool:
-        return bool(self.memory.read(lambda index: index.replacing(identity)))
 
     def forget(self, refs: Iterable[str], *, verb: str = "forget") -> tuple[list[Entry], str]:
         """Remove memories from the work tree in one commit; history keeps them.
