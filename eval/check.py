@@ -187,9 +187,11 @@ def _str_list(value: Any, most: int) -> bool:
     )
 
 
-def check_memory(row: dict[str, Any], *, keyed: bool, max_age: float) -> None:
+def check_memory(
+    row: dict[str, Any], *, keyed: bool, max_age: float, more: frozenset[str] = frozenset()
+) -> None:
     where = row["_where"]
-    allowed = {
+    allowed = more | {
         "_where",
         "key",
         "type",
@@ -264,6 +266,27 @@ def check_query(
         raise SetError(f"{where}: unknown key(s) {', '.join(unknown)}")
 
 
+def keyed(memories: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The labelled memories by key; SetError when a key is used twice."""
+    keys = Counter(row["key"] for row in memories)
+    doubled = sorted(k for k, n in keys.items() if n > 1)
+    if doubled:
+        raise SetError(f"memories.jsonl: duplicate key(s) {', '.join(doubled)}")
+    return {row["key"]: row for row in memories}
+
+
+def first_repeat(queries: list[dict[str, Any]]) -> str | None:
+    """A query text (lowercased) that appears more than once, if any."""
+    texts = Counter(row["query"].strip().lower() for row in queries)
+    return next(iter(sorted(q for q, n in texts.items() if n > 1)), None)
+
+
+def title_copied(memories: list[dict[str, Any]], others: list[dict[str, Any]]) -> str | None:
+    """Where one of ``others`` repeats a labelled memory's title, if any does."""
+    titles = {row["title"].strip().lower() for row in memories}
+    return next((r["_where"] for r in others if r["title"].strip().lower() in titles), None)
+
+
 def check(folder: Path = HERE) -> dict[str, Counter[str]]:
     """Check the set in `folder`; return counts by style and type, or raise SetError."""
     memories = read_jsonl(folder / "memories.jsonl")
@@ -273,24 +296,18 @@ def check(folder: Path = HERE) -> dict[str, Counter[str]]:
         check_memory(row, keyed=True, max_age=400)
     for row in distractors:
         check_memory(row, keyed=False, max_age=700)
-    keys = Counter(row["key"] for row in memories)
-    doubled = sorted(k for k, n in keys.items() if n > 1)
-    if doubled:
-        raise SetError(f"memories.jsonl: duplicate key(s) {', '.join(doubled)}")
-    by_key = {row["key"]: row for row in memories}
+    by_key = keyed(memories)
     for row in queries:
         check_query(row, set(by_key))
     prompts = read_jsonl(folder / "prompts.jsonl")
     for row in prompts:
         check_query(row, set(by_key), PROMPT_STYLES, NEGATIVE)
-    texts = Counter(row["query"].strip().lower() for row in queries + prompts)
-    repeated = sorted(q for q, n in texts.items() if n > 1)
+    repeated = first_repeat(queries + prompts)
     if repeated:
-        raise SetError(f"queries.jsonl, prompts.jsonl: repeated query {repeated[0]!r}")
-    titles = {row["title"].strip().lower() for row in memories}
-    copied = [row["_where"] for row in distractors if row["title"].strip().lower() in titles]
+        raise SetError(f"queries.jsonl, prompts.jsonl: repeated query {repeated!r}")
+    copied = title_copied(memories, distractors)
     if copied:
-        raise SetError(f"{copied[0]}: a distractor has a target's title")
+        raise SetError(f"{copied}: a distractor has a target's title")
     for row in queries:
         if row["style"] != "paraphrase":
             continue
@@ -327,19 +344,98 @@ def check(folder: Path = HERE) -> dict[str, Counter[str]]:
     }
 
 
+REAL = "real"
+"""The suite whose other memories are real engineering text (``eval/real/``)."""
+REAL_STYLES = frozenset({"question", "imperative", "complaint", "unanswerable", "offtopic"})
+REAL_MINIMUM = {
+    "question": 31,
+    "imperative": 20,
+    "complaint": 10,
+    "unanswerable": 20,
+    "offtopic": 10,
+}
+MIN_BACKGROUND = 2000
+MAX_BACKGROUND_BYTES = 1_500_000
+SOURCE = re.compile(r"^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+):[^\s:]+$")
+
+
+def check_real(folder: Path) -> dict[str, Counter[str]]:
+    """Check the real-text suite in ``folder``; counts by style, type and source, or SetError.
+
+    Its background memories are sentences from public projects' changelogs, each
+    naming its ``source`` (``owner/name:path``, the project listed in SOURCES.md);
+    its prompts are written to the labelled targets of ``memories.jsonl``.
+    """
+    memories = read_jsonl(folder / "memories.jsonl")
+    background = read_jsonl(folder / "background.jsonl")
+    prompts = read_jsonl(folder / "prompts.jsonl")
+    size = (folder / "background.jsonl").stat().st_size
+    if size > MAX_BACKGROUND_BYTES:
+        raise SetError(f"background.jsonl: {size:,} bytes; at most {MAX_BACKGROUND_BYTES:,}")
+    sources_md = folder / "SOURCES.md"
+    listed = sources_md.read_text(encoding="utf-8") if sources_md.is_file() else ""
+    for row in memories:
+        check_memory(row, keyed=True, max_age=400)
+    for row in background:
+        check_memory(row, keyed=False, max_age=700, more=frozenset({"source"}))
+        match = SOURCE.match(str(row.get("source", "")))
+        if match is None:
+            raise SetError(f"{row['_where']}: source must be owner/name:path")
+        if match.group(1) not in listed:
+            raise SetError(f"{row['_where']}: {match.group(1)} is not in SOURCES.md")
+    by_key = keyed(memories)
+    for row in prompts:
+        check_query(row, set(by_key), REAL_STYLES, NEGATIVE)
+    repeated = first_repeat(prompts)
+    if repeated:
+        raise SetError(f"prompts.jsonl: repeated prompt {repeated!r}")
+    copied = title_copied(memories, background)
+    if copied:
+        raise SetError(f"{copied}: a background memory has a target's title")
+    styles = Counter(row["style"] for row in prompts)
+    for style, least in REAL_MINIMUM.items():
+        if styles[style] < least:
+            raise SetError(f"only {styles[style]} {style} prompts; at least {least} are needed")
+    if len(background) < MIN_BACKGROUND:
+        raise SetError(f"only {len(background)} background memories; at least {MIN_BACKGROUND}")
+    answered = Counter(k for row in prompts for k in row["relevant"])
+    unasked = sorted(set(by_key) - set(answered))
+    if unasked:
+        raise SetError(f"no prompt has {unasked[0]} as an answer")
+    disjoint = Counter(
+        row["style"]
+        for row in prompts
+        if row["relevant"]
+        and not any(shared_words(row["query"], memory_text(by_key[k])) for k in row["relevant"])
+    )
+    return {
+        "prompt styles": styles,
+        "sharing no word with their answer": disjoint,
+        "types": Counter(row["type"] for row in memories),
+        "background sources": Counter(row["source"].split(":")[0] for row in background),
+    }
+
+
 def _line(counts: Counter[str]) -> str:
     return ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
 
 
 def main(argv: Iterable[str] = ()) -> int:
-    folder = Path(next(iter(argv), HERE))
-    try:
-        summary = check(folder)
-    except SetError as exc:
-        print(f"Error: {exc}", file=sys.stderr)
-        return 1
-    for name, counts in summary.items():
-        print(f"{name} ({sum(counts.values())}): {_line(counts)}")
+    """Check ``eval/`` and its ``real/`` suite, or the one folder given (a real-text suite
+    when it holds background.jsonl)."""
+    given = next(iter(argv), None)
+    folders = [Path(given)] if given else [HERE, HERE / REAL]
+    for folder in folders:
+        real = (folder / "background.jsonl").is_file()
+        try:
+            summary = check_real(folder) if real else check(folder)
+        except SetError as exc:
+            print(f"Error: {folder.name}/{exc}" if real else f"Error: {exc}", file=sys.stderr)
+            return 1
+        if len(folders) > 1:
+            print(f"[{folder.relative_to(HERE.parent)}]")
+        for name, counts in summary.items():
+            print(f"{name} ({sum(counts.values())}): {_line(counts)}")
     return 0
 
 

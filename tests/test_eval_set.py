@@ -102,11 +102,15 @@ def test_no_distractor_repeats_a_target_title() -> None:
 def test_a_broken_set_is_refused_in_one_line(
     copy: Path, file: str, change: Any, message: str
 ) -> None:
-    rows = _rows(copy / file)
-    change(rows)
-    _write(copy / file, rows)
+    _break(copy / file, change)
     with pytest.raises(check.SetError, match=message):
         check.check(copy)
+
+
+def _break(path: Path, change: Any) -> None:
+    rows = _rows(path)
+    change(rows)
+    _write(path, rows)
 
 
 def test_a_paraphrase_sharing_a_stem_with_its_target_is_refused(copy: Path) -> None:
@@ -157,3 +161,50 @@ def test_every_stem_is_a_prefix_of_its_word(word: str) -> None:
 @given(st.text(max_size=80))
 def test_a_text_shares_every_content_word_with_itself(text: str) -> None:
     assert check.shared_words(text, text) == check.content_words(text)
+
+
+REAL = EVAL / "real"
+
+
+def test_the_real_text_suite_passes_its_checks() -> None:
+    summary = check.check_real(REAL)
+    prompts = summary["prompt styles"]
+    for style, least in check.REAL_MINIMUM.items():
+        assert prompts[style] >= least
+    assert sum(summary["background sources"].values()) >= check.MIN_BACKGROUND
+    assert len(summary["background sources"]) >= 5  # several projects, not one
+    assert summary["sharing no word with their answer"]["question"] >= 15
+    assert (REAL / "background.jsonl").stat().st_size <= check.MAX_BACKGROUND_BYTES
+
+
+@pytest.fixture
+def real_copy(tmp_path: Path) -> Path:
+    for name in ("memories.jsonl", "prompts.jsonl", "background.jsonl", "SOURCES.md"):
+        shutil.copy(REAL / name, tmp_path / name)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("file", "change", "message"),
+    [
+        ("background.jsonl", lambda r: r[0].pop("source"), "source must be"),
+        ("background.jsonl", lambda r: r[0].update(source="someone/else:NEWS"), "SOURCES.md"),
+        ("background.jsonl", lambda r: r.__setitem__(slice(0, 300), []), "background memories"),
+        ("prompts.jsonl", lambda r: r[0].update(style="paraphrase"), "style must be"),
+        ("prompts.jsonl", lambda r: r[-1].update(relevant=["r-pnpm"]), "only they"),
+        ("prompts.jsonl", lambda r: r[1].update(query=r[0]["query"]), "repeated prompt"),
+        ("memories.jsonl", lambda r: r[1].update(key=r[0]["key"]), "duplicate key"),
+    ],
+)
+def test_a_broken_real_suite_is_refused_in_one_line(
+    real_copy: Path, file: str, change: Any, message: str
+) -> None:
+    _break(real_copy / file, change)
+    with pytest.raises(check.SetError, match=message):
+        check.check_real(real_copy)
+
+
+def test_the_command_checks_both_suites(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check.main([]) == 0
+    out = capsys.readouterr().out
+    assert "[eval]" in out and "[eval/real]" in out and "background sources" in out
