@@ -273,15 +273,20 @@ def read_queries(path: Path, resolve: Callable[[str], str]) -> list[Query]:
 # ---------------------------------------------------------------- the suite
 
 
-def build_suite_store(suite: Path, root: Path, moment: dt.datetime) -> int:
-    """A new store at ``root`` with the suite's memories and distractors; their count."""
+def build_suite_store(
+    suite: Path,
+    root: Path,
+    moment: dt.datetime,
+    names: Sequence[str] = ("memories.jsonl", "distractors.jsonl"),
+) -> int:
+    """A new store at ``root`` with the memories of the suite's files ``names``; their count."""
     from memcli.store.files import Store
 
     store = Store(root)
     store.create()
     store.git.run(["config", "gc.auto", "0"])
     paths = []
-    for name in ("memories.jsonl", "distractors.jsonl"):
+    for name in names:
         for number, value in read_jsonl(suite / name):
             record = _suite_observation(value, moment, f"{suite / name}:{number}")
             path = store.new_path(record)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from memcli.service.memory import Memory
 
 MODES = ("lexical", "semantic", "hybrid")
+SUITES = ("generated", "real")
 MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
 
 
@@ -38,6 +39,13 @@ MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
     help="The semantic model to measure with (default: the store's [semantic] model).",
 )
 @click.option("--by-style", is_flag=True, help="Also show recall@10 for each style of query.")
+@click.option(
+    "--suite",
+    "suite_name",
+    type=click.Choice(SUITES),
+    help="Which of mem's suites to run: its generated distractors, or a store of real "
+    "engineering text and what reaches the agent there. [default: generated]",
+)
 @json_option
 @store_options
 def eval_command(
@@ -45,6 +53,7 @@ def eval_command(
     modes: tuple[str, ...],
     model: str | None,
     by_style: bool,
+    suite_name: str | None,
     as_json: bool,
     store_dir: str | None,
     project: str | None,
@@ -64,13 +73,22 @@ def eval_command(
     suite's defaults were chosen on the first): the share of labelled prompts
     given a right memory, and of prompts nothing answers that were given any.
 
+    With --suite real, the other memories are sentences from public projects'
+    release notes, and it reports, by style of prompt and half, beside plain
+    bm25: a right memory in search's top 5; a right memory delivered (shown
+    whole at session start, or given by recall for the prompt); and recall's
+    answers to prompts nothing answers.
+
     \b
     Example:
         mem eval
         mem eval my-queries.jsonl --by-style
+        mem eval --suite real --model none
     """
     from memcli.retrieval.evaluation import bundled_suite
 
+    if queries_file is not None and suite_name is not None:
+        raise click.UsageError("--suite runs one of mem's suites; a queries FILE runs yours")
     if queries_file is not None:
         memory = open_existing(store_dir, project)
         if model is not None and model != memory.semantic_model():
@@ -86,6 +104,11 @@ def eval_command(
                 "no queries file given, and mem's eval suite is missing from this install "
                 "(set MEM_EVAL_SUITE to an eval/ folder of mem's repository): pass FILE"
             )
+        if suite_name == "real":
+            from memcli.adapters.cli.eval_real import run_real
+
+            run_real(suite, modes, model, as_json)
+            return
         report = _run_suite(suite, modes, model)
     if as_json:
         echo_json(report.to_json())
@@ -102,7 +125,6 @@ def _run(
 ) -> Report:
     from memcli.core import config
     from memcli.retrieval.evaluation import evaluate, read_queries
-    from memcli.retrieval.search import Searcher
 
     settings = config.load(memory.store.root)
     if model is not None:
@@ -113,15 +135,22 @@ def _run(
 
     queries = read_queries(queries_file, resolve)
     prompts = read_queries(prompts_file, resolve) if prompts_file else []
-    chosen = list(modes)
-    if not chosen:
-        chosen = ["lexical"]
-        line = Searcher(memory, settings).semantic_line()
-        if not line.startswith("lexical only"):
-            chosen += ["semantic", "hybrid"]
-        else:
-            notice(f"{line}; measuring lexical search only")
-    return evaluate(memory, queries, chosen, settings, prompts)
+    return evaluate(memory, queries, chosen_modes(memory, settings, modes), settings, prompts)
+
+
+def chosen_modes(
+    memory: Memory, settings: dict[str, dict[str, Any]], modes: tuple[str, ...]
+) -> list[str]:
+    """The modes asked for; by default lexical, and semantic and hybrid when a model is in use."""
+    from memcli.retrieval.search import Searcher
+
+    if modes:
+        return list(modes)
+    line = Searcher(memory, settings).semantic_line()
+    if line.startswith("lexical only"):
+        notice(f"{line}; measuring lexical search only")
+        return ["lexical"]
+    return ["lexical", "semantic", "hybrid"]
 
 
 def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:

@@ -1,0 +1,87 @@
+"""``mem eval --suite real``: build the real-text suite's store once, measure, print."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memcli.adapters.cli.options import notice
+from memcli.adapters.cli.output import echo_json
+
+SECTIONS = (
+    ("search", "search: a right memory in the top 5"),
+    ("delivered", "delivered: a right memory reaches the agent (session start whole, or recall)"),
+    ("false_fires", "false fires: recall gives something to a prompt nothing answers"),
+)
+
+
+def run_real(suite: Path, modes: tuple[str, ...], model: str | None, as_json: bool) -> None:
+    """Measure the real-text suite of ``suite`` in a new store in a temporary folder."""
+    from memcli.adapters.cli.commands.eval import chosen_modes
+    from memcli.core import config
+    from memcli.core.timeutil import now
+    from memcli.retrieval.evaluation import build_suite_store
+    from memcli.retrieval.real_eval import FILES, measure, real_suite
+    from memcli.service.memory import Memory
+    from memcli.store.location import StoreLocation
+
+    folder = real_suite(suite)
+    with tempfile.TemporaryDirectory(prefix="mem-eval-") as temporary:
+        root, project = Path(temporary) / "store", Path(temporary) / "project"
+        project.mkdir()
+        notice(f"building the eval store from {folder}")
+        moment = now()
+        build_suite_store(folder, root, moment, FILES)
+        memory = Memory(StoreLocation(root, "--store"), notify=notice)
+        memory.model = model or None  # given here: not a store's setting (core.trust)
+        memory.refresh_index()
+        settings = config.load(root)
+        if model is not None:
+            settings["semantic"]["model"] = model
+        chosen = chosen_modes(memory, settings, modes)
+        report = measure(memory, folder, chosen, settings, project, moment).to_json()
+    if as_json:
+        echo_json(report)
+    else:
+        print_real(report)
+
+
+def print_real(report: dict[str, Any]) -> None:
+    """The report as tables: a row per style and mode, a column per half."""
+    from memcli.retrieval.real_eval import COLUMNS
+
+    click.echo(
+        f"{report['prompts']} prompts over {report['memories']:,} memories "
+        f"({report['labelled_memories']} labelled, the rest from public projects' release "
+        f"notes); {report['semantic']}"
+    )
+    start = report["session_start"]
+    labelled = ", ".join(start["labelled_whole"]) or "none of the labelled ones"
+    click.echo(
+        f"session start ({start['budget']:,} characters) gives {start['whole']} memories "
+        f"whole: {labelled}"
+    )
+    for section, title in SECTIONS:
+        rows = [
+            (style, mode, halves)
+            for mode, result in report["modes"].items()
+            for style, halves in result.get(section, {}).items()
+        ]
+        if not rows:
+            continue
+        click.echo("")
+        click.echo(title)
+        click.echo(f"  {'':<14}{'':<10}" + "".join(f"{name:>12}" for name in COLUMNS))
+        order = {style: n for n, style in enumerate(dict.fromkeys(s for s, _, _ in rows))}
+        last = ""
+        for style, mode, halves in sorted(rows, key=lambda row: order[row[0]]):
+            cells = "".join(f"{_cell(halves[name]):>12}" for name in COLUMNS)
+            click.echo(f"  {style if style != last else '':<14}{mode:<10}" + cells)
+            last = style
+
+
+def _cell(count: dict[str, int]) -> str:
+    return f"{count['hit']}/{count['total']}"

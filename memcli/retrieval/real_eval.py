@@ -1,0 +1,212 @@
+"""``mem eval --suite real``: what reaches the agent in a store of real engineering text.
+
+The suite (``eval/real/`` of mem's repository) holds a team's labelled memories
+(``memories.jsonl``), some two thousand sentences from public projects' release
+notes as the rest of the store (``background.jsonl``), and prompts written as
+people type them to agents (``prompts.jsonl``): questions, imperatives and
+complaints with the memories that bear on them, and prompts nothing answers
+(``unanswerable``: everyday coding requests in the store's vocabulary, and
+``offtopic``). The store is built once per run.
+
+For each mode, beside plain bm25 in the same run, by style of prompt and by half
+(``evaluation.half``): ``search``, a right memory in the top ``TOP``;
+``delivered``, a right memory reaches the agent (``delivery``: shown whole at
+session start, or given by recall for the prompt); ``false_fires``, recall gives
+anything to a prompt nothing answers. Each as a count of prompts out of a total.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memcli.core.errors import InvalidInput
+from memcli.retrieval.delivery import Delivery
+from memcli.retrieval.evaluation import BASELINE, HALVES, Query, half, read_queries
+from memcli.service.memory import Memory
+
+REAL = "real"
+"""The folder of the real-text suite, inside mem's eval suite."""
+FILES = ("memories.jsonl", "background.jsonl")
+TOP = 5
+LABELLED = ("question", "imperative", "complaint")
+NEGATIVE = ("unanswerable", "offtopic")
+COLUMNS = (*HALVES, "all")
+
+
+@dataclass
+class Count:
+    """Prompts for which something held, out of those measured."""
+
+    hit: int = 0
+    total: int = 0
+
+    def add(self, held: bool) -> None:
+        self.hit += held
+        self.total += 1
+
+    def to_json(self) -> dict[str, int]:
+        return {"hit": self.hit, "total": self.total}
+
+
+Table = dict[str, dict[str, Count]]
+"""By style (in the suite's order), then by half and ``all``."""
+
+
+def _tally(table: Table, style: str, text: str, held: bool) -> None:
+    per = table.setdefault(style, {name: Count() for name in COLUMNS})
+    per[half(text)].add(held)
+    per["all"].add(held)
+
+
+def _table_json(table: Table) -> dict[str, dict[str, dict[str, int]]]:
+    order = {style: n for n, style in enumerate((*LABELLED, *NEGATIVE))}
+    styles = sorted(table, key=lambda s: (order.get(s, 99), s))
+    return {s: {name: count.to_json() for name, count in table[s].items()} for s in styles}
+
+
+@dataclass
+class ModeResult:
+    """One mode's counts; plain bm25 has ``search`` only (recall does not rank with it)."""
+
+    search: Table = field(default_factory=dict)
+    delivered: Table = field(default_factory=dict)
+    false_fires: Table = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"search": _table_json(self.search)}
+        if self.delivered or self.false_fires:
+            data["delivered"] = _table_json(self.delivered)
+            data["false_fires"] = _table_json(self.false_fires)
+        return data
+
+
+@dataclass
+class RealReport:
+    memories: int
+    labelled: int
+    """Memories of ``memories.jsonl``: what the prompts are about."""
+    prompts: int
+    semantic: str
+    budget: int
+    at_start: list[str]
+    """Keys (else ids) of the labelled memories session start gives whole."""
+    whole_at_start: int
+    modes: dict[str, ModeResult] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "suite": REAL,
+            "memories": self.memories,
+            "labelled_memories": self.labelled,
+            "prompts": self.prompts,
+            "semantic": self.semantic,
+            "top": TOP,
+            "session_start": {
+                "budget": self.budget,
+                "whole": self.whole_at_start,
+                "labelled_whole": self.at_start,
+            },
+            "modes": {mode: result.to_json() for mode, result in self.modes.items()},
+        }
+
+
+def real_suite(suite: Path) -> Path:
+    """The real-text suite of ``suite`` (mem's eval folder); a clear error when it is missing."""
+    folder = suite / REAL
+    missing = [name for name in (*FILES, "prompts.jsonl") if not (folder / name).is_file()]
+    if missing:
+        raise InvalidInput(f"the real-text eval suite is missing {folder / missing[0]}")
+    return folder
+
+
+def measure(
+    memory: Memory,
+    folder: Path,
+    modes: list[str],
+    settings: dict[str, dict[str, Any]],
+    project: Path,
+    moment: dt.datetime,
+) -> RealReport:
+    """Every mode (and plain bm25) over the suite's prompts, on ``memory`` built from it."""
+    from memcli.retrieval.search import Searcher
+
+    keys = memory.read(lambda index: _keys(index, folder))
+    prompts = read_queries(folder / "prompts.jsonl", _resolver(keys))
+    _check_styles(prompts, folder)
+    searcher = Searcher(memory, settings)
+    delivery = Delivery.start(memory, settings, project)
+    labelled_ids = set(keys.values())
+    names = {identity: key for key, identity in keys.items()}
+    report = RealReport(
+        memories=memory.read(lambda index: index.count()),
+        labelled=len(keys),
+        prompts=len(prompts),
+        semantic=searcher.semantic_line(),
+        budget=delivery.budget,
+        at_start=sorted(names[i] for i in delivery.at_start & labelled_ids),
+        whole_at_start=len(delivery.at_start),
+    )
+    for mode in [BASELINE, *modes]:
+        result = ModeResult()
+        for prompt in prompts:
+            right = set(prompt.relevant)
+            if right:
+                found = _ranked(searcher, prompt.text, mode, moment)
+                _tally(result.search, prompt.style, prompt.text, bool(right & set(found[:TOP])))
+            if mode == BASELINE:
+                continue
+            given = delivery.recalled(prompt.text, mode)
+            if right:
+                reached = bool(right & (given | delivery.at_start))
+                _tally(result.delivered, prompt.style, prompt.text, reached)
+            else:
+                _tally(result.false_fires, prompt.style, prompt.text, bool(given))
+        report.modes[mode] = result
+    return report
+
+
+def _ranked(searcher: Any, text: str, mode: str, moment: dt.datetime) -> list[str]:
+    if mode == BASELINE:
+        return [entry.id for entry in searcher.plain_bm25(text, limit=TOP)]
+    outcome = searcher.search(text, limit=TOP, mode=mode, moment=moment)
+    return [entry.id for entry in outcome.entries]
+
+
+def _keys(index: Any, folder: Path) -> dict[str, str]:
+    """Each labelled memory's key and the id it has in the store."""
+    from memcli.retrieval.evaluation import read_jsonl
+
+    keys = {}
+    for _, value in read_jsonl(folder / "memories.jsonl"):
+        key = value.get("key")
+        if isinstance(key, str):
+            keys[key] = index.resolve(key).id
+    return keys
+
+
+def _resolver(keys: dict[str, str]) -> Callable[[str], str]:
+    def resolve(reference: str) -> str:
+        if reference not in keys:
+            raise InvalidInput(f"no labelled memory has the key {reference!r}")
+        return keys[reference]
+
+    return resolve
+
+
+def _check_styles(prompts: list[Query], folder: Path) -> None:
+    known = {*LABELLED, *NEGATIVE}
+    for prompt in prompts:
+        if prompt.style not in known:
+            raise InvalidInput(
+                f"{folder / 'prompts.jsonl'}: style {prompt.style!r} is not one of "
+                f"{', '.join(sorted(known))}"
+            )
+        if (prompt.style in NEGATIVE) != (not prompt.relevant):
+            raise InvalidInput(
+                f"{folder / 'prompts.jsonl'}: {prompt.text!r}: only unanswerable and "
+                "offtopic prompts have no relevant memory"
+            )
