@@ -104,6 +104,14 @@ def test_the_real_suite_reports_search_delivery_and_false_fires(suite: Path) -> 
     # Shown whole at session start: delivered whether or not recall gives it again.
     assert lexical["delivered"]["question"]["all"] == {"hit": 1, "total": 1}
     assert lexical["false_fires"]["offtopic"]["all"] == {"hit": 0, "total": 1}
+    assert set(start["labelled_whole"]) <= set(start["labelled_listed"])
+    prompts = report["by_prompt"]
+    assert [p["query"] for p in prompts] == [p["query"] for p in PROMPTS]
+    for prompt in prompts:
+        assert prompt["half"] in ("tune", "held-out") and set(prompt["modes"]) == set(modes)
+        assert isinstance(prompt["modes"]["lexical"]["recalled"], list)
+        assert ("delivered" in prompt["modes"]["lexical"]) == bool(prompt["relevant"])
+    assert prompts[0]["relevant"] == ["r-pnpm"] and prompts[0]["modes"]["lexical"]["delivered"]
     for mode in modes.values():
         for table in mode.values():
             for halves in table.values():

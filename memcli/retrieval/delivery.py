@@ -12,6 +12,7 @@ the first of its session.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ class Delivery:
     """The folder the agent works in (its git work tree, if any, boosts and marks memories)."""
     at_start: frozenset[str]
     """The ids of the memories session start gave whole."""
+    listed: frozenset[str]
+    """The ids of every memory session start named (whole, in part, or one line)."""
     budget: int
     """The session-start context's budget, in characters."""
     session: str = SESSION
@@ -49,10 +52,14 @@ class Delivery:
         text = context.render()
         whole = whole_in(text, [*context.hot, *context.summaries], set(context.shown_whole()))
         injected.note(memory.store, SESSION, whole, context=True)
-        return cls(memory, settings, project, frozenset(whole), budget)
+        listed = frozenset(item["id"] for item in [*context.hot, *context.warm])
+        return cls(memory, settings, project, frozenset(whole), listed, budget)
 
-    def recalled(self, prompt: str, mode: str | None = None) -> set[str]:
-        """The memories recall gives ``prompt`` in this session, within the hook's budget."""
+    def recalled(
+        self, prompt: str, mode: str | None = None, moment: dt.datetime | None = None
+    ) -> dict[str, str]:
+        """The memories recall gives ``prompt`` in this session, within the hook's budget:
+        their ids and titles, in the order given."""
         from memcli.core import config
         from memcli.retrieval.recall import Recall
 
@@ -61,13 +68,14 @@ class Delivery:
             prompt,
             config.agent_budget(self.settings, AGENT, "recall"),
             session=self.session,
+            moment=moment,
             remember=False,
             mode=mode,
             settings=self.settings,
             project=self.project,
         )
         recall.render()  # drops what does not fit the budget
-        return {hit["id"] for hit in recall.hits}
+        return {hit["id"]: hit["title"] for hit in recall.hits}
 
 
 def whole_in(text: str, items: list[dict[str, Any]], marked: set[str]) -> list[str]:

@@ -12,7 +12,9 @@ For each mode, beside plain bm25 in the same run, by style of prompt and by half
 (``evaluation.half``): ``search``, a right memory in the top ``TOP``;
 ``delivered``, a right memory reaches the agent (``delivery``: shown whole at
 session start, or given by recall for the prompt); ``false_fires``, recall gives
-anything to a prompt nothing answers. Each as a count of prompts out of a total.
+anything to a prompt nothing answers. Each as a count of prompts out of a total;
+``by_prompt`` in the JSON says, for each prompt and mode, where search ranked its first
+right memory and what recall gave it (labelled memories by key, others by title).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 
 from memcli.core.errors import InvalidInput
 from memcli.retrieval.delivery import Delivery
-from memcli.retrieval.evaluation import BASELINE, HALVES, Query, half, read_queries
+from memcli.retrieval.evaluation import BASELINE, DEPTH, HALVES, Query, half, read_queries
 from memcli.service.memory import Memory
 
 REAL = "real"
@@ -93,9 +95,14 @@ class RealReport:
     semantic: str
     budget: int
     at_start: list[str]
-    """Keys (else ids) of the labelled memories session start gives whole."""
+    """Keys of the labelled memories session start gives whole."""
+    listed_at_start: list[str]
+    """Keys of the labelled memories session start names in any form (whole or in part)."""
     whole_at_start: int
     modes: dict[str, ModeResult] = field(default_factory=dict)
+    details: list[dict[str, Any]] = field(default_factory=list)
+    """Each prompt: its style, half and answers, and for each mode the rank of its first
+    right memory in search (None past ``DEPTH``) and what recall gave it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,8 +116,10 @@ class RealReport:
                 "budget": self.budget,
                 "whole": self.whole_at_start,
                 "labelled_whole": self.at_start,
+                "labelled_listed": self.listed_at_start,
             },
             "modes": {mode: result.to_json() for mode, result in self.modes.items()},
+            "by_prompt": self.details,
         }
 
 
@@ -148,20 +157,35 @@ def measure(
         semantic=searcher.semantic_line(),
         budget=delivery.budget,
         at_start=sorted(names[i] for i in delivery.at_start & labelled_ids),
+        listed_at_start=sorted(names[i] for i in delivery.listed & labelled_ids),
         whole_at_start=len(delivery.at_start),
     )
+    report.details = [
+        {
+            "query": p.text,
+            "style": p.style,
+            "half": half(p.text),
+            "relevant": [names[i] for i in p.relevant],
+            "modes": {},
+        }
+        for p in prompts
+    ]
     for mode in [BASELINE, *modes]:
         result = ModeResult()
-        for prompt in prompts:
+        for prompt, detail in zip(prompts, report.details, strict=True):
             right = set(prompt.relevant)
+            found = _ranked(searcher, prompt.text, mode, moment)
+            rank = next((n for n, i in enumerate(found, 1) if i in right), None)
+            mine: dict[str, Any] = detail["modes"].setdefault(mode, {"rank": rank})
             if right:
-                found = _ranked(searcher, prompt.text, mode, moment)
-                _tally(result.search, prompt.style, prompt.text, bool(right & set(found[:TOP])))
+                _tally(result.search, prompt.style, prompt.text, rank is not None and rank <= TOP)
             if mode == BASELINE:
                 continue
-            given = delivery.recalled(prompt.text, mode)
+            given = delivery.recalled(prompt.text, mode, moment)
+            mine["recalled"] = [names.get(i, title) for i, title in given.items()]
             if right:
-                reached = bool(right & (given | delivery.at_start))
+                reached = bool(right & (set(given) | delivery.at_start))
+                mine["delivered"] = reached
                 _tally(result.delivered, prompt.style, prompt.text, reached)
             else:
                 _tally(result.false_fires, prompt.style, prompt.text, bool(given))
@@ -170,9 +194,10 @@ def measure(
 
 
 def _ranked(searcher: Any, text: str, mode: str, moment: dt.datetime) -> list[str]:
+    """The ids of search's first ``DEPTH`` results for ``text`` in ``mode`` (or plain bm25)."""
     if mode == BASELINE:
-        return [entry.id for entry in searcher.plain_bm25(text, limit=TOP)]
-    outcome = searcher.search(text, limit=TOP, mode=mode, moment=moment)
+        return [entry.id for entry in searcher.plain_bm25(text, limit=DEPTH)]
+    outcome = searcher.search(text, limit=DEPTH, mode=mode, moment=moment)
     return [entry.id for entry in outcome.entries]
 
 

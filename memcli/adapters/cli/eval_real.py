@@ -62,7 +62,7 @@ def print_real(report: dict[str, Any]) -> None:
     labelled = ", ".join(start["labelled_whole"]) or "none of the labelled ones"
     click.echo(
         f"session start ({start['budget']:,} characters) gives {start['whole']} memories "
-        f"whole: {labelled}"
+        f"whole: {labelled}; it names {len(start['labelled_listed'])} labelled ones in all"
     )
     for section, title in SECTIONS:
         rows = [
@@ -81,6 +81,8 @@ def print_real(report: dict[str, Any]) -> None:
             cells = "".join(f"{_cell(halves[name]):>12}" for name in COLUMNS)
             click.echo(f"  {style if style != last else '':<14}{mode:<10}" + cells)
             last = style
+    click.echo("")
+    click.echo("--json adds each prompt: search's rank of its answer, and what recall gave it")
 
 
 def _cell(count: dict[str, int]) -> str:
