@@ -87,6 +87,7 @@ def clean(text: str) -> str:
     text = " ".join(text.split()).strip(" -:;,")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
     text = re.sub(r"\.{2}$", ".", text)
+    text = re.sub(r"^\d{2,6}:\s*", "", text)  # pytest's issue numbers
     if text and text[0].islower():
         text = text[0].upper() + text[1:]
     if text and text[-1] not in ".!?)":
