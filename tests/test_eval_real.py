@@ -151,3 +151,11 @@ def test_only_what_the_rendered_context_holds_counts_as_whole() -> None:
     ]
     text = "- Use pnpm\n  - lockfile: pnpm-lock.yaml\n- Beat runs once\n  - replicas: 1\n[…cut"
     assert whole_in(text, items, {"a", "b"}) == ["a"]
+
+
+def test_a_memory_session_start_shows_clipped_is_not_delivered_whole(suite: Path) -> None:
+    long_fact = "the lockfile is pnpm-lock.yaml; " * 12  # clipped at session start
+    write_jsonl(suite / "memories.jsonl", [{**TARGETS[0], "facts": [long_fact]}, *TARGETS[1:]])
+    report = json.loads(mem("eval", "--suite", "real", "--json").stdout)
+    start = report["session_start"]
+    assert "r-pnpm" in start["labelled_listed"] and "r-pnpm" not in start["labelled_whole"]
