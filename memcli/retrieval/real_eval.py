@@ -23,12 +23,15 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
 from memcli.retrieval.delivery import Delivery
 from memcli.retrieval.evaluation import BASELINE, DEPTH, HALVES, Query, half, read_queries
 from memcli.service.memory import Memory
+
+if TYPE_CHECKING:
+    from memcli.retrieval.search import Searcher
 
 REAL = "real"
 """The folder of the real-text suite, inside mem's eval suite."""
@@ -171,29 +174,44 @@ def measure(
         for p in prompts
     ]
     for mode in [BASELINE, *modes]:
-        result = ModeResult()
-        for prompt, detail in zip(prompts, report.details, strict=True):
-            right = set(prompt.relevant)
-            found = _ranked(searcher, prompt.text, mode, moment)
-            rank = next((n for n, i in enumerate(found, 1) if i in right), None)
-            mine: dict[str, Any] = detail["modes"].setdefault(mode, {"rank": rank})
-            if right:
-                _tally(result.search, prompt.style, prompt.text, rank is not None and rank <= TOP)
-            if mode == BASELINE:
-                continue
-            given = delivery.recalled(prompt.text, mode, moment)
-            mine["recalled"] = [names.get(i, title) for i, title in given.items()]
-            if right:
-                reached = bool(right & (set(given) | delivery.at_start))
-                mine["delivered"] = reached
-                _tally(result.delivered, prompt.style, prompt.text, reached)
-            else:
-                _tally(result.false_fires, prompt.style, prompt.text, bool(given))
-        report.modes[mode] = result
+        report.modes[mode] = _measure_mode(
+            mode, prompts, report.details, searcher, delivery, names, moment
+        )
     return report
 
 
-def _ranked(searcher: Any, text: str, mode: str, moment: dt.datetime) -> list[str]:
+def _measure_mode(
+    mode: str,
+    prompts: list[Query],
+    details: list[dict[str, Any]],
+    searcher: Searcher,
+    delivery: Delivery,
+    names: dict[str, str],
+    moment: dt.datetime,
+) -> ModeResult:
+    """One mode over every prompt; each prompt's own outcome goes to its entry of ``details``."""
+    result = ModeResult()
+    for prompt, detail in zip(prompts, details, strict=True):
+        right = set(prompt.relevant)
+        found = _ranked(searcher, prompt.text, mode, moment)
+        rank = next((n for n, i in enumerate(found, 1) if i in right), None)
+        mine: dict[str, Any] = detail["modes"].setdefault(mode, {"rank": rank})
+        if right:
+            _tally(result.search, prompt.style, prompt.text, rank is not None and rank <= TOP)
+        if mode == BASELINE:
+            continue  # recall never ranks by plain bm25
+        given = delivery.recalled(prompt.text, mode, moment)
+        mine["recalled"] = [names.get(i, title) for i, title in given.items()]
+        if right:
+            reached = bool(right & (set(given) | delivery.at_start))
+            mine["delivered"] = reached
+            _tally(result.delivered, prompt.style, prompt.text, reached)
+        else:
+            _tally(result.false_fires, prompt.style, prompt.text, bool(given))
+    return result
+
+
+def _ranked(searcher: Searcher, text: str, mode: str, moment: dt.datetime) -> list[str]:
     """The ids of search's first ``DEPTH`` results for ``text`` in ``mode`` (or plain bm25)."""
     if mode == BASELINE:
         return [entry.id for entry in searcher.plain_bm25(text, limit=DEPTH)]
