@@ -355,6 +355,8 @@ REAL_MINIMUM = {
     "offtopic": 10,
 }
 MIN_BACKGROUND = 2000
+MIN_IN_DOMAIN_WORDS = 2
+"""An unanswerable prompt holds at least this many words of the background's text."""
 MAX_BACKGROUND_BYTES = 1_500_000
 SOURCE = re.compile(r"^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+):[^\s:]+$")
 
@@ -402,6 +404,14 @@ def check_real(folder: Path) -> dict[str, Counter[str]]:
     unasked = sorted(set(by_key) - set(answered))
     if unasked:
         raise SetError(f"no prompt has {unasked[0]} as an answer")
+    vocabulary = set().union(*(content_words(row["narrative"]) for row in background))
+    for row in prompts:
+        held = content_words(row["query"]) & vocabulary
+        if row["style"] == "unanswerable" and len(held) < MIN_IN_DOMAIN_WORDS:
+            raise SetError(
+                f"{row['_where']}: an unanswerable prompt must be in the background's words "
+                f"(at least {MIN_IN_DOMAIN_WORDS} of them; it has {len(held)})"
+            )
     disjoint = Counter(
         row["style"]
         for row in prompts

@@ -194,6 +194,7 @@ def real_copy(tmp_path: Path) -> Path:
         ("prompts.jsonl", lambda r: r[-1].update(relevant=["r-pnpm"]), "only they"),
         ("prompts.jsonl", lambda r: r[1].update(query=r[0]["query"]), "repeated prompt"),
         ("memories.jsonl", lambda r: r[1].update(key=r[0]["key"]), "duplicate key"),
+        ("prompts.jsonl", lambda r: r[-13].update(query="zyxx qwvv"), "background's words"),
     ],
 )
 def test_a_broken_real_suite_is_refused_in_one_line(
