@@ -17,9 +17,12 @@ All weights are in ``[ranking]`` of mem.toml; ``Parts`` keeps every factor for
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
 
 from memcli.core.config import window_seconds
+
+T = TypeVar("T")
 
 SLOW_TYPES = frozenset({"preference", "decision", "pattern"})
 NEUTRAL_IMPORTANCE = 0.5
@@ -30,6 +33,8 @@ class Weights(NamedTuple):
 
     rrf_k: int
     semantic: float
+    lexical_lead: int
+    """bm25's first this many keep their places in a fused ranking (``keep_lead``)."""
     coverage: float
     recency: float
     half_life: float
@@ -42,6 +47,7 @@ class Weights(NamedTuple):
         return cls(
             rrf_k=int(ranking["rrf_k"]),
             semantic=float(ranking["semantic_weight"]),
+            lexical_lead=int(ranking["lexical_lead"]),
             coverage=float(ranking["coverage"]),
             recency=float(ranking["recency"]),
             half_life=float(window_seconds(ranking["half_life"])),
@@ -152,3 +158,17 @@ def standing(
         working=1.0 + boost,
         touches=touches,
     )
+
+
+def keep_lead(ranked: list[T], lexical_rank: Callable[[T], int | None], lead: int) -> list[T]:
+    """``ranked`` (a fused ranking) with bm25's first ``lead`` in front, in bm25's order.
+
+    A model adds what the words miss, but a small one also puts near memories above
+    the one the words found: on the labelled suites, bm25's first two kept in place
+    raise both recall@10 and MRR@10 above either ranking alone.
+    """
+    if lead <= 0:
+        return ranked
+    front = [item for item in ranked if (lexical_rank(item) or lead + 1) <= lead]
+    front.sort(key=lambda item: lexical_rank(item) or 0)
+    return front + [item for item in ranked if item not in front]

@@ -26,6 +26,7 @@ from memcli.retrieval.ranking import (
     coverage_boosted,
     fused,
     importance_factor,
+    keep_lead,
     recency_factor,
 )
 from memcli.retrieval.stopwords import stop_words
@@ -115,6 +116,10 @@ class Searcher:
             return "lexical only: semantic retrieval is not part of this mem"
         status = semantic_status(self.memory.store.root, self.settings)
         return str(status.reason)
+
+    def semantic(self, index: Index) -> Any:
+        """The semantic searcher for ``index`` (``SemanticSearch``), or None without a model."""
+        return self._semantic_search(index)
 
     def _semantic_search(self, index: Index) -> Any:
         """The semantic searcher for ``index``, or None when there is no model to use."""
@@ -286,6 +291,8 @@ class Searcher:
         # Newest first among equal scores: the second sort is stable.
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
+        if semantic_rank:
+            hits = keep_lead(hits, lambda h: h.parts.lexical_rank, weights.lexical_lead)
         best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
         return best, match, tuple(term.text for term in common), newest_only
 
