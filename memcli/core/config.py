@@ -32,7 +32,13 @@ cue_evidence = 0.35    # ...or this, when the prompt has a cue: a question mark,
                        # name, a time word ("yesterday") or long_prompt_words words
 margin_weight = 1.0    # (0 to 10)
 relative_score = 0.7   # other memories: at least this share of what the best covers
-min_similarity = 0.7   # or this similar in meaning (with a semantic model)
+agree_evidence = 0.2   # with a model: less evidence will do when the best covered is
+                       # also the nearest in meaning
+meaning_z = 3.5        # ...or the nearest in meaning is shown when it stands this many
+meaning_lead = 1.5     # deviations above the store's background, and this many above
+                       # the 10th nearest (0 to 10; see docs/search.md)
+min_similarity = 1.0   # a fixed cosine floor (off: a cosine means different things in
+                       # different stores and models)
 long_prompt_words = 10
 min_matched_terms = 3  # notes and transcripts: a cue, then this many shared words
 
@@ -55,6 +61,7 @@ ranked_matches = 10000 # bm25 ranks at most this many matches of a query, the ne
 [ranking]
 rrf_k = 10                       # reciprocal-rank fusion constant
 semantic_weight = 1.0            # weight of the semantic ranking beside bm25's (0 to 10)
+lexical_lead = 2                 # with a model, bm25's first this many keep their places
 coverage = 2.0                   # boost for matching more distinct query words (0 to 10)
 recency = 0.02                   # weight of the recency decay (0 to 10)
 half_life = "30d"                # discoveries, gotchas, frictions, context age this fast
@@ -133,7 +140,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "cue_evidence": 0.35,
         "margin_weight": 1.0,
         "relative_score": 0.7,
-        "min_similarity": 0.7,
+        "agree_evidence": 0.2,
+        "meaning_z": 3.5,
+        "meaning_lead": 1.5,
+        "min_similarity": 1.0,
         "long_prompt_words": 10,
         "min_matched_terms": 3,
     },
@@ -155,6 +165,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "ranking": {
         "rrf_k": 10,
         "semantic_weight": 1.0,
+        "lexical_lead": 2,
         "coverage": 2.0,
         "recency": 0.02,
         "half_life": "30d",
@@ -191,6 +202,8 @@ WEIGHTS = frozenset(
         "context.importance",
         "context.working_set",
         "recall.margin_weight",
+        "recall.meaning_z",
+        "recall.meaning_lead",
     }
 )
 """Weights range from 0 to ``MAX_WEIGHT``; other numbers with a decimal point from 0 to 1."""

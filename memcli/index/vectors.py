@@ -277,6 +277,15 @@ def nearest(
         yield str(ident), bytes(found)
 
 
+BACKGROUND = "SELECT vec FROM semantic_vectors ORDER BY digest LIMIT ?"
+
+
+def background(db: apsw.Connection, size: int) -> list[bytes]:
+    """A fixed sample of the store's vectors: the first ``size`` by text digest, which
+    orders them as if at random (the same sample until the texts change)."""
+    return [bytes(vec) for (vec,) in db.execute(BACKGROUND, (size,))]
+
+
 def nearest_codes(db: apsw.Connection, code: bytes, window: int) -> list[int]:
     """The rowids of the ``window`` codes nearest ``code`` by Hamming distance (ties: the
     lower rowid first)."""

@@ -31,7 +31,7 @@ from memcli.core import config
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import format_timestamp, now
 from memcli.index import Entry, Filters, Index
-from memcli.retrieval import injected
+from memcli.retrieval import injected, meaning
 from memcli.retrieval.budgets import MAX_EXCERPT_CHARS, MAX_FACT_CHARS, clip, fit
 from memcli.retrieval.context import entry_signature, shown_in_full
 from memcli.retrieval.gate import UNSAID, Judged, Tokens, Weights, idf, judge, weigh
@@ -416,12 +416,20 @@ class Recall:
             hits = outcome.hits if outcome.strategy in ("ranked", "all") else []
             self.candidates = {hit.entry.id: hit for hit in hits}
             tokens = memory.read(functools.partial(_candidate_tokens, hits=hits))
-            self.judged = judge(
-                [(h.entry.id, tokens[h.entry.id], h.parts.similarity) for h in hits],
-                self.weights,
+            self.judged = meaning.weigh_in(
+                judge(
+                    [(h.entry.id, tokens[h.entry.id], h.parts.similarity) for h in hits],
+                    self.weights,
+                    self.settings,
+                    cued=bool(self.cues),
+                    left_out=exclude,
+                ),
+                None
+                if outcome.mode == "lexical"
+                else memory.read(lambda index: meaning.read(searcher, index, self.prompt, exclude)),
+                {h.entry.id: h.parts.lexical_rank for h in hits},
                 self.settings,
-                cued=bool(self.cues),
-                left_out=exclude,
+                exclude,
             )
             if any(j.shown for j in self.judged):
                 return

@@ -131,6 +131,17 @@ class SemanticSearch:
         scored.sort(key=lambda pair: (-pair[1], pair[0]))
         return scored[:limit]
 
+    def background(self, query: str, size: int) -> list[float]:
+        """The query's cosine with a fixed sample of ``size`` of the store's texts
+        (``vectors.background``): what this model gives text of this store, most of it
+        unrelated to the query. [] for a query without known words."""
+        if size <= 0 or not query.strip():
+            return []
+        vector = self.query_vector(query)
+        if not any(vector):
+            return []
+        return [cosine(vector, vec) for vec in vectors.background(self.index.db, size)]
+
     def similarity(self, query: str, ids: list[str]) -> dict[str, float]:
         """The exact cosine of the query with each of these memories (those with a vector)."""
         if not ids or not query.strip():
@@ -177,6 +188,11 @@ class LayeredSemantic:
         scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
         scored.sort(key=lambda pair: (-pair[1], pair[0]))
         return scored[:limit]
+
+    def background(self, query: str, size: int) -> list[float]:
+        """Each layer's share of a background sample of ``size`` (``SemanticSearch``)."""
+        share = max(1, size // len(self.searches))
+        return [value for search in self.searches for value in search.background(query, share)]
 
     def similarity(self, query: str, ids: list[str]) -> dict[str, float]:
         merged: dict[str, float] = {}
