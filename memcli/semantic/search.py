@@ -81,6 +81,8 @@ class SemanticSearch:
         self.numpy_scan = numpy_scan
         """An ONNX model's search: ranked with numpy (``memcli.semantic.scan``)."""
         self._last: tuple[str, list[float]] | None = None
+        self._nearest: tuple[str, int, list[tuple[str, float]]] | None = None
+        """The last ``nearest`` answer: the ranking and the gate ask for the same query."""
 
     @classmethod
     def open(
@@ -116,6 +118,14 @@ class SemanticSearch:
         """(memory id, cosine similarity), best first; [] for a query without known words."""
         if limit <= 0 or not query.strip():
             return []
+        last = self._nearest
+        if last is not None and last[0] == query and limit <= last[1]:
+            return last[2][:limit]
+        found = self._nearest_uncached(query, limit)
+        self._nearest = (query, limit, found)
+        return found
+
+    def _nearest_uncached(self, query: str, limit: int) -> list[tuple[str, float]]:
         vector = self.query_vector(query)
         if not any(vector):
             return []
