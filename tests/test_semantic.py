@@ -630,3 +630,29 @@ def test_semantic_search_reads_every_layer(store: Path, model_dir: Path) -> None
     # bm25's first two keep their places ([ranking] lexical_lead): both hold "dark mode".
     assert "Feature toggle for dark mode lives in settings" in [h["title"] for h in hits[:2]]
     assert mem("recall", "is the dark mode flag switch in the settings?").exit_code == 0
+
+
+def test_another_model_of_other_dimensions_takes_over_the_vectors(
+    store: Path, model_dir: Path
+) -> None:
+    """The vectors' center (the mean their sign bits are taken from) goes with the model."""
+    use_model(store, str(model_dir))
+    rows = [
+        {
+            "id": f"01J0000000000000000000{n:04d}",
+            "created": "2026-01-01T00:00:00Z",
+            "type": "decision",
+            "title": f"feature toggle flag number {n}",
+        }
+        for n in range(80)
+    ]
+    (store.parent / "rows.jsonl").write_text("\n".join(json.dumps(row) for row in rows))
+    mem("import", "jsonl", str(store.parent / "rows.jsonl"))  # many at once: a center is kept
+    assert mem("search", "toggle", "--mode", "semantic").exit_code == 0
+    bundled = Path(__file__).resolve().parents[1] / "memcli" / "semantic" / "bundled"
+    use_model(store, str(bundled))
+    found = mem("search", "toggle", "--mode", "semantic", expect=None)
+    assert found.exit_code == 0, found.stderr
+    assert "internal error" not in found.stderr
+    status = mem("status", "--json").stdout
+    assert "256 dims" in status or '"dims": 256' in status

@@ -85,7 +85,9 @@ def int8_bytes(vector: Sequence[float]) -> bytes:
 def sign_code(vector: Sequence[float], center: Sequence[float] | None = None) -> bytes:
     """One bit a dimension, set where the value is above the center's (little-endian bytes)."""
     out = bytearray((len(vector) + 7) // 8)
-    middle = center if center else [0.0] * len(vector)
+    # A center of other dimensions (a damaged index, or one an older mem kept from
+    # another model) is no center.
+    middle = center if center and len(center) == len(vector) else [0.0] * len(vector)
     for i, (x, c) in enumerate(zip(vector, middle, strict=True)):
         if x > c:
             out[i >> 3] |= 1 << (i & 7)
@@ -224,6 +226,8 @@ def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[
             "backend": "onnx" if isinstance(info, transformer.TransformerInfo) else "static",
             "commit": "",
         }
+        if old.get("identity") != info.identity:
+            values["center"] = ""  # the old model's mean: other dimensions, other space
         vectors.set_meta(db, values)
         meta = vectors.read_meta(db)
     assert meta is not None
@@ -334,7 +338,8 @@ def _encoded(matrix: NDArray[np.float32], center: list[float] | None) -> list[tu
     top = np.abs(matrix).max(axis=1, keepdims=True)
     top[top == 0] = 1.0
     quantized = np.clip(np.rint(matrix * (127.0 / top)), -127, 127).astype(np.int8)
-    middle = np.array(center, dtype=np.float32) if center else np.zeros(matrix.shape[1])
+    same = center and len(center) == matrix.shape[1]  # as in sign_code
+    middle = np.array(center, dtype=np.float32) if same else np.zeros(matrix.shape[1])
     codes = np.packbits(matrix > middle, axis=1, bitorder="little")
     return [(quantized[i].tobytes(), codes[i].tobytes()) for i in range(len(matrix))]
 
