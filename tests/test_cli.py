@@ -156,7 +156,7 @@ def test_forget_removes_files_in_one_commit_and_keeps_history(store: Path) -> No
     assert f"forgot {a}" in out and f"forgot {b}" in out
     assert git(store, "log", "--format=%s", "-1").strip() == "forget: 2 memories"
     assert [h["id"] for h in mem_json("list")] == [keep]
-    assert mem_json("search", "forget") == []
+    assert {h["id"] for h in mem_json("search", "forget")} <= {keep}
     assert "First memory to forget" in git(store, "log", "-p", "--all")
 
 
