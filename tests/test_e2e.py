@@ -143,9 +143,12 @@ def build_wheel(tmp_path: Path) -> Path:
 
 def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
     wheel = build_wheel(tmp_path)
+    assert wheel.stat().st_size <= 40 << 20
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert "memcli/templates/show.md.j2" in names
+        for name in ("config.json", "tokenizer.json", "model.safetensors", "LICENSE"):
+            assert f"memcli/semantic/bundled/{name}" in names  # the model inside mem
         archive.extractall(tmp_path / "unpacked")
     script = (
         "from memcli.retrieval.render import Renderer, builtin_templates\n"

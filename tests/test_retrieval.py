@@ -49,7 +49,7 @@ def uploads(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return store
 
 
-def test_a_whole_question_finds_the_memory_that_answers_it(uploads: Path) -> None:
+def test_a_whole_question_finds_the_memory_that_answers_it(lexical: None, uploads: Path) -> None:
     # Before, every word had to match first ("why", "does", "keep" are in no memory).
     found = titles("why does the upload keep failing after a minute?")
     assert found[0] == "Upload failures come from the presigned URL expiry"
