@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -20,11 +21,21 @@ from memcli.store.files import Store
 REPO_ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = REPO_ROOT / "fixtures"
 REAL_HOME = Path.home()
-NO_DEFAULT_MODEL = (
-    "lexical only: the default model minishlab/potion-retrieval-32M is not downloaded "
-    "(HF_HUB_OFFLINE is set; run `mem model pull` online)"
-)
-"""The semantic line where the default model is not cached (tests run offline)."""
+
+
+@functools.cache
+def bundled_dims() -> int:
+    """The dimensions of the model inside mem."""
+    from memcli.core.model_choice import bundled_folder
+    from memcli.semantic.model import read_model
+
+    return read_model(bundled_folder())[0].dim
+
+
+def semantic_line(vectors: int) -> str:
+    """The semantic line of a store whose memories mem's bundled model embedded."""
+    noun = "vector" if vectors == 1 else "vectors"
+    return f"semantic: bundled ({bundled_dims()} dims, {vectors:,} {noun})"
 
 
 def _real_home_marker() -> tuple[bool, float]:

@@ -475,7 +475,7 @@ def test_post_compact_commits_without_rebuilding_a_large_index(tmp_path: Path) -
     assert answer is None and "rebuilding it in the background" in stderr
     assert "summarize" in git(root, "log", "-1", "--format=%s")
     wait_for_background_reindex(root)
-    found = run_mem("search", "plumbing", "--json", env=env)
+    found = run_mem("search", "plumbing", "--mode", "lexical", "--json", env=env)
     assert [hit["kind"] for hit in json.loads(found.stdout)] == ["summary"]
 
 

@@ -75,9 +75,9 @@ def test_search_list_show_and_json_shapes(store: Path) -> None:
     first = save("Quoting search terms avoids FTS5 errors", "--type", "gotcha", "--key", "quoting")
     save("Plumbing keeps saves fast", "--type", "decision", "--concept", "git")
     hits = mem_json("search", "quoting")
-    assert [h["id"] for h in hits] == [first]
+    assert hits[0]["id"] == first
     assert set(hits[0]) == SEARCH_KEYS and hits[0]["score"] > 0 and hits[0]["key"] == "quoting"
-    line = mem("search", "quoting").stdout.strip()
+    line = mem("search", "quoting").stdout.splitlines()[0]
     assert line.startswith(first[:8]) and "gotcha" in line and line.endswith("[quoting]")
     assert [h["title"] for h in mem_json("list")] == [
         "Plumbing keeps saves fast",
@@ -95,9 +95,9 @@ def test_search_list_show_and_json_shapes(store: Path) -> None:
 
 def test_search_reports_no_match_on_stderr(store: Path) -> None:
     save("something")
-    result = mem("search", "absent")
+    result = mem("search", "absent", "--mode", "lexical")  # by meaning, anything is near
     assert result.stdout == "" and "no memory matches 'absent'" in result.stderr
-    assert mem_json("search", "absent") == []
+    assert mem_json("search", "absent", "--mode", "lexical") == []
 
 
 def test_saving_an_existing_key_updates_that_memory(store: Path) -> None:
@@ -156,7 +156,7 @@ def test_forget_removes_files_in_one_commit_and_keeps_history(store: Path) -> No
     assert f"forgot {a}" in out and f"forgot {b}" in out
     assert git(store, "log", "--format=%s", "-1").strip() == "forget: 2 memories"
     assert [h["id"] for h in mem_json("list")] == [keep]
-    assert mem_json("search", "forget") == []
+    assert {h["id"] for h in mem_json("search", "forget")} <= {keep}
     assert "First memory to forget" in git(store, "log", "-p", "--all")
 
 

@@ -85,7 +85,7 @@ def test_compaction_golden(indexed_fixture_store: Path) -> None:
         "summarize: Ship the context command"
     )
     hits = mem_json("search", "hooks", "--kind", "summary")
-    assert [h["id"] for h in hits] == [identity]
+    assert hits[0]["id"] == identity  # by its word; others of near meaning may follow
     assert identity[:8] in mem("context").stdout
 
 

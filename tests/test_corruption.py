@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import INDEX_DAMAGE, git, mem, mem_json
+from .conftest import INDEX_DAMAGE, git, mem, mem_json, user_config
 
 READS = [
     ["search", "porter stemming"],
@@ -84,6 +84,7 @@ def test_every_read_answers_the_same_from_a_damaged_index(
 
 
 def test_a_directory_in_place_of_the_index(indexed_fixture_store: Path) -> None:
+    user_config('[semantic]\nmodel = "none"\n')  # a temporary index holds no vectors
     healthy = answers()
     files = memory_files(indexed_fixture_store)
     remove_index(indexed_fixture_store)
@@ -107,6 +108,7 @@ def test_a_directory_in_place_of_the_index(indexed_fixture_store: Path) -> None:
 
 @pytest.mark.parametrize("what", ["file", "folder"])
 def test_a_read_only_index(indexed_fixture_store: Path, what: str) -> None:
+    user_config('[semantic]\nmodel = "none"\n')  # a temporary index holds no vectors
     healthy = answers()
     target = (
         index_path(indexed_fixture_store) if what == "file" else indexed_fixture_store / ".cache"

@@ -1,9 +1,9 @@
-"""mem's default semantic model: used where the semantic extra is installed and the model
-is in the hub's cache; otherwise lexical with one line saying why. Nothing is downloaded.
+"""A semantic model named by its hub name: used from the hub's cache, downloaded only by a
+read that may (never a hook, never a write), and offline lexical with one line saying why.
 
 The hub's cache is a folder of this test's, holding the tiny model of test_semantic
-laid out as huggingface_hub lays out a download of the default model's repository.
-A download that would be tried goes to a closed port on the loopback address.
+laid out as huggingface_hub lays out a download of a model's repository. A download
+that would be tried goes to a closed port on the loopback address.
 """
 
 from __future__ import annotations
@@ -24,34 +24,36 @@ pytest.importorskip("huggingface_hub", reason="needs memcli[semantic]")
 pytest.importorskip("safetensors", reason="the tiny model is written with safetensors")
 
 from .conftest import (  # noqa: E402
-    NO_DEFAULT_MODEL,
     mem,
     mem_executable,
     mem_json,
     run_mem,
     user_config,
 )
-from .test_semantic import DIM, search_titles, use_model, write_model  # noqa: E402
+from .test_semantic import DIM, search_titles, write_model  # noqa: E402
 
-DEFAULT = "minishlab/potion-retrieval-32M"
+HUB_MODEL = "minishlab/potion-retrieval-32M"
 REVISION = "0123456789abcdef0123456789abcdef01234567"
 TOGGLE = "Feature toggle for dark mode lives in settings"
 CLOSED_PORT = "http://127.0.0.1:9"
 """Where a download that should not happen would go: refused at once, never the network."""
+NOT_DOWNLOADED = f"lexical only: the model {HUB_MODEL} is not downloaded (HF_HUB_OFFLINE is set)"
 
 
 @pytest.fixture
 def hub(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty hub cache of this test's (offline, as every test is)."""
+    """An empty hub cache of this test's (offline, as every test is), and the hub model
+    named in the user's own settings (a store's mem.toml may not name one)."""
     folder = tmp_path / "hub"
     folder.mkdir()
     monkeypatch.setenv("HF_HUB_CACHE", str(folder))
+    user_config(f'[semantic]\nmodel = "{HUB_MODEL}"\n')
     return folder
 
 
-def cache_default_model(hub: Path) -> Path:
-    """The tiny model where huggingface_hub keeps a download of the default model."""
-    repo = hub / f"models--{DEFAULT.replace('/', '--')}"
+def cache_hub_model(hub: Path) -> Path:
+    """The tiny model where huggingface_hub keeps a download of ``HUB_MODEL``."""
+    repo = hub / f"models--{HUB_MODEL.replace('/', '--')}"
     (repo / "refs").mkdir(parents=True)
     (repo / "refs" / "main").write_text(REVISION)
     return write_model(repo / "snapshots" / REVISION)
@@ -69,28 +71,26 @@ def semantic_lines(output: str) -> list[str]:
     return [line for line in lines if "semantic" in line or "lexical" in line]
 
 
-def test_the_default_model_is_used_when_mem_toml_names_none(store: Path, hub: Path) -> None:
-    folder = cache_default_model(hub)
+def test_a_hub_model_in_the_cache_is_used_as_it_is(store: Path, hub: Path) -> None:
+    folder = cache_hub_model(hub)
     save_three()
     assert search_titles("where is the flag switch?")[0] == TOGGLE  # by meaning alone
     status = mem_json("model", "status")
-    assert status["configured"] == "" and status["model"] == DEFAULT and status["default"]
+    assert status["configured"] == HUB_MODEL and status["model"] == HUB_MODEL
+    assert not status["default"] and status["default_model"] == "bundled"
     assert status["enabled"] and status["folder"] == str(folder)
     assert (status["dims"], status["vectors"], status["memories"]) == (DIM, 3, 3)
-    line = f"semantic: {DEFAULT} ({DIM} dims, 3 vectors)"
+    line = f"semantic: {HUB_MODEL} ({DIM} dims, 3 vectors)"
     assert status["reason"] == line
     assert semantic_lines(mem("status").stdout) == [f"semantic {line}"]
     assert mem("doctor").stdout.splitlines()[0] == line
     text = mem("model", "status").stdout.splitlines()
-    assert text[:2] == [
-        f"model: {DEFAULT} (mem's default: no [semantic] model in mem.toml)",
-        f"files: {folder}",
-    ]
+    assert text[:2] == [f"model: {HUB_MODEL} (mem.toml)", f"files: {folder}"]
 
 
 def test_model_none_in_mem_toml_keeps_search_lexical(store: Path, hub: Path) -> None:
-    cache_default_model(hub)
-    use_model(store, "none")
+    cache_hub_model(hub)
+    user_config('[semantic]\nmodel = "none"\n')
     save_three()
     assert search_titles("where is the flag switch?") == []
     status = mem_json("model", "status")
@@ -99,18 +99,17 @@ def test_model_none_in_mem_toml_keeps_search_lexical(store: Path, hub: Path) -> 
     assert mem("doctor").stdout.splitlines() == [status["reason"], "The store is healthy."]
 
 
-def test_offline_with_an_empty_cache_search_is_lexical_and_says_why_once(
-    store: Path, hub: Path
-) -> None:
+def test_offline_with_an_empty_cache_search_is_lexical_and_says_why(store: Path, hub: Path) -> None:
     save_three()
     found = mem("search", "database connection")
     assert "connection pool" in found.stdout and "Traceback" not in found.output
-    assert mem("doctor").stdout.splitlines() == [NO_DEFAULT_MODEL, "The store is healthy."]
-    assert semantic_lines(mem("status").stdout) == [f"semantic {NO_DEFAULT_MODEL}"]
+    assert f"semantic search is off: the model {HUB_MODEL} is not in the cache" in found.stderr
+    assert mem("doctor", expect=1).stdout.splitlines()[0] == NOT_DOWNLOADED
+    assert semantic_lines(mem("status").stdout) == [f"semantic {NOT_DOWNLOADED}"]
     status = mem_json("model", "status")
-    assert status["model"] == DEFAULT and status["folder"] is None
-    assert (status["enabled"], status["problem"], status["dims"]) == (False, False, None)
-    assert status["reason"] == NO_DEFAULT_MODEL
+    assert status["model"] == HUB_MODEL and status["folder"] is None
+    assert (status["enabled"], status["problem"], status["dims"]) == (False, True, None)
+    assert status["reason"] == NOT_DOWNLOADED
 
 
 def test_model_status_json_has_every_field(store: Path, hub: Path) -> None:
@@ -136,15 +135,15 @@ def test_model_pull_offline_is_one_clear_line(store: Path, hub: Path) -> None:
     assert result.returncode == 1
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(errors) == 1 and "Traceback" not in result.stderr
-    assert f"the model {DEFAULT} is not in the cache, and HF_HUB_OFFLINE is set" in errors[0]
+    assert f"the model {HUB_MODEL} is not in the cache, and HF_HUB_OFFLINE is set" in errors[0]
     assert not any(hub.iterdir())
 
 
 def test_model_pull_keeps_a_cached_model_and_refuses_a_folder(store: Path, hub: Path) -> None:
-    folder = cache_default_model(hub)
-    assert mem("model", "pull").stdout == f"{DEFAULT} is already downloaded: {folder}\n"
+    folder = cache_hub_model(hub)
+    assert mem("model", "pull").stdout == f"{HUB_MODEL} is already downloaded: {folder}\n"
     assert mem_json("model", "pull", "--json") == {
-        "model": DEFAULT,
+        "model": HUB_MODEL,
         "folder": str(folder),
         "downloaded": False,
     }
@@ -155,10 +154,6 @@ def test_model_pull_keeps_a_cached_model_and_refuses_a_folder(store: Path, hub: 
 def online_env() -> dict[str, str]:
     """Not offline, but any download refused at once on the loopback address."""
     return {**os.environ, "HF_HUB_OFFLINE": "0", "HF_ENDPOINT": CLOSED_PORT}
-
-
-def failure_record(tmp_path: Path) -> Path:
-    return tmp_path / "home" / ".cache" / "mem" / "model-download.json"
 
 
 def test_model_pull_with_the_hub_unreachable_fails_at_once_in_one_line(
@@ -173,14 +168,21 @@ def test_model_pull_with_the_hub_unreachable_fails_at_once_in_one_line(
     took = time.monotonic() - started
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert lines[0] == f"mem: downloading the semantic model {DEFAULT}"
-    assert len(lines) == 2 and lines[1].startswith(f"Error: cannot download the model {DEFAULT}")
+    assert lines[0] == f"mem: downloading the semantic model {HUB_MODEL}"
+    assert len(lines) == 2 and lines[1].startswith(f"Error: cannot download the model {HUB_MODEL}")
     assert "127.0.0.1:9" in lines[1]
     assert took < 10  # five retries took 23 s
     assert not any(hub.iterdir())
 
 
-def test_a_hook_never_downloads_the_default_model(store: Path, hub: Path, tmp_path: Path) -> None:
+def test_model_pull_of_nothing_named_has_nothing_to_fetch(store: Path, hub: Path) -> None:
+    user_config("")  # mem's bundled model
+    assert mem("model", "pull").stdout.startswith("no hub model is named in mem.toml")
+    assert mem_json("model", "pull")["downloaded"] is False
+    assert not any(hub.iterdir())
+
+
+def test_a_hook_never_downloads_the_model(store: Path, hub: Path, tmp_path: Path) -> None:
     save_three()
     event = {
         "session_id": "s1",
@@ -192,8 +194,7 @@ def test_a_hook_never_downloads_the_default_model(store: Path, hub: Path, tmp_pa
         "hook", "claude", "UserPromptSubmit", input=json.dumps(event), env=online_env()
     )
     assert result.returncode == 0, result.stderr
-    assert "download" not in result.stderr
-    assert not failure_record(tmp_path).exists()  # no download was even tried
+    assert "downloading" not in result.stderr
     assert not any(hub.iterdir())
 
 
@@ -224,31 +225,19 @@ def run_in_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str]:
     return process.returncode, b"".join(chunks).decode(errors="replace")
 
 
-def test_an_interactive_read_tries_the_download_once_then_stays_lexical(
+def test_an_interactive_read_tries_the_download_and_stays_lexical(
     store: Path, hub: Path, tmp_path: Path
 ) -> None:
     save_three()
     env = online_env()
     code, stderr = run_in_terminal(["search", "database connection"], env)
     assert code == 0, stderr
-    assert f"mem: downloading the semantic model {DEFAULT}" in stderr
-    assert f"semantic search is off: cannot download the model {DEFAULT}" in stderr
+    assert f"mem: downloading the semantic model {HUB_MODEL}" in stderr
+    assert f"semantic search is off: cannot download the model {HUB_MODEL}" in stderr
     assert "Traceback" not in stderr
-    assert json.loads(failure_record(tmp_path).read_text())["model"] == DEFAULT
-    # The next interactive read does not try again (for a day); status says why, once.
-    code, stderr = run_in_terminal(["search", "database connection"], env)
-    assert code == 0 and "download" not in stderr
-    lines = semantic_lines(run_mem("doctor", env=env).stdout)
-    assert len(lines) == 1
-    assert lines[0].startswith(f"lexical only: the default model {DEFAULT} is not downloaded (")
-    assert lines[0].endswith("; run `mem model pull`)")
-
-
-def test_a_save_in_a_terminal_never_downloads(store: Path, hub: Path, tmp_path: Path) -> None:
-    """A write may hold the store's lock: only a read command fetches the default model."""
-    code, stderr = run_in_terminal(["save", "The cache is memoized per request"], online_env())
-    assert code == 0, stderr
-    assert "download" not in stderr and not failure_record(tmp_path).exists()
+    line = f"lexical only: the model {HUB_MODEL} is not downloaded (the next search downloads it)"
+    assert line in semantic_lines(run_mem("doctor", env=env).stdout)
+    assert not any(hub.iterdir())
 
 
 ENCODER = "sentence-transformers/tiny-encoder"
@@ -302,11 +291,10 @@ def test_what_is_fetched_of_a_hub_repository() -> None:
     assert hub_files(large) == ["onnx/model.onnx", "onnx/model.onnx_data", "tokenizer.json"]
 
 
-@pytest.mark.parametrize("configured", ["", "none", "Lexical", "  ", "owner/model", "./folder"])
-def test_the_model_name_alone_is_the_one_choose_gives(hub: Path, configured: str) -> None:
+@pytest.mark.parametrize(
+    "configured", ["", "none", "Lexical", "  ", "bundled", "owner/model", "./folder"]
+)
+def test_the_model_name_alone_is_the_one_choose_gives(configured: str) -> None:
     from memcli.core.model_choice import choose, model_name
 
-    for fetch in (False, True):
-        assert model_name(configured, fetch=fetch) == choose(configured, fetch=fetch).name
-    cache_default_model(hub)
     assert model_name(configured) == choose(configured).name

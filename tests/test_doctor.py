@@ -7,13 +7,13 @@ import os
 import time
 from pathlib import Path
 
-from .conftest import NO_DEFAULT_MODEL, git, mem, mem_json
+from .conftest import git, mem, mem_json, semantic_line
 
 
 def test_a_healthy_store(store: Path) -> None:
     mem("save", "All is well")
     assert mem("doctor").stdout.splitlines() == [
-        NO_DEFAULT_MODEL,
+        semantic_line(1),
         "The store is healthy.",
     ]
     assert mem_json("doctor")["healthy"] is True

@@ -45,7 +45,10 @@ import sys
 from memcli.adapters.cli.main import cli
 {call}
 heavy = ("git", "jinja2", "frontmatter", "yaml", "memcli.core.model", "subprocess")
-heavy += ("memcli.semantic", "numpy", "tokenizers", "tomllib")
+# A read embeds its query with mem's bundled model in pure Python: no numpy, no tokenizers.
+print("SEMANTIC:" + str("memcli.semantic" in sys.modules))
+heavy += ("memcli.semantic.batch", "memcli.semantic.scan")
+heavy += ("numpy", "tokenizers", "sqlite_vec", "tomllib")
 heavy += ("mcp", "starlette", "uvicorn", "pydantic", "anyio", "memcli.adapters.mcp")
 heavy = sorted(m for m in heavy if m in sys.modules)
 print("HEAVY:" + ",".join(heavy))
@@ -80,6 +83,8 @@ def test_start_up_does_not_import_heavy_modules(tmp_path: Path, call: str) -> No
     )
     assert result.stdout.splitlines()[-2] == "HEAVY:"
     command = call.split("['")[1].split("'")[0] if "['" in call else None
+    if command in (None, "--help"):  # reads nothing: no model either
+        assert result.stdout.splitlines()[-3] == "SEMANTIC:False"
     expected = "" if command in (None, "--help") else command
     # --help imports every command for its help line; a command imports only its own module
     if command != "--help":
@@ -138,9 +143,12 @@ def build_wheel(tmp_path: Path) -> Path:
 
 def test_wheel_ships_the_templates_and_renders_them(tmp_path: Path) -> None:
     wheel = build_wheel(tmp_path)
+    assert wheel.stat().st_size <= 40 << 20
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         assert "memcli/templates/show.md.j2" in names
+        for name in ("config.json", "tokenizer.json", "model.safetensors", "LICENSE"):
+            assert f"memcli/semantic/bundled/{name}" in names  # the model inside mem
         archive.extractall(tmp_path / "unpacked")
     script = (
         "from memcli.retrieval.render import Renderer, builtin_templates\n"

@@ -110,7 +110,8 @@ def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_the_suite_is_measured_beside_plain_bm25(suite: Path) -> None:
     report = json.loads(mem("eval", "--json").stdout)
     assert (report["memories"], report["queries"], report["offtopic"]) == (4, 2, 1)
-    assert set(report["modes"]) == {"bm25", "lexical"}
+    # mem's bundled model is on: each mode is measured.
+    assert set(report["modes"]) == {"bm25", "lexical", "semantic", "hybrid"}
     assert report["modes"]["lexical"]["recall@10"] == 1.0
     gate = report["recall"]["lexical"]
     assert gate["offtopic"] == 3 and gate["offtopic_answered"] == 0  # prompts.jsonl has 2

@@ -47,9 +47,10 @@ def test_a_user_memory_holds_in_every_project(
     monkeypatch.chdir(blog)
     mem("save", "The blog is built with Hugo", "--type", "decision")
     hits = mem_json("search", "pnpm packages")
-    assert [(h["layer"], h["title"]) for h in hits] == [
-        ("user", "I use pnpm, never npm, to install packages")
-    ]
+    assert (hits[0]["layer"], hits[0]["title"]) == (
+        "user",
+        "I use pnpm, never npm, to install packages",
+    )
     listed = mem_json("list")
     assert {h["layer"] for h in listed} == {"user", "project"}
     assert all("Stripe" not in h["title"] for h in listed)  # the shop's stays in the shop

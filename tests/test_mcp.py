@@ -271,7 +271,7 @@ def test_concurrent_saves_and_searches_each_get_their_answer(server: tuple[Clien
     assert not any(result.isError for result in results.values())
     assert int(git(store, "rev-list", "--count", "HEAD")) == before + 4
     hits = client.ok("search", query="concurrent note", limit=10)
-    assert len(hits) == 4
+    assert sum(hit["title"].startswith("Concurrent note") for hit in hits) == 4
 
 
 @pytest.mark.e2e
@@ -501,5 +501,5 @@ def test_a_save_through_mcp_names_its_duplicate_and_supersedes(
         "save", text="Staging deploys run from CI now; no VPN.", type="gotcha", supersedes=old["id"]
     )
     assert new["supersedes"] == [old["id"]]
-    found = client.ok("search", query="staging deploys VPN")
-    assert [hit["id"] for hit in found] == [new["id"]]
+    found = [hit["id"] for hit in client.ok("search", query="staging deploys VPN")]
+    assert found[0] == new["id"] and old["id"] not in found

@@ -45,7 +45,7 @@ def test_a_host_session(tmp_path: Path) -> None:
         ] == "unchanged"
 
         hits = await plugin.recall("team-a", "where is the build cache?", limit=10)
-        assert {h["key"] for h in hits} == {f"fact-{n}" for n in range(4)}
+        assert {f"fact-{n}" for n in range(4)} <= {h["key"] for h in hits}
         assert "bucket 9" in next(h["content"] for h in hits if h["key"] == "fact-0")
         assert hits[0]["category"] == "discovery" and hits[0]["score"] is not None
 

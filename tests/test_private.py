@@ -187,6 +187,6 @@ def test_private_spans_written_with_yaml_escapes_are_never_stored(
     monkeypatch.delenv("VISUAL", raising=False)
     mem("edit", "base")
     assert "PSECRET2" not in stored(store)
-    assert mem("search", "PSECRET2").stdout == ""
+    assert mem("search", "PSECRET2", "--mode", "lexical").stdout == ""
     shown = json.loads(mem("show", "base", "--json").stdout)[0]
     assert shown["title"] == "t" and shown["concepts"] == ["c"]

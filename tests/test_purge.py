@@ -243,7 +243,7 @@ def test_a_purge_reaches_every_clone_through_sync(store: Path, tmp_path: Path) -
     assert CODENAME not in git(remote, "log", "--all", "-p")
     keys = [hit["key"] for hit in mem_json("list", "--store", str(other))]
     assert "oops" not in keys and "shared" in keys
-    assert not mem_json("search", CODENAME, "--store", str(other))
+    assert not mem_json("search", CODENAME, "--mode", "lexical", "--store", str(other))
     refused = mem("restore", secret["id"], "--store", str(other), expect=1)
     assert "it was purged" in refused.stderr
 

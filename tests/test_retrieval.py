@@ -14,7 +14,7 @@ from memcli.core.model import Observation
 from memcli.retrieval.query import plan_query
 from memcli.retrieval.stopwords import ENGLISH
 
-from .conftest import NO_DEFAULT_MODEL, git, mem, mem_json, write_store
+from .conftest import git, mem, mem_json, user_config, write_store
 
 
 def save(text: str, title: str, *args: str, when: str = "2026-11-01T00:00:00Z") -> str:
@@ -32,6 +32,12 @@ def titles(*args: str) -> list[str]:
 
 
 @pytest.fixture
+def lexical() -> None:
+    """Search by words only (``[semantic] model = "none"``): for what bm25's ranking does."""
+    user_config('[semantic]\nmodel = "none"\n')
+
+
+@pytest.fixture
 def uploads(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     save(
         "Uploads to S3 fail after one minute: the presigned URL expires after 60 seconds.",
@@ -43,13 +49,13 @@ def uploads(store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return store
 
 
-def test_a_whole_question_finds_the_memory_that_answers_it(uploads: Path) -> None:
+def test_a_whole_question_finds_the_memory_that_answers_it(lexical: None, uploads: Path) -> None:
     # Before, every word had to match first ("why", "does", "keep" are in no memory).
     found = titles("why does the upload keep failing after a minute?")
     assert found[0] == "Upload failures come from the presigned URL expiry"
 
 
-def test_matching_more_distinct_words_beats_repeating_one(uploads: Path) -> None:
+def test_matching_more_distinct_words_beats_repeating_one(lexical: None, uploads: Path) -> None:
     found = titles("upload failures minute")
     assert found[:2] == ["Upload failures come from the presigned URL expiry", "Upload spinner"]
 
@@ -66,7 +72,7 @@ def test_all_wants_every_word(uploads: Path) -> None:
     assert "no memory matches" in result.stderr
 
 
-def test_phrases_and_prefixes_keep_their_meaning(uploads: Path) -> None:
+def test_phrases_and_prefixes_keep_their_meaning(lexical: None, uploads: Path) -> None:
     assert titles('"presigned URL"') == ["Upload failures come from the presigned URL expiry"]
     assert titles("Unle*") == ["Flags live in Unleash"]
 
@@ -89,12 +95,12 @@ def test_decisions_age_slower_than_discoveries(store: Path) -> None:
     assert titles("where do logs go?") == ["Logs, a decision", "Logs, a discovery"]
 
 
-def test_explain_shows_terms_stop_words_sql_and_each_part(uploads: Path) -> None:
+def test_explain_shows_terms_stop_words_sql_and_each_part(lexical: None, uploads: Path) -> None:
     out = mem("search", "why does the upload keep failing?", "--explain").stdout
     assert 'query terms: "upload", "keep", "failing" (any)' in out
     assert "stop words dropped: why, does, the" in out
     assert "sql: SELECT rowid, bm25(memories_fts" in out and "MATCH" in out
-    assert f"mode: lexical; {NO_DEFAULT_MODEL}" in out
+    assert 'mode: lexical; lexical only: [semantic] model = "none" in mem.toml' in out
     assert "bm25 #1 (" in out and "2/3 terms" in out and "x recency" in out
     data = mem_json("search", "upload failing", "--explain")
     first = data["hits"][0]
@@ -105,7 +111,7 @@ def test_explain_shows_terms_stop_words_sql_and_each_part(uploads: Path) -> None
 
 
 def test_a_word_most_memories_hold_is_ranked_among_the_newest_matches_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lexical: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     old = Observation(
         id="01JD" + "0" * 6 + "A" * 16,
@@ -157,7 +163,9 @@ def test_a_word_most_memories_hold_is_ranked_among_the_newest_matches_only(
     assert found[0] == old.title and newest is None
 
 
-def test_semantic_mode_without_a_model_is_lexical_with_a_notice(uploads: Path) -> None:
+def test_semantic_mode_without_a_model_is_lexical_with_a_notice(
+    lexical: None, uploads: Path
+) -> None:
     result = mem("search", "upload failing", "--mode", "semantic")
     assert "searching by full text" in result.stderr
     assert result.stdout.splitlines()[0].endswith(
@@ -165,7 +173,7 @@ def test_semantic_mode_without_a_model_is_lexical_with_a_notice(uploads: Path) -
     )
 
 
-def test_stop_words_come_from_mem_toml(uploads: Path) -> None:
+def test_stop_words_come_from_mem_toml(lexical: None, uploads: Path) -> None:
     (uploads / "mem.toml").write_text('[search]\nextra_stop_words = ["upload"]\n')
     assert titles("upload flags") == ["Flags live in Unleash"]
     (uploads / "mem.toml").write_text('[search]\nstop_words = "none"\n')
@@ -270,7 +278,7 @@ def test_what_we_decided_finds_the_decision(invoices: Path) -> None:
     ]
 
 
-def test_a_shared_rare_word_outweighs_three_common_ones(invoices: Path) -> None:
+def test_a_shared_rare_word_outweighs_three_common_ones(lexical: None, invoices: Path) -> None:
     prompt = "should the project build update the lockfile?"
     data = json.loads(mem("recall", prompt, "--format", "json", "--explain").stdout)["explain"]
     weight = {term["term"]: term["weight"] for term in data["terms"]}

@@ -174,4 +174,4 @@ def test_symbolic_links_are_never_followed(fixture_store: Path, tmp_path: Path) 
     git(fixture_store, "commit", "-qm", "a symlink")
     result = mem("reindex", "--full")
     assert "link.md: is a symbolic link" in result.stderr
-    assert mem_json("search", "private key material") == []
+    assert mem_json("search", "private key material", "--mode", "lexical") == []

@@ -125,7 +125,7 @@ def test_the_journal_search_and_a_memory_render(
 
     found = html_page(client.get("/search", params={"q": "upload proxy timeout"}))
     assert f'href="/memory/{memories["upload"]}"' in found
-    assert re.search(r"bm25 #1 \([\d.]+\) &middot; terms \d/\d &middot; recency", found)
+    assert re.search(r"bm25 #1 \([\d.]+\) &middot; ", found) and "terms " in found
     assert "importance 1.000" in found and "score 0." in found
 
     upload = html_page(client.get(f"/memory/{memories['upload']}"))

@@ -467,7 +467,7 @@ def test_mem_search_prints_the_same_through_the_worker(
 
     alone = searches()
     assert all(code == 0 for code, _, _ in alone) and "Stripe mock" in alone[0][1]
-    assert sum(bool(err) for _, _, err in alone) >= 2  # notices: no match, transcripts
+    assert any(err for _, _, err in alone)  # a notice (transcripts) to compare too
     started_worker(project, store, workers)
     before = health(store)["answered"]  # type: ignore[index]
     assert searches() == alone

@@ -69,8 +69,8 @@ slow_half_life = "365d"          # preferences, decisions and patterns age this 
 importance = 0.02                # weight of importance (0 to 10)
 
 [semantic]
-model = ""             # a hub name or a local directory; empty: mem's default with
-                       # memcli[semantic] (minishlab/potion-retrieval-32M); "none": lexical.
+model = ""             # a hub name or a local directory; empty or "bundled": the model
+                       # inside mem; "none": lexical.
                        # A hub name (downloaded) counts in your own config.toml only
 
 [serve]

@@ -1,28 +1,23 @@
 """Which semantic model a command uses, decided without importing the model's libraries.
 
 ``[semantic] model`` in mem.toml names one (a hub name or a folder); ``"none"``
-turns semantic search off. With no model named, a mem installed with its
-``semantic`` extra uses ``DEFAULT_MODEL`` once it is in the Hugging Face hub's
-cache. Finding that out costs a few ``find_spec`` calls (no import) and a stat
-of the cache folder, so every command can ask, hooks included.
-
-A download of the default model happens only where ``choose`` is told that it
-may (an interactive command; never a hook): one that failed is not tried again
-by itself for ``RETRY_SECONDS`` (``mem model pull`` always tries).
+turns semantic search off. With no model named, mem uses the static model that
+ships inside it (``BUNDLED``): no download, no network, nothing but mem's own
+dependencies. Finding that out costs a few ``find_spec`` calls (no import) and a
+stat of the model's folder, so every command can ask, hooks included.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
-import json
 import os
-import time
 from pathlib import Path
 from typing import NamedTuple
 
-DEFAULT_MODEL = "minishlab/potion-retrieval-32M"
-"""model2vec's static retrieval model: embedded in pure Python, cheap in every process."""
+BUNDLED = "bundled"
+"""``[semantic] model`` naming the model that ships inside mem (also the default)."""
+DEFAULT_MODEL = BUNDLED
 OPT_OUT = frozenset({"none", "off", "lexical"})
 """``[semantic] model`` values that turn semantic search off."""
 MODEL_FILES = ("config.json", "tokenizer.json", "model.safetensors")
@@ -38,16 +33,15 @@ ONNX_FILES = (
 )
 """An ONNX encoder's other files (sentence-transformers' layout; all but the tokenizer
 optional), fetched beside its graph."""
+BASE_MODULES = (("sqlite-vec", "sqlite_vec"), ("numpy", "numpy"))
+"""What every static model needs, part of mem's own dependencies: the scan of the
+vectors, and embedding many memories at once."""
 EXTRA_MODULES = (
-    ("sqlite-vec", "sqlite_vec"),
-    ("numpy", "numpy"),
+    *BASE_MODULES,
     ("tokenizers", "tokenizers"),
     ("huggingface_hub", "huggingface_hub"),
 )
-"""The ``memcli[semantic]`` packages a static model needs, and their modules."""
-FAILED_FILE = "model-download.json"
-"""In mem's cache folder: the last automatic download that failed (model, time, why)."""
-RETRY_SECONDS = 24 * 3600
+"""The packages a model from elsewhere may need (``memcli[semantic]``), and their modules."""
 
 
 class Choice(NamedTuple):
@@ -59,48 +53,49 @@ class Choice(NamedTuple):
     """Why search is lexical ('' when ``name`` is set)."""
 
 
-def choose(configured: str, *, fetch: bool = False) -> Choice:
-    """The model for ``[semantic] model = configured``; ``fetch``: the default may be downloaded."""
-    name = model_name(configured, fetch=fetch)
+def choose(configured: str) -> Choice:
+    """The model for ``[semantic] model = configured``."""
+    name = model_name(configured)
     if name:
-        return Choice(name, not configured, "")
+        return Choice(name, not configured.strip(), "")
     if configured.strip().lower() in OPT_OUT:
         return Choice("", False, f'lexical only: [semantic] model = "{configured}" in mem.toml')
-    if missing_packages():
-        return Choice("", True, "lexical only: no [semantic] model in mem.toml")
-    return Choice("", True, not_downloaded(DEFAULT_MODEL))
+    missing = ", ".join(missing_base_packages())
+    return Choice("", True, f"lexical only: {missing} missing (reinstall mem)")
 
 
-def model_name(configured: str, *, fetch: bool = False) -> str:
-    """``choose(configured, fetch=fetch).name``, without the reason it would give for ''
+def model_name(configured: str) -> str:
+    """``choose(configured).name``, without the reason it would give for ''
     (a search asks several times, and only wants the name)."""
-    if configured.strip().lower() in OPT_OUT:
+    configured = configured.strip()
+    if configured.lower() in OPT_OUT:
         return ""
+    if configured.lower() == BUNDLED:
+        return BUNDLED
     if configured:
         return configured
-    if missing_packages():
+    if missing_base_packages():
         return ""
-    if cached(DEFAULT_MODEL) is not None:
-        return DEFAULT_MODEL
-    if fetch and not offline() and recent_failure(DEFAULT_MODEL) is None:
-        return DEFAULT_MODEL
-    return ""
+    return BUNDLED
 
 
-def not_downloaded(name: str) -> str:
-    """The one line saying why the default model is not in use."""
-    if offline():
-        why = "HF_HUB_OFFLINE is set; run `mem model pull` online"
-    else:
-        failed = recent_failure(name)
-        why = f"{failed}; run `mem model pull`" if failed else "run `mem model pull`"
-    return f"lexical only: the default model {name} is not downloaded ({why})"
+def bundled_folder() -> Path:
+    """Where the model that ships inside mem is: package data of ``memcli.semantic``."""
+    from importlib.resources import files
+
+    return Path(str(files("memcli"))) / "semantic" / BUNDLED
 
 
 @functools.cache
 def missing_packages() -> tuple[str, ...]:
     """The ``memcli[semantic]`` packages not installed (found, not imported)."""
     return tuple(package for package, module in EXTRA_MODULES if not importable(module))
+
+
+def missing_base_packages() -> tuple[str, ...]:
+    """Those a static model needs (mem's own dependencies: missing only in a broken install)."""
+    base = {package for package, _ in BASE_MODULES}
+    return tuple(package for package in missing_packages() if package in base)
 
 
 def importable(module: str) -> bool:
@@ -183,41 +178,3 @@ def hub_files(listed: list[str]) -> list[str]:
         extra = [file for file in (*data, *ONNX_FILES) if file in listed]
         return [graphs[0], *extra]
     return list(MODEL_FILES)
-
-
-# ------------------------------------------------------------------ failed downloads
-
-
-def _failed_path() -> Path:
-    from memcli.core.failure_log import cache_dir
-
-    return cache_dir() / FAILED_FILE
-
-
-def recent_failure(name: str) -> str | None:
-    """Why the last automatic download of ``name`` failed, if it did lately."""
-    try:
-        data = json.loads(_failed_path().read_text(encoding="utf-8"))
-        if data["model"] != name or not 0 <= time.time() - float(data["time"]) < RETRY_SECONDS:
-            return None
-        return str(data["reason"]).splitlines()[0][:300] or "the download failed"
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None
-
-
-def record_failure(name: str, reason: str) -> None:
-    """Remember a failed download, so that reads stay lexical without trying again at once."""
-    path = _failed_path()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = {"model": name, "time": time.time(), "reason": reason}
-        path.write_text(json.dumps(data), encoding="utf-8")
-    except OSError:
-        pass  # not remembered: the next interactive read tries again
-
-
-def clear_failure() -> None:
-    try:
-        _failed_path().unlink()
-    except OSError:
-        pass

@@ -2,14 +2,15 @@
 
 ``semantic_status`` says in one line whether search is semantic and why not;
 ``SemanticSearch`` finds the memories nearest to a query by meaning. Which model
-(mem.toml's, or the default) is ``memcli.core.model_choice``'s to say; with none,
-nothing here is imported. Importable without numpy: only bulk embedding
-(``batch``) needs it.
+(mem.toml's, or the one in ``bundled/`` that ships with mem) is
+``memcli.core.model_choice``'s to say; with none, nothing here is imported.
+Importable without numpy: only bulk embedding (``batch``) needs it.
 
     model.py     the model's files (model2vec format), checked; pure-Python embedding
     transformer.py  an ONNX sentence encoder (sentence-transformers layout), onnxruntime
     wordpiece.py BERT WordPiece tokenization, as the tokenizers library does it
-    batch.py     embedding many texts with numpy and tokenizers
+    batch.py     embedding many texts with numpy (and tokenizers, for other tokenizers)
+    bundled/     mem's own static model, its license and provenance
     sync.py      keeping the vectors in step with the index
     search.py    nearest memories: Hamming scan of sign bits, exact cosine after
 """
@@ -21,13 +22,14 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from memcli.core.model_choice import (
-    DEFAULT_MODEL,
+    BASE_MODULES,
     choose,
     importable,
     is_hub_name,
     missing_packages,
     offline,
 )
+from memcli.core.text import counted
 from memcli.semantic.model import ModelError
 from memcli.semantic.search import SemanticSearch
 
@@ -47,7 +49,7 @@ class ModelReport:
     configured: str
     """``[semantic] model`` in mem.toml ('' when none is named)."""
     model: str
-    """The model chosen (mem's default when none is named), '' for none."""
+    """The model chosen (mem's bundled one when none is named), '' for none."""
     default: bool
     enabled: bool
     reason: str
@@ -73,26 +75,25 @@ def model_report(store_root: Path, settings: dict[str, Any]) -> ModelReport:
     choice = choose(configured)
     report = ModelReport(configured, choice.name, choice.default, False, choice.reason)
     if not choice.name:
-        if choice.default and not missing_packages():
-            report.model = DEFAULT_MODEL
+        report.problem = choice.default  # mem's own dependencies are missing
         return report
     name = choice.name
-    missing = [p for p in missing_packages() if p != "huggingface_hub" or is_hub_name(name)]
-    if missing:
-        report.reason = f"lexical only: install memcli[semantic] ({', '.join(missing)} missing)"
-        report.problem = True
-        return report
+    needed = {package for package, _ in BASE_MODULES}
+    if is_hub_name(name):
+        needed.add("huggingface_hub")
     try:
-        _read(report, name, store_root)
+        _read(report, name, store_root, [p for p in missing_packages() if p in needed])
     except ModelError as exc:
         report.reason, report.problem = f"lexical only: {exc}", True
     return report
 
 
-def _read(report: ModelReport, name: str, store_root: Path) -> None:
-    """The model's folder and dimensions, and the store's vectors of it, into ``report``."""
+def _read(report: ModelReport, name: str, store_root: Path, missing: list[str]) -> None:
+    """The model's folder and dimensions, and the store's vectors of it, into ``report``;
+    ``missing``: packages any model of this kind needs that are not installed."""
     from memcli.semantic import transformer
     from memcli.semantic.model import locate, read_model
+    from memcli.semantic.wordpiece import Unsupported, spec_of
 
     directory = locate(name, store_root)
     if directory is None:
@@ -101,20 +102,29 @@ def _read(report: ModelReport, name: str, store_root: Path) -> None:
         report.problem = True
         return
     report.folder = str(directory)
-    if transformer.graph_path(directory) is None:
-        info, _ = read_model(directory)
-        identity, dim = info.identity, info.dim
+    onnx = transformer.graph_path(directory) is not None
+    if onnx:
+        missing += [m for m in ("onnxruntime", "tokenizers") if not importable(m)]
     else:
-        if not importable("onnxruntime"):
-            report.reason = "lexical only: install memcli[semantic] (onnxruntime missing)"
-            report.problem = True
-            return
-        onnx = transformer.read_transformer(directory)
-        identity, dim = onnx.identity, transformer.embedder_for(name, onnx).dim
+        info, tokenizer = read_model(directory)
+        try:
+            spec_of(tokenizer)
+        except Unsupported:  # embedded with the tokenizers library
+            missing += [m for m in ("tokenizers",) if not importable(m)]
+    if missing:
+        report.reason = f"lexical only: install memcli[semantic] ({', '.join(missing)} missing)"
+        report.problem = True
+        return
+    if onnx:
+        transformer_info = transformer.read_transformer(directory)
+        identity = transformer_info.identity
+        dim = transformer.embedder_for(name, transformer_info).dim
+    else:
+        identity, dim = info.identity, info.dim
     have, total = _vector_counts(store_root, identity)
     report.enabled, report.dims, report.vectors, report.memories = True, dim, have, total
     if have == total:
-        counts = f"{have:,} vectors"
+        counts = counted(have, "vector")
     else:
         counts = f"{have:,} of {total:,} memories have vectors; the next search embeds the rest"
     report.reason = f"semantic: {name} ({dim} dims, {counts})"
@@ -128,8 +138,11 @@ def _vector_counts(store_root: Path, identity: str) -> tuple[int, int]:
     from memcli.index.readonly import open_read_only
     from memcli.store.team import store_at
 
+    path = store_at(store_root).index_path
+    if not path.is_file():  # none yet, or not a regular file (SQLite would wait on a FIFO)
+        return 0, 0
     try:
-        db = open_read_only(store_at(store_root).index_path)
+        db = open_read_only(path)
     except apsw.Error:
         return 0, 0
     try:

@@ -1,8 +1,9 @@
-"""Embedding many texts at once with numpy and the ``tokenizers`` library (index builds).
+"""Embedding many texts at once with numpy (index builds).
 
-The same computation as ``model.StaticEmbedder``, vectorised: the library
-tokenizes a batch in parallel, numpy gathers and averages the rows. Imported
-only when many memories need vectors, and for tokenizers that are not WordPiece.
+The same computation as ``model.StaticEmbedder``, vectorised: numpy gathers and
+averages the rows. Imported only when many memories need vectors. The ids come
+from the pure-Python WordPiece, or, for tokenizers that are not WordPiece, from
+the ``tokenizers`` library (``memcli[semantic]``), imported only then.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from tokenizers import Tokenizer
 
 from memcli.semantic.model import ModelError, ModelInfo
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
+    from tokenizers import Tokenizer
 
 NUMPY_DTYPES = {"F16": "<f2", "F32": "<f4", "F64": "<f8", "I8": "i1", "I64": "<i8", "I32": "<i4"}
 NUMPY_DTYPES.update({"U32": "<u4", "I16": "<i2"})
@@ -25,6 +26,10 @@ NUMPY_DTYPES.update({"U32": "<u4", "I16": "<i2"})
 
 def library_tokenizer(text: str) -> Tokenizer:
     """The tokenizer of a ``tokenizer.json``, with padding and truncation off."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise ModelError("this model's tokenizer needs memcli[semantic] (tokenizers)") from None
     try:
         tokenizer = Tokenizer.from_str(text)
     except Exception as exc:  # the library raises plain Exceptions

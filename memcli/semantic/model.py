@@ -25,13 +25,13 @@ from typing import Any, NamedTuple, Protocol
 
 from memcli.core.errors import MemError
 from memcli.core.model_choice import (
+    BUNDLED,
     MODEL_FILES,
+    bundled_folder,
     cached,
-    clear_failure,
     hub_files,
     is_hub_name,
     offline,
-    record_failure,
 )
 from memcli.core.regular import open_regular
 
@@ -118,9 +118,15 @@ class ModelInfo(NamedTuple):
 def locate(name: str, store_root: Path) -> Path | None:
     """The folder of the model ``name`` on this machine, or None if it must be downloaded.
 
-    A path (absolute, or relative to the store) is used as it is; a hub name is
-    looked up in the hub's cache, at the revision ``main`` points to.
+    ``BUNDLED`` is the model inside mem's package; a path (absolute, or relative to
+    the store) is used as it is; a hub name is looked up in the hub's cache, at the
+    revision ``main`` points to.
     """
+    if name == BUNDLED:
+        folder = bundled_folder()
+        if not folder.is_dir():
+            raise ModelError(f"mem's bundled model is missing from this install ({folder})")
+        return folder
     path = Path(name).expanduser()
     if not path.is_absolute():
         path = store_root / path
@@ -146,7 +152,6 @@ def download(name: str) -> Path:
 
     why = unreachable(ENDPOINT)
     if why is not None:  # at once, rather than after the hub client's retries
-        record_failure(name, why)
         raise ModelError(f"cannot download the model {name}: {why}")
     try:
         listed = huggingface_hub.list_repo_files(name, repo_type="model")
@@ -155,9 +160,7 @@ def download(name: str) -> Path:
         )
     except Exception as exc:  # the hub's errors have no common base worth naming
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        record_failure(name, first)
         raise ModelError(f"cannot download the model {name}: {first}") from None
-    clear_failure()
     return Path(folder)
 
 

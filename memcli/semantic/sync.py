@@ -4,8 +4,8 @@ Cheap when nothing changed: the index commit and the model files' stamp are
 compared with what ``semantic_meta`` recorded, and that is all. Otherwise the
 memories whose file changed are looked at; a text embedded before (same digest)
 reuses its vector; the rest are embedded, a few in pure Python, many with numpy
-and the ``tokenizers`` library in batches (each its own transaction, with
-progress), and vectors no memory uses any more are dropped.
+in batches (each its own transaction, with progress), and vectors no memory uses
+any more are dropped.
 """
 
 from __future__ import annotations
@@ -44,7 +44,10 @@ if TYPE_CHECKING:
 EMBED_TEXT_CHARS = 2000
 """Of title, facts and narrative, the first this many characters are embedded."""
 PURE_PYTHON_MAX = 64
-"""Fewer texts than this are embedded without importing numpy and tokenizers."""
+"""Fewer texts than this are embedded without importing numpy."""
+NOTICE_FROM = PURE_PYTHON_MAX
+"""Embedding this many memories or more says so; fewer take milliseconds (a save's one),
+except with an ONNX model, which always says so."""
 BATCH = 2048
 ONNX_BATCH = 256
 """An ONNX model embeds ~100 memories a second: its progress comes oftener."""
@@ -177,7 +180,8 @@ def follow(
     if waiting:
         notify(f"{memories} without vectors yet (`mem reindex` embeds them)")
     elif fresh:
-        notify(f"embedding {memories} with {name}")
+        if len(fresh) >= NOTICE_FROM or meta.get("backend") == "onnx":
+            notify(f"embedding {memories} with {name}")
         _embed(index, name, meta, directory, fresh, progress)
     with index._write():
         vectors.store(db, reused)
@@ -212,7 +216,8 @@ def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[
     with index._write():
         vectors.ensure_tables(db)
         old = vectors.read_meta(db) or {}
-        if old.get("identity") != info.identity:
+        another = old.get("identity") != info.identity
+        if another:
             vectors.clear(db)
             vocab = tokenizer["model"]["vocab"] if spec is not None else {}
             # An ONNX model's queries are tokenized by the library: no vocabulary kept.
@@ -226,8 +231,8 @@ def _take_model(index: Index, name: str, directory: Path, current: str) -> dict[
             "backend": "onnx" if isinstance(info, transformer.TransformerInfo) else "static",
             "commit": "",
         }
-        if old.get("identity") != info.identity:
-            values["center"] = ""  # the old model's mean: other dimensions, other space
+        if another:  # the old model's center is not this one's (nor of its length)
+            values["center"] = ""
         vectors.set_meta(db, values)
         meta = vectors.read_meta(db)
     assert meta is not None
@@ -265,7 +270,7 @@ def _library_embedder(name: str, info: ModelInfo) -> StaticEmbedder:
     try:
         from memcli.semantic.batch import library_tokenizer, unk_id_of
     except ImportError:
-        raise ModelError("this model's tokenizer needs memcli[semantic] (tokenizers)") from None
+        raise ModelError("embedding needs numpy: reinstall mem") from None
     text, parsed = _read_tokenizer(info.directory / "tokenizer.json")
     tokenizer = library_tokenizer(text)
     unk = unk_id_of(tokenizer, parsed)
@@ -388,7 +393,7 @@ def _batch_embedder(
             unk_id_of,
         )
     except ImportError:
-        raise ModelError("embedding many memories needs memcli[semantic] (numpy)") from None
+        raise ModelError("embedding many memories needs numpy: reinstall mem") from None
     from memcli.semantic.wordpiece import WordPiece, WordPieceSpec
 
     if meta.get("spec"):  # WordPiece in Python, its vocabulary in memory for the many look-ups

@@ -73,9 +73,15 @@ def similar_memories(
 ) -> list[Similar]:
     """The current observations of the same type at least ``threshold`` alike, most alike first.
 
-    By cosine when a semantic model is on (and its vectors are current), else by words.
+    By cosine when a semantic model chosen in the settings is on (and its vectors are
+    current), else by words. mem's bundled model is not asked: its cosine does not tell
+    the same words stating different facts ("port 8080" and "port 9090") from a
+    rewording, and the word check was tuned on such pairs.
     """
-    if memory.semantic_model() and not memory.semantic_problem:
+    from memcli.core.model_choice import BUNDLED
+
+    model = memory.semantic_model()
+    if model and model != BUNDLED and not memory.semantic_problem:
         near = memory.read(lambda index: _by_cosine(memory, index, observation))
         if near is not None:
             return near

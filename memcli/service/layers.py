@@ -266,15 +266,7 @@ class LayeredMemory(Memory):
     @property
     def writer(self) -> Writer:
         """The found store's writer (its own memory: key checks stay in that layer)."""
-        self.writing()
         return self.layers.memory().writer
-
-    def writing(self) -> None:
-        super().writing()
-        if self.layers.model_downloads == "any":
-            self.layers.model_downloads = "named"
-        for memory in self.layers._memories.values():
-            memory.writing()
 
     def ensure_store(self) -> None:
         self.layers.memory().ensure_store()

@@ -89,8 +89,8 @@ class Memory:
         """A semantic model the command was given itself (``mem eval --model``), over the
         settings' ``[semantic] model``."""
         self.model_downloads = "named"
-        """Which semantic model a read may download: "named" (one mem.toml names), "any"
-        (mem's default too: an interactive command) or "none" (a hook never waits for one)."""
+        """Whether a read may download the hub model mem.toml names: "named" (yes) or
+        "none" (a hook never waits for one)."""
 
     @property
     def writer(self) -> Writer:
@@ -102,13 +102,7 @@ class Memory:
         """
         from memcli.service.writer import Writer
 
-        self.writing()
         return Writer(self)
-
-    def writing(self) -> None:
-        """This command writes: it does not wait for mem's default model to download."""
-        if self.model_downloads == "any":
-            self.model_downloads = "named"
 
     # --------------------------------------------------------------- opening
 
@@ -209,17 +203,16 @@ class Memory:
         self._follow_semantic(index, report, downloads=known is None)
         return report
 
-    def semantic_model(self, *, downloads: bool = True) -> str:
-        """The semantic model in use: the settings' ``[semantic] model``, or mem's default
-        (``memcli.core.model_choice``); '' for none.
-        ``downloads``: this command may download the default (``model_downloads``)."""
+    def semantic_model(self) -> str:
+        """The semantic model in use: the settings' ``[semantic] model``, or mem's bundled one
+        (``memcli.core.model_choice``); '' for none."""
         from memcli.core import config
         from memcli.core.model_choice import model_name
 
         configured = self.model
         if configured is None:
             configured = str(config.load(self.store.root)["semantic"]["model"])
-        return model_name(configured, fetch=downloads and self.model_downloads == "any")
+        return model_name(configured)
 
     def _follow_semantic(
         self, index: Index, report: RefreshReport | None, *, downloads: bool = True
@@ -232,7 +225,7 @@ class Memory:
         """
         if index.path == ":memory:" or self.index_deferred or self.semantic_problem:
             return
-        name = self.semantic_model(downloads=downloads)
+        name = self.semantic_model()
         if not name:
             return
         try:

@@ -58,6 +58,9 @@ class LayerStatus:
     index: IndexState | None = None
     transcripts: dict[str, Any] | None = None
     semantic: str | None = None
+    """One line: semantic search with its model, or why search is lexical only."""
+    model: str | None = None
+    """The semantic model in use ("bundled": the one inside mem), None when search is lexical."""
     remotes: list[dict[str, str]] = field(default_factory=list)
     uncommitted: list[str] = field(default_factory=list)
     staged: list[str] = field(default_factory=list)
@@ -254,7 +257,9 @@ def _semantic(store: Store, status: LayerStatus) -> None:
     from memcli.core import config
     from memcli.semantic import semantic_status
 
-    status.semantic = semantic_status(store.root, config.load(store.root)).reason
+    found = semantic_status(store.root, config.load(store.root))
+    status.semantic = found.reason
+    status.model = found.model if found.enabled else None
 
 
 def _git(store: Store, status: LayerStatus) -> None:

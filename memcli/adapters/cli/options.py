@@ -65,8 +65,6 @@ def open_memory(
     cwd = Path.cwd()
     location = locate(store_dir, project, cwd)
     layers = Layers(location, cwd, notice, progress)
-    if terminal:  # someone is there to see mem's default model downloaded, once
-        layers.model_downloads = "any"
     memory = layers.reader(layer, borrow=borrow)
     if terminal:
         memory.embedding_progress = terminal_progress("embedding", "memories")

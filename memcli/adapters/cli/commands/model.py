@@ -11,8 +11,10 @@ import click
 from memcli.adapters.cli.options import json_option, notice, store_options
 from memcli.core.errors import InvalidInput, MemError, StoreError
 from memcli.core.model_choice import (
+    BUNDLED,
     DEFAULT_MODEL,
     OPT_OUT,
+    bundled_folder,
     cached,
     is_hub_name,
     missing_packages,
@@ -22,17 +24,17 @@ from memcli.core.model_choice import (
 
 @click.group(name="model")
 def model_group() -> None:
-    """The semantic model: download it ahead of time, or see which is in use.
+    """The semantic model: see which is in use, or download another ahead of time.
 
-    With memcli[semantic] installed and no [semantic] model in mem.toml, search
-    uses mem's default model, minishlab/potion-retrieval-32M, once it is downloaded
-    (`mem model pull`, or the first search in a terminal). `model = "none"` in
-    mem.toml keeps search lexical.
+    With no [semantic] model in mem.toml, search uses the small static model that
+    ships inside mem ("bundled"): nothing to download. A folder, or a hub name
+    fetched by `mem model pull` (needs memcli[semantic]), selects another;
+    `model = "none"` keeps search lexical.
 
     \b
     Example:
-        mem model pull
         mem model status
+        mem model pull minishlab/potion-retrieval-32M
     """
 
 
@@ -43,21 +45,23 @@ def model_group() -> None:
 def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Download a model into the Hugging Face hub cache, with progress, once.
 
-    NAME is a hub name (owner/model); without it, the model mem.toml names, else
-    mem's default. A static model (model2vec's format) is fetched, or, from a
-    repository holding an ONNX export (model.onnx or onnx/model.onnx), that graph
-    and its tokenizer and pooling files. A model already downloaded is not fetched
-    again. Hooks never download: pull first on a machine where the agents' hooks
-    should use it.
+    NAME is a hub name (owner/model); without it, the hub model mem.toml names
+    (mem's bundled model needs no download). A static model (model2vec's format)
+    is fetched, or, from a repository holding an ONNX export (model.onnx or
+    onnx/model.onnx), that graph and its tokenizer and pooling files. A model
+    already downloaded is not fetched again. Hooks never download: pull first on a
+    machine where the agents' hooks should use it.
 
     \b
     Example:
-        mem model pull
         mem model pull minishlab/potion-base-8M
         mem model pull sentence-transformers/all-MiniLM-L6-v2
         mem model pull --json
     """
-    name = name or _configured_hub_name(store_dir, project) or DEFAULT_MODEL
+    name = name or _configured_hub_name(store_dir, project)
+    if not name:
+        _echo_bundled(as_json)
+        return
     if not is_hub_name(name):
         raise InvalidInput(f"{name!r} is not a hub name (owner/model): a folder needs no pull")
     missing = missing_packages()
@@ -81,6 +85,17 @@ def pull(name: str | None, as_json: bool, store_dir: str | None, project: str | 
         click.echo(f"{name} is already downloaded: {folder}")
 
 
+def _echo_bundled(as_json: bool) -> None:
+    """What ``pull`` says when there is nothing to fetch: mem's own model is in use."""
+    folder = bundled_folder()
+    if as_json:
+        from memcli.adapters.cli.output import echo_json
+
+        echo_json({"model": BUNDLED, "folder": str(folder), "downloaded": False})
+    else:
+        click.echo(f"no hub model is named in mem.toml: mem's {BUNDLED} model needs no download")
+
+
 def _download(name: str) -> Path:
     """The model fetched into the hub cache and checked: one it cannot read is an error now."""
     from memcli.semantic import transformer
@@ -102,7 +117,7 @@ def _download(name: str) -> Path:
 def status(as_json: bool, store_dir: str | None, project: str | None) -> None:
     """Show the semantic model in use here: named or default, downloaded, loaded, vectors.
 
-    Which model (the one mem.toml names, or mem's default), where its files are
+    Which model (the one mem.toml names, or mem's bundled one), where its files are
     (or that it is not downloaded), whether it loads, its dimensions, and how many
     of the store's memories have a vector of it. It only reads: nothing is
     downloaded or embedded.
@@ -133,8 +148,6 @@ def _echo_report(data: dict[str, Any]) -> None:
         whose = "mem's default: no [semantic] model in mem.toml" if data["default"] else "mem.toml"
         click.echo(f"model: {data['model']} ({whose})")
         click.echo(f"files: {data['folder'] or 'not downloaded (`mem model pull` fetches it)'}")
-    elif data["missing_packages"] and not data["configured"]:
-        click.echo("model: none (memcli[semantic] is not installed)")
     else:
         click.echo("model: none")
     if data["dims"] is not None:
