@@ -95,7 +95,7 @@ def test_the_real_suite_reports_search_delivery_and_false_fires(suite: Path) -> 
     start = report["session_start"]
     assert start["budget"] > 0 and start["labelled_whole"] == ["r-pnpm"]
     modes = report["modes"]
-    assert list(modes) == ["bm25", "lexical"]
+    assert list(modes) == ["bm25", "lexical", "semantic", "hybrid"]  # the bundled model is on
     assert set(modes["bm25"]) == {"search"}  # recall never ranks by plain bm25
     lexical = modes["lexical"]
     assert list(lexical["search"]) == ["question", "imperative", "complaint"]
