@@ -131,3 +131,20 @@ def test_the_calibration_is_a_setting(release_store: Path) -> None:
     toml = release_store / "mem.toml"
     toml.write_text(toml.read_text() + "[recall]\nmeaning_z = 9.5\n")
     assert recalled("can I ship this to prod friday afternoon?") == []
+
+
+def test_search_by_meaning_keeps_only_what_stands_above_the_store(release_store: Path) -> None:
+    """Every memory has some cosine with any query: only those well above the store's count."""
+
+    def semantic_hits(prompt: str) -> list[dict[str, object]]:
+        found = mem("search", prompt, "--mode", "semantic", "--json", "--limit", "50")
+        hits: list[dict[str, object]] = json.loads(found.stdout)
+        return hits
+
+    unrelated = semantic_hits("write a haiku about the first snow")
+    answered = semantic_hits("can I ship this to prod friday afternoon?")
+    assert len(unrelated) < 25 and len(answered) < 25
+    assert answered[0]["key"] == "r-release-friday"
+    toml = release_store / "mem.toml"
+    toml.write_text(toml.read_text() + "[search]\nmin_deviations = 0\n")
+    assert len(semantic_hits("write a haiku about the first snow")) == 50

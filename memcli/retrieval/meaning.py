@@ -75,6 +75,14 @@ def read(searcher: Searcher, index: Index, prompt: str, left_out: frozenset[str]
     return measure(nearest, semantic.background(prompt, BACKGROUND), left_out)
 
 
+def floor(background: Sequence[float], deviations: float) -> float | None:
+    """The cosine ``deviations`` standard deviations above the background's mean: what a
+    memory must reach to count as near in meaning at all (None: too small a sample)."""
+    if len(background) < MIN_BACKGROUND:
+        return None
+    return statistics.fmean(background) + deviations * statistics.pstdev(background)
+
+
 def measure(
     nearest: Sequence[tuple[str, float]],
     background: Sequence[float],

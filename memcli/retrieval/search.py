@@ -73,6 +73,17 @@ class Outcome(NamedTuple):
         return [hit.entry for hit in self.hits]
 
 
+def semantic_floor(semantic: Any, text: str, settings: dict[str, Any]) -> float:
+    """How similar a memory must be to count as a semantic match: ``min_similarity``, or
+    ``min_deviations`` above what the model gives this query against the store's
+    background sample (``retrieval.meaning``), whichever is higher."""
+    from memcli.retrieval import meaning
+
+    sample = semantic.background(text, meaning.BACKGROUND)
+    calibrated = meaning.floor(sample, float(settings["min_deviations"]))
+    return max(float(settings["min_similarity"]), calibrated or 0.0)
+
+
 class Searcher:
     """Searches one store with its settings; ``mode``: lexical, semantic or hybrid."""
 
@@ -259,7 +270,7 @@ class Searcher:
             missing = [i for i, _ in nearest if i not in entries]
             passing = {e.id: e for e in index.with_ids(missing, filters)} if missing else {}
             rank = 0
-            floor = self.settings["search"]["min_similarity"]
+            floor = semantic_floor(semantic, text, self.settings["search"])
             for identity, value in nearest:
                 if value < floor:
                     break  # best first: the rest are as far from the query
