@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 MODES = ("lexical", "semantic", "hybrid")
 MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
+SUITES = ("labelled", "conversations")
 
 
 @click.command(name="eval")
@@ -37,6 +38,15 @@ MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
     metavar="NAME_OR_DIR",
     help="The semantic model to measure with (default: the store's [semantic] model).",
 )
+@click.option(
+    "--suite",
+    "suite_name",
+    type=click.Choice(SUITES),
+    default="labelled",
+    show_default=True,
+    help="Without FILE, which of mem's suites to run: its labelled queries over its "
+    "memories, or questions over long conversations stored one turn a memory.",
+)
 @click.option("--by-style", is_flag=True, help="Also show recall@10 for each style of query.")
 @json_option
 @store_options
@@ -44,6 +54,7 @@ def eval_command(
     queries_file: Path | None,
     modes: tuple[str, ...],
     model: str | None,
+    suite_name: str,
     by_style: bool,
     as_json: bool,
     store_dir: str | None,
@@ -64,13 +75,20 @@ def eval_command(
     suite's defaults were chosen on the first): the share of labelled prompts
     given a right memory, and of prompts nothing answers that were given any.
 
+    --suite conversations measures search alone on conversations in LoCoMo's
+    shape: each in a store of its own, one memory a turn, its questions
+    searched in it (--by-style: by category of question).
+
     \b
     Example:
         mem eval
         mem eval my-queries.jsonl --by-style
+        mem eval --suite conversations --by-style
     """
     from memcli.retrieval.evaluation import bundled_suite
 
+    if queries_file is not None and suite_name != "labelled":
+        raise click.UsageError("--suite runs one of mem's suites: give no FILE with it")
     if queries_file is not None:
         memory = open_existing(store_dir, project)
         if model is not None and model != memory.semantic_model():
@@ -86,7 +104,10 @@ def eval_command(
                 "no queries file given, and mem's eval suite is missing from this install "
                 "(set MEM_EVAL_SUITE to an eval/ folder of mem's repository): pass FILE"
             )
-        report = _run_suite(suite, modes, model)
+        elif suite_name == "conversations":
+            report = _run_conversations(suite, modes, model)
+        else:
+            report = _run_suite(suite, modes, model)
     if as_json:
         echo_json(report.to_json())
     else:
@@ -102,7 +123,6 @@ def _run(
 ) -> Report:
     from memcli.core import config
     from memcli.retrieval.evaluation import evaluate, read_queries
-    from memcli.retrieval.search import Searcher
 
     settings = config.load(memory.store.root)
     if model is not None:
@@ -113,15 +133,30 @@ def _run(
 
     queries = read_queries(queries_file, resolve)
     prompts = read_queries(prompts_file, resolve) if prompts_file else []
-    chosen = list(modes)
-    if not chosen:
-        chosen = ["lexical"]
-        line = Searcher(memory, settings).semantic_line()
-        if not line.startswith("lexical only"):
-            chosen += ["semantic", "hybrid"]
-        else:
-            notice(f"{line}; measuring lexical search only")
-    return evaluate(memory, queries, chosen, settings, prompts)
+    return evaluate(memory, queries, _modes(memory, settings, modes), settings, prompts)
+
+
+def _modes(memory: Memory, settings: dict[str, Any], modes: tuple[str, ...]) -> list[str]:
+    """The modes asked for, else lexical, and semantic and hybrid when a model is in use."""
+    from memcli.retrieval.search import Searcher
+
+    if modes:
+        return list(modes)
+    line = Searcher(memory, settings).semantic_line()
+    if line.startswith("lexical only"):
+        notice(f"{line}; measuring lexical search only")
+        return ["lexical"]
+    return ["lexical", "semantic", "hybrid"]
+
+
+def _run_conversations(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:
+    from memcli.retrieval.conversations import evaluate_conversations
+
+    folder = suite / "conversations"
+    notice(f"building a store for each conversation of {folder}")
+    return evaluate_conversations(
+        folder, model, lambda memory, settings: _modes(memory, settings, modes), notice
+    )
 
 
 def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:
