@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from .conftest import mem
+from .conftest import REPO_ROOT, mem
 
 
 def turn(conversation: str, session: int, n: int, speaker: str, text: str) -> dict[str, Any]:
@@ -147,3 +149,27 @@ def test_a_suite_takes_no_queries_file(suite: Path, tmp_path: Path) -> None:
     queries.write_text('{"query": "x", "relevant": []}\n')
     result = mem("eval", str(queries), "--suite", "conversations", expect=2)
     assert "--suite" in result.output
+
+
+def _check_module() -> ModuleType:
+    """eval/check_conversations.py, loaded from the checkout."""
+    path = REPO_ROOT / "eval" / "check_conversations.py"
+    spec = importlib.util.spec_from_file_location("eval_check_conversations", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_committed_set_passes_its_checks() -> None:
+    module = _check_module()
+    assert module.check() == []
+
+
+def test_the_check_names_evidence_outside_its_conversation(suite: Path) -> None:
+    module = _check_module()
+    write_jsonl(
+        suite / "conversations" / "questions.jsonl", [QUESTIONS[0] | {"evidence": ["D7:7"]}]
+    )
+    problems = module.check(suite / "conversations")
+    assert "questions.jsonl:1: evidence names a turn not in conversation ada-bo" in problems
