@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput, MemError
 from memcli.core.ids import new_ulid
@@ -31,6 +31,9 @@ from memcli.core.schema import KEY_RE, OBSERVATION_TYPES
 from memcli.core.timeutil import format_timestamp, now
 from memcli.retrieval.metrics import ndcg_at, recall_at, reciprocal_rank
 from memcli.service.memory import Memory
+
+if TYPE_CHECKING:
+    from memcli.retrieval.search import Searcher
 
 MAX_QUERIES_FILE_BYTES = 16 << 20
 MAX_QUERY_CHARS = 2000
@@ -350,11 +353,7 @@ def evaluate(
     for mode in [BASELINE, *modes]:
         scores, styles = Scores(), dict[str, Scores]()
         for query in labelled:
-            if mode == BASELINE:
-                ranked = [e.id for e in searcher.plain_bm25(query.text, limit=DEPTH)]
-            else:
-                outcome = searcher.search(query.text, limit=DEPTH, mode=mode, moment=moment)
-                ranked = [e.id for e in outcome.entries]
+            ranked = rank(searcher, query.text, mode, moment)
             scores.add(ranked, query.relevant)
             styles.setdefault(query.style, Scores()).add(ranked, query.relevant)
         report.scores[mode] = scores
@@ -369,6 +368,13 @@ def evaluate(
             gate.add(query, {hit["id"] for hit in given}, shown, prompt=n >= len(queries))
         report.recall[mode] = gate
     return report
+
+
+def rank(searcher: Searcher, text: str, mode: str, moment: dt.datetime) -> list[str]:
+    """The ids of the first ``DEPTH`` memories ``mode`` (or plain bm25) finds for ``text``."""
+    if mode == BASELINE:
+        return [e.id for e in searcher.plain_bm25(text, limit=DEPTH)]
+    return [e.id for e in searcher.search(text, limit=DEPTH, mode=mode, moment=moment).entries]
 
 
 def _shown_at_session_start(

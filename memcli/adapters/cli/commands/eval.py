@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from memcli.service.memory import Memory
 
 MODES = ("lexical", "semantic", "hybrid")
-SUITES = ("generated", "real")
+SUITES = ("generated", "real", "conversations")
 MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
 
 
@@ -43,8 +43,9 @@ MEASURES = ("recall@5", "recall@10", "mrr@10", "ndcg@10")
     "--suite",
     "suite_name",
     type=click.Choice(SUITES),
-    help="Which of mem's suites to run: its generated distractors, or a store of real "
-    "engineering text and what reaches the agent there. [default: generated]",
+    help="Which of mem's suites to run: its generated distractors, a store of real "
+    "engineering text and what reaches the agent there, or questions over long "
+    "conversations stored one turn a memory. [default: generated]",
 )
 @json_option
 @store_options
@@ -77,13 +78,16 @@ def eval_command(
     release notes, and it reports, by style of prompt and half, beside plain
     bm25: a right memory in search's top 5; a right memory delivered (shown
     whole at session start, or given by recall for the prompt); and recall's
-    answers to prompts nothing answers.
+    answers to prompts nothing answers. --suite conversations measures search
+    alone on conversations in LoCoMo's shape: each in a store of its own, one
+    memory a turn, its questions searched in it (--by-style: by category).
 
     \b
     Example:
         mem eval
         mem eval my-queries.jsonl --by-style
         mem eval --suite real --model none
+        mem eval --suite conversations --by-style
     """
     from memcli.retrieval.evaluation import bundled_suite
 
@@ -109,7 +113,10 @@ def eval_command(
 
             run_real(suite, modes, model, as_json)
             return
-        report = _run_suite(suite, modes, model)
+        if suite_name == "conversations":
+            report = _run_conversations(suite, modes, model)
+        else:
+            report = _run_suite(suite, modes, model)
     if as_json:
         echo_json(report.to_json())
     else:
@@ -151,6 +158,16 @@ def chosen_modes(
         notice(f"{line}; measuring lexical search only")
         return ["lexical"]
     return ["lexical", "semantic", "hybrid"]
+
+
+def _run_conversations(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:
+    from memcli.retrieval.conversations import evaluate_conversations
+
+    folder = suite / "conversations"
+    notice(f"building a store for each conversation of {folder}")
+    return evaluate_conversations(
+        folder, model, lambda memory, settings: chosen_modes(memory, settings, modes), notice
+    )
 
 
 def _run_suite(suite: Path, modes: tuple[str, ...], model: str | None) -> Report:
