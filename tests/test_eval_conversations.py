@@ -72,7 +72,7 @@ def suite(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_each_conversation_is_searched_alone_beside_plain_bm25(suite: Path) -> None:
     report = json.loads(mem("eval", "--suite", "conversations", "--json").stdout)
     assert (report["memories"], report["queries"], report["offtopic"]) == (6, 2, 0)
-    assert set(report["modes"]) == {"bm25", "lexical"}
+    assert set(report["modes"]) == {"bm25", "lexical", "semantic", "hybrid"}  # the model is on
     for mode in ("bm25", "lexical"):
         # One question found first (its conversation's other kitten turn is in another store),
         # one found by nothing: every measure is one half.
