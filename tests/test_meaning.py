@@ -137,14 +137,14 @@ def test_search_by_meaning_keeps_only_what_stands_above_the_store(release_store:
     """Every memory has some cosine with any query: only those well above the store's count."""
 
     def semantic_hits(prompt: str) -> list[dict[str, object]]:
-        found = mem("search", prompt, "--mode", "semantic", "--json", "--limit", "50")
+        found = mem("search", prompt, "--mode", "semantic", "--json", "--limit", "400")
         hits: list[dict[str, object]] = json.loads(found.stdout)
         return hits
 
     unrelated = semantic_hits("write a haiku about the first snow")
     answered = semantic_hits("can I ship this to prod friday afternoon?")
-    assert len(unrelated) < 25 and len(answered) < 25
+    assert len(unrelated) < 70 and len(answered) < 70  # of 347 memories
     assert answered[0]["key"] == "r-release-friday"
     toml = release_store / "mem.toml"
     toml.write_text(toml.read_text() + "[search]\nmin_deviations = 0\n")
-    assert len(semantic_hits("write a haiku about the first snow")) == 50
+    assert len(semantic_hits("write a haiku about the first snow")) > len(unrelated) + 25

@@ -55,7 +55,7 @@ stop_words = "english" # "english", "none", or a list of words dropped from a qu
 extra_stop_words = []  # words dropped besides those
 mode = "hybrid"        # lexical, semantic or hybrid (semantic needs a model)
 min_similarity = 0.1   # a memory less similar than this is no semantic match
-min_deviations = 2.0   # ...nor one less than this many deviations above what the model
+min_deviations = 1.0   # ...nor one less than this many deviations above what the model
                        # gives the query against a sample of the store (0 to 10)
 ranked_matches = 10000 # bm25 ranks at most this many matches of a query, the newest
                        # (0: every match): a word most memories hold costs no more
@@ -162,7 +162,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "extra_stop_words": [],
         "mode": "hybrid",
         "min_similarity": 0.1,
-        "min_deviations": 2.0,
+        "min_deviations": 1.0,
         "ranked_matches": 10_000,
     },
     "ranking": {
