@@ -22,6 +22,7 @@ TURN_ID = re.compile(r"D([1-9][0-9]*):([1-9][0-9]*)")
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 MIN_TURNS = 150
 MIN_QUESTIONS_EACH = 25
+MIN_CONVERSATIONS = 6
 
 
 def rows(path: Path) -> list[dict[str, object]]:
@@ -95,6 +96,8 @@ def check(folder: Path = FOLDER) -> list[str]:
             problems.append(f"conversation {name}: {count} turns, fewer than {MIN_TURNS}")
         if asked[name] < MIN_QUESTIONS_EACH:
             problems.append(f"conversation {name}: {asked[name]} questions")
+    if len(counts) < MIN_CONVERSATIONS:
+        problems.append(f"{len(counts)} conversations, fewer than {MIN_CONVERSATIONS}")
     return problems
 
 
