@@ -62,6 +62,18 @@ class Transcript:
         answer = {"type": "tool_result", "tool_use_id": call, "content": result, "is_error": error}
         self._write({"type": "user", "message": {"role": "user", "content": [answer]}})
 
+    def api_error(self, text: str) -> None:
+        """The line Claude Code writes in the assistant's place when the API refused the call."""
+        message = {
+            "id": f"msg_{self.count}",
+            "model": "<synthetic>",
+            "role": "assistant",
+            "type": "message",
+            "stop_reason": "stop_sequence",
+            "content": [{"type": "text", "text": text}],
+        }
+        self._write({"type": "assistant", "message": message, "isApiErrorMessage": True})
+
     def compaction(self, summary: str) -> None:
         self._write({"type": "system", "subtype": "compact_boundary", "content": "compacted"})
         self.user(summary, isCompactSummary=True)
@@ -184,6 +196,33 @@ def _capture(transcript: Path, cwd: Path) -> dict[str, Any]:
     )
 
 
+def test_a_session_that_did_nothing_leaves_no_summary(store: Path, tmp_path: Path) -> None:
+    # `claude -p hello` without a login: the prompt, then Claude Code's own error line.
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("hello")
+    t.api_error("Invalid API key · Please run /login")
+    head = git(store, "rev-parse", "HEAD")
+    assert _capture(t.path, tmp_path)["action"] == "nothing"
+    assert git(store, "rev-parse", "HEAD") == head
+    assert "Latest sessions" not in mem("context").stdout
+
+    t.say("Hello! What would you like to work on?")  # an answer is something done
+    assert _capture(t.path, tmp_path)["action"] == "saved"
+
+
+def test_session_start_never_shows_a_summary_that_says_nothing_but_its_title(
+    store: Path, tmp_path: Path
+) -> None:
+    mem("summarize", "--request", "fix the flaky retry test", "--completed", "retry.py fixed")
+    for session in ("s1", "s2"):  # newer, and as many as session start shows
+        mem("summarize", "--request", "hello", "--session", session)
+    context = mem("context").stdout
+    assert "### fix the flaky retry test" in context and "### hello" not in context
+    hook_input = json.dumps({"session_id": "s3", "cwd": str(tmp_path)})
+    answer = run_mem("hook", "claude", "SessionStart", input=hook_input).stdout
+    assert "fix the flaky retry test" in answer and "### hello" not in answer
+
+
 def test_capture_uses_the_command_and_falls_back_with_the_reason(
     store: Path, tmp_path: Path
 ) -> None:
@@ -197,6 +236,7 @@ def test_capture_uses_the_command_and_falls_back_with_the_reason(
 
     other = Transcript(tmp_path / "o.jsonl", session="other-session")
     other.user("explain the cache layout")
+    other.say("Two levels: memory, then disk.")
     good = _script(tmp_path, "good.py", "sys.stdin.read(); print('The cache is two-level.')")
     user_config(f"[summarize]\ncommand = {json.dumps(good)}\n")
     result = mem_json(

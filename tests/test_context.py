@@ -614,9 +614,9 @@ def test_near_identical_memories_are_recalled_once(busy_store: Path) -> None:
 
 
 def test_one_session_is_one_latest_session(busy_store: Path) -> None:
-    mem("compact", "--session", "s-0", "--request", "An earlier session")
+    mem("compact", "--session", "s-0", "--request", "An earlier session", "--completed", "a")
     for request in ("First half of the session", "The whole session, at its end"):
-        mem("compact", "--session", "s-1", "--request", request)
+        mem("compact", "--session", "s-1", "--request", request, "--completed", "b")
     text = mem("context").stdout
     latest = text.split("## Latest sessions", 1)[1].split("\n## ", 1)[0]
     assert "The whole session, at its end" in latest and "An earlier session" in latest

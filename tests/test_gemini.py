@@ -336,3 +336,35 @@ def test_a_rewind_to_an_unknown_message_drops_everything_before_it(tmp_path: Pat
     after = json.dumps({"id": "u5", "timestamp": T.format(9), "type": "user", "content": "Hi"})
     path.write_text("\n".join([*lines, rewind, after]) + "\n")
     assert [m.text for m in read_messages(path, "gemini")] == ["Hi"]
+
+
+def test_install_and_status_say_when_gemini_cli_does_not_trust_the_folder(
+    isolated_env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in (
+        "GEMINI_CLI_HOME",
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+        "GEMINI_CLI_TRUST_WORKSPACE",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    project = tmp_path / "app"
+    project.mkdir()
+    git(project, "init", "-q")
+    monkeypatch.chdir(project)
+    folders = isolated_env / ".gemini" / "trustedFolders.json"
+    folders.parent.mkdir()
+    # Folder trust is on unless settings turn it off; no rule for this folder: not trusted.
+    done = mem("install", "gemini")
+    (line,) = [line for line in done.stderr.splitlines() if "trust" in line]
+    assert str(project) in line and "trustedFolders.json" in line
+    assert "trust" in mem("status").stdout.split("agents:")[1]
+
+    folders.write_text(json.dumps({str(project / "sub"): "TRUST_PARENT"}))  # its parent: app
+    assert "trust" not in mem("install", "gemini").stderr
+    assert "trust" not in mem("status").stdout.split("agents:")[1]
+    folders.write_text(json.dumps({str(tmp_path): "TRUST_FOLDER", str(project): "DO_NOT_TRUST"}))
+    assert "trust" in mem("install", "gemini").stderr  # the longest rule decides
+    settings = isolated_env / ".gemini" / "settings.json"
+    settings.write_text(json.dumps({"security": {"folderTrust": {"enabled": False}}}))
+    assert "trust" not in mem("install", "gemini").stderr
+    assert "trust" not in mem("status").stdout.split("agents:")[1]

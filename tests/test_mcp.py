@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import tomllib
@@ -22,7 +23,19 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.context import RequestContext
-from mcp.types import CallToolResult, Implementation, ListRootsResult, Root, TextContent
+from mcp.types import (
+    LATEST_PROTOCOL_VERSION,
+    CallToolResult,
+    ClientCapabilities,
+    Implementation,
+    InitializeRequestParams,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    ListRootsResult,
+    Root,
+    TextContent,
+)
 
 from memcli.adapters.agents import claude_mcp
 from memcli.core.schema import OBSERVATION_TYPES
@@ -503,3 +516,47 @@ def test_a_save_through_mcp_names_its_duplicate_and_supersedes(
     assert new["supersedes"] == [old["id"]]
     found = [hit["id"] for hit in client.ok("search", query="staging deploys VPN")]
     assert found[0] == new["id"] and old["id"] not in found
+
+
+def _rpc(process: subprocess.Popen[bytes], message: JSONRPCMessage) -> None:
+    assert process.stdin is not None
+    process.stdin.write(message.model_dump_json(by_alias=True, exclude_none=True).encode() + b"\n")
+    process.stdin.flush()
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("initialized", [True, False])
+def test_sigint_stops_the_server_at_once_and_cleanly(tmp_path: Path, initialized: bool) -> None:
+    # An agent ending its session sends SIGINT, and SIGTERM soon after when that did not work.
+    argv = [mem_executable(), "mcp", "--store", str(tmp_path / "store")]
+    pipes = {name: subprocess.PIPE for name in ("stdin", "stdout", "stderr")}
+    with subprocess.Popen(argv, env=server_env(tmp_path), **pipes) as process:  # type: ignore[call-overload]
+        try:
+            assert process.stdout is not None
+            params = InitializeRequestParams(
+                protocolVersion=LATEST_PROTOCOL_VERSION,
+                capabilities=ClientCapabilities(),
+                clientInfo=Implementation(name="test", version="1.0"),
+            )
+            request = JSONRPCRequest(
+                jsonrpc="2.0", id=1, method="initialize", params=params.model_dump(by_alias=True)
+            )
+            _rpc(process, JSONRPCMessage(request))
+            answer = json.loads(process.stdout.readline())  # the SDK is loaded and serving
+            assert answer["id"] == 1 and answer["result"]["serverInfo"]["name"] == "mem"
+            if initialized:
+                done = JSONRPCNotification(jsonrpc="2.0", method="notifications/initialized")
+                _rpc(process, JSONRPCMessage(done))
+                _rpc(
+                    process,
+                    JSONRPCMessage(JSONRPCRequest(jsonrpc="2.0", id=2, method="tools/list")),
+                )
+                assert json.loads(process.stdout.readline())["id"] == 2
+            # Idle now, waiting for standard input, which the client keeps open.
+            process.send_signal(signal.SIGINT)
+            returncode = process.wait(timeout=5)  # the agent waits far less; generous under load
+            stderr = process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+    assert returncode in (0, 130) and b"Traceback" not in stderr, stderr.decode()

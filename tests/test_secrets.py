@@ -323,6 +323,7 @@ def test_a_summary_s_session_is_screened_everywhere(store: Path, tmp_path: Path)
     mem("hook", "claude", "PostCompact", input=json.dumps(payload))
     t = Transcript(tmp_path / "s.jsonl", session=SLACK)
     t.user("tidy the build")
+    t.say("Tidied.")
     assert capture(t.path, SLACK)["action"] == "saved"
     stored = history(store)
     assert GITHUB not in stored and GITLAB not in stored and SLACK not in stored

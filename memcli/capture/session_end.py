@@ -108,7 +108,7 @@ def transcripts_sync(
 @dataclass
 class CaptureResult:
     action: str
-    """``saved``, ``already`` (captured before) or ``nothing`` (no real request)."""
+    """``saved``, ``already`` (captured before) or ``nothing`` (no real request, or no work)."""
     summary_id: str | None = None
     commit: str | None = None
     fallback: str | None = None
@@ -138,7 +138,7 @@ def capture_session_end(
     # Every message of the file: it is this session's (a resumed one repeats earlier ones).
     messages = read_messages(transcript, agent, max_bytes=MAX_TRANSCRIPT_BYTES)
     facts = SessionFacts.gather(None, messages, str(cwd) if cwd else None)
-    if facts.request is None:
+    if facts.request is None or facts.did_nothing():
         return CaptureResult("nothing")
     memory.ensure_store()
     cache = memory.store.cache_dir

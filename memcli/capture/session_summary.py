@@ -209,6 +209,19 @@ class SessionFacts:
             if command in self.commands:
                 self.commands[command] = True
 
+    def did_nothing(self) -> bool:
+        """Nothing but the request: no file read or edited, no command, no answer, no compaction.
+
+        Such a session (one that ended before the agent answered, say) leaves no summary.
+        """
+        return not (
+            self.read.items
+            or self.edited.items
+            or self.commands
+            or self.last_message
+            or self.compactions
+        )
+
     def command_lines(self) -> list[str]:
         lines = [f"`{c}`" + (" (failed)" if failed else "") for c, failed in self.commands.items()]
         if self.more_commands:

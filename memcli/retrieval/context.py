@@ -199,12 +199,19 @@ def latest_sessions(index: Index, count: int) -> list[Entry]:
 
     A session's summaries (its compactions, then its end) make one entry: the
     newest, which covers the most of it. Summaries without a session are their own.
+    One that says nothing but its title (written before a session that did nothing
+    left none) is passed over.
     """
     if count <= 0:
         return []
     chosen: list[Entry] = []
     sessions: set[str] = set()
-    for entry in index.recent(Filters(kind="summary"), limit=max(SUMMARY_POOL, count * 4)):
+    pool = index.recent(Filters(kind="summary"), limit=max(SUMMARY_POOL, count * 4))
+    bare = [entry.id for entry in pool if _only_title(entry)]
+    texts = index.texts(bare) if bare else {}
+    for entry in pool:
+        if entry.id in texts and not _body(texts[entry.id], entry.title):
+            continue  # nothing but its title (a session that did nothing): never shown
         if entry.session:
             if entry.session in sessions:
                 continue
@@ -213,6 +220,20 @@ def latest_sessions(index: Index, count: int) -> list[Entry]:
         if len(chosen) == count:
             break
     return chosen
+
+
+def _only_title(entry: Entry) -> bool:
+    """A summary none of whose sections says more than its title."""
+    title = entry.title.strip()
+    return all(fact.strip() in ("", title) for fact in entry.facts)
+
+
+def _body(narrative: str, title: str) -> str:
+    """A summary's text without its first line when that repeats the title."""
+    lines = narrative.strip().splitlines()
+    if lines and lines[0].strip().lstrip("#").strip() == title:
+        lines = lines[1:]  # a compaction summary's first line is its title
+    return "\n".join(lines).strip()
 
 
 def shown_in_full(
@@ -325,11 +346,7 @@ def summary_text(record: Any, title: str) -> str:
     Sections its body already holds (summaries written before the body stopped
     repeating them) and one that only repeats the title are left out.
     """
-    narrative = str(getattr(record, "narrative", "") or "")
-    lines = narrative.strip().splitlines()
-    if lines and lines[0].strip().lstrip("#").strip() == title:
-        lines = lines[1:]  # a compaction summary's first line is its title
-    body = "\n".join(lines).strip()
+    body = _body(str(getattr(record, "narrative", "") or ""), title)
     parts = []
     for name, label in SECTION_LABELS.items():
         value = getattr(record, name, None)

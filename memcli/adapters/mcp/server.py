@@ -14,11 +14,13 @@ child process cannot corrupt a message.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from io import TextIOWrapper
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urlparse
 
 import anyio
@@ -28,6 +30,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
 from memcli import __version__
+from memcli.adapters.mcp.stdin import StdinLines
 from memcli.adapters.mcp.tools import TOOLS, call, input_schema
 from memcli.core.errors import MemError, StoreError
 
@@ -191,18 +194,41 @@ def _error(message: str) -> types.CallToolResult:
 
 
 def serve(store_dir: str | None = None, project: str | None = None) -> None:
-    """Serve MCP on stdin/stdout until the client closes stdin."""
+    """Serve MCP on stdin/stdout until the client closes stdin, or until SIGINT."""
     protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # fd 1 now reaches stderr
     sys.stdout = sys.stderr
     server, stores = build(store_dir, project)
+    interrupted = False
+
+    async def stop_on_sigint(scope: anyio.CancelScope) -> None:
+        """SIGINT (an agent ending its session) stops serving; a tool call under way ends first."""
+        nonlocal interrupted
+        with anyio.open_signal_receiver(signal.SIGINT) as signals:
+            async for _ in signals:
+                interrupted = True
+                scope.cancel()
+                return
 
     async def run() -> None:
         writer = anyio.wrap_file(TextIOWrapper(protocol, encoding="utf-8", write_through=True))
-        async with stdio_server(stdout=writer) as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        # The transport only iterates its input: lines that a stop never waits for.
+        reader = cast("anyio.AsyncFile[str]", StdinLines(sys.stdin.fileno()))
+        async with anyio.create_task_group() as group:
+            group.start_soon(stop_on_sigint, group.cancel_scope)
+            async with stdio_server(stdin=reader, stdout=writer) as (read_stream, write_stream):
+                options = server.create_initialization_options()
+                await server.run(read_stream, write_stream, options)
+            group.cancel_scope.cancel()  # the client closed standard input
 
     try:
         anyio.run(run)
     finally:
         stores.close()
+    if interrupted:
+        # Stopped and closed: the interpreter's own teardown (a few hundred milliseconds
+        # with the SDK loaded) is skipped, for an agent that waits about 100 ms.
+        for stream in (protocol, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(0)

@@ -326,6 +326,11 @@ def install_gemini(scope: str, dry_run: bool, with_mcp: bool | None, worker: boo
     done = "Installed mem's hooks and MCP server in" if with_mcp else "Installed mem's hooks in"
     _report(change, dry_run, done)
     _warn_other_mem("gemini", scope)
+    from memcli.adapters.agents.gemini_trust import untrusted_note
+
+    note = untrusted_note(Path.cwd())
+    if note:
+        click.echo(f"warning: {note}", err=True)
 
 
 @uninstall.command("gemini")

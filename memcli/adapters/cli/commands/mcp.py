@@ -9,7 +9,7 @@ from memcli.core.errors import MemError
 @click.command()
 @store_options
 def mcp(store_dir: str | None, project: str | None) -> None:
-    """Serve the memory to an agent over MCP (stdio) until stdin closes.
+    """Serve the memory to an agent over MCP (stdio) until stdin closes or SIGINT.
 
     Tools: search, timeline, get, save, forget, context, search_transcripts.
     The store is the one --store or --project names, else the one found from

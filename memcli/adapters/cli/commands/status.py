@@ -276,6 +276,12 @@ def _echo_agents(agents: list[Setup]) -> None:
         _row(name, "; ".join([text, *problems]))
     for note in plain_mem_problems(agents):
         click.echo(f"  warning: {note}")
+    if any(setup.agent == "gemini" and (setup.hooks or setup.server) for setup in agents):
+        from memcli.adapters.agents.gemini_trust import untrusted_note
+
+        untrusted = untrusted_note(Path.cwd())
+        if untrusted:
+            click.echo(f"  warning: {untrusted}")
 
 
 def _scope_part(setup: Setup) -> str:
