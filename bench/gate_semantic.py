@@ -107,7 +107,7 @@ def _meaning(
     searcher: Searcher, query: Query, index: Index
 ) -> tuple[list[tuple[str, float]], dict[str, float]]:
     """The query's nearest memories in meaning, and its right memories' similarity."""
-    semantic = searcher._semantic_search(index)
+    semantic = searcher.semantic(index)
     nearest: list[tuple[str, float]] = semantic.nearest(query.text, NEAREST)
     right: dict[str, float] = semantic.similarity(query.text, list(query.relevant))
     return nearest, right

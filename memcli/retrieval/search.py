@@ -130,10 +130,6 @@ class Searcher:
 
     def semantic(self, index: Index) -> Any:
         """The semantic searcher for ``index`` (``SemanticSearch``), or None without a model."""
-        return self._semantic_search(index)
-
-    def _semantic_search(self, index: Index) -> Any:
-        """The semantic searcher for ``index``, or None when there is no model to use."""
         if not model_name(str(self.settings["semantic"]["model"])):
             return None
         try:
@@ -173,7 +169,7 @@ class Searcher:
             return self.memory.read(lambda index: self._raw(index, text, filters, limit, plan))
 
         def run(index: Index) -> Outcome:
-            semantic = None if strict or wanted == "lexical" else self._semantic_search(index)
+            semantic = None if strict or wanted == "lexical" else self.semantic(index)
             used = wanted if semantic is not None else "lexical"
             line = self.semantic_line() if used != wanted else ""
             hits, match, common, newest = self._rank(
