@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from memcli.core.errors import InvalidInput
-from memcli.retrieval.evaluation import BASELINE, Query, Report, Scores, rank, read_jsonl
+from memcli.retrieval.evaluation import (
+    BASELINE,
+    Query,
+    Report,
+    Scores,
+    open_suite_store,
+    rank,
+    read_jsonl,
+)
 
 TURNS = "turns.jsonl"
 QUESTIONS = "questions.jsonl"
@@ -163,11 +171,8 @@ def evaluate_conversations(
     ``model``: the semantic model to measure with (``"none"`` for none); by default the
     settings' ``[semantic] model``, as for any store.
     """
-    from memcli.core import config
     from memcli.core.timeutil import now
     from memcli.retrieval.search import Searcher
-    from memcli.service.memory import Memory
-    from memcli.store.location import StoreLocation
 
     conversations = read_conversations(folder)
     moment = now()
@@ -177,12 +182,7 @@ def evaluate_conversations(
         with tempfile.TemporaryDirectory(prefix="mem-eval-") as temporary:
             root = Path(temporary) / "store"
             ids = build_conversation_store(conversation, root, moment)
-            memory = Memory(StoreLocation(root, "--store"), notify=notify)
-            memory.model = model or None  # given here: not a store's setting (core.trust)
-            memory.refresh_index()
-            settings = config.load(root)
-            if model is not None:
-                settings["semantic"]["model"] = model
+            memory, settings = open_suite_store(root, model, notify)
             modes = modes or choose(memory, settings)
             searcher = Searcher(memory, settings)
             report.semantic = report.semantic or searcher.semantic_line()

@@ -300,6 +300,23 @@ def build_suite_store(
     return len(paths)
 
 
+def open_suite_store(
+    root: Path, model: str | None, notify: Callable[[str], None]
+) -> tuple[Memory, dict[str, dict[str, Any]]]:
+    """A suite's new store, indexed, and its settings, with ``model`` (``--model``) over
+    them: given to the command, not a store's setting (``core.trust``)."""
+    from memcli.core import config
+    from memcli.store.location import StoreLocation
+
+    memory = Memory(StoreLocation(root, "--store"), notify=notify)
+    memory.model = model or None
+    memory.refresh_index()
+    settings = config.load(root)
+    if model is not None:
+        settings["semantic"]["model"] = model
+    return memory, settings
+
+
 def _suite_observation(value: dict[str, Any], moment: dt.datetime, where: str) -> Any:
     from memcli.core.model import Observation
 

@@ -21,12 +21,9 @@ SECTIONS = (
 def run_real(suite: Path, modes: tuple[str, ...], model: str | None, as_json: bool) -> None:
     """Measure the real-text suite of ``suite`` in a new store in a temporary folder."""
     from memcli.adapters.cli.commands.eval import chosen_modes
-    from memcli.core import config
     from memcli.core.timeutil import now
-    from memcli.retrieval.evaluation import build_suite_store
+    from memcli.retrieval.evaluation import build_suite_store, open_suite_store
     from memcli.retrieval.real_eval import FILES, measure, real_suite
-    from memcli.service.memory import Memory
-    from memcli.store.location import StoreLocation
 
     folder = real_suite(suite)
     with tempfile.TemporaryDirectory(prefix="mem-eval-") as temporary:
@@ -35,12 +32,7 @@ def run_real(suite: Path, modes: tuple[str, ...], model: str | None, as_json: bo
         notice(f"building the eval store from {folder}")
         moment = now()
         build_suite_store(folder, root, moment, FILES)
-        memory = Memory(StoreLocation(root, "--store"), notify=notice)
-        memory.model = model or None  # given here: not a store's setting (core.trust)
-        memory.refresh_index()
-        settings = config.load(root)
-        if model is not None:
-            settings["semantic"]["model"] = model
+        memory, settings = open_suite_store(root, model, notice)
         chosen = chosen_modes(memory, settings, modes)
         report = measure(memory, folder, chosen, settings, project, moment).to_json()
     if as_json:
