@@ -52,6 +52,26 @@ def given_guards(specs: tuple[str, ...], action: str | None) -> list[Guard] | No
     return parse_guards(list(specs), action)
 
 
+def suggestion_hint(saved: dict[str, Any]) -> str | None:
+    """One line suggesting the guards a saved memory's text asks for, as a ``mem edit``
+    to run; None when it has guards already or its text asks for none.
+
+    Of several suggestions, those of the strictest action: one command gives one action.
+    """
+    import shlex
+
+    from memcli.core.guard_suggest import suggest_guards
+
+    if saved["guards"] or saved["kind"] != "observation":
+        return None
+    suggested = suggest_guards(f"{saved['title']}\n{saved['narrative']}")
+    if not suggested:
+        return None
+    action = min((guard.action for guard in suggested), key=ACTIONS.index)
+    flags = " ".join(f"--guard {shlex.quote(g.spec)}" for g in suggested if g.action == action)
+    return f"hint: guard it: mem edit {saved['id']} {flags} --guard-action {action}"
+
+
 class GuardEdit:
     """What ``mem edit`` does to a memory's guards: replace them, clear them, or change
     the action of each."""

@@ -6,8 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from memcli.adapters.cli.guard_options import given_guards, guard_options
-from memcli.adapters.cli.options import json_option, open_memory, secrets_options, store_options
+from memcli.adapters.cli.guard_options import given_guards, guard_options, suggestion_hint
+from memcli.adapters.cli.options import (
+    json_option,
+    notice,
+    open_memory,
+    secrets_options,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import LAYERS, OBSERVATION_TYPES
@@ -183,8 +189,11 @@ def save(
     if not draft.project_commit:
         draft.project_commit = project_commit(Path.cwd(), store_root=memory.store.root)
     saved = MemStore(memory).save_draft(draft, secrets=secrets, layer=layer)
+    hint = suggestion_hint(saved) if saved["action"] != "duplicate" else None
     if as_json:
         echo_json(saved)
+        if hint:
+            notice(hint)
         return
     click.echo(saved["id"])
     where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layers.home else ""
@@ -207,6 +216,8 @@ def save(
             f"{similar['similarity']:.2f}): update {handle} instead, or --supersedes it",
             err=True,
         )
+    if hint:
+        notice(hint)
 
 
 def _team_key_line(key: str, saved: dict[str, Any]) -> str:
