@@ -130,17 +130,25 @@ class SemanticSearch:
         vector = self.query_vector(query)
         if not any(vector):
             return []
-        window = max(CANDIDATES, 4 * limit)
-        code = sign_code(vector, self.center)
         if self.numpy_scan:
             from memcli.semantic import scan
 
-            return scan.nearest(self.index, vector, code, window, limit)
-        # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
-        found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
-        scored = [(ident, cosine(vector, vec)) for ident, vec in found]
-        scored.sort(key=lambda pair: (-pair[1], pair[0]))
-        return scored[:limit]
+            window = max(CANDIDATES, 4 * limit)
+            return scan.nearest(self.index, vector, sign_code(vector, self.center), window, limit)
+        return exact_nearest(vector, self.candidates(query, limit), limit)
+
+    def candidates(
+        self, query: str, limit: int, window: int | None = None
+    ) -> list[tuple[float, str, bytes]]:
+        """What the exact cosine orders for the ``limit`` nearest: a few more than asked, picked
+        by the int8 cosine in SQL among the ``window`` nearest sign codes (by default
+        ``CANDIDATES``, or four times ``limit``; ``vectors.nearest``)."""
+        vector = self.query_vector(query)
+        if not any(vector):
+            return []
+        code, wanted = sign_code(vector, self.center), 2 * limit + 10
+        scan = max(window or max(CANDIDATES, 4 * limit), wanted)
+        return list(vectors.nearest(self.index.db, code, int8_bytes(vector), scan, wanted))
 
     def background(self, query: str, size: int) -> list[float]:
         """The query's cosine with a fixed sample of ``size`` of the store's texts
@@ -172,6 +180,15 @@ class SemanticSearch:
         return {ident: cosine(vector, vec) for ident, vec in found}
 
 
+def exact_nearest(
+    vector: list[float], found: list[tuple[float, str, bytes]], limit: int
+) -> list[tuple[str, float]]:
+    """The ``limit`` best of ``found`` (``SemanticSearch.candidates``) by the exact cosine."""
+    scored = [(ident, cosine(vector, vec)) for _, ident, vec in found]
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored[:limit]
+
+
 def cosine(unit: list[float], int8: bytes) -> float:
     """Cosine of a unit vector with an int8 vector of the same length."""
     values: tuple[int, ...] = struct.unpack(f"{len(int8)}b", int8)
@@ -200,9 +217,24 @@ class LayeredSemantic:
         return cls(searches) if searches else None
 
     def nearest(self, query: str, limit: int) -> list[tuple[str, float]]:
-        scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
-        scored.sort(key=lambda pair: (-pair[1], pair[0]))
-        return scored[:limit]
+        """Each layer's nearest by the int8 cosine, merged, and only the best of them all
+        ranked by the exact cosine (as one index would): with many layers (every project),
+        the exact cosine of each layer's own few hundred, and each layer's window of a
+        thousand codes, would cost the most."""
+        if limit <= 0 or not query.strip():
+            return []
+        if any(search.numpy_scan for search in self.searches):
+            scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
+            scored.sort(key=lambda pair: (-pair[1], pair[0]))
+            return scored[:limit]
+        # The sign codes' window shared among the layers, as one index of them all would scan.
+        window = max(CANDIDATES // len(self.searches), 2 * limit + 10)
+        found = [
+            each for search in self.searches for each in search.candidates(query, limit, window)
+        ]
+        found.sort(key=lambda each: (each[0], each[1]))
+        vector = self.searches[0].query_vector(query)
+        return exact_nearest(vector, found[: 2 * limit + 10], limit)
 
     def background(self, query: str, size: int) -> list[float]:
         """Each layer's share of a background sample of ``size`` (``SemanticSearch``)."""
