@@ -1,0 +1,221 @@
+"""Every project's memory read as one, when asked (``mem search --all-projects``).
+
+``AllProjects`` is a ``Memory`` whose reads cover the layers of the project the
+command runs in (read as every command reads them: brought up to date first)
+and every other project's central store under ``MEM_HOME``, through one
+``ProjectsIndex``: one ranking over all of them, bm25 on one scale
+(``LayeredIndex``), each entry naming its project.
+
+The other projects are only read: each index is opened read-only (no lock, no
+file created, nothing refreshed, rebuilt or embedded), and used only if it is
+current, that is, it reflects its store's HEAD. A store that cannot be read so
+is skipped with one line saying why and what to run: no git repository, a
+write under way (its lock held), no index yet, an index behind its memories,
+of another version of mem, or damaged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from memcli.core.errors import IndexCorrupt, IndexUnavailable, MemError, StoreError
+from memcli.core.schema import KEY_ORDER
+from memcli.index.layered import LayeredIndex
+from memcli.service.memory import Memory
+
+if TYPE_CHECKING:
+    from memcli.index import Entry, Index
+    from memcli.service.layers import LayeredMemory
+    from memcli.store.location import StoreLocation
+
+R = TypeVar("R")
+BUSY_MS = 200
+"""How long a read waits on another project's index before that store counts as busy."""
+
+
+class Skip(Exception):
+    """Why another project's store is not searched."""
+
+
+def reference(entry: Entry, short_id: str) -> str:
+    """The command that shows the memory from anywhere a search across projects printed it."""
+    if entry.project is None or entry.layer == "user":
+        return f"mem show {short_id}"
+    return f"mem show {short_id} --project {entry.project}"
+
+
+class ProjectsIndex(LayeredIndex):
+    """The indexes of every project read as one (the home project's layers first).
+
+    Ids are shown at one length unique among every store read, counted for the
+    ids asked only (each one's neighbours in each index), so that nothing is
+    written to any store.
+    """
+
+    def _by_key_order(self) -> list[Index]:
+        return sorted(self.layers, key=lambda index: KEY_ORDER.index(index.layer))
+
+    def short_ids(self, ids: list[str]) -> dict[str, str]:
+        from memcli.index.short_ids import length_among
+
+        length = length_among(self.layers, ids)
+        return {identity: identity[:length] for identity in ids}
+
+
+class AllProjects(Memory):
+    """The home project's memory (``home``: its layers, as found) and every other project's
+    central store, read as one; ``notify`` tells of each store skipped, once."""
+
+    def __init__(self, home: LayeredMemory) -> None:
+        super().__init__(home.location, home.notify)
+        self.home = home
+        self._others: list[Index] | None = None
+
+    def others(self) -> list[Index]:
+        """Each other project's index, open read-only (the stores skipped said once)."""
+        if self._others is None:
+            from memcli.store.location import central_projects
+
+            own = {_resolved(where.root) for where in self.home.layers.locations.values()}
+            self._others = []
+            for name, root in central_projects():
+                if _resolved(root) in own:
+                    continue
+                try:
+                    self._others.append(open_other(name, root))
+                except Skip as exc:
+                    self.notify(f"skipped project {name}: {exc}")
+        return self._others
+
+    def read(self, query: Callable[[Index], R]) -> R:
+        others = self.others()
+        if not self.home.layers.present():
+            if not others:
+                self.home.require_store()
+            return self._merged(query, [], others)
+        project = self.home.location.project
+        return self.home.read(lambda index: self._merged(query, _labelled(index, project), others))
+
+    def _merged(self, query: Callable[[Index], R], own: list[Index], others: list[Index]) -> R:
+        """``query`` over the home layers and the others; another project's index that fails
+        (damaged, busy) is dropped with a line and the query asked again."""
+        while True:
+            try:
+                return query(ProjectsIndex([*own, *others]))  # type: ignore[arg-type]
+            except (IndexCorrupt, IndexUnavailable):
+                failing = _failing(query, others)
+                if not failing:
+                    raise  # the home project's: its own memory rebuilds it
+            for index, problem in failing:
+                others.remove(index)
+                _close(index)
+                self.notify(f"skipped project {index.project}: {problem}")
+            if not own and not others:
+                self.home.require_store()
+
+    def close(self) -> None:
+        """Close the other projects' indexes (the home memory is its owner's to close)."""
+        for index in self._others or []:
+            _close(index)
+        self._others = None
+
+
+def open_other(name: str, root: Path) -> Index:
+    """Another project's index, read-only and current; ``Skip`` says why it cannot be."""
+    import apsw
+
+    from memcli.index import Index
+    from memcli.store.files import LOCK_FILE, Store
+    from memcli.store.lock import is_held
+
+    reindex = f"run `mem reindex --project {name}`"
+    store = Store(root)
+    if not store.exists():
+        raise Skip("it is no memory store (not a git repository)")
+    try:
+        if is_held(store.cache_dir / LOCK_FILE):
+            raise Skip("busy: a write to it is under way; search again in a moment")
+        path = store.index_path
+        head = store.head() or ""
+    except StoreError as exc:
+        raise Skip(str(exc)) from None
+    if not path.is_file():
+        raise Skip(f"it has no index yet; {reindex}")
+    try:
+        index = Index.reading(path, busy_ms=BUSY_MS)
+    except IndexUnavailable as exc:
+        raise Skip(f"{str(exc).removeprefix('cannot use the index: ')}; {reindex}") from None
+    except IndexCorrupt:
+        raise Skip(f"its index is damaged; {reindex}") from None
+    index.project = name
+    try:
+        if index.indexed_commit() != head:
+            raise Skip(f"its index is behind its memories; {reindex}")
+        index.store_size()
+    except Skip:
+        _close(index)
+        raise
+    except (MemError, apsw.Error) as exc:
+        _close(index)
+        raise Skip(f"its index is damaged ({type(exc).__name__}); {reindex}") from None
+    return index
+
+
+def hit_dict(entry: Entry, short_id: str) -> dict[str, Any]:
+    """A hit's entry shape, with its ``project`` and the ``show`` command for it."""
+    return entry.to_json(short_id) | {"project": entry.project, "show": reference(entry, short_id)}
+
+
+def hit_dicts(reader: Memory, entries: list[Entry]) -> list[dict[str, Any]]:
+    """``hit_dict`` of each, their short ids unique among every store read."""
+    short_ids = reader.read(lambda index: index.short_ids([e.id for e in entries]))
+    return [hit_dict(entry, short_ids[entry.id]) for entry in entries]
+
+
+def home_location(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
+    """The store a search across projects starts from: the one found from here, else (outside
+    any project) the user's."""
+    from memcli.store.layers import user_store_root
+    from memcli.store.location import StoreLocation, locate
+
+    try:
+        return locate(store, project, cwd)
+    except StoreError:
+        return StoreLocation(user_store_root(), "user")
+
+
+def _failing(query: Callable[[Index], R], others: list[Index]) -> list[tuple[Index, str]]:
+    """The other projects' indexes the query fails on alone, with what to say of each."""
+    failing = []
+    for index in others:
+        try:
+            query(index)
+        except IndexCorrupt:
+            reindex = f"run `mem reindex --project {index.project}`"
+            failing.append((index, f"its index is damaged; {reindex}"))
+        except IndexUnavailable as exc:
+            failing.append((index, f"busy or unreadable ({exc}); search again in a moment"))
+    return failing
+
+
+def _labelled(index: Index, project: str | None) -> list[Index]:
+    """The home project's indexes (one, or a LayeredIndex's layers), each naming the project
+    (the user's layer is no project's)."""
+    layers = list(getattr(index, "layers", [index]))
+    for layer in layers:
+        layer.project = None if layer.layer == "user" else project
+    return layers
+
+
+def _resolved(path: Path) -> Path:
+    with contextlib.suppress(OSError):
+        return path.resolve()
+    return path
+
+
+def _close(index: Index) -> None:
+    with contextlib.suppress(Exception):
+        index.close()

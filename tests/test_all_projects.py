@@ -1,0 +1,184 @@
+"""``mem search --all-projects``: every project's store (and the user's) in one ranking.
+
+Nothing crosses between projects unless asked; when asked, each hit names its project
+and the command that shows it, other projects' stores are only read, and a store that
+cannot be read is passed over with one line.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import apsw
+import pytest
+
+import memcli
+from memcli.store.files import Store
+
+from .conftest import git, git_project, mem, run_mem, user_config
+
+TWENTY = [f"svc{n:02d}" for n in range(1, 21)]
+
+
+def save(project: str, text: str, *extra: str) -> str:
+    """A memory saved in ``project``'s central store; its id."""
+    result = mem("save", text, "--project", project, "--json", *extra)
+    return str(json.loads(result.stdout)["id"])
+
+
+@pytest.fixture
+def projects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Three projects (the one the tests run in, "home", and two others) and the user layer,
+    each holding one memory about uploads; the ids by where they are."""
+    git_project(tmp_path / "home", {"README.md": "home\n"})
+    monkeypatch.chdir(tmp_path / "home")
+    return {
+        "home": save("home", "Uploads go through the home gateway", "--type", "decision"),
+        "alpha": save(
+            "alpha", "The upload proxy times out after sixty seconds", "--type", "gotcha"
+        ),
+        "beta": save(
+            "beta",
+            "Uploads retry three times with backoff",
+            "--type",
+            "pattern",
+            "--concept",
+            "net",
+        ),
+        "user": save("home", "I want upload errors shown in full", "--layer", "user"),
+    }
+
+
+def test_a_plain_search_never_shows_another_projects_memory(projects: dict[str, str]) -> None:
+    found = {hit["id"] for hit in json.loads(mem("search", "upload", "--json").stdout)}
+    assert found == {projects["home"], projects["user"]}
+    text = mem("search", "upload proxy sixty seconds backoff").stdout
+    assert "sixty seconds" not in text and "backoff" not in text
+    with memcli.open_store() as store:
+        assert {hit["id"] for hit in store.search("upload")} == found
+
+
+def test_all_projects_ranks_every_store_as_one_and_names_each_hits_project(
+    projects: dict[str, str],
+) -> None:
+    result = mem("search", "upload", "--all-projects", "--json")
+    hits = json.loads(result.stdout)
+    assert {hit["id"] for hit in hits} == set(projects.values())
+    by_id = {hit["id"]: hit for hit in hits}
+    assert by_id[projects["alpha"]]["project"] == "alpha"
+    assert by_id[projects["beta"]]["project"] == "beta"
+    assert by_id[projects["home"]]["project"] == "home"
+    assert by_id[projects["user"]]["project"] is None
+    assert by_id[projects["user"]]["layer"] == "user"
+    scores = [hit["score"] for hit in hits]
+    assert scores == sorted(scores, reverse=True)
+    assert result.stderr == ""
+    lines = mem("search", "upload", "--all-projects").stdout.splitlines()
+    assert len(lines) == 4
+    alpha = next(line for line in lines if "sixty seconds" in line)
+    assert alpha.endswith(f"(mem show {by_id[projects['alpha']]['short_id']} --project alpha)")
+
+
+def test_the_printed_reference_shows_the_memory_of_the_other_project(
+    projects: dict[str, str], tmp_path: Path
+) -> None:
+    hits = json.loads(mem("search", "sixty seconds", "--all-projects", "--json").stdout)
+    command = shlex.split(hits[0]["show"])
+    assert command[:2] == ["mem", "show"] and "--project" in command
+    shown = mem(*command[1:], "--json")
+    assert json.loads(shown.stdout)[0]["id"] == projects["alpha"]
+    assert mem("show", projects["alpha"][:12], expect=1).exit_code == 1  # not this project's
+
+
+def test_filters_work_across_projects(projects: dict[str, str]) -> None:
+    def ids(*args: str) -> set[str]:
+        found = json.loads(mem("search", "upload", "--all-projects", "--json", *args).stdout)
+        return {hit["id"] for hit in found}
+
+    assert ids("--type", "gotcha") == {projects["alpha"]}
+    assert ids("--concept", "net") == {projects["beta"]}
+    assert ids("--type", "gotcha", "--type", "pattern") == {projects["alpha"], projects["beta"]}
+    assert ids("--since", "1d") == set(projects.values())
+    assert ids("--until", "2001-01-01") == set()
+    assert ids("--all", "--mode", "lexical") == set(projects.values())
+
+
+def test_all_projects_takes_no_layer_or_transcripts(projects: dict[str, str]) -> None:
+    for extra in (["--layer", "user"], ["--transcripts"]):
+        result = mem("search", "upload", "--all-projects", *extra, expect=2)
+        assert "--all-projects" in result.output and "Traceback" not in result.output
+
+
+def test_outside_any_project_it_searches_every_store(
+    projects: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    hits = json.loads(mem("search", "upload", "--all-projects", "--json").stdout)
+    assert {hit["id"] for hit in hits} == set(projects.values())
+
+
+def _index_state(root: Path) -> dict[str, bytes]:
+    cache = root / ".cache"
+    return {path.name: path.read_bytes() for path in sorted(cache.iterdir()) if path.is_file()}
+
+
+def test_twenty_projects_with_broken_ones_each_skipped_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user_config('[semantic]\nmodel = "none"\n')  # twenty stores: full text is enough here
+    for name in TWENTY:
+        save(name, f"The {name} deploy needs the upload token rotated", "--type", "gotcha")
+    home = Path(memcli.open_store(project=TWENTY[0]).location.root).parent
+    stores = {name: home / name for name in TWENTY}
+    (stores["svc02"] / ".cache" / "index.db").write_bytes(b"not a database at all" * 300)
+    # a commit made where the store's hooks did not run: its index is behind
+    git(stores["svc03"], "-c", "core.hooksPath=/dev/null", "commit", "-qm", "x", "--allow-empty")
+    db = apsw.Connection(str(stores["svc04"] / ".cache" / "index.db"))
+    db.pragma("user_version", 1)  # an index of another version of mem
+    db.close()
+    (home / "svc05" / ".git").rename(home / "svc05" / "git-gone")  # no repository
+    (home / "svc21").mkdir()  # an empty folder: no store
+    before = {name: _index_state(root) for name, root in stores.items() if name != "svc05"}
+    outside = tmp_path / "nowhere"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    with Store(stores["svc06"]).write_lock():  # a write under way
+        result = run_mem("search", "upload token", "--all-projects", "--json", "--limit", "50")
+    assert result.returncode == 0, result.stderr
+    skipped = result.stderr.splitlines()
+    assert sorted(line.split()[3].rstrip(":") for line in skipped) == [
+        "svc02",
+        "svc03",
+        "svc04",
+        "svc05",
+        "svc06",
+        "svc21",
+    ], skipped
+    assert all(line.startswith("mem: skipped project ") for line in skipped)
+    assert "mem reindex --project svc02" in next(line for line in skipped if "svc02" in line)
+    assert "mem reindex --project svc03" in next(line for line in skipped if "svc03" in line)
+    assert "Traceback" not in result.stderr
+    found = sorted(hit["project"] for hit in json.loads(result.stdout))
+    assert found == [
+        name for name in TWENTY if name not in {"svc02", "svc03", "svc04", "svc05", "svc06"}
+    ]
+    after = {name: _index_state(root) for name, root in stores.items() if name != "svc05"}
+    assert after == before  # read only: nothing written, no -wal or -shm left behind
+
+
+def test_a_project_that_has_no_index_yet_is_skipped_until_reindexed(
+    projects: dict[str, str], tmp_path: Path
+) -> None:
+    index = tmp_path / "mem-home" / "beta" / ".cache" / "index.db"
+    index.unlink()
+    result = mem("search", "upload", "--all-projects", "--json")
+    assert projects["beta"] not in {hit["id"] for hit in json.loads(result.stdout)}
+    assert "skipped project beta" in result.stderr and "mem reindex --project beta" in result.stderr
+    assert not index.exists()
+    mem("reindex", "--project", "beta")
+    found = json.loads(mem("search", "upload", "--all-projects", "--json").stdout)
+    assert projects["beta"] in {hit["id"] for hit in found}
