@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import apsw
+import httpx
 import pytest
 
 import memcli
 from memcli.store.files import Store
 
-from .conftest import git, git_project, mem, run_mem, user_config
+from .conftest import git, git_project, mem, mem_executable, run_mem, server_env, user_config
 
 TWENTY = [f"svc{n:02d}" for n in range(1, 21)]
 
@@ -121,6 +126,19 @@ def test_outside_any_project_it_searches_every_store(
     assert {hit["id"] for hit in hits} == set(projects.values())
 
 
+def test_the_python_api_searches_every_project_when_asked(projects: dict[str, str]) -> None:
+    notices: list[str] = []
+    with memcli.open_store(notify=notices.append) as store:
+        hits = store.search("upload", all_projects=True, type="gotcha")
+        assert [(hit["id"], hit["project"]) for hit in hits] == [(projects["alpha"], "alpha")]
+        with pytest.raises(memcli.InvalidInput):
+            store.search("upload", all_projects=True, layer="user")
+        with pytest.raises(memcli.InvalidInput):
+            store.search("upload", all_projects="yes")  # type: ignore[arg-type]
+        assert projects["alpha"] not in {hit["id"] for hit in store.search("upload")}
+    assert notices == []
+
+
 def _index_state(root: Path) -> dict[str, bytes]:
     cache = root / ".cache"
     return {path.name: path.read_bytes() for path in sorted(cache.iterdir()) if path.is_file()}
@@ -182,3 +200,85 @@ def test_a_project_that_has_no_index_yet_is_skipped_until_reindexed(
     mem("reindex", "--project", "beta")
     found = json.loads(mem("search", "upload", "--all-projects", "--json").stdout)
     assert projects["beta"] in {hit["id"] for hit in found}
+
+
+# ------------------------------------------------------------- MCP and HTTP
+
+
+def _served_projects(base: Path) -> tuple[Path, dict[str, str]]:
+    """Two projects under the servers' MEM_HOME and a home project to run in."""
+    env = server_env(base)
+    home = base / "home-project"
+    git_project(home, {"README.md": "home\n"})
+    ids = {}
+    for name, text in (
+        ("home-project", "Uploads go through the home gateway"),
+        ("alpha", "The upload proxy times out after sixty seconds"),
+    ):
+        saved = run_mem("save", text, "--project", name, "--json", env=env, cwd=base)
+        assert saved.returncode == 0, saved.stderr
+        ids[name] = json.loads(saved.stdout)["id"]
+    return home, ids
+
+
+@pytest.mark.e2e
+def test_the_mcp_search_tool_takes_all_projects(tmp_path: Path) -> None:
+    from .test_mcp import start_client
+
+    home, ids = _served_projects(tmp_path)
+    with ExitStack() as stack:
+        client = start_client(stack, [], tmp_path, cwd=home)
+        plain = client.ok("search", query="upload")
+        assert [hit["id"] for hit in plain] == [ids["home-project"]]
+        every = client.ok("search", query="upload", all_projects=True)
+        assert {(hit["id"], hit["project"]) for hit in every} == {
+            (ids["home-project"], "home-project"),
+            (ids["alpha"], "alpha"),
+        }
+        assert "true or false" in client.error("search", query="upload", all_projects="yes")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[httpx.Client, dict[str, str]]]:
+    home, ids = _served_projects(tmp_path)
+    log = tmp_path / "serve-stderr.txt"
+    with log.open("w") as errors:
+        process = subprocess.Popen(
+            [mem_executable(), "serve", "--port", "0"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            env=server_env(tmp_path),
+            cwd=home,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while "mem: serving " not in log.read_text():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        line = next(x for x in log.read_text().splitlines() if x.startswith("mem: serving "))
+        url = line.split(" on ", 1)[1].split(" ", 1)[0]
+        token = (tmp_path / "mem-home" / ".api-token").read_text().strip()
+        headers = {"Authorization": f"Bearer {token}"}
+        with httpx.Client(base_url=url, headers=headers, timeout=60) as client:
+            yield client, ids
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.mark.e2e
+def test_the_http_search_route_takes_projects_all(
+    served: tuple[httpx.Client, dict[str, str]],
+) -> None:
+    client, ids = served
+    plain = client.get("/api/memory/search", params={"query": "upload"}).json()["results"]
+    assert [hit["id"] for hit in plain] == [ids["home-project"]]
+    every = client.get("/api/memory/search", params={"query": "upload", "projects": "all"})
+    assert every.status_code == 200, every.text
+    assert {(h["id"], h["project"]) for h in every.json()["results"]} == {
+        (ids["home-project"], "home-project"),
+        (ids["alpha"], "alpha"),
+    }
+    refused = client.get("/api/memory/search", params={"query": "upload", "projects": "some"})
+    assert refused.status_code == 422 and "projects must be 'all'" in refused.json()["error"]
