@@ -272,7 +272,8 @@ class Queries:
         were indexed in, which a rebuild makes the files' date order), so that a word nearly
         every memory holds costs what that many do. When filters leave fewer than ``needed``
         (default: ``limit``) of them, every match is ranked after all."""
-        floor = self._newest_floor(match, newest) if newest else 0
+        # A store of no more rows than ``newest`` has no older matches to leave out.
+        floor = self._newest_floor(match, newest) if newest and self.store_size() > newest else 0
         return self._ranked(match, self._current(filters), limit, floor, needed)
 
     def _newest_floor(self, match: str, newest: int) -> int:
@@ -440,7 +441,7 @@ class Queries:
     @translating_errors
     def store_size(self) -> int:
         """About how many memories the index holds (the largest row number: no count is run)."""
-        return int(next(iter(self.db.execute(LAST_ROWID)))[0])
+        return int(next(iter(self.db.execute(LAST_ROWID)))[0] or 0)
 
     @translating_errors
     def term_counts(self, terms: list[Term], cap: int) -> list[int]:

@@ -135,20 +135,17 @@ class SemanticSearch:
 
             window = max(CANDIDATES, 4 * limit)
             return scan.nearest(self.index, vector, sign_code(vector, self.center), window, limit)
-        return exact_nearest(vector, self.candidates(query, limit), limit)
+        found = self.candidates(query, wanted(limit), max(CANDIDATES, 4 * limit))
+        return exact_nearest(vector, found, limit)
 
-    def candidates(
-        self, query: str, limit: int, window: int | None = None
-    ) -> list[tuple[float, str, bytes]]:
-        """What the exact cosine orders for the ``limit`` nearest: a few more than asked, picked
-        by the int8 cosine in SQL among the ``window`` nearest sign codes (by default
-        ``CANDIDATES``, or four times ``limit``; ``vectors.nearest``)."""
+    def candidates(self, query: str, count: int, window: int) -> list[tuple[float, str, bytes]]:
+        """``count`` memories for the exact cosine to order, picked by the int8 cosine in SQL
+        among the ``window`` (at least ``count``) nearest sign codes (``vectors.nearest``)."""
         vector = self.query_vector(query)
         if not any(vector):
             return []
-        code, wanted = sign_code(vector, self.center), 2 * limit + 10
-        scan = max(window or max(CANDIDATES, 4 * limit), wanted)
-        return list(vectors.nearest(self.index.db, code, int8_bytes(vector), scan, wanted))
+        code, scan = sign_code(vector, self.center), max(window, count)
+        return list(vectors.nearest(self.index.db, code, int8_bytes(vector), scan, count))
 
     def background(self, query: str, size: int) -> list[float]:
         """The query's cosine with a fixed sample of ``size`` of the store's texts
@@ -178,6 +175,11 @@ class SemanticSearch:
 
             return dict(scan.ranked(vector, found))
         return {ident: cosine(vector, vec) for ident, vec in found}
+
+
+def wanted(limit: int) -> int:
+    """How many candidates the exact cosine orders for the ``limit`` nearest: a few more."""
+    return 2 * limit + 10
 
 
 def exact_nearest(
@@ -227,14 +229,19 @@ class LayeredSemantic:
             scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
             scored.sort(key=lambda pair: (-pair[1], pair[0]))
             return scored[:limit]
-        # The sign codes' window shared among the layers, as one index of them all would scan.
-        window = max(CANDIDATES // len(self.searches), 2 * limit + 10)
-        found = [
-            each for search in self.searches for each in search.candidates(query, limit, window)
-        ]
-        found.sort(key=lambda each: (each[0], each[1]))
+        # The sign codes' window shared among the layers, as one index of them all would scan;
+        # each layer asked first for its share and a margin, again for all if it needs be.
+        count, layers = wanted(limit), len(self.searches)
+        window, few = max(CANDIDATES // layers, 1), min(count, 2 * count // layers + 10)
+        found = [search.candidates(query, few, window) for search in self.searches]
+        best = sorted(each for part in found for each in part)[:count]
+        bar = best[-1][0] if len(best) == count else None
+        for n, part in enumerate(found):
+            if few < count and len(part) == few and (bar is None or part[-1][0] <= bar):
+                found[n] = self.searches[n].candidates(query, count, window)
+        best = sorted(each for part in found for each in part)[:count]
         vector = self.searches[0].query_vector(query)
-        return exact_nearest(vector, found[: 2 * limit + 10], limit)
+        return exact_nearest(vector, best, limit)
 
     def background(self, query: str, size: int) -> list[float]:
         """Each layer's share of a background sample of ``size`` (``SemanticSearch``)."""
