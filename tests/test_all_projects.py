@@ -126,6 +126,15 @@ def test_outside_any_project_it_searches_every_store(
     assert {hit["id"] for hit in hits} == set(projects.values())
 
 
+def test_a_central_store_named_by_its_path_is_named_by_its_project(
+    projects: dict[str, str], tmp_path: Path
+) -> None:
+    alpha = str(tmp_path / "mem-home" / "alpha")
+    hits = json.loads(mem("search", "upload", "--all-projects", "--store", alpha, "--json").stdout)
+    assert {hit["id"]: hit["project"] for hit in hits}[projects["alpha"]] == "alpha"
+    assert {hit["id"] for hit in hits} == set(projects.values())
+
+
 def test_the_python_api_searches_every_project_when_asked(projects: dict[str, str]) -> None:
     notices: list[str] = []
     with memcli.open_store(notify=notices.append) as store:

@@ -133,7 +133,7 @@ class AllProjects(Memory):
             if not others:
                 self.home.require_store()
             return self._merged(query, [], others)
-        project = self.home.location.project
+        project = self.home.location.project or _central_name(self.home.location.root)
         return self.home.read(lambda index: self._merged(query, _labelled(index, project), others))
 
     def _merged(self, query: Callable[[Index], R], own: list[Index], others: list[Index]) -> R:
@@ -245,6 +245,14 @@ def _labelled(index: Index, project: str | None) -> list[Index]:
     for layer in layers:
         layer.project = None if layer.layer == "user" else project
     return layers
+
+
+def _central_name(root: Path) -> str | None:
+    """The project a store named by its path (``--store``) is, when it is a central one."""
+    from memcli.store.location import central_projects
+
+    found = _resolved(root)
+    return next((name for name, where in central_projects() if _resolved(where) == found), None)
 
 
 def _resolved(path: Path) -> Path:
