@@ -92,17 +92,21 @@ def _search_all(
     from memcli.service.all_projects import AllProjects, hit_dicts
 
     reader = AllProjects(home)
-    try:
+
+    def run(notify: Callable[[str], None]) -> Records:
         outcome = Searcher(reader).search(text, filters, limit=count, mode=mode)
-        _lexical_notice(reader, mode, outcome.mode, outcome.semantic)
+        _lexical_notice(notify, mode, outcome.mode, outcome.semantic)
         return hit_dicts(reader, outcome.entries)
+
+    try:
+        return reader.searched(run)
     finally:
         reader.close()
 
 
-def _lexical_notice(memory: Memory, asked: str | None, used: str, why: str) -> None:
+def _lexical_notice(notify: Callable[[str], None], asked: str | None, used: str, why: str) -> None:
     if asked in ("semantic", "hybrid") and used != asked:
-        memory.notify(f"{why}; searching by full text")
+        notify(f"{why}; searching by full text")
 
 
 def _log(message: str) -> None:
@@ -356,7 +360,7 @@ class MemStore:
                 return _search_all(_layered(memory), text, filters, count, mode)
             memory = _of_layer(memory, layer)
             outcome = Searcher(memory).search(text, filters, limit=count, mode=mode)
-            _lexical_notice(memory, mode, outcome.mode, outcome.semantic)
+            _lexical_notice(memory.notify, mode, outcome.mode, outcome.semantic)
             return memory.entry_dicts(outcome.entries)
 
     def get(self, ids: str | Sequence[str]) -> Records:

@@ -22,7 +22,16 @@ import pytest
 import memcli
 from memcli.store.files import Store
 
-from .conftest import git, git_project, mem, mem_executable, run_mem, server_env, user_config
+from .conftest import (
+    INDEX_DAMAGE,
+    git,
+    git_project,
+    mem,
+    mem_executable,
+    run_mem,
+    server_env,
+    user_config,
+)
 
 TWENTY = [f"svc{n:02d}" for n in range(1, 21)]
 
@@ -195,6 +204,49 @@ def test_twenty_projects_with_broken_ones_each_skipped_in_one_line(
     ]
     after = {name: _index_state(root) for name, root in stores.items() if name != "svc05"}
     assert after == before  # read only: nothing written, no -wal or -shm left behind
+
+
+@pytest.mark.parametrize("damage", sorted(INDEX_DAMAGE))
+def test_a_damaged_index_of_another_project_is_skipped_in_one_line(
+    projects: dict[str, str], damage: str, tmp_path: Path
+) -> None:
+    index = tmp_path / "mem-home" / "alpha" / ".cache" / "index.db"
+    INDEX_DAMAGE[damage](index)
+    result = run_mem("search", "upload sixty seconds", "--all-projects", "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        line
+        for line in result.stderr.splitlines()
+        if line.startswith("mem: skipped project alpha: ")
+    ]
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert "mem reindex --project alpha" in result.stderr
+    found = {hit["id"] for hit in json.loads(result.stdout)}
+    assert found == set(projects.values()) - {projects["alpha"]}
+
+
+def test_an_index_damaged_where_only_the_search_reads_is_skipped_and_home_left_alone(
+    projects: dict[str, str], tmp_path: Path
+) -> None:
+    index = tmp_path / "mem-home" / "alpha" / ".cache" / "index.db"
+    db = apsw.Connection(str(index))
+    size = db.pragma("page_size")
+    found = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'memories_fts_data'")
+    (page,) = found.fetchone()
+    db.close()
+    with index.open("r+b") as handle:  # the full-text index's pages, not what opening reads
+        handle.seek((page - 1) * size)
+        handle.write(b"\xff" * size)
+    home = tmp_path / "mem-home" / "home" / ".cache" / "index.db"
+    before = home.stat().st_mtime_ns
+    result = run_mem("search", "upload sixty seconds", "--all-projects", "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "mem: skipped project alpha: its index is damaged; run `mem reindex --project alpha`"
+    ]
+    found_ids = {hit["id"] for hit in json.loads(result.stdout)}
+    assert found_ids == set(projects.values()) - {projects["alpha"]}
+    assert home.stat().st_mtime_ns == before  # the home project's index was not rebuilt
 
 
 def test_a_project_that_has_no_index_yet_is_skipped_until_reindexed(

@@ -21,11 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import apsw
+
 from memcli.core.errors import IndexCorrupt, IndexUnavailable, MemError, StoreError
 from memcli.core.schema import KEY_ORDER
 from memcli.index.layered import LayeredIndex, best_entries
 from memcli.index.queries import NO_FILTERS, Filters, Ranking
-from memcli.service.memory import Memory
+from memcli.service.memory import Memory, Notify
 
 if TYPE_CHECKING:
     from memcli.index import Entry, Index
@@ -33,6 +35,8 @@ if TYPE_CHECKING:
     from memcli.store.location import StoreLocation
 
 R = TypeVar("R")
+_FAILURES = (apsw.CorruptError, apsw.NotADBError, apsw.BusyError, apsw.IOError)
+"""SQLite's errors that read another store's index (the semantic tables are read directly)."""
 BUSY_MS = 200
 """How long a read waits on another project's index before that store counts as busy."""
 FEW_MARGIN = 10
@@ -41,6 +45,10 @@ FEW_MARGIN = 10
 
 class Skip(Exception):
     """Why another project's store is not searched."""
+
+
+class Failed(Exception):
+    """Another project's index failed during a search (``AllProjects.searched`` finds whose)."""
 
 
 def reference(entry: Entry, short_id: str) -> str:
@@ -137,21 +145,46 @@ class AllProjects(Memory):
         return self.home.read(lambda index: self._merged(query, _labelled(index, project), others))
 
     def _merged(self, query: Callable[[Index], R], own: list[Index], others: list[Index]) -> R:
-        """``query`` over the home layers and the others; another project's index that fails
-        (damaged, busy) is dropped with a line and the query asked again."""
-        while True:
-            try:
-                return query(ProjectsIndex([*own, *others]))  # type: ignore[arg-type]
-            except (IndexCorrupt, IndexUnavailable):
-                failing = _failing(query, others)
-                if not failing:
-                    raise  # the home project's: its own memory rebuilds it
-            for index, problem in failing:
-                others.remove(index)
-                _close(index)
-                self.notify(f"skipped project {index.project}: {problem}")
-            if not own and not others:
-                self.home.require_store()
+        """``query`` over the home layers and the others. A failure with others read is
+        ``Failed`` (``searched`` finds whose); the home layers' alone are left to their own
+        memory, which rebuilds a corrupt index as every read does."""
+        try:
+            return query(ProjectsIndex([*own, *others]))  # type: ignore[arg-type]
+        except (IndexCorrupt, IndexUnavailable, *_FAILURES) as exc:
+            if not others:
+                raise
+            raise Failed(str(exc)) from None
+
+    def searched(self, run: Callable[[Notify], R]) -> R:
+        """``run(notify)``: a whole search (its own ``Searcher``) over every store. When one
+        fails mid-search (a page damaged that opening it did not read), the search is run
+        again with each store alone beside the home layers (its notices kept back) to find
+        which; those are skipped with a line each, and the search is run once more."""
+        try:
+            return run(self.notify)
+        except Failed:
+            pass
+        everyone, failing = list(self.others()), []
+        try:
+            self._others = []
+            if self.home.layers.present():
+                run(_quiet)  # the home layers alone: a corrupt index of theirs is rebuilt
+            for index in everyone:
+                self._others = [index]
+                try:
+                    run(_quiet)
+                except Failed:
+                    failing.append(index)
+        finally:
+            self._others = [index for index in everyone if index not in failing]
+        for index in failing:
+            _close(index)
+            reindex = f"run `mem reindex --project {index.project}`"
+            self.notify(f"skipped project {index.project}: its index is damaged; {reindex}")
+        try:
+            return run(self.notify)
+        except Failed as exc:
+            raise IndexUnavailable(f"a project's index failed while searching ({exc})") from None
 
     def close(self) -> None:
         """Close the other projects' indexes (the home memory is its owner's to close)."""
@@ -162,8 +195,6 @@ class AllProjects(Memory):
 
 def open_other(name: str, root: Path) -> Index:
     """Another project's index, read-only and current; ``Skip`` says why it cannot be."""
-    import apsw
-
     from memcli.index import Index
     from memcli.store.files import LOCK_FILE, Store
     from memcli.store.lock import is_held
@@ -224,18 +255,8 @@ def home_location(store: str | None, project: str | None, cwd: Path) -> StoreLoc
         return StoreLocation(user_store_root(), "user")
 
 
-def _failing(query: Callable[[Index], R], others: list[Index]) -> list[tuple[Index, str]]:
-    """The other projects' indexes the query fails on alone, with what to say of each."""
-    failing = []
-    for index in others:
-        try:
-            query(index)
-        except IndexCorrupt:
-            reindex = f"run `mem reindex --project {index.project}`"
-            failing.append((index, f"its index is damaged; {reindex}"))
-        except IndexUnavailable as exc:
-            failing.append((index, f"busy or unreadable ({exc}); search again in a moment"))
-    return failing
+def _quiet(message: str) -> None:
+    """The notices of a search run only to find a failing store: kept back."""
 
 
 def _labelled(index: Index, project: str | None) -> list[Index]:

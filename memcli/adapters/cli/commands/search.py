@@ -132,7 +132,8 @@ def search(
             raise click.UsageError(f"{option} reads this project only: drop it or --all-projects")
         reader = _all_projects(store_dir, project)
         try:
-            click.echo(search_text(reader, asked, notice, across=True), nl=False)
+            found = reader.searched(lambda notify: search_text(reader, asked, notify, across=True))
+            click.echo(found, nl=False)
         finally:
             reader.close()
         return
