@@ -6,7 +6,7 @@ and every other project's central store under ``MEM_HOME``, through one
 ``ProjectsIndex``: one ranking over all of them, bm25 on one scale
 (``LayeredIndex``), each entry naming its project.
 
-The other projects are only read: each index is opened read-only (no lock, no
+The other projects are only read: each index is opened read-only (no lock held, no
 file created, nothing refreshed, rebuilt or embedded), and used only if it is
 current, that is, it reflects its store's HEAD. A store that cannot be read so
 is skipped with one line saying why and what to run: no git repository, a
