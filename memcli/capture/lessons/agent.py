@@ -28,6 +28,7 @@ MAX_EXPLANATIONS = 8
 MAX_TRACKED_CALLS = 256
 MAX_ERROR_CHARS = 200
 MIN_NOTE_WORDS = 5
+_SHELLS = SHELL_TOOLS | {"shell_command"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _OUTRIGHT = re.compile(
     r"\b(?:root cause|culprit|turns out|the (?:real )?(?:problem|issue|bug|cause) (?:was|is))\b",
@@ -58,7 +59,7 @@ def command_key(command: str) -> str:
 
 def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     """Root causes and notes, in the order the session reached them."""
-    calls: dict[str, tuple[str, ...]] = {}
+    calls: dict[str, tuple[str, ...]] = {}  # a tool call's message id -> the commands it ran
     last: tuple[str, ...] = ()
     open_failures: dict[str, _Failure] = {}
     for turn in turns:
@@ -69,16 +70,18 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 add_files(failure.edited, message.edited)
                 _explain(failure, turn, said)
             yield from _notes(turn, said)
-            if message.commands:
-                last = tuple(message.commands)
+            if message.tools:
+                if message.commands:
+                    last = tuple(message.commands)
                 if message.uuid:
-                    calls[message.uuid] = last
+                    calls[message.uuid] = tuple(message.commands)
                     if len(calls) > MAX_TRACKED_CALLS:
                         del calls[next(iter(calls))]
         elif turn.role == "tool":
             commands = calls.get(message.parent or "")
-            if commands is None:
-                commands = last if SHELL_TOOLS.intersection(message.tools) or last else ()
+            if commands is None:  # no id to tell its call by (Codex): the last shell call's
+                shell = _SHELLS.intersection(message.tools) or not message.tools
+                commands = last if shell else ()
             for command in commands:
                 key = command_key(command)
                 if not key:

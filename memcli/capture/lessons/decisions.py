@@ -54,15 +54,19 @@ def _agreed(proposal: Turn, answer: Turn) -> Candidate | None:
 
 
 def _recommended(offered: list[str]) -> list[str]:
-    """The proposing sentence with its reason (the sentence after, when it holds it)."""
-    for index, sentence in enumerate(offered):
-        if not patterns.PROPOSAL.search(sentence) or patterns.NARRATION.match(sentence):
-            continue
-        if patterns.REASON.search(sentence):
-            return [sentence]
+    """The proposing sentence that gives its reason, else one whose next sentence does."""
+    proposing = [
+        index
+        for index, sentence in enumerate(offered)
+        if patterns.PROPOSAL.search(sentence) and not patterns.NARRATION.match(sentence)
+    ]
+    for index in proposing:
+        if patterns.REASON.search(offered[index]):
+            return [offered[index]]
+    for index in proposing:
         following = offered[index + 1] if index + 1 < len(offered) else ""
         if following and patterns.REASON.search(following):
-            return [sentence, following]
+            return [offered[index], following]
     return []
 
 

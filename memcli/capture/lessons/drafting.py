@@ -6,6 +6,7 @@ so a 2,000-message session drafts in well under a second. The same input always
 gives the same drafts, in the order the session said them.
 
 Within a session the same lesson said twice is one draft: drafts whose words mostly
+content words mostly
 overlap merge into the first, keeping the kind that says most (a correction over the
 rule it holds).
 """
@@ -17,14 +18,14 @@ from collections.abc import Sequence
 from memcli.capture.lessons.agent import agent_lessons
 from memcli.capture.lessons.decisions import decisions
 from memcli.capture.lessons.session import Candidate, add_files, turns
-from memcli.capture.lessons.text import quote, title, words
+from memcli.capture.lessons.text import content_words, quote, title
 from memcli.capture.lessons.user import user_lessons
 from memcli.capture.transcripts.records import TranscriptMessage
 from memcli.core.lesson import LessonDraft, LessonKind
 
 MAX_DRAFTS = 50
-SAME_LESSON = 0.6
-"""Drafts sharing this much of their words (of the shorter one's) are one lesson."""
+SAME_LESSON = 0.8
+"""Drafts sharing this much of their content words (of the shorter one's) are one lesson."""
 _RANK: dict[LessonKind, int] = {
     "correction": 0,
     "rule": 1,
@@ -55,7 +56,7 @@ def draft_lessons(
 def _merged(found: list[Candidate]) -> list[Candidate]:
     kept: list[tuple[Candidate, frozenset[str]]] = []
     for candidate in found:
-        bag = frozenset(words(" ".join(candidate.parts)))
+        bag = content_words(" ".join(candidate.parts))
         if not bag:
             continue
         for index, (other, other_bag) in enumerate(kept):

@@ -33,6 +33,7 @@ RULE_ANYWHERE = re.compile(
     r"|\bour (?:convention|style|rule|standard|policy|team)\b"
     r"|\bthe (?:convention|rule|policy|house style) (?:is|here)\b"
     r"|\b(?:should|must|need to|has to|have to) (?:always|never)\b"
+    r"|^(?:every|all|any|each) (?:\S+ ){1,4}(?:must|should|has to|have to|needs? to)\b"
     r"|\b(?:should|must) not\b|\bmustn'?t\b|\bshouldn'?t\b"
     r"|\b(?:is|are) not allowed\b|\bnot allowed to\b"
     r"|\bi (?:always )?(?:prefer|want you to|'d rather|would rather)\b"
@@ -76,12 +77,21 @@ NOT_A_CORRECTION = re.compile(
 )
 
 DIRECTIVE = re.compile(
-    r"\b(?:use|using|should|must|need|needs|instead|rather|keep|put|only|always|never|"
-    r"don'?t|do not|not|wrong|revert|undo|remove|leave|the (?:right|correct)|belongs?|"
-    r"supposed to|expects?|required|requires)\b",
+    r"\b(?:use|using|should|shouldn'?t|must|mustn'?t|need|needs|has to|have to|instead|rather|"
+    r"keep|put|only|always|never|don'?t|do not|not|won'?t|can'?t|wrong|revert|undo|remove|"
+    r"leave|the (?:right|correct)|belongs?|lives?|goes|supposed to|expects?|required|requires)\b",
     _I,
 )
 """A correction holds something to do or not to do."""
+
+IMPERATIVE = re.compile(
+    r"^(?:(?:please|just|then|so)\s+)?(?:use|put|keep|move|add|write|call|make|switch|store|"
+    r"run|find|go|pass|set|leave|name|return|log|check|wrap|split|drop|remove|rename|revert|"
+    r"undo|change|stick|follow|read|commit|push|import|test|mock|avoid|prefer|always|never|"
+    r"don'?t|do not|stop)\b",
+    _I,
+)
+"""A sentence that tells the agent what to do, from its first word."""
 
 # ---- the agent's notes and root causes ------------------------------------------------
 
@@ -105,6 +115,7 @@ CAUSE = re.compile(
     r"(?:is|was|here is|here was|comes from|came from)|caused by|turns out|it turns out|"
     r"because|due to|that'?s why|which is why|this is why|the fix (?:is|was)|"
     r"fails? (?:because|when|if|since)|failing (?:because|since)|happens (?:because|when)|"
+    r"so (?:it|the|they|every|any|each)|too (?:early|late|soon)|before the|after the|"
     r"expects?|requires?|isn'?t (?:set|created|installed|available|loaded|found)|"
     r"wasn'?t (?:set|created|installed|available|loaded|found)|"
     r"(?:doesn'?t|does not|don'?t|do not) (?:exist|create|set|support|load|include|match))\b",

@@ -65,6 +65,19 @@ def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9][a-z0-9']*", text.lower())
 
 
+_STOP_WORDS = frozenset(
+    "a an the and or but if then so to of in on at by for with from as is are was were be been "
+    "it its this that these those we you i he she they them our your my me us do does did not no "
+    "yes please also just here there what which who when where how all any can will would should "
+    "could has have had i'm i'll it's that's don't".split()
+)
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words that carry a sentence's meaning (a few hundred common ones left out)."""
+    return frozenset(word for word in words(text) if word not in _STOP_WORDS)
+
+
 def quote(parts: list[str]) -> str:
     """Sentences joined into the quoted lesson, at most ``MAX_QUOTE_CHARS`` (cut at a word)."""
     text = " ".join(part.strip() for part in parts if part.strip())

@@ -85,10 +85,28 @@ def _correction(said: list[str]) -> list[str] | None:
     while len(words(" ".join(parts))) < 4 and index < len(said):
         parts.append(said[index])  # "No." then what to do instead
         index += 1
-    while index < len(said) and len(parts) < MAX_CORRECTION_SENTENCES and is_rule(said[index]):
-        parts.append(said[index])
+    while (
+        index < len(said)
+        and len(parts) < MAX_CORRECTION_SENTENCES
+        and _says_what_to_do(said[index])
+    ):
+        parts.append(said[index])  # what to do instead, and why
         index += 1
     joined = " ".join(parts)
-    if not patterns.DIRECTIVE.search(joined) or patterns.NOT_A_RULE.search(joined):
+    if patterns.NOT_A_RULE.search(joined):
+        return None
+    if not (patterns.DIRECTIVE.search(joined) or any(map(patterns.IMPERATIVE.match, parts))):
         return None
     return parts
+
+
+def _says_what_to_do(sentence: str) -> bool:
+    """A correction's next sentence that belongs to it: what to do, a rule, or the reason."""
+    if sentence.rstrip().endswith("?") or patterns.NOT_A_RULE.search(sentence):
+        return False
+    return bool(
+        is_rule(sentence)
+        or patterns.IMPERATIVE.match(sentence)
+        or patterns.DIRECTIVE.search(sentence)
+        or _REASON_START.match(sentence)
+    )
