@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import stat
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memcli.capture.lessons import draft_lessons
+from memcli.capture.lessons import draft_lessons, draft_session
 from memcli.capture.lessons.text import MAX_QUOTE_CHARS, MAX_TITLE_CHARS
 from memcli.capture.transcripts.records import TranscriptMessage, read_messages
+from memcli.core import config
 from memcli.core.lesson import LESSON_KINDS
-from tests.conftest import REPO_ROOT
+from tests.conftest import REPO_ROOT, user_config
 
 SESSION = "7e550000-0000-4000-8000-00000000abcd"
 Step = tuple[str, Any]
@@ -331,6 +335,98 @@ def test_drafting_never_raises_and_every_draft_is_well_formed(
         assert draft.kind in LESSON_KINDS and draft.text.strip() and draft.title
         assert draft.message
     assert draft_lessons(messages, session=SESSION, agent="claude", limit=limit) == drafts
+
+
+# ------------------------------------------------------------------ the [extract] command
+
+
+def extract_command(tmp_path: Path, answer: str, *, status: int = 0) -> str:
+    """A program that keeps what it read in ``given.json`` and prints ``answer``."""
+    script = tmp_path / "extract.py"
+    given = tmp_path / "given.json"
+    script.write_text(
+        "import sys\n"
+        f"open({str(given)!r}, 'w').write(sys.stdin.read())\n"
+        f"print({answer!r})\n"
+        f"sys.exit({status})\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return f"{sys.executable} {script}"
+
+
+STEPS: list[Step] = [
+    ("user", "Add zod."),
+    ("assistant", "I'll use npm."),
+    ("user", "No, we use pnpm here, never npm."),
+]
+
+
+def test_the_extract_command_drafts_instead(tmp_path: Path) -> None:
+    answer = json.dumps(
+        [
+            {
+                "kind": "rule",
+                "title": "pnpm, not npm",
+                "text": "we use pnpm here",
+                "files": ["package.json"],
+                "message": "u2",
+            }
+        ]
+    )
+    user_config(f"[extract]\ncommand = {json.dumps(extract_command(tmp_path, answer))}\n")
+    messages = claude_session(tmp_path, STEPS)
+    (draft,) = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert (draft.kind, draft.title, draft.text, draft.message) == (
+        "rule",
+        "pnpm, not npm",
+        "we use pnpm here",
+        "u2",
+    )
+    assert draft.files == ("package.json",) and draft.extra == {"drafted_by": "command"}
+    given = json.loads((tmp_path / "given.json").read_text())
+    assert given["session"] == SESSION and given["agent"] == "claude"
+    assert [m["id"] for m in given["messages"]] == ["u0", "u1", "u2"]
+    assert given["messages"][2] == {
+        "id": "u2",
+        "role": "user",
+        "text": "No, we use pnpm here, never npm.",
+    }
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "why"),
+    [
+        ('[{"kind": "rule", "text": "x", "message": "u2"}]', 3, "exited with status 3"),
+        ("not json at all", 0, "not JSON"),
+        ('{"drafts": []}', 0, "no known kind"),
+        ('[{"kind": "rant", "text": "x", "message": "u2"}]', 0, "no known kind"),
+        ('[{"kind": "rule", "text": "x", "message": "u99"}]', 0, "names no message"),
+        ('[{"kind": "rule", "text": " ", "message": "u2"}]', 0, "has no text"),
+    ],
+)
+def test_a_failing_extract_command_falls_back_with_one_line_logged(
+    tmp_path: Path, isolated_env: Path, answer: str, status: int, why: str
+) -> None:
+    user_config(
+        f"[extract]\ncommand = {json.dumps(extract_command(tmp_path, answer, status=status))}\n"
+    )
+    messages = claude_session(tmp_path, STEPS)
+    drafts = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert drafts == draft_lessons(messages, session=SESSION, agent="claude")
+    assert drafts[0].kind == "correction"
+    (line,) = (isolated_env / ".cache" / "mem" / "failures.log").read_text().splitlines()
+    _when, source, reason = line.split("\t")
+    assert source == "claude session end: extract command"
+    assert why in reason and reason.endswith("mem's own drafting was used")
+
+
+def test_a_stores_own_settings_never_set_the_extract_command(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "mem.toml").write_text('[extract]\ncommand = "rm -rf /"\ntimeout = "5s"\n')
+    settings_in_effect = config.read(store)
+    assert settings_in_effect.values["extract"]["command"] == ""
+    assert settings_in_effect.values["extract"]["timeout"] == 5
 
 
 # ------------------------------------------------------------------ the labelled set

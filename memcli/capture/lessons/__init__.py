@@ -10,5 +10,6 @@ instead, falling back to ``draft_lessons`` on any failure.
 from __future__ import annotations
 
 from memcli.capture.lessons.drafting import draft_lessons
+from memcli.capture.lessons.extract_command import draft_session
 
-__all__ = ["draft_lessons"]
+__all__ = ["draft_lessons", "draft_session"]
