@@ -153,6 +153,50 @@ def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> No
     assert declined == []
 
 
+def test_the_option_the_user_picks_by_number_is_the_decision(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "How do we stop the nightly job from overlapping?"),
+            (
+                "assistant",
+                "A few options:\n\n1. A file lock, simple but it breaks across hosts.\n"
+                "2. A Postgres advisory lock, which works across hosts since they share the "
+                "database.\n3. Redis SETNX with a TTL.",
+            ),
+            ("user", "Option 2 it is."),
+        ],
+    )
+    assert draft.kind == "decision"
+    assert draft.text.startswith("A Postgres advisory lock, which works across hosts")
+
+
+def test_a_rule_after_a_lead_in_and_a_correction_with_what_to_do_instead(
+    tmp_path: Path,
+) -> None:
+    rule, correction = drafts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "Before you start on the exporter: from now on, always run ruff format first.",
+            ),
+            ("assistant", "I'll hard-code the date format in the export."),
+            (
+                "user",
+                "Please don't hard-code formats. Dates go through Intl.DateTimeFormat with the "
+                "user's locale. Then deploy it to staging.",
+            ),
+        ],
+    )
+    assert rule.kind == "rule" and "always run ruff format first" in rule.text
+    assert correction.kind == "correction"
+    assert correction.text == (
+        "Please don't hard-code formats. Dates go through Intl.DateTimeFormat with the user's "
+        "locale."
+    )
+
+
 def test_a_note_the_agent_flags(tmp_path: Path) -> None:
     (draft,) = drafts_of(
         tmp_path,
