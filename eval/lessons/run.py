@@ -165,9 +165,9 @@ def main() -> int:
     for half in halves:
         chosen = [label for label in labels if half is None or label["half"] == half]
         name = {
-            "tune": "tuning half",
-            "held": "held-out half",
-            "fresh": "fresh sessions",
+            "tune": "tune half",
+            "held": "held half",
+            "fresh": "fresh half",
             None: "all sessions",
         }[half]
         print(
