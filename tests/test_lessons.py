@@ -347,7 +347,7 @@ text_strategy = st.text(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.lists(
         st.builds(
@@ -462,6 +462,47 @@ def test_a_failing_extract_command_falls_back_with_one_line_logged(
     _when, source, reason = line.split("\t")
     assert source == "claude session end: extract command"
     assert why in reason and reason.endswith("mem's own drafting was used")
+
+
+def test_an_extract_command_past_its_timeout_is_stopped_and_falls_back(
+    tmp_path: Path, isolated_env: Path
+) -> None:
+    script = tmp_path / "slow.py"
+    script.write_text("import time\ntime.sleep(30)\n")
+    command = json.dumps(f"{sys.executable} {script}")
+    user_config(f'[extract]\ncommand = {command}\ntimeout = "1s"\n')
+    messages = claude_session(tmp_path, STEPS)
+    drafts = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert [d.kind for d in drafts] == ["correction"]
+    log = (isolated_env / ".cache" / "mem" / "failures.log").read_text()
+    assert "timed out" in log
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.text(max_size=400)
+    | st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["kind", "text", "title", "files", "message", "x"]),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=12,
+    ).map(json.dumps)
+)
+def test_any_answer_of_the_command_gives_drafts_or_says_why_not(answer: str) -> None:
+    from memcli.capture.lessons.extract_command import ExtractFailed, parse_answer
+
+    try:
+        drafts = parse_answer(answer, ids={"u2", "7"}, session=SESSION, agent="claude", limit=20)
+    except ExtractFailed as exc:
+        assert str(exc)
+    else:
+        assert all(d.kind in LESSON_KINDS and d.message in {"u2", "7"} for d in drafts)
 
 
 def test_a_stores_own_settings_never_set_the_extract_command(tmp_path: Path) -> None:
