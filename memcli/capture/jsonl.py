@@ -175,6 +175,9 @@ def _check_types(data: dict[str, Any]) -> None:
         elif key == "importance":
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InvalidInput("importance must be a number from 0 to 1")
+        elif key == "guards":
+            if not isinstance(value, list):
+                raise InvalidInput("guards must be a list of {tool, glob, action} objects")
         elif key in _LINE_KEYS and not isinstance(value, str):
             raise InvalidInput(f"{key} must be a string, not {type(value).__name__}")
 

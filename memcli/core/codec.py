@@ -7,7 +7,8 @@ parser (which costs ~190 µs a file, most of a full rebuild):
 - one ``key: value`` line per field, in a fixed order;
 - a string is written bare when YAML would read it back as the same string,
   and as a JSON string (also valid YAML) otherwise;
-- short lists in flow style (``[sqlite, fts5]``), facts as a block list.
+- short lists in flow style (``[sqlite, fts5]``), facts as a block list, guards
+  as a block list of flow mappings (``- {tool: Bash, glob: "npm *", action: deny}``).
 
 ``read_document`` tries that fast path first and falls back to python-frontmatter's
 YAML handler with a *safe* loader for anything else (hand-edited files). Both paths must
@@ -61,7 +62,12 @@ class _Refused(ValueError):
 
 def quote(text: str) -> str:
     """A double-quoted scalar that JSON and YAML both read back as ``text``."""
-    encoded = json.dumps(text, ensure_ascii=False)
+    return _escaped(json.dumps(text, ensure_ascii=False))
+
+
+def _escaped(encoded: str) -> str:
+    """JSON text with every character YAML would read differently as a \\u escape
+    (such characters can only be inside its strings)."""
     return _NEEDS_ESCAPE_RE.sub(lambda m: f"\\u{ord(m.group()):04x}", encoded)
 
 
@@ -83,7 +89,7 @@ def emit_scalar(value: Any) -> str:
     if isinstance(value, str):
         return value if _is_plain(value, _PLAIN_RE) else quote(value)
     if isinstance(value, list | tuple | dict):
-        return json.dumps(value, ensure_ascii=False, default=str)
+        return _escaped(json.dumps(value, ensure_ascii=False, default=str))
     raise TypeError(f"cannot write {type(value).__name__} to frontmatter")
 
 
@@ -109,6 +115,21 @@ def emit_flow_list(items: Iterable[str]) -> str:
 
 def emit_block_list(items: Iterable[str]) -> str:
     return "".join(f"\n  - {emit_scalar(item)}" for item in items)
+
+
+def emit_flow_mapping(mapping: dict[str, str]) -> str:
+    """``{tool: Bash, glob: "npm *"}``: names bare, a value bare when it can stand so in a
+    flow collection, else a JSON string (valid YAML too)."""
+    entries = (
+        f"{name}: {value if _is_plain(value, _FLOW_PLAIN_RE) else quote(value)}"
+        for name, value in mapping.items()
+    )
+    return "{" + ", ".join(entries) + "}"
+
+
+def emit_mapping_list(items: Iterable[dict[str, str]]) -> str:
+    """A block list of flow mappings, one a line."""
+    return "".join(f"\n  - {emit_flow_mapping(item)}" for item in items)
 
 
 def write_document(fields: list[tuple[str, str]], body: str) -> str:
@@ -306,9 +327,10 @@ def _parse_canonical(lines: list[str]) -> dict[str, Any]:
             raise _NotCanonical
         i += 1
         if not raw:
-            items: list[str] = []
+            items: list[str | dict[str, str]] = []
             while i < len(lines) and lines[i].startswith("  - "):
-                items.append(_parse_string(lines[i][4:]))
+                item = lines[i][4:]
+                items.append(_parse_flow_mapping(item) if item[:1] == "{" else _parse_string(item))
                 i += 1
             if not items:
                 raise _NotCanonical
@@ -357,6 +379,38 @@ def _parse_value(key: str, raw: str) -> Any:
             return float(raw)
         raise _NotCanonical
     return _parse_string(raw)
+
+
+_MAPPING_NAME_RE = re.compile(r"([a-z_]+): ")
+_JSON_STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _parse_flow_mapping(raw: str) -> dict[str, str]:
+    """A mapping as ``emit_flow_mapping`` writes it: ``{name: value, name: "value"}``."""
+    if not raw.endswith("}"):
+        raise _NotCanonical
+    inner, pos = raw[1:-1], 0
+    data: dict[str, str] = {}
+    while True:
+        name = _MAPPING_NAME_RE.match(inner, pos)
+        if name is None or name.group(1) in data:
+            raise _NotCanonical
+        pos = name.end()
+        if inner.startswith('"', pos):
+            found = _JSON_STRING_RE.match(inner, pos)
+            value = _parse_string(found.group()) if found else None
+        else:
+            found = _FLOW_PLAIN_RE.match(inner, pos)
+            value = found.group() if found and _is_plain(found.group(), _FLOW_PLAIN_RE) else None
+        if found is None or value is None:
+            raise _NotCanonical
+        data[name.group(1)] = value
+        pos = found.end()
+        if pos == len(inner):
+            return data
+        if not inner.startswith(", ", pos):
+            raise _NotCanonical
+        pos += 2
 
 
 def _parse_flow_list(raw: str) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from memcli.core import codec
 from memcli.core.errors import InvalidInput, InvalidMemoryFile
+from memcli.core.guards import Guard, from_frontmatter
 from memcli.core.schema import KNOWN_FIELDS, PROVENANCE_FIELDS, REQUIRED_FIELDS
 from memcli.core.validate import (
     as_text,
@@ -54,6 +55,8 @@ class Observation:
     project_commit: str | None = None
     supersedes: list[str] = field(default_factory=list)
     """The ids of the memories this one replaces (they leave search, context and recall)."""
+    guards: list[Guard] = field(default_factory=list)
+    """The tool calls this memory forbids, asks about or warns of (``core.guards``)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Frontmatter keys mem does not know, kept as they are, in file order."""
 
@@ -83,6 +86,9 @@ class Observation:
         fields.extend(_provenance(self))
         if self.supersedes:
             fields.append(("supersedes", codec.emit_flow_list(self.supersedes)))
+        if self.guards:
+            guards = (guard.to_frontmatter() for guard in self.guards)
+            fields.append(("guards", codec.emit_mapping_list(guards)))
         for name, value in self.extra.items():
             fields.append((name, codec.emit_scalar(value)))
         return codec.write_document(fields, self.narrative)
@@ -116,6 +122,7 @@ class Observation:
             agent=check_agent(metadata.get("agent")),
             project_commit=check_commit(metadata.get("project_commit")),
             supersedes=check_supersedes(metadata.get("supersedes"), identity),
+            guards=list(from_frontmatter(metadata.get("guards"))),
             narrative=clean_narrative(body),
             extra={k: v for k, v in metadata.items() if k not in KNOWN_FIELDS},
         )
@@ -182,6 +189,10 @@ class Summary:
 
     @property
     def supersedes(self) -> list[str]:
+        return []
+
+    @property
+    def guards(self) -> list[Guard]:
         return []
 
     def sections(self) -> dict[str, str]:

@@ -39,6 +39,7 @@ KNOWN_FIELDS = (
     "agent",
     "project_commit",
     "supersedes",
+    "guards",
 )
 PROVENANCE_FIELDS = ("agent", "project_commit")
 """Where a memory came from besides its session: the agent, the project's git commit."""

@@ -24,6 +24,9 @@ Frontmatter keys mem does not know come first, as the file has them; then
                 the project repository's git commit (40 hex digits) when it was
                 written, or null
     supersedes  list of the ids of the memories this one replaces
+    guards      list of {tool, glob, action}: the tool calls the memory watches
+                (tool Bash, Read, Edit or Write; glob the command or path it
+                matches; action deny, ask or warn), see ``core.guards``
     request, investigated, learned, completed, next_steps
                 text or null; summaries only
     narrative   the markdown body
@@ -154,6 +157,7 @@ def record_dict(record: Record) -> dict[str, Any]:
             "agent": record.agent,
             "project_commit": record.project_commit,
             "supersedes": list(record.supersedes),
+            "guards": [guard.to_frontmatter() for guard in record.guards],
         }
     )
     if record.kind == "summary":
