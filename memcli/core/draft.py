@@ -58,6 +58,9 @@ class Draft:
     project_commit: str | None = None
     supersedes: list[str] | None = None
     """Ids, id prefixes or keys of the memories this one replaces (resolved when saved)."""
+    extra: dict[str, str] | None = None
+    """Frontmatter fields mem itself adds to a new memory (an accepted lesson draft's
+    provenance); never taken from a JSON payload."""
 
     @classmethod
     def from_json(cls, payload: Any) -> Draft:
@@ -122,6 +125,7 @@ class Draft:
             session=clean_session(strip_private_deep(self.session)),
             agent=check_agent(self.agent),
             project_commit=check_commit(self.project_commit),
+            extra=dict(strip_private_deep(self.extra or {})),
         )
 
     def update(self, old: Observation, updated: str) -> Observation:
