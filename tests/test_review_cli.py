@@ -139,3 +139,16 @@ def test_quit_leaves_every_draft_waiting(store: Path, drafts: list[str]) -> None
     mem("review", "--interactive", input="q\n")
     assert git(store, "rev-parse", "HEAD") == head
     assert len(mem_json("review")) == 3
+
+
+def test_session_start_says_when_drafts_wait(store: Path) -> None:
+    mem("save", "--type", "decision", "Deploys go out on Tuesdays.")
+    assert "mem review" not in mem("context").stdout
+    with memcli.open_store(store) as opened:
+        opened.add_drafts(LESSONS[:2])
+        text = opened.context()
+    lines = [line for line in text.splitlines() if "mem review" in line]
+    assert len(lines) == 1 and lines[0].startswith("2 lesson drafts wait")
+    assert "never npm" not in text  # the count only, never a draft's text
+    mem("review", "accept", "--all")
+    assert "mem review" not in mem("context").stdout

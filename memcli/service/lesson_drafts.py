@@ -97,12 +97,16 @@ class LessonDrafts:
         from memcli.core import config
         from memcli.core.timeutil import now, parse_timestamp
 
-        if not self.store.exists():
+        drafts = read_drafts(self.store)
+        if not drafts:
             return [], []
         limit = config.window_seconds(config.load(self.store.root)["review"]["expire"])
-        oldest = (moment or now()) - dt.timedelta(seconds=limit)
+        try:
+            oldest = (moment or now()) - dt.timedelta(seconds=limit)
+        except OverflowError:  # a clock set in the first days of year one
+            oldest = dt.datetime.min.replace(tzinfo=dt.UTC)
         live, expired = [], []
-        for draft in read_drafts(self.store):
+        for draft in drafts:
             try:
                 old = parse_timestamp(draft.created) < oldest
             except (ValueError, InvalidInput):
