@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 import memcli
 from memcli.core.lesson import LessonDraft
 from tests.conftest import git, mem, mem_json, run_mem
-from tests.test_lessons import SESSION, Step, claude_session
+from tests.test_lessons import SESSION, Step, _codex_message, claude_session
 
 STEPS: list[Step] = [
     ("user", "Add a lint script to package.json please."),
@@ -188,3 +189,65 @@ def test_a_crash_while_writing_drafts_leaves_no_half_written_draft(
     assert draft_commits(store) == ["drafts: 3 lessons from claude session 7e550000-000"]
     listed = json.loads(run_mem("review", "--json", env=env).stdout)
     assert sorted(f"{d['id']}.md" for d in listed) == files
+
+
+@pytest.mark.e2e
+def test_a_compaction_drafts_the_lessons_so_far_in_the_background(
+    store: Path, tmp_path: Path
+) -> None:
+    path = transcript(tmp_path)
+    event = {
+        "session_id": SESSION,
+        "transcript_path": str(path),
+        "cwd": str(tmp_path),
+        "hook_event_name": "PostCompact",
+        "trigger": "auto",
+        "compact_summary": "Switched the lint setup to pnpm.",
+    }
+    done = run_mem("hook", "claude", "PostCompact", input=json.dumps(event), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 10
+    while not draft_commits(store):
+        assert time.monotonic() < deadline, "no drafts were committed within 10 s"
+        time.sleep(0.1)
+    assert len(mem_json("review")) == 3
+    # The session's end later drafts nothing twice.
+    assert capture(tmp_path)["drafts"] == 0
+    assert len(draft_commits(store)) == 1
+
+
+def test_codex_and_gemini_session_ends_draft_too(store: Path, tmp_path: Path) -> None:
+    codex = tmp_path / "rollout.jsonl"
+    items = [
+        ("session_meta", {"id": "codex-1", "cwd": str(tmp_path)}),
+        ("response_item", _codex_message("user", "Log the retries in fetch.py.")),
+        ("response_item", _codex_message("assistant", "I'll add print calls.")),
+        (
+            "response_item",
+            _codex_message("user", "Don't use print in library code. Use the logger."),
+        ),
+    ]
+    codex.write_text(
+        "".join(
+            json.dumps({"timestamp": "2026-05-01T10:00:00Z", "type": t, "payload": p}) + "\n"
+            for t, p in items
+        )
+    )
+    gemini = tmp_path / "session.jsonl"
+    records = [
+        {"sessionId": "gemini-1", "projectHash": "ab", "startTime": "2026-05-01T10:00:00Z"},
+        {"id": "m1", "timestamp": "2026-05-01T10:00:01Z", "type": "user", "content": "Bump it."},
+        {
+            "id": "m2",
+            "timestamp": "2026-05-01T10:00:02Z",
+            "type": "gemini",
+            "content": "Keep in mind that nginx caps uploads before the app sees them.",
+        },
+    ]
+    gemini.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for agent, session, path in (("codex", "codex-1", codex), ("gemini", "gemini-1", gemini)):
+        argv = ["capture", "session-end", "--agent", agent, "--session", session]
+        assert mem_json(*argv, "--transcript", str(path), "--drafts-only")["drafts"] == 1
+    sources = {(d["source"]["agent"], d["source"]["message"]) for d in mem_json("review")}
+    assert sources == {("codex", "3"), ("gemini", "m2")}
+    assert len(draft_commits(store)) == 2
