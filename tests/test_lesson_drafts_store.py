@@ -153,6 +153,9 @@ def test_a_secret_in_a_lesson_is_redacted_and_private_spans_dropped(store: Path)
     assert not any("staging box" in t for t in texts)
     history = git(store, "log", "-p", "--all")
     assert token not in history and "staging box" not in history
+    redacted = next(d["id"] for d in done["added"] if "[REDACTED:" in d["text"])
+    (accepted,) = mem_json("review", "accept", redacted)
+    assert accepted["action"] == "saved" and "[REDACTED:" in accepted["narrative"]
 
 
 def test_drafts_expire(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:

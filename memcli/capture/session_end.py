@@ -220,7 +220,10 @@ def draft_lessons(
         if not lessons:
             return 0
         reader = Layers(memory.location, cwd or Path.cwd(), memory.notify).reader()
-        return len(drafts_for(memory, reader).add(lessons).added)
+        try:
+            return len(drafts_for(memory, reader).add(lessons).added)
+        finally:
+            reader.close()
     except (MemError, OSError) as exc:
         failure_log.record(f"{agent} session end: lesson drafts", str(exc))
         return 0
