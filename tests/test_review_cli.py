@@ -102,6 +102,7 @@ def test_accepting_a_lesson_kept_meanwhile_removes_the_draft(
     mem("save", "--type", "preference", "--title", "Use pnpm, never npm", LESSONS[0].text)
     (answer,) = mem_json("review", "accept", drafts[0])
     assert answer["action"] == "duplicate"
+    assert git(store, "log", "-1", "--format=%s").startswith("drop draft: preference:")
     assert drafts[0] not in {d["id"] for d in mem_json("review")}
     assert len(mem_json("list")) == 1
 

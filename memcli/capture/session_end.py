@@ -224,8 +224,9 @@ def draft_lessons(
             return len(drafts_for(memory, reader).add(lessons).added)
         finally:
             reader.close()
-    except (MemError, OSError) as exc:
-        failure_log.record(f"{agent} session end: lesson drafts", str(exc))
+    except Exception as exc:  # best effort: the summary is written all the same
+        what = str(exc) if isinstance(exc, MemError | OSError) else f"{type(exc).__name__}: {exc}"
+        failure_log.record(f"{agent} session end: lesson drafts", what)
         return 0
 
 

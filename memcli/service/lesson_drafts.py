@@ -198,7 +198,10 @@ class LessonDrafts:
             trailer=trailers([draft.id]),
         )
         if result.action == "duplicate":  # kept already: the draft has nothing left to add
-            self.reject([draft.id])
+            note = f"Kept already as {result.record.id}\n\n"
+            self.memory.writer.commit_drafts(
+                lambda: ({}, [draft.path], _rejected_message([draft], "drop", note))
+            )
         return Accepted(draft, result)
 
     # --------------------------------------------------------------- screening
@@ -331,11 +334,12 @@ def _added_message(kept: list[StoredDraft], expired: list[str]) -> str:
     return f"{subject}\n\n" + "\n".join(lines) + "\n\n" + trailers(ids)
 
 
-def _rejected_message(drafts: list[StoredDraft]) -> str:
+def _rejected_message(drafts: list[StoredDraft], verb: str = "reject", note: str = "") -> str:
+    """``reject draft: preference: Use pnpm…`` (``drop``: kept already), a trailer each."""
     if len(drafts) == 1:
-        subject = f"reject draft: {drafts[0].type}: {_title(drafts[0].title)}"
-        body = ""
+        subject = f"{verb} draft: {drafts[0].type}: {_title(drafts[0].title)}"
+        body = note
     else:
-        subject = f"reject draft: {len(drafts)} lessons"
-        body = "".join(f"- {d.type}: {d.title}\n" for d in drafts) + "\n"
+        subject = f"{verb} draft: {len(drafts)} lessons"
+        body = "".join(f"- {d.type}: {d.title}\n" for d in drafts) + "\n" + note
     return f"{subject}\n\n{body}{trailers([d.id for d in drafts])}"
