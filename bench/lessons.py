@@ -7,6 +7,9 @@ Writes a session of about ``--messages`` messages shaped as Claude Code writes t
 proposals; Bash calls, some failing then passing after an edit; KB-sized tool
 results), parses it with ``read_messages`` and times ``draft_lessons`` alone, in
 CPU time (what holds on a shared machine), the median of ``--runs``.
+
+``--dense`` times the worst case instead: every message 6,000 characters of
+sentences made of the very words drafting looks for.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from memcli.capture.lessons import draft_lessons
-from memcli.capture.transcripts.records import read_messages
+from memcli.capture.transcripts.records import TranscriptMessage, read_messages
 
 SESSION = "bench-lessons-0000-1111-222233334444"
 WORDS = (
@@ -106,15 +109,57 @@ def write_transcript(path: Path, messages: int, seed: int = 7) -> None:
             )
 
 
+TRIGGERS = (
+    "the deploy build cache because never always note that instead of we use should must "
+    "root cause turns out index query parser token"
+).split()
+
+
+def dense_messages(count: int, seed: int = 3) -> list[TranscriptMessage]:
+    """``count`` messages of 6,000 characters, every sentence full of trigger words."""
+    rng = random.Random(seed)
+
+    def prose() -> str:
+        return " ".join(
+            rng.choice(TRIGGERS) + (". The" if rng.random() < 0.08 else "") for _ in range(1000)
+        )
+
+    messages = []
+    for i in range(count):
+        role = ("user", "assistant", "assistant", "tool")[i % 4]
+        more: dict[str, Any] = {}
+        if role == "assistant" and i % 8 == 2:
+            more = {"tools": ("Bash",), "commands": (f"pytest t{i % 50}",), "edited": (f"f{i}.py",)}
+        elif role == "tool":
+            more = {"tools": ("Bash",), "failed": i % 3 == 0}
+        messages.append(
+            TranscriptMessage(
+                agent="claude",
+                session=SESSION,
+                time=None,
+                role=role,
+                text=prose(),
+                uuid=f"u{i}",
+                parent=f"u{i - 1}",
+                **more,
+            )
+        )
+    return messages
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--dense", action="store_true", help="the worst case (see above)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"{SESSION}.jsonl"
-        write_transcript(path, args.messages)
-        messages = list(read_messages(path, "claude"))
+    if args.dense:
+        messages = dense_messages(args.messages)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / f"{SESSION}.jsonl"
+            write_transcript(path, args.messages)
+            messages = list(read_messages(path, "claude"))
     times = []
     drafts = []
     for _ in range(args.runs):

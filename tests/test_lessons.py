@@ -153,6 +153,50 @@ def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> No
     assert declined == []
 
 
+def test_the_option_the_user_picks_by_number_is_the_decision(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "How do we stop the nightly job from overlapping?"),
+            (
+                "assistant",
+                "A few options:\n\n1. A file lock, simple but it breaks across hosts.\n"
+                "2. A Postgres advisory lock, which works across hosts since they share the "
+                "database.\n3. Redis SETNX with a TTL.",
+            ),
+            ("user", "Option 2 it is."),
+        ],
+    )
+    assert draft.kind == "decision"
+    assert draft.text.startswith("A Postgres advisory lock, which works across hosts")
+
+
+def test_a_rule_after_a_lead_in_and_a_correction_with_what_to_do_instead(
+    tmp_path: Path,
+) -> None:
+    rule, correction = drafts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "Before you start on the exporter: from now on, always run ruff format first.",
+            ),
+            ("assistant", "I'll hard-code the date format in the export."),
+            (
+                "user",
+                "Please don't hard-code formats. Dates go through Intl.DateTimeFormat with the "
+                "user's locale. Then deploy it to staging.",
+            ),
+        ],
+    )
+    assert rule.kind == "rule" and "always run ruff format first" in rule.text
+    assert correction.kind == "correction"
+    assert correction.text == (
+        "Please don't hard-code formats. Dates go through Intl.DateTimeFormat with the user's "
+        "locale."
+    )
+
+
 def test_a_note_the_agent_flags(tmp_path: Path) -> None:
     (draft,) = drafts_of(
         tmp_path,
@@ -303,7 +347,7 @@ text_strategy = st.text(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     st.lists(
         st.builds(
@@ -418,6 +462,47 @@ def test_a_failing_extract_command_falls_back_with_one_line_logged(
     _when, source, reason = line.split("\t")
     assert source == "claude session end: extract command"
     assert why in reason and reason.endswith("mem's own drafting was used")
+
+
+def test_an_extract_command_past_its_timeout_is_stopped_and_falls_back(
+    tmp_path: Path, isolated_env: Path
+) -> None:
+    script = tmp_path / "slow.py"
+    script.write_text("import time\ntime.sleep(30)\n")
+    command = json.dumps(f"{sys.executable} {script}")
+    user_config(f'[extract]\ncommand = {command}\ntimeout = "1s"\n')
+    messages = claude_session(tmp_path, STEPS)
+    drafts = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert [d.kind for d in drafts] == ["correction"]
+    log = (isolated_env / ".cache" / "mem" / "failures.log").read_text()
+    assert "timed out" in log
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.text(max_size=400)
+    | st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["kind", "text", "title", "files", "message", "x"]),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=12,
+    ).map(json.dumps)
+)
+def test_any_answer_of_the_command_gives_drafts_or_says_why_not(answer: str) -> None:
+    from memcli.capture.lessons.extract_command import ExtractFailed, parse_answer
+
+    try:
+        drafts = parse_answer(answer, ids={"u2", "7"}, session=SESSION, agent="claude", limit=20)
+    except ExtractFailed as exc:
+        assert str(exc)
+    else:
+        assert all(d.kind in LESSON_KINDS and d.message in {"u2", "7"} for d in drafts)
 
 
 def test_a_stores_own_settings_never_set_the_extract_command(tmp_path: Path) -> None:

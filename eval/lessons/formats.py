@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-Lesson = tuple[str, str]  # (kind, a phrase the draft's text must hold)
+Lesson = tuple[str, str | list[str]]  # (kind, the phrase, or phrases, a draft must hold)
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,7 @@ def _time(n: int) -> str:
     return f"2026-03-{1 + n // 3600 % 28:02d}T{9 + n // 60 % 12:02d}:{n % 60:02d}:00.000Z"
 
 
-def write_session(
-    path: Path, agent: str, session: str, steps: list[Step]
-) -> list[tuple[str, str, str]]:
+def write_session(path: Path, agent: str, session: str, steps: list[Step]) -> list[Any]:
     """Write ``steps`` as ``agent``'s transcript; its marked lessons: (kind, message id, phrase)."""
     writer = {"claude": _claude, "codex": _codex, "gemini": _gemini}[agent]
     records, marked = writer(session, steps)

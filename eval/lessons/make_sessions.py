@@ -130,7 +130,7 @@ def _category(name: str, marked: list[tuple[str, str, str]]) -> str:
     """lessons, small talk (nothing about the work) or routine (work, and nothing to keep)."""
     if marked:
         return "lessons"
-    return "small talk" if name.startswith("smalltalk-") else "routine"
+    return "small talk" if "smalltalk" in name else "routine"
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from memcli.capture.transcripts.records import read_messages
 from memcli.core.lesson import LESSON_KINDS, LessonDraft
 
 HERE = Path(__file__).resolve().parent
-HALVES = ("tune", "held")
+HALVES = ("tune", "held", "fresh")
 
 
 def normal(text: str) -> str:
@@ -164,7 +164,12 @@ def main() -> int:
     halves = (args.half,) if args.half else (*HALVES, None)
     for half in halves:
         chosen = [label for label in labels if half is None or label["half"] == half]
-        name = {"tune": "tuning half", "held": "held-out half", None: "all sessions"}[half]
+        name = {
+            "tune": "tune half",
+            "held": "held half",
+            "fresh": "fresh half",
+            None: "all sessions",
+        }[half]
         print(
             table(
                 measure(chosen, show=args.show and half is not None),

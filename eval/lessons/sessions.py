@@ -1012,6 +1012,257 @@ SESSIONS: list[tuple[str, str, str, list[Step]]] = [
             Edit(".gitignore"),
         ],
     ),
+    # ---- written after the first round of tuning, measured once: the "fresh" half ----------
+    (
+        "fresh-i18n",
+        "claude",
+        "fresh",
+        [
+            U("Add a French translation for the checkout page."),
+            Edit("src/locales/fr/checkout.json"),
+            A(
+                "I added the strings to src/locales/fr/checkout.json and hard-coded the currency format."
+            ),
+            U(
+                "Please don't hard-code formats. Currency and dates go through Intl.NumberFormat and "
+                "Intl.DateTimeFormat with the user's locale.",
+                lesson=(C, "Currency and dates go through Intl.NumberFormat"),
+            ),
+            A("Switching to Intl formatters."),
+            Edit("src/pages/Checkout.tsx"),
+            Bash(
+                "pnpm test checkout",
+                'FAIL  Checkout.test.tsx\n  Expected: "12,50 €"\n  Received: "12,50 €"',
+                failed=True,
+            ),
+            A(
+                "The test fails because Intl puts a narrow no-break space (U+202F) before the euro sign, "
+                "and the expected string in the test has a plain space.",
+                lesson=(RC, "Intl puts a narrow no-break space (U+202F) before the euro sign"),
+            ),
+            Edit("src/pages/Checkout.test.tsx"),
+            Bash("pnpm test checkout", "PASS  Checkout.test.tsx"),
+            A("Passing now; the test builds its expected value with the same formatter."),
+        ],
+    ),
+    (
+        "fresh-ci-cache",
+        "codex",
+        "fresh",
+        [
+            U("CI takes 14 minutes, can we speed it up?"),
+            Read(".github/workflows/ci.yml"),
+            A(
+                "Most of the time goes to installing dependencies. We could cache ~/.cache/pip keyed on "
+                "requirements.txt, or switch the install to uv. I'd switch to uv, since it installs the "
+                "whole lockfile in seconds and caches by itself.",
+                lesson=(D, "I'd switch to uv"),
+            ),
+            U("ok let's try uv"),
+            Edit(".github/workflows/ci.yml"),
+            Bash("act -j test", "Job succeeded in 3m12s"),
+            A(
+                "Down to about 3 minutes. Worth noting: uv ignores pip.conf, so the private index has to be "
+                "set with UV_INDEX_URL in the workflow.",
+                lesson=(N, "uv ignores pip.conf"),
+            ),
+        ],
+    ),
+    (
+        "fresh-sql-style",
+        "claude",
+        "fresh",
+        [
+            U("Write the query for monthly active users."),
+            Edit("analytics/queries/mau.sql"),
+            A("Here is the query; it uses a subquery in the FROM clause."),
+            U(
+                "We write CTEs, not nested subqueries, and keywords in upper case. It's in the style guide.",
+                lesson=(C, "We write CTEs, not nested subqueries"),
+            ),
+            A("Rewriting with a CTE."),
+            Edit("analytics/queries/mau.sql"),
+            A("Done."),
+            U(
+                "Thanks. Oh and one more thing, never use SELECT * in anything that ships.",
+                lesson=(R, "never use SELECT * in anything that ships"),
+            ),
+            A("Noted, the query lists its columns."),
+        ],
+    ),
+    (
+        "fresh-k8s",
+        "gemini",
+        "fresh",
+        [
+            U("The pods keep restarting after the deploy."),
+            Bash(
+                "kubectl describe pod api-7d9f",
+                "Last State: Terminated\n  Reason: OOMKilled\n  Exit Code: 137",
+            ),
+            Bash(
+                "kubectl rollout status deploy/api",
+                'error: deployment "api" exceeded its progress deadline',
+                failed=True,
+            ),
+            A(
+                "They're OOMKilled: the new image loads the whole embeddings file at startup, which needs "
+                "about 900 MB, and the memory limit is 512Mi.",
+                lesson=(RC, "the new image loads the whole embeddings file at startup"),
+            ),
+            Edit("deploy/api.yaml"),
+            Bash("kubectl rollout status deploy/api", 'deployment "api" successfully rolled out'),
+            A(
+                "Rolled out with a 1Gi limit. Heads up: the HPA scales on memory too, so it will now add "
+                "pods later than before.",
+                lesson=(N, "the HPA scales on memory too"),
+            ),
+        ],
+    ),
+    (
+        "fresh-smalltalk",
+        "claude",
+        "fresh",
+        [
+            U("Morning! Did you see the game last night?"),
+            A("Morning! I can't watch games, but I hope it was a good one. Who was playing?"),
+            U("Our local team, they lost again. I never get my hopes up anymore."),
+            A("That's a healthy approach. Anything I can help with today?"),
+            U("Not yet, I'll ping you after standup. Thanks!"),
+        ],
+    ),
+    (
+        "fresh-routine",
+        "gemini",
+        "fresh",
+        [
+            U("Bump the version to 2.4.0 and update the changelog."),
+            Read("CHANGELOG.md"),
+            Edit("pyproject.toml"),
+            Edit("CHANGELOG.md"),
+            A("I'll run the tests to make sure nothing depends on the old version string."),
+            Bash("pytest -q", "203 passed"),
+            A(
+                "Version bumped and the changelog has a 2.4.0 section with the three merged changes."
+            ),
+            U("Lovely, thank you."),
+        ],
+    ),
+    (
+        "fresh-auth",
+        "claude",
+        "fresh",
+        [
+            U("Users get logged out every few minutes on staging."),
+            Bash("curl -si https://staging.example.com/api/me -b cookies.txt", "HTTP/2 401"),
+            Read("auth/session.py"),
+            A(
+                "The session cookie is set with SameSite=Strict, and the login redirect comes back from the "
+                "identity provider's domain, so the browser drops the cookie on that first request."
+            ),
+            Edit("auth/session.py"),
+            Bash("pytest tests/test_session.py -q", "11 passed"),
+            U(
+                "Hmm, are you sure that's why? It worked last week.",
+            ),
+            A(
+                "Last week the cookie was Lax; the hardening commit on Monday changed it to Strict. That "
+                "change is the root cause: Strict cookies are not sent on a cross-site redirect.",
+                lesson=(
+                    RC,
+                    [
+                        "Strict cookies are not sent on a cross-site redirect",
+                        "the browser drops the cookie on that first request",
+                    ],
+                ),
+            ),
+            U(
+                "Ok, makes sense. Keep it Lax, and add a comment explaining why so nobody hardens it again.",
+                lesson=(R, "Keep it Lax"),
+            ),
+            Edit("auth/session.py"),
+            A("Done."),
+        ],
+    ),
+    (
+        "fresh-pr-review",
+        "codex",
+        "fresh",
+        [
+            U("Open a PR for the search fix."),
+            Bash("gh pr create --fill", "https://github.com/acme/app/pull/412"),
+            A("Opened #412 with the commit message as the description."),
+            U(
+                "Next time, fill in the PR template (what, why, how to test) instead of --fill. Reviewers "
+                "rely on the testing section.",
+                lesson=(C, "fill in the PR template (what, why, how to test) instead of --fill"),
+            ),
+            A("I'll edit #412's description to follow the template."),
+            Bash("gh pr edit 412 --body-file /tmp/pr.md", ""),
+        ],
+    ),
+    (
+        "fresh-choice-declined-then-agreed",
+        "claude",
+        "fresh",
+        [
+            U("How should we store the uploaded avatars?"),
+            A(
+                "We could keep them in Postgres as bytea, or put them in S3 and store the key. I'd put "
+                "them in S3, because the database backups would otherwise grow with every upload.",
+                lesson=(D, "I'd put them in S3"),
+            ),
+            U(
+                "Yes, S3. Use the existing media bucket though, not a new one.",
+                lesson=(R, "Use the existing media bucket"),
+            ),
+            Edit("accounts/avatars.py"),
+            A("Avatars go to s3://acme-media/avatars/<user id>."),
+        ],
+    ),
+    (
+        "fresh-flaky-time",
+        "gemini",
+        "fresh",
+        [
+            U("test_expiry fails around midnight."),
+            Bash(
+                "pytest tests/test_tokens.py::test_expiry -q",
+                "E   assert date(2026, 3, 2) == date(2026, 3, 1)\n1 failed",
+                failed=True,
+            ),
+            A(
+                "It calls date.today() twice, once in the code and once in the test, and when the clock "
+                "passes midnight between the two calls they disagree.",
+                lesson=(RC, "when the clock passes midnight between the two calls"),
+            ),
+            Edit("tests/test_tokens.py"),
+            Bash("pytest tests/test_tokens.py::test_expiry -q", "1 passed"),
+            A("The test now freezes time with time-machine."),
+            U(
+                "Good. In tests, always freeze the clock rather than read it.",
+                lesson=(R, "always freeze the clock rather than read it"),
+            ),
+        ],
+    ),
+    (
+        "fresh-notes-only",
+        "claude",
+        "fresh",
+        [
+            U("Set up the local Elasticsearch for the search tests."),
+            Edit("docker-compose.yml"),
+            Bash("docker compose up -d es", "Container app-es-1 Started"),
+            A(
+                "Elasticsearch is up on 9200. Note that it refuses to start on Linux unless "
+                "vm.max_map_count is at least 262144, so new machines need that sysctl first.",
+                lesson=(N, "vm.max_map_count is at least 262144"),
+            ),
+            A("I'll run the search tests now."),
+            Bash("pytest tests/search -q", "27 passed"),
+            A("All 27 pass."),
+        ],
+    ),
     # ---- no lessons: small talk and routine work ------------------------------------------
     (
         "smalltalk-greeting",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from memcli.capture.lessons import patterns
 from memcli.capture.lessons.session import Candidate, Turn, add_files
-from memcli.capture.lessons.text import paths, sentences, words
+from memcli.capture.lessons.text import paths, words
 from memcli.capture.session_summary import SHELL_TOOLS
 
 MAX_OPEN_FAILURES = 20
@@ -34,6 +34,8 @@ _OUTRIGHT = re.compile(
     r"\b(?:root cause|culprit|turns out|the (?:real )?(?:problem|issue|bug|cause) (?:was|is))\b",
     re.IGNORECASE,
 )
+_NAMED = re.compile(r"\b(?:root cause|culprit)\b", re.IGNORECASE)
+"""Words that name a root cause outright: such a sentence needs no failure around it."""
 _ERROR_LINE = re.compile(r"(?:error|exception|failed|fail|cannot|can't|not found|denied)", re.I)
 _GOTCHA = re.compile(r"\b(?:gotcha|watch out|careful|silently|caveat|warning)\b", re.I)
 
@@ -65,11 +67,12 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     for turn in turns:
         message = turn.message
         if turn.role == "assistant":
-            said = sentences(turn.prose) if turn.prose.strip() else []
+            said = list(turn.said)
             for failure in open_failures.values():
                 add_files(failure.edited, message.edited)
                 _explain(failure, turn, said)
             yield from _notes(turn, said)
+            yield from _named_causes(turn, said)
             if message.tools:
                 if message.commands:
                     last = tuple(message.commands)
@@ -151,6 +154,18 @@ def _error(output: str) -> str:
         if _ERROR_LINE.search(line):
             return line[:MAX_ERROR_CHARS]
     return lines[-1][:MAX_ERROR_CHARS] if lines else ""
+
+
+def _named_causes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
+    for sentence in said:
+        if sentence.rstrip().endswith("?") or not _NAMED.search(sentence):
+            continue
+        if patterns.NARRATION.match(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
+            continue
+        files: list[str] = []
+        add_files(files, paths(sentence))
+        add_files(files, turn.message.files)
+        yield Candidate("root_cause", [sentence], turn, files)
 
 
 def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from memcli.capture.lessons import patterns
 from memcli.capture.lessons.session import Candidate, Turn, add_files
-from memcli.capture.lessons.text import paths, sentences, words
+from memcli.capture.lessons.text import paths, prose, sentences, words
 
 _CHOSEN_STOP = frozenset(
     "yes yep yeah yup sure ok okay agreed agree go with for ahead let's lets do use keep take "
@@ -22,8 +22,13 @@ _CHOSEN_STOP = frozenset(
 )
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "a": 0, "b": 1, "c": 2, "1": 0, "2": 1, "3": 2}
 _OPTION_REF = re.compile(
-    r"\b(?:option|approach|choice)\s+([abc123])\b|\bthe (first|second|third)\b", re.I
+    r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b",
+    re.I,
 )
+_OPTION_ITEM = re.compile(
+    r"^\s*(?:\d[.)]|[a-c][.)]|[-*•]|(?:option|approach)\s+\w+[:.)])\s+(.+)$", re.I | re.M
+)
+"""A listed option: its line after the number, letter or bullet."""
 
 
 def decisions(turns: list[Turn]) -> Iterator[Candidate]:
@@ -41,11 +46,11 @@ def decisions(turns: list[Turn]) -> Iterator[Candidate]:
 
 
 def _agreed(proposal: Turn, answer: Turn) -> Candidate | None:
-    said = sentences(answer.prose)
+    said = list(answer.said)
     if not said or not patterns.CONFIRM.match(said[0]) or patterns.NOT_CONFIRM.match(said[0]):
         return None
-    offered = sentences(proposal.prose)
-    parts = _chosen_option(offered, said[0]) or _recommended(offered)
+    offered = list(proposal.said)
+    parts = _chosen_option(proposal.prose, offered, said[0]) or _recommended(offered)
     if not parts:
         return None
     files: list[str] = []
@@ -70,19 +75,20 @@ def _recommended(offered: list[str]) -> list[str]:
     return []
 
 
-def _chosen_option(offered: list[str], answer: str) -> list[str]:
+def _chosen_option(proposal: str, offered: list[str], answer: str) -> list[str]:
     """The option the answer names, when the proposal lists several and it names one."""
-    options = [s for s in offered if len(words(s)) >= 3]
     reference = _OPTION_REF.search(answer)
     if reference:
-        label = (reference.group(1) or reference.group(2)).lower()
-        listed = [s for s in options if re.match(rf"(?:option\s+)?{label}\b", s, re.I)]
-        if listed:
-            return listed[:1]
+        label = next(group for group in reference.groups() if group).lower()
+        items = _OPTION_ITEM.findall(prose(proposal))
+        index = _ORDINALS.get(label)
+        if index is not None and index < len(items):
+            return sentences(items[index])[:2]
         return []
     named = [w for w in words(answer) if len(w) > 2 and w not in _CHOSEN_STOP]
     if not named:
         return []
+    options = [s for s in offered if len(words(s)) >= 3]
     holding = [s for s in options if all(w in words(s) for w in named[:2])]
     if len(holding) == 1 and patterns.REASON.search(holding[0]):
         return holding

@@ -9,6 +9,25 @@ import re
 
 _I = re.IGNORECASE
 
+
+class Gated:
+    """A pattern tried only on text holding one of its keys (a quick substring test):
+    a long alternation of words costs far more than that on the many sentences it misses.
+    Every alternative of the pattern must hold one of the keys, lower-cased."""
+
+    __slots__ = ("keys", "pattern")
+
+    def __init__(self, pattern: str, *keys: str) -> None:
+        self.pattern = re.compile(pattern, _I)
+        self.keys = keys
+
+    def search(self, text: str) -> re.Match[str] | None:
+        low = text.lower()
+        if not any(key in low for key in self.keys):
+            return None
+        return self.pattern.search(text)
+
+
 # ---- the user's rules and corrections ----------------------------------------------
 
 LEAD_IN = re.compile(
@@ -27,7 +46,7 @@ RULE_START = re.compile(
 )
 """A sentence that is a rule from its first word (after a lead-in)."""
 
-RULE_ANYWHERE = re.compile(
+RULE_ANYWHERE = Gated(
     r"\bwe (?:always|never|only|use|don'?t|do not|prefer|stick to|follow|keep|put|write|"
     r"name|run|pin|avoid|require)\b"
     r"|\bour (?:convention|style|rule|standard|policy|team)\b"
@@ -38,18 +57,63 @@ RULE_ANYWHERE = re.compile(
     r"|\b(?:is|are) not allowed\b|\bnot allowed to\b"
     r"|\bi (?:always )?(?:prefer|want you to|'d rather|would rather)\b"
     r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
-    r"|\binstead of\b|\brather than\b|\bprefer\b",
-    _I,
+    r"|\binstead of\b|\brather than\b|\bprefer\b"
+    r"|^use\b[^.?]*?,? (?:not|never)\b",
+    "we ",
+    "our ",
+    "convention",
+    "rule",
+    "policy",
+    "house style",
+    "should",
+    "must",
+    "need to",
+    "has to",
+    "have to",
+    "not allowed",
+    "i ",
+    "i'd",
+    "use ",
+    "instead of",
+    "rather than",
+    "prefer",
+    "every",
+    "all ",
+    "any ",
+    "each ",
 )
 """A rule said in the middle of a sentence."""
 
-NOT_A_RULE = re.compile(
+NOT_A_RULE = Gated(
     r"^(?:don'?t worry|don'?t forget|do not worry|never ?mind|no worries|stop here|"
     r"don'?t bother|don'?t know|i (?:don'?t|never) (?:know|remember|understand|mind|think)|"
     r"prefer not to say)\b"
     r"|\b(?:thanks|thank you|cheers|appreciate|lol|haha|weekend|coffee|lunch|dinner|"
     r"holiday|vacation|weather|movie|music|game|birthday|tired)\b",
-    _I,
+    "don",
+    "do not",
+    "never",
+    "no worries",
+    "stop here",
+    "i ",
+    "prefer not",
+    "thank",
+    "cheers",
+    "appreciate",
+    "lol",
+    "haha",
+    "weekend",
+    "coffee",
+    "lunch",
+    "dinner",
+    "holiday",
+    "vacation",
+    "weather",
+    "movie",
+    "music",
+    "game",
+    "birthday",
+    "tired",
 )
 """Rule words in what is no rule: reassurance, a reminder for now, talk of one's life."""
 
@@ -63,7 +127,9 @@ CORRECTION_START = re.compile(
     r"you (?:shouldn'?t|should not|should have|didn'?t|did not|broke|forgot|missed|used|"
     r"changed|removed|deleted|can'?t|cannot|need to)|"
     r"why did you|i (?:said|asked|told you|meant)|that'?s not what|instead|"
-    r"it should|it shouldn'?t|it'?s not|it isn'?t|that won'?t|this won'?t|that breaks)\b",
+    r"it should|it shouldn'?t|it'?s not|it isn'?t|that won'?t|this won'?t|that breaks)\b"
+    r"|^(?:use|switch to|go with|put|keep|call|run|write|move)\b[^.?]*?,? "
+    r"(?:not|never|instead of|rather than)\b",
     _I,
 )
 """A user's message that turns the agent around starts like this."""
@@ -95,7 +161,7 @@ IMPERATIVE = re.compile(
 
 # ---- the agent's notes and root causes ------------------------------------------------
 
-NOTE = re.compile(
+NOTE = Gated(
     r"^(?:note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
     r"one thing to (?:know|note|remember))\s*[:,—–-]"
     r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
@@ -106,7 +172,30 @@ NOTE = re.compile(
     r"|\bonly works (?:if|when|with|after|on)\b|\bgotcha\b|\bimportant to (?:know|note|remember)\b"
     r"|\bremember that\b|\bsilently\b|\bdoes not pick up\b|\bdoesn'?t pick up\b"
     r"|\bis not (?:picked up|reloaded)\b|\bisn'?t (?:picked up|reloaded)\b",
-    _I,
+    "note",
+    "nb",
+    "n.b.",
+    "gotcha",
+    "heads",
+    "important",
+    "caveat",
+    "warning",
+    "tip",
+    "fyi",
+    "one thing",
+    "worth",
+    "keep in mind",
+    "aware",
+    "watch out",
+    "future reference",
+    "good to know",
+    " be ",
+    "only works",
+    "remember that",
+    "silently",
+    "pick up",
+    "picked up",
+    "reloaded",
 )
 """A sentence where the agent flags something as worth knowing."""
 
@@ -118,14 +207,19 @@ CAUSE = re.compile(
     r"so (?:it|the|they|every|any|each)|too (?:early|late|soon)|before the|after the|"
     r"expects?|requires?|isn'?t (?:set|created|installed|available|loaded|found)|"
     r"wasn'?t (?:set|created|installed|available|loaded|found)|"
-    r"(?:doesn'?t|does not|don'?t|do not) (?:exist|create|set|support|load|include|match))\b",
+    r"(?:doesn'?t|does not|don'?t|do not) (?:exist|create|set|support|load|include|match)|"
+    r"known (?:\w+ ){0,2}(?:bug|issue|limitation|conflict|quirk)|"
+    r"when|whenever|while|only|but|which (?:needs|requires|means|makes|is|are))\b"
+    r"|^[^:]{3,60}: \S+(?: \S+){4}",
     _I,
 )
-"""An agent's sentence that explains why something failed."""
+"""An agent's sentence that explains why something failed (read only between a failure
+and the change after which the command passed, where most prose is the explanation)."""
 
 STRONG_CAUSE = re.compile(
     r"\b(?:root cause|the (?:real )?(?:problem|issue|cause|culprit|bug|reason) "
-    r"(?:is|was|here is|here was)|caused by|turns out|because|due to)\b",
+    r"(?:is|was|here is|here was)|caused by|turns out|because|due to|"
+    r"known (?:\w+ ){0,2}(?:bug|issue|limitation|conflict|quirk))\b",
     _I,
 )
 
@@ -142,21 +236,45 @@ NARRATION = re.compile(
 
 # ---- decisions ----------------------------------------------------------------------
 
-PROPOSAL = re.compile(
+PROPOSAL = Gated(
     r"\bi (?:suggest|recommend|propose|would (?:suggest|recommend|go with|use|prefer|pick))\b"
     r"|\bi'?d (?:suggest|recommend|go with|use|prefer|pick|lean towards?)\b"
     r"|\bmy (?:recommendation|suggestion|preference|vote)\b|\bi lean towards?\b"
-    r"|\bwe (?:could|should|can) (?:either|use|go with|switch|keep|move|replace|add|drop)\b"
+    r"|\bwe (?:could|should|can) (?!not\b|see\b|check\b|look\b|run\b)\w+"
+    r"|\bi(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|think\b|say\b|guess\b)\w+"
     r"|\boption (?:[a-c1-3]|one|two|three)\b|\bthe (?:better|best|simpler|safer|cleaner) "
     r"(?:option|approach|choice|fix|way)\b|\bhow about\b|\bshould we\b|\bshall (?:i|we)\b"
     r"|\bi think we should\b|\b(?:two|three|a few) (?:options|approaches|ways)\b",
-    _I,
+    "suggest",
+    "recommend",
+    "propose",
+    "i would",
+    "i'd",
+    "id ",
+    "my ",
+    "lean",
+    "we could",
+    "we should",
+    "we can",
+    "option",
+    "better",
+    "best",
+    "simpler",
+    "safer",
+    "cleaner",
+    "how about",
+    "should we",
+    "shall",
+    "i think we",
+    "approaches",
+    "ways",
 )
 """An agent's sentence that proposes a choice."""
 
 REASON = re.compile(
-    r"\b(?:because|since|so that|so we|as it|as they|which (?:means|keeps|avoids|gives|"
-    r"makes|lets)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
+    r"\b(?:because|since|so that|so (?:we|they|it|you|the)|as it|as they|which (?:means|keeps|"
+    r"avoids|gives|"
+    r"makes|lets|works)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
     r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper)\b",
     _I,
 )

@@ -11,12 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from memcli.capture.lessons.text import MAX_SENTENCES, sentences
 from memcli.capture.session_summary import real_request
 from memcli.capture.transcripts.records import TranscriptMessage
 from memcli.core.lesson import LessonKind
 
 MAX_MESSAGES = 20_000
 """Of a longer session, the latest messages are read."""
+MAX_SESSION_SENTENCES = 6_000
+"""Sentences read in a whole session: a session of many long messages reads fewer of
+each (at least ``MIN_SENTENCES``), so drafting's time stays bounded."""
+MIN_SENTENCES = 4
 MAX_FILES = 10
 
 
@@ -27,6 +32,7 @@ class Turn:
     position: int  # 1-based among the messages given
     message: TranscriptMessage
     prose: str
+    said: tuple[str, ...] = ()  # the prose's sentences (``text.sentences``)
 
     @property
     def role(self) -> str:
@@ -53,7 +59,7 @@ class Candidate:
 def turns(messages: Sequence[TranscriptMessage]) -> list[Turn]:
     """The main thread's messages, in order, each with its quotable prose."""
     start = max(0, len(messages) - MAX_MESSAGES)
-    out: list[Turn] = []
+    found: list[tuple[int, TranscriptMessage, str]] = []
     for position in range(start, len(messages)):
         message = messages[position]
         if not isinstance(message, TranscriptMessage) or message.sidechain:
@@ -61,12 +67,17 @@ def turns(messages: Sequence[TranscriptMessage]) -> list[Turn]:
         if message.role == "user":
             request = real_request(message.text) if isinstance(message.text, str) else None
             if request is not None:
-                out.append(Turn(position + 1, message, request))
+                found.append((position + 1, message, request))
         elif message.role == "assistant":
-            out.append(Turn(position + 1, message, _assistant_prose(message)))
+            found.append((position + 1, message, _assistant_prose(message)))
         elif message.role == "tool":
-            out.append(Turn(position + 1, message, ""))
-    return out
+            found.append((position + 1, message, ""))
+    speaking = sum(1 for _p, _m, prose in found if prose) or 1
+    each = max(MIN_SENTENCES, min(MAX_SENTENCES, MAX_SESSION_SENTENCES // speaking))
+    return [
+        Turn(position, message, prose, tuple(sentences(prose, each)) if prose else ())
+        for position, message, prose in found
+    ]
 
 
 def _assistant_prose(message: TranscriptMessage) -> str:

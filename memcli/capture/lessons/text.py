@@ -8,6 +8,7 @@ quoted keeps the transcript's words; only markup and surrounding space go.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 MAX_SCANNED_CHARS = 6000
 """Of one message, what drafting reads (a longer one: its head)."""
@@ -44,20 +45,31 @@ def prose(text: str) -> str:
     return text
 
 
-def sentences(text: str) -> list[str]:
-    """The prose's sentences, each on one line, markup trimmed (at most ``MAX_SENTENCES``)."""
+def sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
+    """The prose's sentences, each on one line, markup trimmed (at most ``limit``)."""
     out: list[str] = []
     for line in prose(text).splitlines():
         line = _HEADING.sub("", _BULLET.sub("", line)).strip()
         if not line:
             continue
-        for part in _SPLIT.split(line):
+        for part in _split(line):
+            if len(part) > 2 * MAX_SENTENCE_CHARS:
+                continue  # a dump, whatever its spacing
             part = _SPACE.sub(" ", _EMPHASIS.sub(r"\2", part)).strip()
             if part and len(part) <= MAX_SENTENCE_CHARS:
                 out.append(part)
-                if len(out) >= MAX_SENTENCES:
+                if len(out) >= limit:
                     return out
     return out
+
+
+def _split(line: str) -> Iterator[str]:
+    """The line's sentences, lazily: a caller wanting a few reads no further."""
+    start = 0
+    for boundary in _SPLIT.finditer(line):
+        yield line[start : boundary.start()]
+        start = boundary.end()
+    yield line[start:]
 
 
 def words(text: str) -> list[str]:
@@ -69,13 +81,20 @@ _STOP_WORDS = frozenset(
     "a an the and or but if then so to of in on at by for with from as is are was were be been "
     "it its this that these those we you i he she they them our your my me us do does did not no "
     "yes please also just here there what which who when where how all any can will would should "
-    "could has have had i'm i'll it's that's don't".split()
+    "could has have had i'm i'll it's that's don't again mean really ever one thing remember "
+    "note like okay ok said told".split()
 )
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
 
 
 def content_words(text: str) -> frozenset[str]:
-    """The words that carry a sentence's meaning (a few hundred common ones left out)."""
-    return frozenset(word for word in words(text) if word not in _STOP_WORDS)
+    """The words that carry a sentence's meaning, roughly stemmed ("raising", "raise": one),
+    common ones left out."""
+    return frozenset(
+        _SUFFIX.sub("", word).rstrip("e") if len(word) > 4 else word
+        for word in words(text)
+        if word not in _STOP_WORDS
+    )
 
 
 def quote(parts: list[str]) -> str:

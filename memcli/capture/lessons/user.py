@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from memcli.capture.lessons import patterns
 from memcli.capture.lessons.session import Candidate, Turn, add_files
-from memcli.capture.lessons.text import paths, sentences, words
+from memcli.capture.lessons.text import paths, words
 
 MAX_CORRECTION_SENTENCES = 3
 MIN_RULE_WORDS = 4
@@ -30,7 +30,7 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 acted = acted or bool(turn.prose.strip() or turn.message.tools)
                 add_files(touched, turn.message.edited)
             continue
-        said = sentences(turn.prose)
+        said = list(turn.said)
         correction = _correction(said) if acted else None
         if correction is not None:
             files: list[str] = []
@@ -66,9 +66,19 @@ def is_rule(sentence: str) -> bool:
     if patterns.NOT_A_RULE.search(sentence):
         return False
     body = patterns.LEAD_IN.sub("", sentence)
-    if patterns.RULE_START.match(body):
+    if patterns.NARRATIVE_START.match(body):
+        return False
+    if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
         return True
-    return bool(patterns.RULE_ANYWHERE.search(body)) and not patterns.NARRATIVE_START.match(body)
+    # "Before you start: from now on, always …", "the files are latin-1, never assume …"
+    return any(
+        patterns.RULE_START.match(patterns.LEAD_IN.sub("", clause.strip()))
+        and len(words(clause)) >= MIN_RULE_WORDS
+        for clause in _CLAUSE.split(body)[1:]
+    )
+
+
+_CLAUSE = re.compile(r"[:;,—–]\s+")
 
 
 def _correction(said: list[str]) -> list[str] | None:
@@ -101,12 +111,15 @@ def _correction(said: list[str]) -> list[str] | None:
 
 
 def _says_what_to_do(sentence: str) -> bool:
-    """A correction's next sentence that belongs to it: what to do, a rule, or the reason."""
+    """A correction's next sentence belongs to it (what to do instead, a rule, the reason)
+    unless it is a question, small talk, or a new request ("Then deploy it")."""
     if sentence.rstrip().endswith("?") or patterns.NOT_A_RULE.search(sentence):
         return False
-    return bool(
-        is_rule(sentence)
-        or patterns.IMPERATIVE.match(sentence)
-        or patterns.DIRECTIVE.search(sentence)
-        or _REASON_START.match(sentence)
-    )
+    return not _NEW_REQUEST.match(sentence)
+
+
+_NEW_REQUEST = re.compile(
+    r"^(?:then|next|after that|afterwards|once (?:that'?s|it'?s) done|also,? (?:can|could) you|"
+    r"and (?:then|can you))\b",
+    re.IGNORECASE,
+)
