@@ -34,8 +34,10 @@ from memcli.core.errors import InvalidInput, StoreError
 
 if TYPE_CHECKING:
     from memcli.core.draft import Draft
+    from memcli.core.lesson import LessonDraft
     from memcli.index import Filters
     from memcli.service.layers import LayeredMemory
+    from memcli.service.lesson_drafts import LessonDrafts
     from memcli.service.memory import Memory
     from memcli.store.location import StoreLocation
 
@@ -464,6 +466,79 @@ class MemStore:
 
     # --------------------------------------------------------------- lifetime
 
+    # ---------------------------------------------------------- lesson drafts
+
+    def drafts(self) -> Records:
+        """The lesson drafts waiting for review, newest first: each ``id``, ``type``,
+        ``kind``, ``title``, ``text``, ``files``, ``source`` (agent, session, message),
+        ``created``. Drafts are no memories: no other read returns them."""
+        with self._use() as memory:
+            if not memory.store.exists():
+                return []
+            return [draft.to_json() for draft in _lesson_drafts(memory).waiting()]
+
+    def add_drafts(self, lessons: Sequence[LessonDraft]) -> dict[str, Any]:
+        """Write lesson drafts (``core.lesson.LessonDraft``) in one commit, screened as a
+        save is, those kept already or drafted before left out: ``added`` (drafts),
+        ``dropped`` (id, why), ``expired`` (paths removed), ``commit``."""
+        with self._use() as memory:
+            done = _lesson_drafts(memory).add(lessons)
+        return {
+            "added": [draft.to_json() for draft in done.added],
+            "dropped": [{"id": i, "why": why} for i, why in done.dropped],
+            "expired": done.expired,
+            "commit": done.commit,
+        }
+
+    def accept_draft(
+        self, ref: str, *, text: str | None = None, title: str | None = None
+    ) -> dict[str, Any]:
+        """Save a waiting lesson draft (id or unique prefix) as a memory with its provenance
+        (session, agent, ``source_message``, ``lesson_draft``), the draft removed in the
+        same commit. ``text``/``title``: the draft as edited. Returns the record with
+        ``path``, ``action`` (saved, or duplicate: kept already), ``commit``, ``draft``."""
+        from memcli.core.serialize import record_dict
+
+        ref = _text(ref, "id")
+        text, title = _optional_text(text, "text"), _optional_text(title, "title")
+        with self._use() as memory:
+            memory.require_store()
+            done = _lesson_drafts(memory).accept(ref, text=text, title=title)
+        return {
+            **record_dict(done.result.record),
+            "path": done.result.path,
+            "action": done.result.action,
+            "commit": done.result.commit,
+            "draft": done.draft.id,
+        }
+
+    def accept_drafts(self, ids: str | Sequence[str] | None = None) -> Records:
+        """Accept several waiting lesson drafts (``None``: every one), each in its own
+        commit; none is accepted unless every id is found. Each answer as ``accept_draft``."""
+        with self._use() as memory:
+            if not memory.store.exists():
+                return []
+            drafts = _lesson_drafts(memory)
+            chosen = drafts.waiting() if ids is None else drafts.resolve(_refs(ids))
+        return [self.accept_draft(draft.id) for draft in chosen]
+
+    def expire_drafts(self) -> tuple[str, ...]:
+        """Remove the lesson drafts older than ``[review] expire`` in one commit; their ids."""
+        with self._use() as memory:
+            if not memory.store.exists():
+                return ()
+            removed, _ = _lesson_drafts(memory).expire()
+        return tuple(path.rsplit("/", 1)[-1].removesuffix(".md") for path in removed)
+
+    def reject_draft(self, ids: str | Sequence[str]) -> dict[str, Any]:
+        """Remove waiting lesson drafts (ids or unique prefixes) in one commit naming them;
+        nothing is removed unless every one is found. ``rejected`` (ids), ``commit``."""
+        refs = _refs(ids)
+        with self._use() as memory:
+            memory.require_store()
+            rejected, commit = _lesson_drafts(memory).reject(refs)
+        return {"rejected": [draft.id for draft in rejected], "commit": commit}
+
     def search_transcripts(
         self,
         query: str,
@@ -577,6 +652,14 @@ def _layered(memory: Memory) -> LayeredMemory:
     if isinstance(memory, LayeredMemory):
         return memory
     return Layers(memory.location, memory.location.root, memory.notify).reader(memory.layer)
+
+
+def _lesson_drafts(memory: Memory) -> LessonDrafts:
+    """The drafts of the found store, a lesson counting as kept in any layer."""
+    from memcli.service.lesson_drafts import drafts_for
+
+    reader = _layered(memory)
+    return drafts_for(reader.layers.memory(), reader)
 
 
 def _text(value: object, name: str) -> str:

@@ -128,7 +128,7 @@ def client(server: tuple[Client, Path]) -> Client:
 
 
 @pytest.mark.e2e
-def test_tools_are_listed_in_under_3000_characters(client: Client) -> None:
+def test_tools_are_listed_in_under_3300_characters(client: Client) -> None:
     listed = client.portal.call(client.session.list_tools)
     assert [tool.name for tool in listed.tools] == [
         "search",
@@ -138,9 +138,10 @@ def test_tools_are_listed_in_under_3000_characters(client: Client) -> None:
         "forget",
         "context",
         "search_transcripts",
+        "drafts",
     ]
     size = len(listed.model_dump_json(by_alias=True, exclude_none=True))
-    assert size < 3000, size
+    assert size < 3300, size  # 3,000 until the drafts tool
     for tool in listed.tools:
         assert tool.description and len(tool.description) < 300
     search = next(tool for tool in listed.tools if tool.name == "search")

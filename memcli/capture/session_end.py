@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING
 from memcli.core.own_command import own_command
 
 if TYPE_CHECKING:
+    from memcli.capture.transcripts.records import TranscriptMessage
     from memcli.service.memory import Memory
 
 SOURCE = "session-end"
@@ -38,6 +41,8 @@ SYNC_TIMEOUT = 120.0
 """Seconds the capture process waits for ``mem transcripts sync`` before going on."""
 MAX_TRANSCRIPT_BYTES = 1 << 30
 """A transcript is read up to this many bytes (streamed: memory stays bounded)."""
+MAX_DRAFTED_MESSAGES = 4000
+"""Lessons are drafted from a session's latest messages, this many at most."""
 
 
 def start_detached(argv: list[str], cwd: Path | None, who: str) -> bool:
@@ -113,6 +118,8 @@ class CaptureResult:
     commit: str | None = None
     fallback: str | None = None
     """Why the ``[summarize] command`` was not used, when it is set and failed."""
+    drafts: int = 0
+    """Lesson drafts the session left for ``mem review`` (one commit)."""
 
 
 def capture_session_end(
@@ -122,8 +129,12 @@ def capture_session_end(
     session: str,
     transcript: Path,
     cwd: Path | None,
+    summary: bool = True,
 ) -> CaptureResult:
-    """Write the session's summary from its transcript, unless done before."""
+    """Write the session's summary from its transcript, unless done before, and the
+    lessons it taught as drafts for ``mem review`` (one commit; a lesson drafted
+    before is never drafted again). ``summary=False``: the drafts only (after a
+    compaction: the session goes on)."""
     from memcli.capture.provenance import project_commit
     from memcli.capture.session_summary import SessionFacts
     from memcli.capture.transcripts.records import read_messages
@@ -133,20 +144,28 @@ def capture_session_end(
     session = clean_session(session) or ""
     if not session:
         return CaptureResult("nothing")
-    if memory.store.exists() and _already_captured(memory, session):
+    if summary and memory.store.exists() and _already_captured(memory, session):
         return CaptureResult("already")
     # Every message of the file: it is this session's (a resumed one repeats earlier ones).
+    # The latest are kept for drafting (streamed: memory stays bounded).
+    latest: deque[TranscriptMessage] = deque(maxlen=MAX_DRAFTED_MESSAGES)
     messages = read_messages(transcript, agent, max_bytes=MAX_TRANSCRIPT_BYTES)
-    facts = SessionFacts.gather(None, messages, str(cwd) if cwd else None)
+    root = str(cwd) if cwd else None
+    facts = SessionFacts.gather(None, _kept_in(messages, latest) if summary else (), root)
+    if not summary:
+        latest.extend(messages)
+    drafts = draft_lessons(memory, list(latest), agent=agent, session=session, cwd=cwd)
+    if not summary:
+        return CaptureResult("drafted" if drafts else "nothing", drafts=drafts)
     if facts.request is None or facts.did_nothing():
-        return CaptureResult("nothing")
+        return CaptureResult("nothing", drafts=drafts)
     memory.ensure_store()
     cache = memory.store.cache_dir
     marker = cache / MARKER_DIR / hashlib.sha256(f"{agent}\0{session}".encode()).hexdigest()[:32]
     cache.mkdir(parents=True, exist_ok=True)
     with exclusive_lock(cache / CAPTURE_LOCK):
         if marker.exists() or _already_captured(memory, session):
-            return CaptureResult("already")
+            return CaptureResult("already", drafts=drafts)
         extra = {"source": SOURCE, "agent": agent}
         commit = project_commit(cwd, store_root=memory.store.root) if cwd else None
         if commit:
@@ -169,7 +188,46 @@ def capture_session_end(
         )
         marker.parent.mkdir(exist_ok=True)
         marker.write_text(result.record.id + "\n", encoding="ascii")
-        return CaptureResult("saved", result.record.id, result.commit, fallback)
+        return CaptureResult("saved", result.record.id, result.commit, fallback, drafts)
+
+
+def _kept_in(
+    messages: Iterable[TranscriptMessage], kept: deque[TranscriptMessage]
+) -> Iterator[TranscriptMessage]:
+    """``messages``, each also appended to ``kept``."""
+    for message in messages:
+        kept.append(message)
+        yield message
+
+
+def draft_lessons(
+    memory: Memory, messages: list[TranscriptMessage], *, agent: str, session: str, cwd: Path | None
+) -> int:
+    """Draft the session's lessons into the store in one commit; how many were written.
+
+    Best effort: a failure is written to mem's failure log and stops nothing else.
+    """
+    from memcli.capture.lessons import draft_session
+    from memcli.core import config, failure_log
+    from memcli.core.errors import MemError
+    from memcli.service.layers import Layers
+    from memcli.service.lesson_drafts import drafts_for
+
+    try:
+        lessons = draft_session(
+            messages, session=session, agent=agent, config=config.load(memory.store.root)
+        )
+        if not lessons:
+            return 0
+        reader = Layers(memory.location, cwd or Path.cwd(), memory.notify).reader()
+        try:
+            return len(drafts_for(memory, reader).add(lessons).added)
+        finally:
+            reader.close()
+    except Exception as exc:  # best effort: the summary is written all the same
+        what = str(exc) if isinstance(exc, MemError | OSError) else f"{type(exc).__name__}: {exc}"
+        failure_log.record(f"{agent} session end: lesson drafts", what)
+        return 0
 
 
 def _summarized(memory: Memory, facts: object) -> tuple[str, str | None]:
@@ -232,10 +290,15 @@ def _already_captured(memory: Memory, session: str) -> bool:
     return False
 
 
-def detached_capture_argv(agent: str, session: str, transcript: str, cwd: str | None) -> list[str]:
-    """The ``mem`` arguments of the detached capture process."""
+def detached_capture_argv(
+    agent: str, session: str, transcript: str, cwd: str | None, *, summary: bool = True
+) -> list[str]:
+    """The ``mem`` arguments of the detached capture process (``summary=False``: the
+    lesson drafts only)."""
     argv = ["capture", "session-end", "--agent", agent, "--session", session]
     argv += ["--transcript", transcript]
     if cwd:
         argv += ["--cwd", cwd]
+    if not summary:
+        argv.append("--drafts-only")
     return argv

@@ -103,6 +103,10 @@ command = ""           # a program that drafts a finished session's lessons: its
                        # mem's own drafting. Your own config.toml only, as [summarize] command
 timeout = "60s"        # how long it may take; then it is stopped and mem's own drafting used
 max_input_chars = 40000  # at most this much of the session's JSON is given to it
+
+[review]
+expire = "30d"         # a lesson draft nobody accepted or rejected is removed after this long
+                       # (by the next commit of drafts, or `mem review`)
 [layers]               # where `mem save` puts a memory of each type without --layer:
 preference = "project" # user (every project of yours), project, or team (the project's
 decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha, pattern,
@@ -205,6 +209,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout": 60,
         "max_input_chars": 40_000,
     },
+    "review": {
+        "expire": 30 * 86400,
+    },
     "layers": dict.fromkeys(OBSERVATION_TYPES, "project"),
 }
 WEIGHTS = frozenset(
@@ -242,6 +249,7 @@ DURATIONS = frozenset(
         "summarize.timeout",
         "consolidate.timeout",
         "extract.timeout",
+        "review.expire",
     }
 )
 """Written like ``"30m"`` or ``"7d"``, or as a whole number of seconds (``window_seconds``)."""

@@ -64,6 +64,9 @@ class Draft:
     """Ids, id prefixes or keys of the memories this one replaces (resolved when saved)."""
     guards: list[Guard] | None = None
     """The tool calls the memory watches (``parse_guards`` reads them as given)."""
+    extra: dict[str, str] | None = None
+    """Frontmatter fields mem itself adds to a new memory (an accepted lesson draft's
+    provenance); never taken from a JSON payload."""
 
     @classmethod
     def from_json(cls, payload: Any) -> Draft:
@@ -130,6 +133,7 @@ class Draft:
             agent=check_agent(self.agent),
             project_commit=check_commit(self.project_commit),
             guards=list(self.guards or []),
+            extra=dict(strip_private_deep(self.extra or {})),
         )
 
     def update(self, old: Observation, updated: str) -> Observation:

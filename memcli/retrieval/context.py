@@ -327,6 +327,13 @@ def session_start(
     return session, text
 
 
+def _drafts_waiting(memory: Memory) -> int:
+    """How many lesson drafts wait in the store for ``mem review`` (none expired)."""
+    from memcli.service.lesson_drafts import LessonDrafts
+
+    return len(LessonDrafts(memory).waiting())
+
+
 def first_line(text: str, title: str) -> str:
     """The first line of a memory's text that says more than its title ('' when none does).
 
@@ -392,6 +399,8 @@ class SessionContext:
     """Read every candidate (not only those shown), for ``explained``."""
     superseded: bool = False
     """Memories another one supersedes are considered too."""
+    drafts: int = 0
+    """Lesson drafts waiting for ``mem review`` (said in one line, never shown)."""
 
     @classmethod
     def gather(
@@ -420,6 +429,7 @@ class SessionContext:
         context.memory_md_lines = read_memory_md(
             memory.store.root, own["memory_md_lines"], context.notes
         )
+        context.drafts = _drafts_waiting(memory)
         return context
 
     def _choose(self, settings: dict[str, dict[str, Any]], project: Path) -> None:
@@ -498,6 +508,7 @@ class SessionContext:
             "more": max(self.total - shown, 0),
             "omitted": {name: n for name, n in self.omitted.items() if n},
             "budget": self.budget,
+            "drafts": self.drafts,
         }
 
     def render(self) -> str:

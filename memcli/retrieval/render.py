@@ -528,6 +528,7 @@ def sample_variables(name: str) -> dict[str, Any]:
             "more": 0,
             "omitted": {"warm": 1},
             "budget": 8000,
+            "drafts": 2,
         }
     if name == "prompt_context.md.j2":
         note = {

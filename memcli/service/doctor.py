@@ -24,6 +24,7 @@ KNOWN_TOP_LEVEL = {
     *MEMORY_DIRS,
     "MEMORY.md",
     "notes",  # curated notes, searched by section
+    "drafts",  # lesson drafts waiting for `mem review`: no memories
     "mem.toml",
     "purged.txt",  # ids mem forget --purge removed, so every clone removes them too
     "templates",

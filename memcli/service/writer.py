@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from memcli.core import journal
@@ -27,6 +27,7 @@ from memcli.service.screening import (
     screening_for,
     without_private,
 )
+from memcli.store.drafts import is_draft_path
 from memcli.store.files import MAX_MEMORY_FILE_BYTES, digest, too_large
 
 if TYPE_CHECKING:
@@ -121,11 +122,19 @@ class Writer:
         """Where a save looks for its duplicates: this store, or a reader of every layer."""
 
     @by_layer_rules
-    def save(self, draft: Draft, *, secrets: Policy = "refuse") -> SaveResult:
+    def save(
+        self,
+        draft: Draft,
+        *,
+        secrets: Policy = "refuse",
+        removing: Sequence[str] = (),
+        trailer: str = "",
+    ) -> SaveResult:
         """Write one memory and commit it; a known ``key`` updates that memory instead.
 
         Likely secrets in it are refused (or redacted, or allowed: ``secrets``),
-        before anything is written.
+        before anything is written. ``removing``: files (a lesson draft accepted)
+        removed in the same commit, whose message ends with ``trailer`` lines.
         """
         stamp = format_timestamp(now())
         # Without a key, or without a store yet, it is surely new: refuse bad input
@@ -161,8 +170,8 @@ class Writer:
                     return duplicate
                 path, action = self.store.new_path(observation), "saved"
             verb = "save" if action == "saved" else "update"
-            message = journal.commit_message(verb, [observation])
-            commit = self._commit_files({path: observation.to_markdown()}, [], message)
+            message = journal.commit_message(verb, [observation]) + trailer
+            commit = self._commit_files({path: observation.to_markdown()}, list(removing), message)
             return SaveResult(observation, path, action, commit, similar)
 
     def _replacing(self, observation: Observation, draft: Draft) -> Observation:
@@ -452,6 +461,22 @@ class Writer:
         if git.run(["repack", "-d", "-q"], check=False).returncode == 0:
             git.run(["prune-packed", "-q"], check=False)
 
+    def commit_drafts(
+        self, plan: Callable[[], tuple[dict[str, bytes], list[str], str] | None]
+    ) -> str | None:
+        """Write and remove lesson draft files (never memories) in one commit.
+
+        ``plan`` decides under the write lock what to write, what to remove and the
+        message (None: nothing to commit, and None is returned).
+        """
+        self.memory.ensure_store()
+        with self._transaction():
+            planned = plan()
+            if planned is None:
+                return None
+            writes, removals, message = planned
+            return self._commit_files(writes, removals, message)
+
     def commit_uncommitted(
         self, files: dict[str, bytes], removed: list[str], ids: list[str]
     ) -> str:
@@ -576,6 +601,8 @@ class Writer:
             if many:
                 os.sync()  # one flush for all: an fsync each costs 0.2-4 ms a file
             crash_point("files-written")
+            if any(map(is_draft_path, writes)):
+                crash_point("drafts-written")
             commit = self.store.commit(list(writes), removals, message)
         except BaseException:
             for path in touched:
@@ -588,8 +615,10 @@ class Writer:
             raise
         pending.end(self.store)
         if index is not None:
-            known: Known = {path: None for path in removals}
+            known: Known = {path: None for path in removals if not is_draft_path(path)}
             for path in writes:
+                if is_draft_path(path):
+                    continue  # a lesson draft: no memory, never indexed
                 if is_note_path(path):
                     known[path] = None  # the index reads notes itself (from git's diff)
                 else:

@@ -378,8 +378,16 @@ class Store:
         """Like :meth:`resolve`, and also the curated MEMORY.md at the store's root.
 
         For the files a writer commits; never a path a memory may be stored under.
+        A lesson draft's file (``drafts/<id>.md``) is one too.
         """
-        return self.root / MEMORY_MD if path == MEMORY_MD else self.resolve(path)
+        from memcli.store.drafts import is_draft_path
+
+        if path == MEMORY_MD:
+            return self.root / MEMORY_MD
+        if is_draft_path(path):
+            self._check_folder(path)
+            return self.root / path
+        return self.resolve(path)
 
     def write_file(
         self, path: str, content: bytes, *, sync: bool = True, exclusive: bool = False

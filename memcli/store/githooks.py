@@ -25,6 +25,7 @@ from typing import NamedTuple
 from memcli.core.chunks import is_note_path
 from memcli.core.errors import InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
+from memcli.store.drafts import is_draft_path
 from memcli.store.files import (
     CACHE_DIR,
     MAX_MEMORY_FILE_BYTES,
@@ -207,6 +208,7 @@ def staged_problems(
         and p.endswith(".md")
         and p not in link_paths
         and not name_problem(p)
+        and not is_draft_path(p)  # a lesson draft, no memory: mem review reads it
     ]
     if not added:
         return refused

@@ -196,9 +196,16 @@ def save_compaction(
 
 
 def start_session_end(
-    session: object, transcript: object, cwd: object, *, agent: str, notify: Notify
+    session: object,
+    transcript: object,
+    cwd: object,
+    *,
+    agent: str,
+    notify: Notify,
+    summary: bool = True,
 ) -> bool:
-    """Start the detached capture of the session's summary; False when there is nothing to read.
+    """Start the detached capture of the session's summary and lesson drafts (``summary=False``:
+    the drafts only, after a compaction); False when there is nothing to read.
 
     Only the hook's own input is looked at here (no store, no index, no transcript):
     the hook returns within milliseconds whatever the transcript's size.
@@ -214,8 +221,11 @@ def start_session_end(
         return False  # no transcript (or not yet written): nothing to summarize
     where = directory(cwd)
     kept = _session(session, notify) or ""
-    argv = detached_capture_argv(agent, kept, transcript, str(where) if where else None)
-    return start_detached(argv, where, f"{agent} session end: summary capture")
+    argv = detached_capture_argv(
+        agent, kept, transcript, str(where) if where else None, summary=summary
+    )
+    what = "summary capture" if summary else "lesson drafts"
+    return start_detached(argv, where, f"{agent} session end: {what}")
 
 
 def _budget(configured: int, cap: int | None) -> int:

@@ -6,8 +6,8 @@ back, so one answer fits all three; only the events' names and what each agent
 offers differ:
 
 - Claude Code: SessionStart (context), UserPromptSubmit (recall), PostCompact
-  (its compaction summary is kept), SessionEnd (a detached summary of the
-  transcript); PreCompact needs nothing.
+  (its compaction summary is kept; the lessons so far drafted, detached), SessionEnd
+  (a detached summary of the transcript and its lesson drafts); PreCompact needs nothing.
 - Codex: SessionStart (context; it fires again after a compaction, with
   ``source: "compact"``), UserPromptSubmit (recall) and SessionEnd (a detached
   summary of the rollout named by ``transcript_path``), read from
@@ -102,6 +102,11 @@ def answer(
         summary = payload.get("compact_summary")
         events.forget_recalled(cwd, session, notify=notify)
         events.save_compaction(cwd, summary, session, agent=agent, notify=notify)
+        # The lessons so far, drafted by a detached process (never waited for).
+        transcript = payload.get("transcript_path")
+        events.start_session_end(
+            session, transcript, cwd, agent=agent, notify=notify, summary=False
+        )
     elif moment == "compacted":
         # Gemini CLI runs no session start after compressing: its first one is gone too.
         restarted = agent != "gemini"

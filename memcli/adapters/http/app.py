@@ -19,6 +19,9 @@
                                     ``mem recall`` would print (``worker.reads``)
     POST /api/read/search           {"cwd", "store", "project", "query", "filters", "limit",
                                     ...} -> {"text", "notices"}: what ``mem search`` prints
+    GET  /api/drafts                the lesson drafts waiting for review (``mem review --json``)
+    POST /api/drafts/ID/accept      the draft saved as a memory with its provenance -> its record
+    POST /api/drafts/ID/reject      the draft removed -> {"rejected": [ID], "commit"}
     *    /mcp                       MCP's streamable HTTP transport
     GET  /, /search, /memory/ID     the viewer's HTML pages (``pages``)
 
@@ -380,6 +383,27 @@ async def promote(request: Request, pool: StorePool) -> Response:
     return JSONResponse(await pool.write(lambda store: store.promote(ref, to=to, **body)))
 
 
+async def drafts(request: Request, pool: StorePool) -> Response:
+    Params(request, "drafts", ())
+    return results(await pool.read(lambda store: store.drafts()))
+
+
+async def draft_action(request: Request, pool: StorePool) -> Response:
+    """Accept (``{"text", "title"}`` optional: as edited) or reject one lesson draft."""
+    identity, action = request.path_params["id"], request.path_params["action"]
+    if action not in ("accept", "reject"):
+        raise HttpError(404, f"no action {action!r} on a draft: accept or reject")
+    allowed = ("text", "title") if action == "accept" else ()
+    empty = request.headers.get("content-length", "0") == "0"
+    body: dict[str, Any] = {}
+    if not empty or "transfer-encoding" in request.headers:
+        body = await json_body(request, action, allowed)
+    if action == "reject":
+        return JSONResponse(await pool.write(lambda store: store.reject_draft(identity)))
+    record = await pool.write(lambda store: store.accept_draft(identity, **body))
+    return JSONResponse(record, status_code=201 if record["action"] == "saved" else 200)
+
+
 async def inject(request: Request, pool: StorePool) -> Response:
     params = Params(request, "inject", ("budget", "prompt", "session"))
     budget = params.optional_number("budget")
@@ -484,6 +508,8 @@ def build_app(
         Route("/api/memory/promote", endpoint(promote), methods=["POST"]),
         Route("/api/memory/dedupe", endpoint(dedupe), methods=["GET", "POST"]),
         Route("/api/memory/inject", endpoint(inject), methods=["GET"]),
+        Route("/api/drafts", endpoint(drafts), methods=["GET"]),
+        Route("/api/drafts/{id}/{action}", endpoint(draft_action), methods=["POST"]),
         Route("/api/hook/keep/{ticket}", endpoint(keep), methods=["POST"]),
         Route("/api/read/{what}", endpoint(read), methods=["POST"]),
         Route("/api/hook/{agent}/{event}", endpoint(hook), methods=["POST"]),

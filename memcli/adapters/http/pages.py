@@ -10,6 +10,7 @@
     POST /memory/ID/forget|promote  the change, with ``confirm`` ticked, from the viewer's
                                     own pages (Origin or Referer: this server) and with the
                                     form token of the session that showed the form
+    GET  /drafts, /drafts/ID/accept|reject (and POST)   lesson drafts (``draft_pages``)
 
 Pages are rendered from ``templates/viewer/`` by the sandboxed renderer with every value
 escaped, and carry a Content-Security-Policy that runs no script at all. Every error is a
@@ -485,11 +486,11 @@ async def confirm_page(request: Request, pool: StorePool) -> Response:
     return await rendered(pool, "confirm", context | await _common(pool))
 
 
-async def change(request: Request, pool: StorePool) -> Response:
-    """A confirmed forget or promote, from this server's own page."""
+async def confirmed_form(request: Request, action: str) -> dict[str, str]:
+    """The form of a change, refused unless it comes from this server's own page, with the
+    form token of the session that showed it, and its ``confirm`` box ticked."""
     from memcli.adapters.http.app import read_body
 
-    action = _action(request)
     body = await read_body(request)  # read first: a refusal keeps the connection usable
     if not same_origin(request):
         raise HttpError(403, "this change must come from the viewer's own page (Origin)")
@@ -505,6 +506,13 @@ async def change(request: Request, pool: StorePool) -> Response:
         )
     if form.get("confirm") != "yes":
         raise HttpError(400, f"tick the box to confirm the {action}; nothing was changed")
+    return form
+
+
+async def change(request: Request, pool: StorePool) -> Response:
+    """A confirmed forget or promote, from this server's own page."""
+    action = _action(request)
+    form = await confirmed_form(request, action)
     ref = request.path_params["ref"]
     if action == "forget":
         done = await pool.write(lambda store: store.forget([ref]))
@@ -542,7 +550,10 @@ def same_origin(request: Request) -> bool:
 def routes() -> list[Any]:
     from starlette.routing import Route
 
+    from memcli.adapters.http import draft_pages
+
     return [
+        *draft_pages.routes(),
         Route("/", page(journal_page), methods=["GET"]),
         Route("/search", page(search_page), methods=["GET"]),
         Route("/memory/{ref}", page(memory_page), methods=["GET"]),

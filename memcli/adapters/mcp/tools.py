@@ -2,7 +2,7 @@
 
 Nothing here imports the MCP SDK: the schemas are plain JSON Schema, kept small
 because a client sends the whole ``tools/list`` answer to its model on every turn
-(tests/test_mcp.py holds it under 3,000 characters). The descriptions teach the
+(tests/test_mcp.py holds it under 3,300 characters). The descriptions teach the
 reading pattern: ``search`` for the compact index, ``timeline`` around a hit,
 ``get`` for the few full records worth reading.
 """
@@ -97,6 +97,10 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "since": {"type": "string", "description": _WHEN},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
         },
+    ),
+    "drafts": (
+        "Lessons drafted from past sessions, for a person to review: list, accept or reject ids.",
+        {"action": {"enum": ["list", "accept", "reject"]}, "ids": _IDS},
     ),
 }
 REQUIRED = {"search": ["query"], "timeline": ["anchor"], "get": ["ids"], "save": ["text"]}
@@ -200,6 +204,17 @@ def _context(store: MemStore, a: dict[str, Any]) -> Any:
     return store.context() or "(no memories yet)"
 
 
+def _drafts(store: MemStore, a: dict[str, Any]) -> Any:
+    """The drafts waiting; or each accepted (a memory) or the rejected ids."""
+    action = a.get("action", "list")
+    if action == "list":
+        return store.drafts()
+    if action not in ("accept", "reject") or a.get("ids") in (None, "", []):
+        raise InvalidInput("drafts: action is list, or accept or reject with ids")
+    ids = _ids(a["ids"])
+    return store.accept_drafts(ids) if action == "accept" else store.reject_draft(ids)
+
+
 _CALLS: dict[str, Callable[[MemStore, dict[str, Any]], Any]] = {
     "search": _search,
     "timeline": _timeline,
@@ -207,6 +222,7 @@ _CALLS: dict[str, Callable[[MemStore, dict[str, Any]], Any]] = {
     "save": _save,
     "forget": lambda store, a: store.forget(_ids(a["ids"])),
     "context": _context,
+    "drafts": _drafts,
     "search_transcripts": lambda store, a: store.search_transcripts(
         a["query"],
         session=a.get("session"),

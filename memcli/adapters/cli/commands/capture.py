@@ -32,6 +32,11 @@ def capture() -> None:
     type=click.Path(path_type=Path),
     help="The session's working directory: it selects the store and the project commit.",
 )
+@click.option(
+    "--drafts-only",
+    is_flag=True,
+    help="Only draft the session's lessons (after a compaction: the session goes on).",
+)
 @json_option
 @store_options
 def session_end(
@@ -39,6 +44,7 @@ def session_end(
     session: str | None,
     transcript: Path | None,
     cwd: Path | None,
+    drafts_only: bool,
     as_json: bool,
     store_dir: str | None,
     project: str | None,
@@ -48,7 +54,8 @@ def session_end(
     What the SessionEnd hook starts in the background: it extracts the first
     request, the files read and edited, the commands run, the last answer and
     the compaction summaries, and commits them as a session summary (likely
-    secrets redacted); then it brings the transcript index up to date (best
+    secrets redacted), and the lessons the session taught as drafts for `mem
+    review` (one commit); then it brings the transcript index up to date (best
     effort). Run again for the same session, it changes nothing. A session
     without a real request writes nothing.
 
@@ -78,11 +85,17 @@ def session_end(
     memory = Memory(locate(store_dir, project, where), notify=notice)
     memory.model_downloads = "none"  # run by a session-end hook: no waiting for a model
     result = capture_session_end(
-        memory, agent=agent, session=session, transcript=transcript, cwd=cwd
+        memory,
+        agent=agent,
+        session=session,
+        transcript=transcript,
+        cwd=cwd,
+        summary=not drafts_only,
     )
     # After the summary (the next session wants it soon), and best effort: its
     # failure stops nothing.
-    transcripts_sync(agent, f"{agent} session end: transcript sync", wait=SYNC_TIMEOUT)
+    if not drafts_only:
+        transcripts_sync(agent, f"{agent} session end: transcript sync", wait=SYNC_TIMEOUT)
     if as_json:
         echo_json(
             {
@@ -90,10 +103,13 @@ def session_end(
                 "id": result.summary_id,
                 "commit": result.commit,
                 "summarize_fallback": result.fallback,
+                "drafts": result.drafts,
             }
         )
     elif result.action == "saved":
         click.echo(result.summary_id)
+    elif drafts_only:
+        notice(f"{result.drafts} lesson draft{'s' * (result.drafts != 1)} for `mem review`")
     else:
         notice(
             "this session's summary was captured before"

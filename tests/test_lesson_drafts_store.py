@@ -1,0 +1,256 @@
+"""Lesson drafts in the store: one commit per session, screened, never read as memories.
+
+Drafts come from a real session end (``mem capture session-end`` on a Claude Code
+transcript) or from ``MemStore.add_drafts``; every read mem offers is checked to
+pass them over.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import memcli
+from memcli.core.lesson import LessonDraft
+from tests.conftest import git, mem, mem_json, run_mem
+from tests.test_lessons import SESSION, Step, _codex_message, claude_session
+
+STEPS: list[Step] = [
+    ("user", "Add a lint script to package.json please."),
+    ("assistant", "I'll install eslint with npm."),
+    ("bash", ("npm install -D eslint", "added 1 package", False)),
+    ("user", "No, we use pnpm here, never npm. Run pnpm add -D eslint instead."),
+    ("assistant", "Understood, switching to pnpm."),
+    ("bash", ("pnpm add -D eslint", "done", False)),
+    ("edit", "package.json"),
+    ("user", "Also, always write tests as plain pytest functions, never unittest classes."),
+    ("assistant", "Got it. Note that the dev server must be restarted after changing .env files."),
+]
+
+
+def transcript(tmp_path: Path, steps: list[Step] = STEPS) -> Path:
+    claude_session(tmp_path, steps)
+    return tmp_path / f"{SESSION}.jsonl"
+
+
+def capture(tmp_path: Path, *extra: str) -> dict[str, object]:
+    path = transcript(tmp_path)
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    return json.loads(mem(*argv, "--cwd", str(tmp_path), *extra, "--json").stdout)
+
+
+def lesson(text: str, *, kind: str = "rule", session: str = "s-1", message: str = "u1") -> Any:
+    return LessonDraft(kind, text.split(".")[0], text, session, message, "claude")  # type: ignore[arg-type]
+
+
+def draft_commits(store: Path) -> list[str]:
+    return git(store, "log", "--format=%s", "--", "drafts").splitlines()
+
+
+def test_a_session_end_writes_its_drafts_in_one_commit(store: Path, tmp_path: Path) -> None:
+    answer = capture(tmp_path)
+    assert answer["action"] == "saved" and answer["drafts"] == 3
+    assert draft_commits(store) == ["drafts: 3 lessons from claude session 7e550000-000"]
+    waiting = mem_json("review")
+    assert [d["kind"] for d in waiting] == ["correction", "note", "rule"] or len(waiting) == 3
+    correction = next(d for d in waiting if d["kind"] == "correction")
+    assert correction["source"] == {"agent": "claude", "session": SESSION, "message": "u4"}
+    assert "never npm" in correction["text"]
+    # Once per session: run again (or after a compaction), nothing is drafted twice.
+    mem("review", "reject", correction["id"])
+    again = capture(tmp_path, "--drafts-only")
+    assert again["drafts"] == 0
+    assert len(draft_commits(store)) == 2
+    assert correction["id"] not in {d["id"] for d in mem_json("review")}
+
+
+RULES = [
+    "Always quarantine the zebrafish fixtures before the nightly run.",
+    "Never regenerate the zebrafish snapshots by hand.",
+]
+
+
+def test_drafts_reach_no_read_of_memories(store: Path) -> None:
+    saved = mem_json("save", "--type", "decision", "The nightly run starts at two in the morning.")
+    only = {saved["id"]}
+    with memcli.open_store(store) as opened:
+        assert len(opened.add_drafts([lesson(text) for text in RULES])["added"]) == 2
+        assert {hit["id"] for hit in opened.search("zebrafish fixtures")} <= only
+        assert {m["id"] for m in opened.list()} == only
+        assert "zebrafish" not in opened.context()
+        assert "zebrafish" not in opened.recall("how are the zebrafish fixtures handled")
+    assert len(mem_json("review")) == 2
+    assert {hit["id"] for hit in mem_json("search", "zebrafish fixtures")} <= only
+    assert {m["id"] for m in mem_json("list")} == only
+    assert "zebrafish" not in mem("context").stdout
+    assert "zebrafish" not in mem("recall", "how are the zebrafish fixtures handled").stdout
+    assert "zebrafish" not in mem("export").stdout
+    assert mem("reindex", "--check").exit_code == 0
+    assert "drafts" not in mem("doctor").stdout
+    assert mem_json("dedupe")["clusters"] == []
+
+
+def test_a_draft_committed_by_hand_passes_the_store_hook(store: Path) -> None:
+    with memcli.open_store(store) as opened:
+        opened.add_drafts([lesson("Always run the linter before pushing.")])
+    (draft,) = (store / "drafts").iterdir()
+    draft.write_text(draft.read_text().replace("Always run", "Always, always run"))
+    git(store, "commit", "-qam", "a draft edited by hand")
+    assert mem("doctor").exit_code == 0
+
+
+def test_a_lesson_kept_already_in_any_layer_is_not_drafted(store: Path) -> None:
+    mem("save", "--type", "preference", "Always run the linter before pushing.")
+    mem("save", "--layer", "user", "--type", "preference", "Never commit straight to main.")
+    with memcli.open_store(store) as opened:
+        done = opened.add_drafts(
+            [
+                lesson("Always run the linter before pushing."),
+                lesson("Never commit straight to main."),
+                lesson("Prefer httpx over requests in new code."),
+            ]
+        )
+    assert [d["text"] for d in done["added"]] == ["Prefer httpx over requests in new code."]
+    assert [d["why"].split(" as ")[0] for d in done["dropped"]] == ["kept already"] * 2
+
+
+def test_a_draft_pending_or_drafted_before_is_not_drafted_again(store: Path) -> None:
+    first = lesson("Prefer httpx over requests in new code.")
+    with memcli.open_store(store) as opened:
+        opened.add_drafts([first])
+        again = opened.add_drafts(
+            [first, lesson("Prefer httpx over requests in new code!", session="s-2")]
+        )
+        assert again["added"] == [] and again["commit"] is None
+        assert [d["why"] for d in again["dropped"]] == [
+            "drafted before",
+            "a draft waiting says the same",
+        ]
+        opened.reject_draft(first.draft_id)
+        assert opened.add_drafts([first])["added"] == []
+
+
+def test_a_secret_in_a_lesson_is_redacted_and_private_spans_dropped(store: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    with memcli.open_store(store) as opened:
+        done = opened.add_drafts(
+            [
+                lesson(f"Always export GITHUB_TOKEN={token} before the release script."),
+                lesson("Never <private>say where the staging box is</private>push on Fridays."),
+                lesson("<private>the whole lesson is private</private>"),
+            ]
+        )
+    texts = [d["text"] for d in done["added"]]
+    assert len(texts) == 2 and [d["why"] for d in done["dropped"]] == ["nothing left once screened"]
+    assert not any(token in t for t in texts)
+    assert any("[REDACTED:" in t for t in texts)
+    assert not any("staging box" in t for t in texts)
+    history = git(store, "log", "-p", "--all")
+    assert token not in history and "staging box" not in history
+    redacted = next(d["id"] for d in done["added"] if "[REDACTED:" in d["text"])
+    (accepted,) = mem_json("review", "accept", redacted)
+    assert accepted["action"] == "saved" and "[REDACTED:" in accepted["narrative"]
+
+
+def test_drafts_expire(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (store / "mem.toml").write_text('[review]\nexpire = "7d"\n')
+    monkeypatch.setenv("MEM_NOW", "2026-01-01T00:00:00Z")
+    with memcli.open_store(store) as opened:
+        old = opened.add_drafts([lesson("Prefer httpx over requests in new code.")])
+    monkeypatch.setenv("MEM_NOW", "2026-01-09T00:00:00Z")
+    with memcli.open_store(store) as opened:
+        assert opened.drafts() == []  # expired: never listed
+        done = opened.add_drafts([lesson("Never push on Fridays.")])
+    assert done["expired"] == [f"drafts/{old['added'][0]['id']}.md"]
+    assert sorted(p.name for p in (store / "drafts").iterdir()) == [f"{done['added'][0]['id']}.md"]
+    assert git(store, "status", "--porcelain", "--", "drafts") == ""
+    assert "Expired:" in git(store, "log", "-1", "--format=%B")
+
+
+@pytest.mark.e2e
+def test_a_crash_while_writing_drafts_leaves_no_half_written_draft(
+    tmp_path: Path, store: Path
+) -> None:
+    env = {"MEM_STORE": str(store), "MEM_LOCK_TIMEOUT": "10"}
+    path = transcript(tmp_path)
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    killed = run_mem(*argv, env={**env, "MEM_CRASH_AT": "drafts-written"})
+    assert killed.returncode == -signal.SIGKILL
+    # The next write settles it: the drafts commit is finished whole (or undone).
+    after = run_mem("save", "The first save after the crash", env=env)
+    assert after.returncode == 0, after.stderr
+    assert git(store, "status", "--porcelain") == ""
+    files = sorted(p.name for p in (store / "drafts").iterdir())
+    assert len(files) == 3
+    assert not any(name.startswith(".") for name in os.listdir(store / "drafts"))
+    assert draft_commits(store) == ["drafts: 3 lessons from claude session 7e550000-000"]
+    listed = json.loads(run_mem("review", "--json", env=env).stdout)
+    assert sorted(f"{d['id']}.md" for d in listed) == files
+
+
+@pytest.mark.e2e
+def test_a_compaction_drafts_the_lessons_so_far_in_the_background(
+    store: Path, tmp_path: Path
+) -> None:
+    path = transcript(tmp_path)
+    event = {
+        "session_id": SESSION,
+        "transcript_path": str(path),
+        "cwd": str(tmp_path),
+        "hook_event_name": "PostCompact",
+        "trigger": "auto",
+        "compact_summary": "Switched the lint setup to pnpm.",
+    }
+    done = run_mem("hook", "claude", "PostCompact", input=json.dumps(event), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 10
+    while not draft_commits(store):
+        assert time.monotonic() < deadline, "no drafts were committed within 10 s"
+        time.sleep(0.1)
+    assert len(mem_json("review")) == 3
+    # The session's end later drafts nothing twice.
+    assert capture(tmp_path)["drafts"] == 0
+    assert len(draft_commits(store)) == 1
+
+
+def test_codex_and_gemini_session_ends_draft_too(store: Path, tmp_path: Path) -> None:
+    codex = tmp_path / "rollout.jsonl"
+    items = [
+        ("session_meta", {"id": "codex-1", "cwd": str(tmp_path)}),
+        ("response_item", _codex_message("user", "Log the retries in fetch.py.")),
+        ("response_item", _codex_message("assistant", "I'll add print calls.")),
+        (
+            "response_item",
+            _codex_message("user", "Don't use print in library code. Use the logger."),
+        ),
+    ]
+    codex.write_text(
+        "".join(
+            json.dumps({"timestamp": "2026-05-01T10:00:00Z", "type": t, "payload": p}) + "\n"
+            for t, p in items
+        )
+    )
+    gemini = tmp_path / "session.jsonl"
+    records = [
+        {"sessionId": "gemini-1", "projectHash": "ab", "startTime": "2026-05-01T10:00:00Z"},
+        {"id": "m1", "timestamp": "2026-05-01T10:00:01Z", "type": "user", "content": "Bump it."},
+        {
+            "id": "m2",
+            "timestamp": "2026-05-01T10:00:02Z",
+            "type": "gemini",
+            "content": "Keep in mind that nginx caps uploads before the app sees them.",
+        },
+    ]
+    gemini.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for agent, session, path in (("codex", "codex-1", codex), ("gemini", "gemini-1", gemini)):
+        argv = ["capture", "session-end", "--agent", agent, "--session", session]
+        assert mem_json(*argv, "--transcript", str(path), "--drafts-only")["drafts"] == 1
+    sources = {(d["source"]["agent"], d["source"]["message"]) for d in mem_json("review")}
+    assert sources == {("codex", "3"), ("gemini", "m2")}
+    assert len(draft_commits(store)) == 2
