@@ -96,6 +96,7 @@ def test_a_correction_is_quoted_with_the_files_the_agent_had_touched(tmp_path: P
     assert draft.title == "We use pnpm here, never npm"
     assert draft.message == "u6" and draft.session == SESSION and draft.agent == "claude"
     assert "apps/web/package.json" in draft.files
+    assert draft.guard == "deny Bash:npm *"  # the guard the rule asks for, suggested only
 
 
 def test_a_rule_the_user_states(tmp_path: Path) -> None:
@@ -108,6 +109,7 @@ def test_a_rule_the_user_states(tmp_path: Path) -> None:
     )
     assert draft.kind == "rule"
     assert draft.text == "From now on, always write tests as plain pytest functions."
+    assert draft.guard is None  # nothing a tool call can be checked against
 
 
 def test_a_root_cause_needs_the_failure_the_explanation_and_the_change_that_passed(
@@ -209,6 +211,7 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
     assert draft.kind == "note" and draft.memory_type == "discovery"
     assert draft.text == "Note that the dev server must be restarted after changing .env."
     assert draft.title == "The dev server must be restarted after changing .env"
+    assert draft.guard is None  # a note is no rule
 
 
 def test_codex_and_gemini_sessions_are_drafted_too(tmp_path: Path) -> None:

@@ -60,6 +60,28 @@ def test_review_lists_the_drafts_waiting(drafts: list[str]) -> None:
     assert all(identity in shown for identity in drafts)
 
 
+def test_a_drafted_rule_suggests_its_guard_and_accepting_it_says_how(store: Path) -> None:
+    lesson = LessonDraft(
+        "rule",
+        "Never npm",
+        "Never run npm install here.",
+        "s-2",
+        "u1",
+        "claude",
+        guard="deny Bash:npm install*",
+    )
+    with memcli.open_store(store) as opened:
+        opened.add_drafts([lesson])
+    assert mem_json("review")[0]["guard"] == "deny Bash:npm install*"
+    assert "suggested guard: deny Bash:npm install*" in mem("review", "--no-interactive").stdout
+    accepted = mem("review", "accept", lesson.draft_id)
+    (listed,) = mem_json("list")
+    memory = mem_json("show", listed["id"])[0]
+    assert memory["guards"] == []  # suggested, never added by itself
+    hint = accepted.stderr
+    assert f"mem edit {memory['id']} --guard 'Bash:npm" in hint and "--guard-action deny" in hint
+
+
 def test_accept_makes_a_memory_with_provenance_in_one_commit(
     store: Path, drafts: list[str]
 ) -> None:

@@ -40,7 +40,7 @@ class LessonDraft:
     agent: str  # "claude" | "codex" | "gemini"
     type: str = ""  # the memory type; empty means KIND_TYPES[kind]
     files: tuple[str, ...] = ()  # files the lesson is about, as the transcript names them
-    guard: str | None = None  # a suggested guard "TOOL:GLOB" for a rule that names one
+    guard: str | None = None  # a suggested guard, "ACTION TOOL:GLOB", for a rule naming one
     extra: dict[str, str] = field(default_factory=dict)  # e.g. the error a root cause fixed
 
     @property

@@ -83,5 +83,18 @@ def _draft(candidate: Candidate, *, session: str, agent: str) -> LessonDraft:
         agent=agent,
         type=candidate.type,
         files=tuple(candidate.files),
+        guard=_suggested_guard(text) if candidate.kind in GUARDED_KINDS else None,
         extra=dict(candidate.extra),
     )
+
+
+GUARDED_KINDS = frozenset({"correction", "rule"})
+"""The kinds of lesson a guard can enforce: what the user said to do or not to do."""
+
+
+def _suggested_guard(text: str) -> str | None:
+    """The guard a rule's words ask for ("never npm install"), as ``ACTION TOOL:GLOB``."""
+    from memcli.core.guard_suggest import suggest_guards
+
+    suggested = suggest_guards(text)
+    return f"{suggested[0].action} {suggested[0].spec}" if suggested else None

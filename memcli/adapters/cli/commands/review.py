@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from memcli.adapters.cli.guard_options import suggestion_hint
 from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import InvalidInput, MemError
@@ -146,6 +147,8 @@ def _show(draft: dict[str, Any], *, whole: bool = False) -> None:
     where = f"{source['agent']} session {source['session'][:12]}, message {source['message']}"
     files = f"; files: {', '.join(draft['files'])}" if draft["files"] else ""
     click.echo(f"    ({draft['kind']}, from {where}{files})")
+    if draft.get("guard"):
+        click.echo(f"    suggested guard: {draft['guard']}")
 
 
 def _said_accepted(answer: dict[str, Any]) -> None:
@@ -153,6 +156,9 @@ def _said_accepted(answer: dict[str, Any]) -> None:
         click.echo(f"{answer['draft']}: kept already as {answer['id']}; the draft is removed")
     else:
         click.echo(f"accepted {answer['draft']} as {answer['id']}  {answer['title']}")
+        hint = suggestion_hint(answer)
+        if hint:
+            notice(hint)
 
 
 def _one_at_a_time(store: MemStore, drafts: list[dict[str, Any]]) -> None:
