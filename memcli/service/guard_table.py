@@ -18,6 +18,7 @@ from memcli.index.schema import ACTIVE_GUARDS
 
 if TYPE_CHECKING:
     from memcli.index import Index, RefreshReport
+    from memcli.service.layers import Layers
 
 
 def table_path(cache_dir: os.PathLike[str] | str) -> str:
@@ -57,4 +58,17 @@ def rows(index: Index) -> list[guard_table.Row]:
                 identity, title, guard_table.clip(text), index.layer, tool, glob, action
             )
         )
+    return found
+
+
+def current_tables(layers: Layers) -> list[guard_table.Table]:
+    """Every present layer's table, each brought up to date with its store first
+    (``mem guards``, and the refresh the hook starts for a stale table)."""
+    found = []
+    for name in layers.present():
+        memory = layers.memory(name)
+        memory.refresh_index()
+        table = guard_table.read(table_path(memory.store.cache_dir))
+        if table is not None:
+            found.append(table)
     return found
