@@ -22,7 +22,7 @@ from memcli.core.guards import Guard
 from memcli.core.model import Observation
 from memcli.store.files import Store
 
-from .conftest import git, mem, run_mem
+from .conftest import git, guarded, mem, run_mem
 from .conftest import write_store as write_new_store
 
 
@@ -37,17 +37,6 @@ MIGRATIONS = Guard("Edit", "migrations/**", "warn")
 IDS = ("01JD0000000000000000000001", "01JD0000000000000000000002", "01JD0000000000000000000003")
 
 
-def obs(identity: str, title: str, *guards: Guard) -> Observation:
-    return Observation(
-        id=identity,
-        type="decision",
-        title=title,
-        created="2026-11-01T10:00:00Z",
-        narrative=f"{title}, as agreed",
-        guards=list(guards),
-    )
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A project's git repository; its central store holds three guarded memories."""
@@ -57,9 +46,9 @@ def project(tmp_path: Path) -> Path:
     write_store(
         Path(os.environ["MEM_HOME"]) / "app",
         [
-            obs(IDS[0], "Use pnpm, never npm", NPM),
-            obs(IDS[1], "Never read .env files", ENV),
-            obs(IDS[2], "Migrations are generated", MIGRATIONS),
+            guarded(IDS[0], "Use pnpm, never npm", NPM),
+            guarded(IDS[1], "Never read .env files", ENV),
+            guarded(IDS[2], "Migrations are generated", MIGRATIONS),
         ],
     )
     return root
@@ -176,7 +165,7 @@ def test_codex_gets_a_refusal_for_an_ask_guard(project: Path) -> None:
     write_store(
         Path(os.environ["MEM_HOME"]) / "_user",
         [
-            obs(
+            guarded(
                 "01JD0000000000000000000009",
                 "Ask before any push",
                 Guard("Bash", "git push*", "ask"),
@@ -225,7 +214,7 @@ def test_the_strictest_action_wins_across_layers(project: Path) -> None:
     user = Path(os.environ["MEM_HOME"]) / "_user"
     write_store(
         user,
-        [obs("01JD0000000000000000000008", "npm asks me first", Guard("Bash", "npm*", "warn"))],
+        [guarded("01JD0000000000000000000008", "npm asks me first", Guard("Bash", "npm*", "warn"))],
     )
     answer = hook("claude", bash(project, "npm ci"))
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -292,7 +281,7 @@ def test_a_teammates_clone_is_refused_by_the_team_guard(
     git(tmp_path, "init", "-q", "-b", "main", str(origin))
     team_memory(
         origin / ".mem-team",
-        obs(IDS[0], "Never force-push", Guard("Bash", "git push*--force*", "deny")),
+        guarded(IDS[0], "Never force-push", Guard("Bash", "git push*--force*", "deny")),
     )
     git(origin, "add", "-A")
     git(origin, "commit", "-qm", "team memory")

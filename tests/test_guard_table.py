@@ -7,25 +7,11 @@ from pathlib import Path
 
 from memcli.core import guard_table
 from memcli.core.guards import Guard
-from memcli.core.model import Observation
 
-from .conftest import git, mem, write_store
+from .conftest import git, guarded, mem, write_store
 
 NPM = Guard("Bash", "npm *", "deny")
 ENV = Guard("Read", ".env", "ask")
-
-
-def obs(
-    identity: str, title: str, *guards: Guard, created: str = "2026-11-01T10:00:00Z"
-) -> Observation:
-    return Observation(
-        id=identity,
-        type="decision",
-        title=title,
-        created=created,
-        narrative=f"{title}: the whole story",
-        guards=list(guards),
-    )
 
 
 IDS = ("01JD0000000000000000000001", "01JD0000000000000000000002", "01JD0000000000000000000003")
@@ -35,9 +21,9 @@ def store_with_guards(tmp_path: Path) -> Path:
     return write_store(
         tmp_path / "store",
         [
-            obs(IDS[0], "Use pnpm, never npm", NPM),
-            obs(IDS[1], "Never read .env files", ENV, created="2026-11-02T10:00:00Z"),
-            obs(IDS[2], "No guard here", created="2026-11-03T10:00:00Z"),
+            guarded(IDS[0], "Use pnpm, never npm", NPM),
+            guarded(IDS[1], "Never read .env files", ENV, created="2026-11-02T10:00:00Z"),
+            guarded(IDS[2], "No guard here", created="2026-11-03T10:00:00Z"),
         ],
     )
 
@@ -56,7 +42,7 @@ def test_a_rebuild_writes_the_active_guards_with_the_store_state(tmp_path: Path)
         (IDS[1], "Read", ".env", "ask", "project"),
     ]
     assert table.rows[0].title == "Use pnpm, never npm"
-    assert table.rows[0].text == "Use pnpm, never npm: the whole story"
+    assert table.rows[0].text == "Use pnpm, never npm, as agreed"
     assert table.state == "head:" + git(root, "rev-parse", "HEAD").strip()
     assert table.state == guard_table.store_state(str(root))
 

@@ -198,7 +198,7 @@ class Memory:
         known: tuple[str | None, Known] | None = None,
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
-        state = self._guard_state()
+        state = self.guard_state()
         report = index.refresh(self.store, self.notify, full=full, known=known)
         if state is not None and index.path != ":memory:":
             self._follow_guards(index, state, report)
@@ -206,7 +206,7 @@ class Memory:
         self._follow_semantic(index, report, downloads=known is None)
         return report
 
-    def _guard_state(self) -> str | None:
+    def guard_state(self) -> str | None:
         """The store's state as the guard table records it; None: it cannot be read."""
         from memcli.service.guard_table import state_of
 
