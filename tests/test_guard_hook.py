@@ -314,7 +314,7 @@ except SystemExit:
     pass
 loaded = sorted(m for m in sys.modules if m.startswith("memcli"))
 print("LOADED:" + ",".join(loaded), file=sys.stderr)
-heavy = ("apsw", "sqlite3", "click", "jinja2", "yaml", "subprocess", "pathlib", "tomllib")
+heavy = ("apsw", "sqlite3", "click", "jinja2", "yaml", "subprocess", "pathlib", "tomllib", "typing")
 print("HEAVY:" + ",".join(m for m in heavy if m in sys.modules), file=sys.stderr)
 """
 NEEDED = {
@@ -325,10 +325,9 @@ NEEDED = {
     "memcli.adapters.cli",
     "memcli.adapters.cli.entry",
     "memcli.core",
-    "memcli.core.errors",
     "memcli.core.failure_log",
+    "memcli.core.globs",
     "memcli.core.guard_table",
-    "memcli.core.guards",
     "memcli.core.places",
 }
 

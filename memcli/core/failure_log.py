@@ -17,7 +17,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # not typing's: hooks import this module, and typing is slow to import
 
 if TYPE_CHECKING:
     from pathlib import Path

@@ -23,9 +23,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from memcli.core import places
+
+TYPE_CHECKING = False  # not typing's: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
 
 TABLE_FILE = "guards.json"
 FORMAT = 1
@@ -36,34 +40,43 @@ MAX_TABLE_BYTES = 8 << 20
 LAYER_ORDER = ("user", "project", "team")
 
 
-class Row(NamedTuple):
-    """One active guard, with what the hook says of its memory."""
+if TYPE_CHECKING:
 
-    id: str
-    title: str
-    text: str
-    layer: str
-    tool: str
-    glob: str
-    action: str
+    class Row(NamedTuple):
+        """One active guard, with what the hook says of its memory."""
+
+        id: str
+        title: str
+        text: str
+        layer: str
+        tool: str
+        glob: str
+        action: str
+
+else:
+    Row = namedtuple("Row", "id title text layer tool glob action")
 
 
-class Table(NamedTuple):
-    state: str
-    rows: list[Row]
+class Table:
+    """A table read: the store state it was built at, and its rows."""
+
+    __slots__ = ("rows", "state")
+
+    def __init__(self, state: str, rows: list[Row]) -> None:
+        self.state, self.rows = state, rows
 
 
 class Damaged(ValueError):
     """A guard table that cannot be read as one (``mem doctor`` names it; reindex repairs it)."""
 
 
-class LayerTable(NamedTuple):
+class LayerTable:
     """Where a layer's store and table are, and how its state is read."""
 
-    layer: str
-    root: str
-    path: str
-    team: bool
+    __slots__ = ("layer", "path", "root", "team")
+
+    def __init__(self, layer: str, root: str, path: str, team: bool) -> None:
+        self.layer, self.root, self.path, self.team = layer, root, path, team
 
     def state(self) -> str:
         return team_state(self.root) if self.team else store_state(self.root)

@@ -30,13 +30,16 @@ import json
 import os
 import sys
 import time
-from typing import Any
 
 from memcli.adapters.cli.entry import PRE_TOOL_EVENTS as EVENTS
 
 __all__ = ["EVENTS", "MATCHERS", "run"]
 from memcli.core import guard_table, places
-from memcli.core.guards import Guard, matches
+from memcli.core.globs import fires
+
+TYPE_CHECKING = False  # not typing's: the hook never imports typing
+if TYPE_CHECKING:
+    from typing import Any
 
 MATCHERS = {
     "claude": "Bash|Read|Edit|MultiEdit|Write|NotebookEdit",
@@ -144,9 +147,8 @@ def fired(calls: list[tuple[str, str]], cwd: str, tables: list[guard_table.Table
     found: list[Match] = []
     for table in tables:
         for row in table.rows:
-            guard = Guard(row.tool, row.glob, row.action)  # type: ignore[arg-type]
             for tool, subject in calls:
-                if matches(guard, tool, subject, project):
+                if tool == row.tool and fires(tool, row.glob, subject, project):
                     found.append(Match(row, subject))
                     break
     found.sort(key=lambda match: -STRICTNESS.get(match.row.action, 0))
