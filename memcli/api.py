@@ -120,13 +120,18 @@ class MemStore:
         project_commit: str | None = None,
         supersedes: Sequence[str] | None = None,
         layer: str | None = None,
+        guards: Sequence[str] | None = None,
+        guard_action: str | None = None,
     ) -> dict[str, Any]:
         """Save a memory and commit it; a ``key`` that exists updates that memory.
 
         ``agent`` (who saved it) and ``project_commit`` (the project's HEAD then)
         are its provenance: ``mem stale`` compares the memory's files since that
         commit. ``supersedes``: ids or keys of memories this one replaces (they
-        leave search, context and recall; git and ``get`` keep them). Returns the
+        leave search, context and recall; git and ``get`` keep them). ``guards``:
+        ``TOOL:GLOB`` tool calls the memory watches (``Bash:npm install*``), each with
+        ``guard_action`` (deny, ask or warn; default ask); a key's memory given guards
+        has them replace its own. Returns the
         stored record (``record_dict``) with ``path``, ``action`` (saved, updated,
         unchanged, or duplicate) and ``commit`` (None when nothing was written).
 
@@ -136,7 +141,7 @@ class MemStore:
         ``similar`` lists near-duplicates (id, key, type, title, similarity), so a
         caller may update one by key instead.
         """
-        from memcli.core.draft import Draft
+        from memcli.core.draft import Draft, parse_guards
         from memcli.core.validate import check_importance, check_key, check_type
 
         draft = Draft(
@@ -152,6 +157,7 @@ class MemStore:
             agent=_optional_text(agent, "agent"),
             project_commit=_optional_text(project_commit, "project_commit"),
             supersedes=_texts(supersedes, "supersedes"),
+            guards=parse_guards(guards, guard_action),
         )
         return self.save_draft(draft, secrets=secrets, layer=layer)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memcli.core.errors import InvalidInput
+from memcli.core.guards import DEFAULT_ACTION, Guard, parse_spec
 from memcli.core.model import Observation
 from memcli.core.schema import DEFAULT_TYPE
 from memcli.core.titles import default_title
@@ -38,7 +39,10 @@ DRAFT_FIELDS = (
     "agent",
     "project_commit",
     "supersedes",
+    "guards",
 )
+JSON_FIELDS = (*DRAFT_FIELDS, "guard_action")
+"""What an agent's JSON object may hold: a draft's fields, and the action of its guards."""
 
 
 @dataclass
@@ -58,6 +62,8 @@ class Draft:
     project_commit: str | None = None
     supersedes: list[str] | None = None
     """Ids, id prefixes or keys of the memories this one replaces (resolved when saved)."""
+    guards: list[Guard] | None = None
+    """The tool calls the memory watches (``parse_guards`` reads them as given)."""
 
     @classmethod
     def from_json(cls, payload: Any) -> Draft:
@@ -71,12 +77,13 @@ class Draft:
                     "give either 'text' or 'narrative' in the JSON payload, not both"
                 )
             data["text"] = data.pop("narrative")
-        unknown = sorted(set(data) - set(DRAFT_FIELDS))
+        unknown = sorted(set(data) - set(JSON_FIELDS))
         if unknown:
             raise InvalidInput(
                 f"unknown field{'s' * (len(unknown) > 1)} in the JSON payload: "
-                f"{', '.join(unknown)} (allowed: {', '.join(DRAFT_FIELDS)}, narrative)"
+                f"{', '.join(unknown)} (allowed: {', '.join(JSON_FIELDS)}, narrative)"
             )
+        data["guards"] = parse_guards(data.get("guards"), data.pop("guard_action", None))
         for name in ("text", "type", "title", "key", "session", "agent", "project_commit"):
             if data.get(name) is not None and not isinstance(data[name], str):
                 raise InvalidInput(f"'{name}' in the JSON payload must be a string")
@@ -122,6 +129,7 @@ class Draft:
             session=clean_session(strip_private_deep(self.session)),
             agent=check_agent(self.agent),
             project_commit=check_commit(self.project_commit),
+            guards=list(self.guards or []),
         )
 
     def update(self, old: Observation, updated: str) -> Observation:
@@ -139,6 +147,7 @@ class Draft:
                 check_importance(self.importance) if self.importance is not None else old.importance
             ),
             session=clean_session(strip_private_deep(self.session)) or old.session,
+            guards=list(self.guards) if self.guards else old.guards,
         )
         if new == old:
             return old  # the same memory: where it was saved from again changes nothing
@@ -156,3 +165,22 @@ class Draft:
                 check_file_ref(f) for f in clean_list(strip_private_deep(self.files), "files")
             ],
         }
+
+
+def parse_guards(specs: object, action: object = None) -> list[Guard] | None:
+    """Guards as ``mem save``, MCP and HTTP take them: ``TOOL:GLOB`` strings, all with
+    ``action`` (deny, ask or warn; default ask). None when none are given.
+
+    ``InvalidInput`` says in one line what is wrong, before anything is written.
+    """
+    if action is not None and not isinstance(action, str):
+        raise InvalidInput("the guard action must be deny, ask or warn")
+    if specs is None or specs == []:
+        if action is not None:
+            raise InvalidInput("a guard action needs a guard: give TOOL:GLOB too")
+        return None
+    if isinstance(specs, str):
+        specs = [specs]
+    if not isinstance(specs, list | tuple) or not all(isinstance(s, str) for s in specs):
+        raise InvalidInput("guards must be a list of 'TOOL:GLOB' strings")
+    return list(dict.fromkeys(parse_spec(spec, action or DEFAULT_ACTION) for spec in specs))

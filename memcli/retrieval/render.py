@@ -462,6 +462,7 @@ def _one_line(exc: BaseException) -> str:
 
 def _sample_memory() -> dict[str, Any]:
     """Every key a template may read of a memory: the record and entry shapes, and recall's."""
+    from memcli.core.guards import Guard
     from memcli.core.model import Observation
     from memcli.core.serialize import record_dict
 
@@ -476,6 +477,7 @@ def _sample_memory() -> dict[str, Any]:
         facts=["quote each term before MATCH"],
         importance=0.7,
         narrative="A query like `foo-bar` is parsed as a column filter.",
+        guards=[Guard("Bash", "npm install*", "deny")],
     )
     return {
         **record_dict(observation),

@@ -13,7 +13,7 @@ at least ``THRESHOLD`` alike to its keeper. Memory stays small: a band is one
 
 The keeper is the memory with a key, else the most important, else the most
 recent. A merge rewrites the keeper alone, in one commit: the others' facts,
-concepts and files are added to it, and it supersedes them (they stay in the store
+concepts, files and guards are added to it, and it supersedes them (they stay in the store
 and in git, left out of reads). ``[consolidate] command`` may write the merged
 text; any failure falls back to the deterministic merge, and the reason is in
 the commit message and the result.
@@ -44,6 +44,7 @@ from memcli.retrieval.likeness import (
 )
 
 if TYPE_CHECKING:
+    from memcli.core.guards import Guard
     from memcli.core.model import Observation
     from memcli.index import Entry, Index
     from memcli.service.memory import Memory
@@ -338,8 +339,11 @@ def merge_cluster(
 
 
 def deterministic_merge(keeper: Observation, others: list[Observation]) -> Observation:
-    """The keeper with the others' facts, concepts and files added, the highest importance,
-    and the sentences of their text it does not hold already (``sentences_added``)."""
+    """The keeper with the others' facts, concepts, files and guards added, the highest
+    importance, and the sentences of their text it does not hold already (``sentences_added``).
+
+    The guards of the memories it supersedes would stop: the keeper takes them on, the
+    strictest action kept where two watch the same call."""
     every = [keeper, *others]
     importances = [o.importance for o in every if o.importance is not None]
     return keeper.replace(
@@ -348,6 +352,7 @@ def deterministic_merge(keeper: Observation, others: list[Observation]) -> Obser
         concepts=_union(o.concepts for o in every),
         files=_union(o.files for o in every),
         importance=max(importances) if importances else None,
+        guards=_union_guards(o.guards for o in every),
     )
 
 
@@ -495,3 +500,15 @@ def _break(space: str) -> str:
 
 def _union(lists: Iterable[list[str]]) -> list[str]:
     return list(dict.fromkeys(item for items in lists for item in items))
+
+
+def _union_guards(lists: Iterable[list[Guard]]) -> list[Guard]:
+    """Every guard once a tool and glob, in first-seen order, with its strictest action."""
+    from memcli.core.guards import ACTIONS
+
+    kept: dict[tuple[str, str], Guard] = {}
+    for guard in (guard for guards in lists for guard in guards):
+        held = kept.get((guard.tool, guard.glob))
+        if held is None or ACTIONS.index(guard.action) < ACTIONS.index(held.action):
+            kept[(guard.tool, guard.glob)] = guard
+    return list(kept.values())

@@ -136,6 +136,8 @@ def _secret_fields(record: Record) -> dict[str, Any]:
         fields.update(
             key=record.key, facts=record.facts, concepts=record.concepts, files=record.files
         )
+        if record.guards:
+            fields["guards"] = [guard.glob for guard in record.guards]
     else:
         fields.update({name: getattr(record, name) for name in SUMMARY_FIELDS})
     fields.update(_texts(record.extra, "field "))
@@ -160,8 +162,13 @@ def _texts(value: Any, name: str) -> dict[str, Any]:
     return found
 
 
-_IDENTIFIERS = ("key", "agent")
-"""Fields a redaction would make invalid: a secret in them is refused, even with --redact."""
+_IDENTIFIERS = {
+    "key": ("the key", "key"),
+    "agent": ("the agent", "agent"),
+    "guards": ("a guard's glob", "glob"),
+}
+"""Fields a redaction would make invalid or meaningless (a guard's glob would match
+something else): a secret in them is refused, even with --redact."""
 
 
 def _redacted(record: R, fields: dict[str, Any], kept: dict[str, Any]) -> R:
@@ -169,12 +176,12 @@ def _redacted(record: R, fields: dict[str, Any], kept: dict[str, Any]) -> R:
     from memcli.core.secrets import redact, report, scan_fields
     from memcli.core.validate import map_strings
 
-    for name in _IDENTIFIERS:
+    for name, (subject, noun) in _IDENTIFIERS.items():
         if kept.get(name) != fields.get(name):
             found = report(scan_fields({name: fields[name]}))
             raise SecretsFound(
-                f"the {name} holds a likely secret ({found}); a {name} cannot be redacted: "
-                f"give another {name}"
+                f"{subject} holds a likely secret ({found}); a {noun} cannot be redacted: "
+                f"give another {noun}"
             )
     changes = {
         name: kept[name] for name in fields if not name.startswith("field ") and name != "text"

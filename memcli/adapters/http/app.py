@@ -100,6 +100,8 @@ SAVE_FIELDS = (
     "agent",
     "supersedes",
     "layer",
+    "guards",
+    "guard_action",
 )
 AGENT_HEADER = "mem-agent"
 """Names the agent that saves, when the body's ``agent`` does not."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from memcli.core.errors import InvalidInput
+from memcli.core.guards import ACTIONS
 from memcli.core.schema import LAYERS, OBSERVATION_TYPES
 from memcli.core.serialize import to_json
 
@@ -35,8 +36,8 @@ _LAYER = {"type": "string", "enum": list(LAYERS)}
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (
         "Search the project's memories (decisions, gotchas, preferences...): id, type, title, "
-        "date each. Start here; then `timeline` around an interesting id, then `get` only the "
-        "ids worth reading in full.",
+        "date each. Start here; then `timeline` around a hit, then `get` only the ids worth "
+        "reading in full.",
         {
             "query": {"type": "string"},
             "type": _TYPE,
@@ -48,8 +49,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "timeline": (
-        "The memories saved just before and after one (anchor: an id or key), as a compact "
-        "index: what happened around a search hit.",
+        "Memories saved just before and after one (anchor: id or key), as a compact index: "
+        "what happened around a hit.",
         {
             "anchor": {"type": "string"},
             "before": {"type": "integer", "minimum": 0, "maximum": MAX_AROUND},
@@ -57,14 +58,13 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         },
     ),
     "get": (
-        "Full records (narrative, facts, files) of memories by id or key; pass several ids at "
-        "once. Use after `search`/`timeline`.",
+        "Full records of memories by id or key (several at once). Use after `search`/`timeline`.",
         {"ids": _IDS},
     ),
     "save": (
         "Save a memory for later sessions (one git commit). Facts: short standalone "
-        "statements; saving a key again updates it; supersedes: the id or key it replaces. "
-        "Answers similar (near) or duplicate_of (not saved).",
+        "statements; a key saved again is updated; supersedes: id or key it replaces; "
+        "guards: TOOL:GLOB calls it forbids. Answers similar or duplicate_of.",
         {
             "text": {"type": "string"},
             "type": _TYPE,
@@ -76,6 +76,8 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
             "importance": {"type": "number", "minimum": 0, "maximum": 1},
             "supersedes": {"type": "string"},
             "layer": _LAYER,
+            "guards": _LIST,
+            "guard_action": {"enum": list(ACTIONS)},
         },
     ),
     "forget": (
@@ -83,12 +85,12 @@ TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
         {"ids": _IDS},
     ),
     "context": (
-        "The project's session-start context: curated notes and recent memories, as text.",
+        "The session-start context: curated notes and recent memories, as text.",
         {},
     ),
     "search_transcripts": (
-        "Search what was said and done in this project's past agent sessions (their "
-        "transcripts), when memories have no answer. Returns snippets with SESSION:N refs.",
+        "Search this project's past agent sessions (transcripts) when memories have no answer: "
+        "snippets with SESSION:N refs.",
         {
             "query": {"type": "string"},
             "session": {"type": "string"},
@@ -183,6 +185,7 @@ def _timeline(store: MemStore, a: dict[str, Any]) -> Any:
 
 def _save(store: MemStore, a: dict[str, Any]) -> Any:
     fields = ["type", "title", "facts", "concepts", "files", "key", "importance", "layer"]
+    fields += ["guards", "guard_action"]
     fields += ["agent", "project_commit"]  # provenance: from the server, not the client
     chosen = {field: a[field] for field in fields if field in a}
     if "supersedes" in a:  # one id or key, as the schema says

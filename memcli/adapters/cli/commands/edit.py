@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from memcli.adapters.cli.guard_options import GuardEdit, guard_options
 from memcli.adapters.cli.options import (
     layer_option,
     open_memory,
@@ -40,12 +41,17 @@ EDITOR_ATTEMPTS = 5
     "files, supersedes) take a JSON array or comma-separated values; supersedes takes "
     "ids or keys.",
 )
+@guard_options("Replace the memory's guards with these (repeatable).")
+@click.option("--no-guards", "clear_guards", is_flag=True, help="Remove every guard it has.")
 @secrets_options
 @layer_option
 @store_options
 def edit(
     ref: str,
     assignments: tuple[str, ...],
+    guard_specs: tuple[str, ...],
+    guard_action: str | None,
+    clear_guards: bool,
     secrets: Policy,
     layer: str | None,
     store_dir: str | None,
@@ -56,19 +62,24 @@ def edit(
     An invalid file is opened again with the problem on top, the way `git commit`
     treats an empty message; emptying the file cancels the edit.
 
+    --guard replaces the memory's guards, --no-guards removes them, and
+    --guard-action alone gives every guard it has that action.
+
     \b
     Example:
         mem edit fts-hyphen
         mem edit 01JDX3Z6 --set type=decision --set "facts=[\\"quote terms\\"]"
         mem edit deploy-day --set supersedes=deploy-day-old
+        mem edit use-pnpm --guard 'Bash:npm *' --guard-action deny
     """
+    guards = GuardEdit(guard_specs, guard_action, clear_guards)
     reader = open_memory(store_dir, project, layer)
     entry = reader.to_write(ref, reader.resolve(ref))  # in any layer (--layer: in that one)
     memory = reader.layer_memory(entry.layer)  # and edited there
-    if assignments:
+    if assignments or guards:
         assignments = tuple(_resolved(memory, assignment) for assignment in assignments)
         result = memory.writer.replace_file(
-            entry, lambda record: _assigned(record, assignments), secrets=secrets
+            entry, lambda record: _assigned(record, assignments, guards), secrets=secrets
         )
     else:
         original = memory.store.read_bytes(entry.path)
@@ -124,12 +135,12 @@ def _resolved(memory: Memory, assignment: str) -> str:
     return f"supersedes={json.dumps(ids)}"
 
 
-def _assigned(record: object, assignments: tuple[str, ...]) -> str:
+def _assigned(record: object, assignments: tuple[str, ...], guards: GuardEdit) -> str:
     from memcli.core.model import Observation
     from memcli.core.serialize import record_dict
 
     if not isinstance(record, Observation):
-        raise InvalidInput("--set edits observations; edit a summary in $EDITOR")
+        raise InvalidInput("--set and --guard edit observations; edit a summary in $EDITOR")
     data = {**record_dict(record), "narrative": record.narrative}
     for assignment in assignments:
         name, sep, value = assignment.partition("=")
@@ -145,7 +156,7 @@ def _assigned(record: object, assignments: tuple[str, ...]) -> str:
             data[name] = value or None
     narrative = data.pop("narrative") or ""
     extra = {k: v for k, v in data.items() if k not in ("kind",)}
-    updated = Observation.from_metadata(extra, narrative)
+    updated = guards.applied(Observation.from_metadata(extra, narrative))
     from memcli.core.timeutil import format_timestamp, now
 
     return updated.replace(updated=format_timestamp(now())).to_markdown()

@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from memcli.adapters.cli.options import json_option, open_memory, secrets_options, store_options
+from memcli.adapters.cli.guard_options import given_guards, guard_options, suggestion_hint
+from memcli.adapters.cli.options import (
+    json_option,
+    notice,
+    open_memory,
+    secrets_options,
+    store_options,
+)
 from memcli.adapters.cli.output import echo_json
 from memcli.core.errors import InvalidInput
 from memcli.core.schema import LAYERS, OBSERVATION_TYPES
@@ -41,6 +48,10 @@ if TYPE_CHECKING:
     multiple=True,
     metavar="ID|KEY",
     help="A memory this one replaces (repeatable): it leaves search, context and recall.",
+)
+@guard_options(
+    "A tool call the memory watches (repeatable): the agents' pre-tool hook "
+    "refuses it, asks about it or warns of it."
 )
 @click.option("--session", help="The agent session it came from.")
 @click.option(
@@ -82,6 +93,8 @@ def save(
     key: str | None,
     importance: float | None,
     supersedes: tuple[str, ...],
+    guard_specs: tuple[str, ...],
+    guard_action: str | None,
     session: str | None,
     agent: str | None,
     input_format: str,
@@ -96,8 +109,14 @@ def save(
 
     The text comes from the argument or, without one, from stdin. With
     --input json, stdin holds one JSON object instead (text, type, title,
-    facts, concepts, files, key, importance, session, agent) and options
-    override its fields. --json prints the stored memory as JSON.
+    facts, concepts, files, key, importance, session, agent, guards,
+    guard_action) and options override its fields. --json prints the stored
+    memory as JSON.
+
+    A guard makes the memory a rule the agents' pre-tool hook checks each tool
+    call against: --guard 'Bash:npm install*' --guard-action deny refuses such
+    a command and tells the agent which memory forbids it. A malformed guard is
+    refused and nothing is saved.
 
     Provenance: the agent (--agent, or Claude Code when run from its shell) and,
     when the current directory is in a project's git repository, that
@@ -118,7 +137,8 @@ def save(
     Example:
         mem save "FTS5 MATCH parses foo-bar as a column filter" --type gotcha \\
             --fact "quote each term before MATCH" --concept sqlite,fts5
-        mem save "I use pnpm, never npm" --type preference --layer user
+        mem save "I use pnpm, never npm" --type preference --layer user \\
+            --guard 'Bash:npm *' --guard-action deny
         echo '{"text": "...", "type": "decision"}' | mem save --input json --json
     """
     from pathlib import Path
@@ -139,6 +159,7 @@ def save(
         session=session,
         agent=agent,
         supersedes=list(supersedes) or None,
+        guards=given_guards(guard_specs, guard_action),
     )
     stdin = _read_stdin() if text is None else ""
     if input_format == "text" and as_json and text is None and stdin.lstrip().startswith("{"):
@@ -168,8 +189,11 @@ def save(
     if not draft.project_commit:
         draft.project_commit = project_commit(Path.cwd(), store_root=memory.store.root)
     saved = MemStore(memory).save_draft(draft, secrets=secrets, layer=layer)
+    hint = suggestion_hint(saved) if saved["action"] != "duplicate" else None
     if as_json:
         echo_json(saved)
+        if hint:
+            notice(hint)
         return
     click.echo(saved["id"])
     where = f" in the {saved['layer']} layer" if saved["layer"] != memory.layers.home else ""
@@ -192,6 +216,8 @@ def save(
             f"{similar['similarity']:.2f}): update {handle} instead, or --supersedes it",
             err=True,
         )
+    if hint:
+        notice(hint)
 
 
 def _team_key_line(key: str, saved: dict[str, Any]) -> str:
