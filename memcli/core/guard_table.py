@@ -103,10 +103,10 @@ def team_state(folder: str) -> str:
 
 def team_cache_dir(folder: str) -> str:
     """Where a team folder's derived files are (``memcli.store.team``)."""
-    from memcli.core.failure_log import cache_dir
+    from memcli.core.failure_log import cache_folder
 
     key = places.short_hash(os.path.realpath(folder))
-    return os.path.join(str(cache_dir()), "team", key)
+    return os.path.join(cache_folder(), "team", key)
 
 
 def clip(text: str) -> str:

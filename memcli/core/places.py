@@ -9,14 +9,19 @@ functions, so the two can never disagree about where a store is.
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 LOCAL_STORE_DIR = ".mem"
 CACHE_DIR = ".cache"
 TEAM_DIR = ".mem-team"
 USER_STORE_DIR = "_user"
-OID_RE = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+_HEX = frozenset("0123456789abcdef")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+
+
+def is_oid(text: str) -> bool:
+    """Whether ``text`` is a git object id (SHA-1 or SHA-256, lowercase hex)."""
+    return len(text) in (40, 64) and _HEX.issuperset(text)
 
 
 def mem_home() -> str:
@@ -84,7 +89,7 @@ def read_ref(git_dir: str, ref: str) -> str | None:
                 value = file.read().strip()
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             continue
-        return value if OID_RE.fullmatch(value) else None
+        return value if is_oid(value) else None
     try:
         with open(os.path.join(common, "packed-refs"), encoding="utf-8") as file:
             packed = file.read()
@@ -92,7 +97,7 @@ def read_ref(git_dir: str, ref: str) -> str | None:
         return None
     suffix = " " + ref
     for line in packed.splitlines():
-        if line.endswith(suffix) and OID_RE.fullmatch(line[: -len(suffix)]):
+        if line.endswith(suffix) and is_oid(line[: -len(suffix)]):
             return line[: -len(suffix)]
     return None
 
@@ -122,7 +127,8 @@ def project_name(cwd: str) -> str | None:
         name = os.path.basename(os.path.dirname(common))
     else:
         name = base.removesuffix(".git")
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")
+    name = "".join(ch if ch in _NAME_CHARS else "\0" for ch in name)
+    name = "-".join(part for part in name.split("\0") if part).strip(".-")
     return name or "project"
 
 

@@ -167,7 +167,7 @@ class Git:
             ) from None
         except OSError as exc:
             raise StoreError(f"cannot read {git_dir / 'HEAD'}: {exc.strerror}") from None
-        if places.OID_RE.fullmatch(head):
+        if places.is_oid(head):
             return head
         if head.startswith("ref: ") and not head.endswith(".invalid"):
             found = read_ref(git_dir, head[5:])
