@@ -240,6 +240,15 @@ def test_a_damaged_table_fails_open_and_is_logged(project: Path) -> None:
     assert "PreToolUse hook" in log_path().read_text() and "guards.json" in log_path().read_text()
 
 
+def test_a_table_that_is_a_fifo_fails_open_at_once(project: Path) -> None:
+    table = Path(os.environ["MEM_HOME"]) / "app" / ".cache" / guard_table.TABLE_FILE
+    table.unlink()
+    os.mkfifo(table)  # an open() would wait for a writer for ever
+    result = run_mem("hook", "claude", "PreToolUse", input=json.dumps(bash(project, "npm ci")))
+    assert result.returncode == 0 and result.stdout == ""
+    assert "not a regular file" in log_path().read_text()
+
+
 def test_input_that_is_no_tool_call_fails_open(project: Path) -> None:
     for text in ("[1, 2]", "{not json", ""):
         result = run_mem("hook", "claude", "PreToolUse", input=text)
@@ -350,3 +359,23 @@ def test_the_hook_imports_only_what_it_needs(project: Path, agent: str, command:
     )
     assert set(lines["LOADED"].split(",")) == NEEDED
     assert lines["HEAVY"] == ""
+
+
+def test_the_readme_example_from_save_to_edit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "web"
+    git(tmp_path, "init", "-q", "-b", "main", str(project))
+    monkeypatch.chdir(project)
+    saved = mem("save", "Use pnpm, never npm", "--guard", "Bash:npm *", "--guard-action", "deny")
+    identity = saved.stdout.strip()
+    call = bash(project, "npm install left-pad")
+    specific = hook("claude", call)["hookSpecificOutput"]
+    assert (
+        specific["permissionDecision"] == "deny"
+        and f"mem show {identity}" in specific["permissionDecisionReason"]
+    )
+    mem("edit", identity, "--guard-action", "warn")
+    assert "Use pnpm" in hook("claude", call)["hookSpecificOutput"]["additionalContext"]
+    mem("edit", identity, "--no-guards")
+    assert hook("claude", call) is None

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections import namedtuple
 
 from memcli.core import places
@@ -37,7 +38,7 @@ MAX_TEXT_CHARS = 300
 """Of a memory's text, what its guard's row keeps (the agent is told it on a match)."""
 MAX_TABLE_BYTES = 8 << 20
 """A larger table is damaged: the hook reads none of it."""
-LAYER_ORDER = ("user", "project", "team")
+_OPEN_FLAGS = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 if TYPE_CHECKING:
@@ -137,12 +138,23 @@ def write(path: str, state: str, rows: list[Row]) -> None:
 def read(path: str) -> Table | None:
     """The table at ``path``; None when there is none; ``Damaged`` when it is not a table."""
     try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_TABLE_BYTES + 1)
+        # Never through a link, never blocked on a FIFO: a table is a regular file.
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise Damaged(f"{path} cannot be read ({exc.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Damaged(f"{path} is not a regular file")
+        with os.fdopen(fd, "rb") as file:
+            fd = -1
+            raw = file.read(MAX_TABLE_BYTES + 1)
+    except OSError as exc:
+        raise Damaged(f"{path} cannot be read ({exc.strerror})") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
     if len(raw) > MAX_TABLE_BYTES:
         raise Damaged(f"{path} is over {MAX_TABLE_BYTES >> 20} MB")
     try:

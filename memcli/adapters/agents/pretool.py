@@ -95,6 +95,7 @@ def run(agent: str, event: str) -> None:
     started = time.monotonic()
     reply: dict[str, Any] | None = nothing(agent)
     try:
+        _arm_budget()
         raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1) if sys.stdin is not None else b""
         if len(raw) > MAX_INPUT_BYTES:
             raise ValueError(f"the hook input is over {MAX_INPUT_BYTES >> 20} MB")
@@ -104,7 +105,9 @@ def run(agent: str, event: str) -> None:
             raise TimeoutError(f"over its budget of {BUDGET_SECONDS:g} s")
         if found:
             reply = answer_for(agent, event, found)
+        _disarm_budget()
     except Exception as exc:  # fail open, whatever it was
+        _disarm_budget()
         if os.environ.get("MEM_DEBUG"):
             raise
         from memcli.core import failure_log
@@ -115,6 +118,27 @@ def run(agent: str, event: str) -> None:
     if reply is not None:
         sys.stdout.write(json.dumps(reply, ensure_ascii=False) + "\n")
         sys.stdout.flush()
+
+
+def _arm_budget() -> None:
+    """A timer that interrupts whatever the hook waits on past ``BUDGET_SECONDS`` (a disk
+    that hangs, a stdin never closed): the hook then fails open. POSIX only."""
+    import signal
+
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _over_budget)
+        signal.setitimer(signal.ITIMER_REAL, BUDGET_SECONDS)
+
+
+def _disarm_budget() -> None:
+    import signal
+
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _over_budget(signum: int, frame: object) -> None:
+    raise TimeoutError(f"over its budget of {BUDGET_SECONDS:g} s")
 
 
 def nothing(agent: str) -> dict[str, Any] | None:
