@@ -155,3 +155,15 @@ def test_doctor_reports_guards_that_can_never_match(project: Path) -> None:
     assert len(lines) == 2
     assert "single-spaced" in lines[0] and f"mem edit {IDS[0]}" in lines[0]
     assert "'config/.env'" in lines[1]
+
+
+def test_doctor_warns_of_a_stale_guard_table(project: Path) -> None:
+    root = central(guarded(IDS[0], "Use pnpm, never npm", Guard("Bash", "npm *", "deny")))
+    (path,) = [p for p in root.rglob("*.md") if IDS[0] in p.read_text()]
+    git(root, "rm", "-q", str(path))
+    git(root, "commit", "-qm", "forgotten by hand")
+    doctor = json.loads(run_mem("doctor", "--json").stdout)
+    assert any("behind the store" in line and "mem reindex" in line for line in doctor["warnings"])
+    assert (
+        guard_table.read(str(root / ".cache" / guard_table.TABLE_FILE)).rows == []
+    )  # read: rewritten

@@ -33,7 +33,11 @@ def table_problem(path: str, state: str) -> tuple[str | None, bool]:
             True,
         )
     if table is not None and table.state != state:
-        return f"the guard table at {path} is behind the store (any read rewrites it)", False
+        return (
+            f"the guard table at {path} is behind the store: the hooks check the guards it "
+            "had until a read rewrites it (`mem reindex` does)",
+            False,
+        )
     return None, False
 
 

@@ -216,15 +216,18 @@ class Memory:
             return None
 
     def _follow_guards(self, index: Index, state: str, report: RefreshReport | None) -> None:
-        """The layer's guard table in step with the index; a failure is a notice, never
-        a failed command (the hook fails open on a missing table)."""
+        """The layer's guard table in step with the index. A failure never fails the
+        command: it is a line in mem's failure log (the hook reads the older table, or
+        none)."""
         from memcli.service import guard_table
 
         try:
             path = guard_table.table_path(self.store.cache_dir)
             guard_table.follow(index, path, state, report)
         except (OSError, ValueError) as exc:
-            self.notify(f"the guard table was not written: {exc}")
+            from memcli.core import failure_log
+
+            failure_log.record("guard table", f"{self.store.root}: {exc}")
 
     def semantic_model(self) -> str:
         """The semantic model in use: the settings' ``[semantic] model``, or mem's bundled one
