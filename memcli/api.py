@@ -84,6 +84,31 @@ def open_store(
     return MemStore(memory)
 
 
+def _search_all(
+    home: LayeredMemory, text: str, filters: Filters, count: int, mode: str | None
+) -> Records:
+    """``MemStore.search`` of every project (``service.all_projects``)."""
+    from memcli.retrieval.search import Searcher
+    from memcli.service.all_projects import AllProjects, hit_dicts
+
+    reader = AllProjects(home)
+
+    def run(notify: Callable[[str], None]) -> Records:
+        outcome = Searcher(reader).search(text, filters, limit=count, mode=mode)
+        _lexical_notice(notify, mode, outcome.mode, outcome.semantic)
+        return hit_dicts(reader, outcome.entries)
+
+    try:
+        return reader.searched(run)
+    finally:
+        reader.close()
+
+
+def _lexical_notice(notify: Callable[[str], None], asked: str | None, used: str, why: str) -> None:
+    if asked in ("semantic", "hybrid") and used != asked:
+        notify(f"{why}; searching by full text")
+
+
 def _log(message: str) -> None:
     import logging
 
@@ -308,6 +333,7 @@ class MemStore:
         mode: str | None = None,
         include_superseded: bool = False,
         layer: str | None = None,
+        all_projects: bool = False,
     ) -> Records:
         """The best memories for ``query``, as compact entries (``entry_dict``), best first.
 
@@ -315,7 +341,10 @@ class MemStore:
         prefix* honoured, a substring search when no word matches). ``since`` and
         ``until``: 12h, 3d, 2w, 1m, 1y or an ISO date. Every layer present is
         searched (``layer``: only ``user``, ``project`` or ``team``). Memories another
-        one supersedes are left out unless ``include_superseded``.
+        one supersedes are left out unless ``include_superseded``. ``all_projects``:
+        every project's store under MEM_HOME too, in one ranking (``mem search
+        --all-projects``); each entry then has its ``project`` and ``show``, the
+        command that shows it.
         """
         from memcli.retrieval.search import Searcher
 
@@ -328,11 +357,16 @@ class MemStore:
         count = _bounded(limit, "limit", SEARCH_LIMIT)
         if mode is not None and mode not in SEARCH_MODES:
             raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(SEARCH_MODES)}")
+        if not isinstance(all_projects, bool):
+            raise InvalidInput("all_projects must be true or false")
+        if all_projects and layer is not None:
+            raise InvalidInput("all_projects reads every layer: leave out layer")
         with self._use() as memory:
+            if all_projects:
+                return _search_all(_layered(memory), text, filters, count, mode)
             memory = _of_layer(memory, layer)
             outcome = Searcher(memory).search(text, filters, limit=count, mode=mode)
-            if mode in ("semantic", "hybrid") and outcome.mode != mode:
-                memory.notify(f"{outcome.semantic}; searching by full text")
+            _lexical_notice(memory.notify, mode, outcome.mode, outcome.semantic)
             return memory.entry_dicts(outcome.entries)
 
     def get(self, ids: str | Sequence[str]) -> Records:

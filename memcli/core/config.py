@@ -96,6 +96,13 @@ command = ""           # a program that merges a cluster of near-duplicates (`me
                        # Your own config.toml only, as [summarize] command
 timeout = "60s"        # how long it may take; then it is stopped and the deterministic merge used
 max_input_chars = 40000  # at most this much of the cluster's JSON is given to it
+
+[extract]
+command = ""           # a program that drafts a finished session's lessons: its messages as
+                       # JSON on stdin, the drafts as JSON on stdout; empty, or any failure:
+                       # mem's own drafting. Your own config.toml only, as [summarize] command
+timeout = "60s"        # how long it may take; then it is stopped and mem's own drafting used
+max_input_chars = 40000  # at most this much of the session's JSON is given to it
 [layers]               # where `mem save` puts a memory of each type without --layer:
 preference = "project" # user (every project of yours), project, or team (the project's
 decision = "project"   # .mem-team/ folder, staged for review); likewise gotcha, pattern,
@@ -193,6 +200,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout": 60,
         "max_input_chars": 40_000,
     },
+    "extract": {
+        "command": "",
+        "timeout": 60,
+        "max_input_chars": 40_000,
+    },
     "layers": dict.fromkeys(OBSERVATION_TYPES, "project"),
 }
 WEIGHTS = frozenset(
@@ -217,7 +229,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "search.stop_words": ("english", "none"),
     **{f"layers.{name}": LAYERS for name in OBSERVATION_TYPES},
 }
-FREE_TEXT = frozenset({"semantic.model", "summarize.command", "consolidate.command"})
+FREE_TEXT = frozenset(
+    {"semantic.model", "summarize.command", "consolidate.command", "extract.command"}
+)
 DURATIONS = frozenset(
     {
         "context.hot_window",
@@ -227,6 +241,7 @@ DURATIONS = frozenset(
         "serve.idle",
         "summarize.timeout",
         "consolidate.timeout",
+        "extract.timeout",
     }
 )
 """Written like ``"30m"`` or ``"7d"``, or as a whole number of seconds (``window_seconds``)."""

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-RUNS_A_PROGRAM = frozenset({"summarize.command", "consolidate.command"})
-"""Settings naming a program mem runs; any later one (``extract.command``) belongs here."""
+RUNS_A_PROGRAM = frozenset({"summarize.command", "consolidate.command", "extract.command"})
+"""Settings naming a program mem runs; any later one belongs here."""
 
 
 def user_only(name: str, value: object, store_root: Path) -> bool:

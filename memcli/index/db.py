@@ -15,6 +15,7 @@ from pathlib import Path
 
 import apsw
 
+from memcli.core.errors import IndexUnavailable
 from memcli.index.errors import translating_errors
 from memcli.index.loading import Progress
 from memcli.index.notes import NoteQueries
@@ -38,6 +39,24 @@ class Index(Refreshing, Queries, NoteQueries):
         if self.db.pragma("user_version") != SCHEMA_VERSION:
             self._create_schema()
         self.db.pragma("synchronous", "NORMAL")
+
+    @classmethod
+    @translating_errors
+    def reading(cls, path: Path, *, busy_ms: int = 0) -> Index:
+        """An existing index file opened read-only, leaving no file behind (``open_read_only``):
+        nothing is created, refreshed or migrated. ``IndexUnavailable`` when it is of another
+        schema version; ``IndexCorrupt`` when it is no database.
+        """
+        index = cls.__new__(cls)
+        index.path = str(path)
+        index.progress = None
+        index.db = open_read_only(path)
+        index.db.set_busy_timeout(busy_ms)
+        found = index.db.pragma("user_version")
+        if found != SCHEMA_VERSION:
+            index.db.close()
+            raise IndexUnavailable(f"it is of another version of mem (schema {found})")
+        return index
 
     def close(self) -> None:
         self.db.close()

@@ -69,7 +69,7 @@ def _holding(index: Index, text: str, prefix: bool) -> int:
     return min(index.holding(token) for token in tokens)
 
 
-def _best_entries(lists: Iterable[list[Entry]], limit: int) -> list[Entry]:
+def best_entries(lists: Iterable[list[Entry]], limit: int) -> list[Entry]:
     """Best score first and, among equal scores, newest first: the order of one index."""
     merged = sorted((e for entries in lists for e in entries), key=_NEWEST, reverse=True)
     merged.sort(key=lambda entry: -(entry.score or 0.0))
@@ -136,7 +136,7 @@ class LayeredIndex:
         found = self._each(
             lambda index: index.ranking(match, filters, limit=limit, newest=newest, needed=needed)
         )
-        entries = _best_entries(self._on_one_scale([f.entries for f in found], match), limit)
+        entries = best_entries(self._on_one_scale([f.entries for f in found], match), limit)
         return Ranking(entries, any(f.newest_only for f in found))
 
     def _on_one_scale(self, found: list[list[Entry]], match: str) -> list[list[Entry]]:
@@ -183,7 +183,7 @@ class LayeredIndex:
             return SearchResult(self._newest(chosen, limit), strategy)
         if strategy != "raw":
             chosen = self._on_one_scale(chosen, fts_match(parse_terms(text)) or "")
-        return SearchResult(_best_entries(chosen, limit), strategy)
+        return SearchResult(best_entries(chosen, limit), strategy)
 
     def substring(
         self, text: str, filters: Filters = NO_FILTERS, *, limit: int = 10

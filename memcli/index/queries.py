@@ -87,6 +87,8 @@ class Entry(NamedTuple):
     score: float | None = None
     layer: str = "project"
     """The layer whose store holds it: ``user``, ``project`` or ``team`` (``store.layers``)."""
+    project: str | None = None
+    """The project whose store holds it, when a search read several (``--all-projects``)."""
 
     def to_json(self, short_id: str | None = None) -> dict[str, Any]:
         from memcli.core.serialize import entry_dict
@@ -100,8 +102,9 @@ class Ranking(NamedTuple):
     """Only the newest matches were ranked (``Queries.ranking``): older ones were left out."""
 
 
-_FIELDS = len(Entry._fields) - 1
-"""The fields a statement selects (all but ``layer``, which the index knows, not a row)."""
+_FIELDS = len(Entry._fields) - 2
+"""The fields a statement selects (all but ``layer`` and ``project``, which the index knows,
+not a row)."""
 _CONCEPTS, _FILES, _FACTS, _SCORE = (
     Entry._fields.index(name) for name in ("concepts", "files", "facts", "score")
 )
@@ -119,9 +122,14 @@ class EntryColumns:
         self._pick = None if positions == tuple(range(_FIELDS)) else itemgetter(*positions)
 
     def entry(
-        self, row: tuple[Any, ...], score: float | None = None, layer: str = "project"
+        self,
+        row: tuple[Any, ...],
+        score: float | None = None,
+        layer: str = "project",
+        project: str | None = None,
     ) -> Entry:
-        """The row as an Entry of ``layer``; ``score``: instead of the row's own."""
+        """The row as an Entry of ``layer`` (and ``project``); ``score``: instead of the row's
+        own."""
         values = list(row[:_FIELDS] if self._pick is None else self._pick(row))
         # concepts, files and facts are JSON arrays
         values[_CONCEPTS] = _loads(values[_CONCEPTS])
@@ -132,6 +140,7 @@ class EntryColumns:
         if values[_SCORE] is not None:  # 4 significant digits: tiny stores give tiny scores
             values[_SCORE] = float(f"{values[_SCORE]:.4g}")
         values.append(layer)
+        values.append(project)
         return _make(values)
 
 
@@ -200,6 +209,8 @@ class Queries:
     db: apsw.Connection
     layer: str = "project"
     """The layer this index is of: every entry it answers carries it."""
+    project: str | None = None
+    """The project this index is of, when a search reads several: every entry carries it."""
 
     def _current(self, filters: Filters) -> Filters:
         """The filters, without the superseded test when nothing is superseded (most stores)."""
@@ -214,8 +225,8 @@ class Queries:
         columns = columns_of(cursor)
         if columns is None:
             return []
-        layer = self.layer
-        return [columns.entry(row, layer=layer) for row in cursor]
+        layer, project = self.layer, self.project
+        return [columns.entry(row, None, layer, project) for row in cursor]
 
     @translating_errors
     def search(
@@ -261,7 +272,8 @@ class Queries:
         were indexed in, which a rebuild makes the files' date order), so that a word nearly
         every memory holds costs what that many do. When filters leave fewer than ``needed``
         (default: ``limit``) of them, every match is ranked after all."""
-        floor = self._newest_floor(match, newest) if newest else 0
+        # A store of no more rows than ``newest`` has no older matches to leave out.
+        floor = self._newest_floor(match, newest) if newest and self.store_size() > newest else 0
         return self._ranked(match, self._current(filters), limit, floor, needed)
 
     def _newest_floor(self, match: str, newest: int) -> int:
@@ -341,8 +353,8 @@ class Queries:
         # second sort is stable, so it keeps that order within one score.
         rows.sort(key=itemgetter(at["created"], at["id"]), reverse=True)
         rows.sort(key=lambda row: score[row[rowid]])
-        layer = self.layer
-        entries = [columns.entry(row, -score[row[rowid]], layer) for row in rows[:limit]]
+        layer, project = self.layer, self.project
+        entries = [columns.entry(row, -score[row[rowid]], layer, project) for row in rows[:limit]]
         return Ranking(entries, bool(floor))
 
     def _joined_ranking(
@@ -429,7 +441,7 @@ class Queries:
     @translating_errors
     def store_size(self) -> int:
         """About how many memories the index holds (the largest row number: no count is run)."""
-        return int(next(iter(self.db.execute(LAST_ROWID)))[0])
+        return int(next(iter(self.db.execute(LAST_ROWID)))[0] or 0)
 
     @translating_errors
     def term_counts(self, terms: list[Term], cap: int) -> list[int]:

@@ -129,6 +129,21 @@ def layered_length(layers: Sequence[Index]) -> int:
     return need
 
 
+@translating_errors
+def length_among(layers: Sequence[Index], ids: Iterable[str]) -> int:
+    """The length at which each of ``ids`` differs from every other id of ``layers``: the
+    layers' own lengths, or more where an id's neighbour in one shares more. Asked of the
+    ids given only (two lookups each in each layer), and nothing is written: for many
+    stores read together once (``--all-projects``)."""
+    need = max([index.short_id_chars() for index in layers], default=SHORT_ID_CHARS)
+    for identity in ids:
+        for index in layers:
+            for other in next(iter(index.db.execute(NEIGHBOURS, (identity,)))):
+                if other is not None and other != identity:
+                    need = max(need, _shared(identity, other) + 1)
+    return need
+
+
 def _layers_state(layers: Sequence[Index], lengths: list[int]) -> str:
     """What the layers' ids depend on: each index's file and the commit it reflects."""
     parts = sorted(

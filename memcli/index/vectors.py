@@ -103,7 +103,7 @@ WITH near AS (
     FROM near JOIN semantic_vectors v ON v.rowid = near.rowid
     ORDER BY distance IS NULL, distance LIMIT :limit
 )
-SELECT d.id, v.vec FROM best
+SELECT d.id, v.vec, best.distance FROM best
 JOIN semantic_docs d ON d.vector = best.rowid
 JOIN semantic_vectors v ON v.rowid = best.rowid
 """
@@ -271,10 +271,12 @@ def prune(db: apsw.Connection, old: list[int] | None = None) -> None:
 
 def nearest(
     db: apsw.Connection, code: bytes, vec: bytes, window: int, limit: int
-) -> Iterator[tuple[str, bytes]]:
+) -> Iterator[tuple[float, str, bytes]]:
+    """(int8 cosine distance, memory id, int8 vector) of the ``limit`` nearest by that distance
+    among the ``window`` nearest codes (the distance is 2 where it cannot be taken)."""
     arguments = {"code": code, "vec": vec, "window": window, "limit": limit}
-    for ident, found in db.execute(NEAREST, arguments):
-        yield str(ident), bytes(found)
+    for ident, found, distance in db.execute(NEAREST, arguments):
+        yield (2.0 if distance is None else float(distance)), str(ident), bytes(found)
 
 
 BACKGROUND = "SELECT vec FROM semantic_vectors ORDER BY digest LIMIT ?"

@@ -130,17 +130,22 @@ class SemanticSearch:
         vector = self.query_vector(query)
         if not any(vector):
             return []
-        window = max(CANDIDATES, 4 * limit)
-        code = sign_code(vector, self.center)
         if self.numpy_scan:
             from memcli.semantic import scan
 
-            return scan.nearest(self.index, vector, code, window, limit)
-        # The int8 cosine in SQL picks a few more than asked; the exact cosine orders them.
-        found = vectors.nearest(self.index.db, code, int8_bytes(vector), window, 2 * limit + 10)
-        scored = [(ident, cosine(vector, vec)) for ident, vec in found]
-        scored.sort(key=lambda pair: (-pair[1], pair[0]))
-        return scored[:limit]
+            window = max(CANDIDATES, 4 * limit)
+            return scan.nearest(self.index, vector, sign_code(vector, self.center), window, limit)
+        found = self.candidates(query, wanted(limit), max(CANDIDATES, 4 * limit))
+        return exact_nearest(vector, found, limit)
+
+    def candidates(self, query: str, count: int, window: int) -> list[tuple[float, str, bytes]]:
+        """``count`` memories for the exact cosine to order, picked by the int8 cosine in SQL
+        among the ``window`` (at least ``count``) nearest sign codes (``vectors.nearest``)."""
+        vector = self.query_vector(query)
+        if not any(vector):
+            return []
+        code, scan = sign_code(vector, self.center), max(window, count)
+        return list(vectors.nearest(self.index.db, code, int8_bytes(vector), scan, count))
 
     def background(self, query: str, size: int) -> list[float]:
         """The query's cosine with a fixed sample of ``size`` of the store's texts
@@ -172,6 +177,20 @@ class SemanticSearch:
         return {ident: cosine(vector, vec) for ident, vec in found}
 
 
+def wanted(limit: int) -> int:
+    """How many candidates the exact cosine orders for the ``limit`` nearest: a few more."""
+    return 2 * limit + 10
+
+
+def exact_nearest(
+    vector: list[float], found: list[tuple[float, str, bytes]], limit: int
+) -> list[tuple[str, float]]:
+    """The ``limit`` best of ``found`` (``SemanticSearch.candidates``) by the exact cosine."""
+    scored = [(ident, cosine(vector, vec)) for _, ident, vec in found]
+    scored.sort(key=lambda pair: (-pair[1], pair[0]))
+    return scored[:limit]
+
+
 def cosine(unit: list[float], int8: bytes) -> float:
     """Cosine of a unit vector with an int8 vector of the same length."""
     values: tuple[int, ...] = struct.unpack(f"{len(int8)}b", int8)
@@ -200,9 +219,29 @@ class LayeredSemantic:
         return cls(searches) if searches else None
 
     def nearest(self, query: str, limit: int) -> list[tuple[str, float]]:
-        scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
-        scored.sort(key=lambda pair: (-pair[1], pair[0]))
-        return scored[:limit]
+        """Each layer's nearest by the int8 cosine, merged, and only the best of them all
+        ranked by the exact cosine (as one index would): with many layers (every project),
+        the exact cosine of each layer's own few hundred, and each layer's window of a
+        thousand codes, would cost the most."""
+        if limit <= 0 or not query.strip():
+            return []
+        if any(search.numpy_scan for search in self.searches):
+            scored = [pair for search in self.searches for pair in search.nearest(query, limit)]
+            scored.sort(key=lambda pair: (-pair[1], pair[0]))
+            return scored[:limit]
+        # The sign codes' window shared among the layers, as one index of them all would scan;
+        # each layer asked first for its share and a margin, again for all if it needs be.
+        count, layers = wanted(limit), len(self.searches)
+        window, few = max(CANDIDATES // layers, 1), min(count, 2 * count // layers + 10)
+        found = [search.candidates(query, few, window) for search in self.searches]
+        best = sorted(each for part in found for each in part)[:count]
+        bar = best[-1][0] if len(best) == count else None
+        for n, part in enumerate(found):
+            if few < count and len(part) == few and (bar is None or part[-1][0] <= bar):
+                found[n] = self.searches[n].candidates(query, count, window)
+        best = sorted(each for part in found for each in part)[:count]
+        vector = self.searches[0].query_vector(query)
+        return exact_nearest(vector, best, limit)
 
     def background(self, query: str, size: int) -> list[float]:
         """Each layer's share of a background sample of ``size`` (``SemanticSearch``)."""

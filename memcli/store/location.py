@@ -129,6 +129,20 @@ def _given(store: str, source: str) -> StoreLocation:
     return StoreLocation(root, "user" if is_user else source)
 
 
+def central_projects() -> list[tuple[str, Path]]:
+    """Every project's central store under ``mem_home()``, by name (sorted): each folder there
+    named as a project is (the user's store, ``_user``, and dot files are not projects)."""
+    try:
+        entries = list(os.scandir(mem_home()))
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if _PROJECT_RE.fullmatch(entry.name) and entry.is_dir():
+            found.append((entry.name, Path(entry.path).absolute()))
+    return sorted(found)
+
+
 def local_store_root(cwd: Path) -> Path:
     """Where ``mem init --local`` puts a store: ``.mem/`` at the top of the work tree."""
     return (work_tree_top(cwd) or cwd) / LOCAL_STORE_DIR

@@ -63,6 +63,25 @@ def exclusive_lock(
         os.close(fd)
 
 
+def is_held(path: Path) -> bool:
+    """Whether a writer holds the lock on ``path`` now (a missing file: no one does).
+
+    Asked without waiting and without creating anything: the file is opened for
+    reading, a shared lock tried and let go at once.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        if not _try_lock(fd, shared=True):
+            return True
+        _unlock(fd)
+        return False
+    finally:
+        os.close(fd)
+
+
 def _open(path: Path) -> int:
     """The lock file, created if need be; an existing one even in a read-only folder."""
     try:
@@ -77,7 +96,8 @@ def _open(path: Path) -> int:
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
 
-    def _try_lock(fd: int) -> bool:
+    def _try_lock(fd: int, *, shared: bool = False) -> bool:
+        # msvcrt has no shared lock: a moment's exclusive one stands for it
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         except OSError:
@@ -88,12 +108,13 @@ if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
+
 else:
     import fcntl
 
-    def _try_lock(fd: int) -> bool:
+    def _try_lock(fd: int, *, shared: bool = False) -> bool:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
         return True

@@ -6,6 +6,7 @@
                                     agent from ``agent`` or the Mem-Agent header, the commit
                                     from the project the server runs in
     GET  /api/memory/search         ?query=...&type=&since=&until=&concept=&file=&limit=&mode=
+                                    &projects=all (every project's memories, each naming its own)
     GET  /api/memory/timeline       ?anchor=ID&before=&after=&kind=
     POST /api/memory/batch          {"ids": [...]} -> full records, in the order asked
     GET  /api/memory/inject         ?budget= (session start), or ?prompt=&session= (recall)
@@ -299,12 +300,17 @@ async def save(request: Request, pool: StorePool) -> Response:
 
 async def search(request: Request, pool: StorePool) -> Response:
     allowed = ("query", "type", "since", "until", "concept", "file", "limit", "mode", "layer")
-    params = Params(request, "search", allowed, repeatable=("type",))
+    params = Params(request, "search", (*allowed, "projects"), repeatable=("type",))
     query = params.required("query", "search")
     types = params.texts("type")
     since, until = params.text("since"), params.text("until")
     concept, file, mode = params.text("concept"), params.text("file"), params.text("mode")
     limit, layer = params.number("limit", 10), params.text("layer")
+    projects = params.text("projects")
+    if projects not in (None, "all"):
+        raise HttpError(
+            422, f"projects must be 'all' (every project's memories), not {projects[:40]!r}"
+        )
 
     def call(store: MemStore) -> list[dict[str, Any]]:
         return store.search(
@@ -317,6 +323,7 @@ async def search(request: Request, pool: StorePool) -> Response:
             limit=limit,
             mode=mode,
             layer=layer,
+            all_projects=projects == "all",
         )
 
     return results(await pool.read(call))

@@ -35,22 +35,22 @@ _LAYER = {"type": "string", "enum": list(LAYERS)}
 
 TOOLS: dict[str, tuple[str, dict[str, Any]]] = {
     "search": (
-        "Search the project's memories (decisions, gotchas, preferences...): id, type, title, "
-        "date each. Start here; then `timeline` around a hit, then `get` only the ids worth "
-        "reading in full.",
+        "Search the project's memories (decisions, gotchas, preferences...), or every "
+        "project's (all_projects): id, type, title, date each. Start here; then `timeline` "
+        "around a hit, then `get` the ids worth reading in full.",
         {
             "query": {"type": "string"},
             "type": _TYPE,
             "since": {"type": "string", "description": _WHEN},
-            "until": {"type": "string", "description": _WHEN},
+            "until": {"type": "string"},  # as since
             "concept": {"type": "string"},
             "file": {"type": "string"},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+            "all_projects": {"type": "boolean"},
         },
     ),
     "timeline": (
-        "Memories saved just before and after one (anchor: id or key), as a compact index: "
-        "what happened around a hit.",
+        "Memories saved just before and after one (anchor: id or key): what happened around a hit.",
         {
             "anchor": {"type": "string"},
             "before": {"type": "integer", "minimum": 0, "maximum": MAX_AROUND},
@@ -172,6 +172,7 @@ def _search(store: MemStore, a: dict[str, Any]) -> Any:
         concept=a.get("concept"),
         file=a.get("file"),
         limit=_count(a, "limit", 10, 1, MAX_LIMIT),
+        all_projects=a.get("all_projects", False),
     )
 
 

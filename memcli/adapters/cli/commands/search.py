@@ -15,10 +15,11 @@ from memcli.adapters.cli.options import (
 )
 from memcli.adapters.cli.output import entry_lines, json_text, note_lines
 from memcli.core.serialize import note_dict
-from memcli.index import NO_FILTERS, Filters
+from memcli.index import NO_FILTERS, Entry, Filters
 
 if TYPE_CHECKING:
     from memcli.retrieval.search import Hit, Outcome, Searcher
+    from memcli.service.all_projects import AllProjects
     from memcli.service.memory import Memory
     from memcli.service.transcripts import TranscriptHit
 
@@ -70,6 +71,13 @@ _STRATEGY_NOTICES = {
     is_flag=True,
     help="Also the best messages of the indexed session transcripts, below the memories.",
 )
+@click.option(
+    "--all-projects",
+    "all_projects",
+    is_flag=True,
+    help="Every project's memories under MEM_HOME (and the user's), in one ranking; each hit "
+    "names its project and how to show it.",
+)
 @json_option
 @layer_option
 @store_options
@@ -82,6 +90,7 @@ def search(
     raw: bool,
     explain: bool,
     with_transcripts: bool,
+    all_projects: bool,
     as_json: bool,
     layer: str | None,
     store_dir: str | None,
@@ -98,12 +107,15 @@ def search(
     Heading — text" (not with filters; in --json as kind "note"). With
     --transcripts, messages of `mem transcripts sync`'s index come last, as
     "transcript  SESSION:N  time  role  snippet" (in --json as kind "transcript").
+    With --all-projects, every project's store is searched too (memories only),
+    each hit ending with the command that shows it ("mem show ID --project NAME").
 
     \b
     Example:
         mem search "why does the upload keep failing after a minute?"
         mem search "column filter" --all --type gotcha --since 2w
         mem search index* --concept sqlite --json
+        mem search "retry policy for uploads" --all-projects
     """
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
@@ -114,6 +126,17 @@ def search(
     asked = SearchAsked(
         query, filters, limit, strict, mode, raw, explain, with_transcripts, as_json
     )
+    if all_projects:
+        if layer or with_transcripts:
+            option = "--layer" if layer else "--transcripts"
+            raise click.UsageError(f"{option} reads this project only: drop it or --all-projects")
+        reader = _all_projects(store_dir, project)
+        try:
+            found = reader.searched(lambda notify: search_text(reader, asked, notify, across=True))
+            click.echo(found, nl=False)
+        finally:
+            reader.close()
+        return
     from memcli.adapters.worker import reads
 
     text = reads.ask("search", store_dir, project, asked.request(), notice) if not layer else None
@@ -187,8 +210,22 @@ def _checked(value: Any, kind: type) -> Any:
     return value
 
 
-def search_text(memory: Memory, asked: SearchAsked, notify: Callable[[str], None]) -> str:
-    """What ``mem search`` prints on stdout (its notices given to ``notify``)."""
+def _all_projects(store_dir: str | None, project: str | None) -> AllProjects:
+    """Every project's memory, read from the one found here (outside any, the user's)."""
+    from pathlib import Path
+
+    from memcli.service.all_projects import AllProjects, home_location
+    from memcli.service.layers import Layers
+
+    cwd = Path.cwd()
+    return AllProjects(Layers(home_location(store_dir, project, cwd), cwd, notice).reader())
+
+
+def search_text(
+    memory: Memory, asked: SearchAsked, notify: Callable[[str], None], *, across: bool = False
+) -> str:
+    """What ``mem search`` prints on stdout (its notices given to ``notify``); ``across``: a
+    search of every project (``AllProjects``), each hit naming its project."""
     from memcli.retrieval.search import Searcher
 
     query, filters = asked.query, asked.filters
@@ -199,7 +236,7 @@ def search_text(memory: Memory, asked: SearchAsked, notify: Callable[[str], None
     if asked.mode in ("semantic", "hybrid") and outcome.mode != asked.mode:
         notify(f"{outcome.semantic}; searching by full text")
     # Curated notes have no type, time or tags: a filtered search is about memories only.
-    plain = not (asked.raw or asked.strict or filters != NO_FILTERS)
+    plain = not (asked.raw or asked.strict or filters != NO_FILTERS or across)
     notes = searcher.notes(query, limit=NOTES) if plain else []
     if not outcome.hits and not notes:
         shown = query if len(query) <= 80 else f"{query[:77]}..."
@@ -213,25 +250,49 @@ def search_text(memory: Memory, asked: SearchAsked, notify: Callable[[str], None
         sections = [note_dict(hit) | {"matched": matched} for hit, matched in notes]
         sections += [hit.to_json() for hit in messages]
         if asked.explain:
-            explained = _explained_json(outcome, short_ids, searcher)
+            explained = _explained_json(outcome, short_ids, searcher, across)
             lines.append(json_text(explained | {"notes": sections}))
         else:
-            entries = [entry.to_json(short_ids[entry.id]) for entry in outcome.entries]
+            entries = [_hit_json(entry, short_ids, across) for entry in outcome.entries]
             lines.append(json_text(entries + sections))
         return _joined(lines)
     # Notes and transcript messages are labelled where a memory shows its id: one column.
     labels = ["note"] * bool(notes) + ["transcript"] * bool(messages)
     width = max([len(short_id) for short_id in short_ids.values()] + [len(x) for x in labels] + [0])
     if asked.explain:
-        lines += _explained_lines(outcome, short_ids, searcher)
+        lines += _explained_lines(outcome, short_ids, searcher, across)
     else:
-        lines += entry_lines(outcome.entries, short_ids, width=width)
+        lines += _hit_lines(outcome.entries, short_ids, across, width)
     lines += [f"{'note':<{width}}  {line}" for line in note_lines([hit for hit, _ in notes])]
     if messages:
         from memcli.adapters.cli.commands.transcripts import hit_line
 
         lines += [f"{'transcript':<{width}}  {hit_line(hit)}" for hit in messages]
     return _joined(lines)
+
+
+def _hit_lines(
+    entries: list[Entry], short_ids: dict[str, str], across: bool, width: int = 0
+) -> list[str]:
+    """A line a hit; ``across``: each ending with the command that shows it."""
+    lines = entry_lines(entries, short_ids, width=width)
+    if not across:
+        return lines
+    from memcli.service.all_projects import reference
+
+    return [
+        f"{line}  ({reference(entry, short_ids[entry.id])})"
+        for line, entry in zip(lines, entries, strict=True)
+    ]
+
+
+def _hit_json(entry: Entry, short_ids: dict[str, str], across: bool) -> dict[str, Any]:
+    """A hit's entry shape; ``across``: with its ``project`` and the ``show`` command."""
+    if not across:
+        return entry.to_json(short_ids[entry.id])
+    from memcli.service.all_projects import hit_dict
+
+    return hit_dict(entry, short_ids[entry.id])
 
 
 def _joined(lines: list[str]) -> str:
@@ -252,7 +313,9 @@ def _transcript_hits(
     return hits
 
 
-def _explained_lines(outcome: Outcome, short_ids: dict[str, str], searcher: Searcher) -> list[str]:
+def _explained_lines(
+    outcome: Outcome, short_ids: dict[str, str], searcher: Searcher, across: bool
+) -> list[str]:
     from memcli.retrieval.search import explain_sql
 
     plan = outcome.plan
@@ -279,7 +342,7 @@ def _explained_lines(outcome: Outcome, short_ids: dict[str, str], searcher: Sear
     lines.append(f"sql: {explain_sql(outcome.match, outcome.newest_only)}")
     for hit in outcome.hits:
         lines.append("")
-        lines += entry_lines([hit.entry], short_ids)
+        lines += _hit_lines([hit.entry], short_ids, across)
         lines.append(f"    {_parts_line(hit, len(plan.terms))}")
     return lines
 
@@ -303,7 +366,7 @@ def _parts_line(hit: Hit, terms: int) -> str:
 
 
 def _explained_json(
-    outcome: Outcome, short_ids: dict[str, str], searcher: Searcher
+    outcome: Outcome, short_ids: dict[str, str], searcher: Searcher, across: bool
 ) -> dict[str, Any]:
     from memcli.retrieval.search import explain_sql
 
@@ -318,7 +381,7 @@ def _explained_json(
         "strategy": outcome.strategy,
         "sql": explain_sql(outcome.match, outcome.newest_only),
         "hits": [
-            {**hit.entry.to_json(short_ids[hit.entry.id]), "explain": hit.parts._asdict()}
+            {**_hit_json(hit.entry, short_ids, across), "explain": hit.parts._asdict()}
             for hit in outcome.hits
         ],
     }

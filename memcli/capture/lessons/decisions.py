@@ -1,0 +1,95 @@
+"""Decisions agreed: a choice the agent proposed with its reason, then the user confirmed.
+
+The proposal is a sentence of the agent's last message before the user's answer
+(``PROPOSAL``) with a reason in it or next to it (``REASON``); the answer starts
+like a yes (``CONFIRM``), with no "but". When the answer names one of several
+options the agent listed ("go with the queue"), that option's line is quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memcli.capture.lessons import patterns
+from memcli.capture.lessons.session import Candidate, Turn, add_files
+from memcli.capture.lessons.text import paths, prose, sentences, words
+
+_CHOSEN_STOP = frozenset(
+    "yes yep yeah yup sure ok okay agreed agree go with for ahead let's lets do use keep take "
+    "pick it that the a an option please sounds good great perfect makes sense one first second "
+    "third and to of we i you this".split()
+)
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "a": 0, "b": 1, "c": 2, "1": 0, "2": 1, "3": 2}
+_OPTION_REF = re.compile(
+    r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b",
+    re.I,
+)
+_OPTION_ITEM = re.compile(
+    r"^\s*(?:\d[.)]|[a-c][.)]|[-*•]|(?:option|approach)\s+\w+[:.)])\s+(.+)$", re.I | re.M
+)
+"""A listed option: its line after the number, letter or bullet."""
+
+
+def decisions(turns: list[Turn]) -> Iterator[Candidate]:
+    """Each proposal the user's next message confirmed."""
+    proposal: Turn | None = None
+    for turn in turns:
+        if turn.role == "assistant" and turn.prose.strip():
+            proposal = turn
+        elif turn.role == "user":
+            if proposal is not None:
+                found = _agreed(proposal, turn)
+                if found is not None:
+                    yield found
+            proposal = None
+
+
+def _agreed(proposal: Turn, answer: Turn) -> Candidate | None:
+    said = list(answer.said)
+    if not said or not patterns.CONFIRM.match(said[0]) or patterns.NOT_CONFIRM.match(said[0]):
+        return None
+    offered = list(proposal.said)
+    parts = _chosen_option(proposal.prose, offered, said[0]) or _recommended(offered)
+    if not parts:
+        return None
+    files: list[str] = []
+    add_files(files, paths(" ".join(parts)))
+    return Candidate("decision", parts, proposal, files, {"confirmed": said[0][:200]})
+
+
+def _recommended(offered: list[str]) -> list[str]:
+    """The proposing sentence that gives its reason, else one whose next sentence does."""
+    proposing = [
+        index
+        for index, sentence in enumerate(offered)
+        if patterns.PROPOSAL.search(sentence) and not patterns.NARRATION.match(sentence)
+    ]
+    for index in proposing:
+        if patterns.REASON.search(offered[index]):
+            return [offered[index]]
+    for index in proposing:
+        following = offered[index + 1] if index + 1 < len(offered) else ""
+        if following and patterns.REASON.search(following):
+            return [offered[index], following]
+    return []
+
+
+def _chosen_option(proposal: str, offered: list[str], answer: str) -> list[str]:
+    """The option the answer names, when the proposal lists several and it names one."""
+    reference = _OPTION_REF.search(answer)
+    if reference:
+        label = next(group for group in reference.groups() if group).lower()
+        items = _OPTION_ITEM.findall(prose(proposal))
+        index = _ORDINALS.get(label)
+        if index is not None and index < len(items):
+            return sentences(items[index])[:2]
+        return []
+    named = [w for w in words(answer) if len(w) > 2 and w not in _CHOSEN_STOP]
+    if not named:
+        return []
+    options = [s for s in offered if len(words(s)) >= 3]
+    holding = [s for s in options if all(w in words(s) for w in named[:2])]
+    if len(holding) == 1 and patterns.REASON.search(holding[0]):
+        return holding
+    return []

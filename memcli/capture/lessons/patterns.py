@@ -1,0 +1,298 @@
+"""The words that mark a lesson, and those that mark small talk and narration.
+
+Every pattern is matched against one sentence (``text.sentences``), case-insensitively.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.IGNORECASE
+
+
+class Gated:
+    """A pattern tried only on text holding one of its keys (a quick substring test):
+    a long alternation of words costs far more than that on the many sentences it misses.
+    Every alternative of the pattern must hold one of the keys, lower-cased."""
+
+    __slots__ = ("keys", "pattern")
+
+    def __init__(self, pattern: str, *keys: str) -> None:
+        self.pattern = re.compile(pattern, _I)
+        self.keys = keys
+
+    def search(self, text: str) -> re.Match[str] | None:
+        low = text.lower()
+        if not any(key in low for key in self.keys):
+            return None
+        return self.pattern.search(text)
+
+
+# ---- the user's rules and corrections ----------------------------------------------
+
+LEAD_IN = re.compile(
+    r"^(?:(?:also|and|but|so|oh|ok|okay|one more thing|btw|by the way|fyi|please|pls|"
+    r"from now on|going forward|in future|in the future|for future reference|remember|"
+    r"just so you know|heads up|note|important|here|in this (?:repo|project|codebase))"
+    r"\b[\s,:;-]*)+",
+    _I,
+)
+"""What may come before a rule's imperative: "Also, from now on, never …"."""
+
+RULE_START = re.compile(
+    r"^(?:always|never|don'?t|do not|avoid|prefer|stop|remember to|be sure to|"
+    r"make sure (?:to )?(?:always|never)|only (?:use|run|call|import|edit|write|commit|push))\b",
+    _I,
+)
+"""A sentence that is a rule from its first word (after a lead-in)."""
+
+RULE_ANYWHERE = Gated(
+    r"\bwe (?:always|never|only|use|don'?t|do not|prefer|stick to|follow|keep|put|write|"
+    r"name|run|pin|avoid|require)\b"
+    r"|\bour (?:convention|style|rule|standard|policy|team)\b"
+    r"|\bthe (?:convention|rule|policy|house style) (?:is|here)\b"
+    r"|\b(?:should|must|need to|has to|have to) (?:always|never)\b"
+    r"|^(?:every|all|any|each) (?:\S+ ){1,4}(?:must|should|has to|have to|needs? to)\b"
+    r"|\b(?:should|must) not\b|\bmustn'?t\b|\bshouldn'?t\b"
+    r"|\b(?:is|are) not allowed\b|\bnot allowed to\b"
+    r"|\bi (?:always )?(?:prefer|want you to|'d rather|would rather)\b"
+    r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
+    r"|\binstead of\b|\brather than\b|\bprefer\b"
+    r"|^use\b[^.?]*?,? (?:not|never)\b",
+    "we ",
+    "our ",
+    "convention",
+    "rule",
+    "policy",
+    "house style",
+    "should",
+    "must",
+    "need to",
+    "has to",
+    "have to",
+    "not allowed",
+    "i ",
+    "i'd",
+    "use ",
+    "instead of",
+    "rather than",
+    "prefer",
+    "every",
+    "all ",
+    "any ",
+    "each ",
+)
+"""A rule said in the middle of a sentence."""
+
+NOT_A_RULE = Gated(
+    r"^(?:don'?t worry|don'?t forget|do not worry|never ?mind|no worries|stop here|"
+    r"don'?t bother|don'?t know|i (?:don'?t|never) (?:know|remember|understand|mind|think)|"
+    r"prefer not to say)\b"
+    r"|\b(?:thanks|thank you|cheers|appreciate|lol|haha|weekend|coffee|lunch|dinner|"
+    r"holiday|vacation|weather|movie|music|game|birthday|tired)\b",
+    "don",
+    "do not",
+    "never",
+    "no worries",
+    "stop here",
+    "i ",
+    "prefer not",
+    "thank",
+    "cheers",
+    "appreciate",
+    "lol",
+    "haha",
+    "weekend",
+    "coffee",
+    "lunch",
+    "dinner",
+    "holiday",
+    "vacation",
+    "weather",
+    "movie",
+    "music",
+    "game",
+    "birthday",
+    "tired",
+)
+"""Rule words in what is no rule: reassurance, a reminder for now, talk of one's life."""
+
+NARRATIVE_START = re.compile(r"^(?:i|i'm|i've|i'd|i was|my|we went|yesterday|today)\b", _I)
+"""A user's sentence about themself (mid-sentence rule words there are no rule)."""
+
+CORRECTION_START = re.compile(
+    r"^(?:no|nope|nah|not (?:that|like that|quite|this|there|what i)|wrong|incorrect|"
+    r"that'?s (?:wrong|not|incorrect|the wrong)|this is (?:wrong|not)|that is (?:wrong|not)|"
+    r"actually|wait|hold on|stop|undo|revert|please don'?t|don'?t|do not|"
+    r"you (?:shouldn'?t|should not|should have|didn'?t|did not|broke|forgot|missed|used|"
+    r"changed|removed|deleted|can'?t|cannot|need to)|"
+    r"why did you|i (?:said|asked|told you|meant)|that'?s not what|instead|"
+    r"it should|it shouldn'?t|it'?s not|it isn'?t|that won'?t|this won'?t|that breaks)\b"
+    r"|^(?:use|switch to|go with|put|keep|call|run|write|move)\b[^.?]*?,? "
+    r"(?:not|never|instead of|rather than)\b",
+    _I,
+)
+"""A user's message that turns the agent around starts like this."""
+
+NOT_A_CORRECTION = re.compile(
+    r"^(?:no (?:thanks|thank you|worries|problem|need|rush|that'?s (?:fine|good|all|it|great|ok))|"
+    r"no,? (?:that'?s|it'?s) (?:fine|good|all|ok|okay|great|perfect)|no,? (?:go ahead|all good|"
+    r"looks good|carry on|continue|keep going)|nope,? (?:that'?s|all) (?:it|good|fine)|"
+    r"actually,? (?:that'?s|it'?s|looks) (?:fine|good|great|perfect))\b",
+    _I,
+)
+
+DIRECTIVE = re.compile(
+    r"\b(?:use|using|should|shouldn'?t|must|mustn'?t|need|needs|has to|have to|instead|rather|"
+    r"keep|put|only|always|never|don'?t|do not|not|won'?t|can'?t|wrong|revert|undo|remove|"
+    r"leave|the (?:right|correct)|belongs?|lives?|goes|supposed to|expects?|required|requires)\b",
+    _I,
+)
+"""A correction holds something to do or not to do."""
+
+IMPERATIVE = re.compile(
+    r"^(?:(?:please|just|then|so)\s+)?(?:use|put|keep|move|add|write|call|make|switch|store|"
+    r"run|find|go|pass|set|leave|name|return|log|check|wrap|split|drop|remove|rename|revert|"
+    r"undo|change|stick|follow|read|commit|push|import|test|mock|avoid|prefer|always|never|"
+    r"don'?t|do not|stop)\b",
+    _I,
+)
+"""A sentence that tells the agent what to do, from its first word."""
+
+# ---- the agent's notes and root causes ------------------------------------------------
+
+NOTE = Gated(
+    r"^(?:note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
+    r"one thing to (?:know|note|remember))\s*[:,—–-]"
+    r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
+    r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
+    r"|\b(?:must|needs? to|has to|have to|should) be (?:re-?started|re-?built|re-?run|"
+    r"re-?generated|re-?installed|re-?loaded|re-?compiled|re-?created|run before|"
+    r"run after|set before|cleared)\b"
+    r"|\bonly works (?:if|when|with|after|on)\b|\bgotcha\b|\bimportant to (?:know|note|remember)\b"
+    r"|\bremember that\b|\bsilently\b|\bdoes not pick up\b|\bdoesn'?t pick up\b"
+    r"|\bis not (?:picked up|reloaded)\b|\bisn'?t (?:picked up|reloaded)\b",
+    "note",
+    "nb",
+    "n.b.",
+    "gotcha",
+    "heads",
+    "important",
+    "caveat",
+    "warning",
+    "tip",
+    "fyi",
+    "one thing",
+    "worth",
+    "keep in mind",
+    "aware",
+    "watch out",
+    "future reference",
+    "good to know",
+    " be ",
+    "only works",
+    "remember that",
+    "silently",
+    "pick up",
+    "picked up",
+    "reloaded",
+)
+"""A sentence where the agent flags something as worth knowing."""
+
+CAUSE = re.compile(
+    r"\b(?:root cause|the (?:real )?(?:problem|issue|cause|culprit|bug|reason|error|failure) "
+    r"(?:is|was|here is|here was|comes from|came from)|caused by|turns out|it turns out|"
+    r"because|due to|that'?s why|which is why|this is why|the fix (?:is|was)|"
+    r"fails? (?:because|when|if|since)|failing (?:because|since)|happens (?:because|when)|"
+    r"so (?:it|the|they|every|any|each)|too (?:early|late|soon)|before the|after the|"
+    r"expects?|requires?|isn'?t (?:set|created|installed|available|loaded|found)|"
+    r"wasn'?t (?:set|created|installed|available|loaded|found)|"
+    r"(?:doesn'?t|does not|don'?t|do not) (?:exist|create|set|support|load|include|match)|"
+    r"known (?:\w+ ){0,2}(?:bug|issue|limitation|conflict|quirk)|"
+    r"when|whenever|while|only|but|which (?:needs|requires|means|makes|is|are))\b"
+    r"|^[^:]{3,60}: \S+(?: \S+){4}",
+    _I,
+)
+"""An agent's sentence that explains why something failed (read only between a failure
+and the change after which the command passed, where most prose is the explanation)."""
+
+STRONG_CAUSE = re.compile(
+    r"\b(?:root cause|the (?:real )?(?:problem|issue|cause|culprit|bug|reason) "
+    r"(?:is|was|here is|here was)|caused by|turns out|because|due to|"
+    r"known (?:\w+ ){0,2}(?:bug|issue|limitation|conflict|quirk))\b",
+    _I,
+)
+
+NARRATION = re.compile(
+    r"^(?:i'?ll|i will|i'?m going to|i am going to|let me|let'?s (?:run|check|look|see|try|"
+    r"start|verify|fix|update|make)|now (?:i|let|let'?s|we)|next,? |first,? |then,? |"
+    r"running|checking|looking|reading|searching|opening|updating|fixing|adding|creating|"
+    r"writing|great|done|perfect|all (?:tests? )?(?:pass|green)|sure|okay|ok|got it|"
+    r"you'?re (?:right|welcome)|thanks|thank you|good (?:question|catch)|here'?s|"
+    r"the tests? (?:now )?pass|tests? (?:now )?pass|that (?:worked|fixed))\b",
+    _I,
+)
+"""Routine narration of the agent's own steps: never a lesson."""
+
+# ---- decisions ----------------------------------------------------------------------
+
+PROPOSAL = Gated(
+    r"\bi (?:suggest|recommend|propose|would (?:suggest|recommend|go with|use|prefer|pick))\b"
+    r"|\bi'?d (?:suggest|recommend|go with|use|prefer|pick|lean towards?)\b"
+    r"|\bmy (?:recommendation|suggestion|preference|vote)\b|\bi lean towards?\b"
+    r"|\bwe (?:could|should|can) (?!not\b|see\b|check\b|look\b|run\b)\w+"
+    r"|\bi(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|think\b|say\b|guess\b)\w+"
+    r"|\boption (?:[a-c1-3]|one|two|three)\b|\bthe (?:better|best|simpler|safer|cleaner) "
+    r"(?:option|approach|choice|fix|way)\b|\bhow about\b|\bshould we\b|\bshall (?:i|we)\b"
+    r"|\bi think we should\b|\b(?:two|three|a few) (?:options|approaches|ways)\b",
+    "suggest",
+    "recommend",
+    "propose",
+    "i would",
+    "i'd",
+    "id ",
+    "my ",
+    "lean",
+    "we could",
+    "we should",
+    "we can",
+    "option",
+    "better",
+    "best",
+    "simpler",
+    "safer",
+    "cleaner",
+    "how about",
+    "should we",
+    "shall",
+    "i think we",
+    "approaches",
+    "ways",
+)
+"""An agent's sentence that proposes a choice."""
+
+REASON = re.compile(
+    r"\b(?:because|since|so that|so (?:we|they|it|you|the)|as it|as they|which (?:means|keeps|"
+    r"avoids|gives|"
+    r"makes|lets|works)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
+    r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper)\b",
+    _I,
+)
+
+CONFIRM = re.compile(
+    r"^(?:yes|yep|yeah|yup|sure|ok|okay|agreed|agree|i agree|sounds (?:good|great|right)|"
+    r"go (?:with|for|ahead)|let'?s (?:do|go|use|keep|take|pick)|do it|do that|lgtm|perfect|"
+    r"makes sense|option|the (?:first|second|third|latter|former)|please do|correct|exactly|"
+    r"that works|good (?:idea|call)|great|fine|approved|ship it|use)\b",
+    _I,
+)
+"""A user's message that confirms a proposal starts like this."""
+
+NOT_CONFIRM = re.compile(r"^(?:yes|ok|okay|sure)?[,.!]?\s*(?:but|though|however)\b", _I)
+
+SMALL_TALK = re.compile(
+    r"^(?:hi|hello|hey|thanks|thank you|thx|ty|cheers|good (?:morning|night|evening|job)|"
+    r"great (?:job|work)|nice|cool|awesome|bye|see you|have a|lol|haha|how are you)\b",
+    _I,
+)
+"""A whole message of greeting or thanks: nothing in it is a lesson."""

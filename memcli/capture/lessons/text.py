@@ -1,0 +1,142 @@
+"""Sentences of a message, and the lesson quoted from them: cleaned, bounded, titled.
+
+A message is read as prose only: fenced code, quoted tool output and markdown
+tables are left out, and each line of a list is a sentence of its own. What is
+quoted keeps the transcript's words; only markup and surrounding space go.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+MAX_SCANNED_CHARS = 6000
+"""Of one message, what drafting reads (a longer one: its head)."""
+MAX_SENTENCES = 60
+"""Of one message, the sentences read."""
+MAX_SENTENCE_CHARS = 400
+"""A longer "sentence" is a dump, not a lesson."""
+MAX_QUOTE_CHARS = 500
+MAX_TITLE_CHARS = 80
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_TABLE_OR_QUOTE = re.compile(r"^\s*(?:\||>).*$", re.MULTILINE)
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)]|[A-Za-z][.)])\s+")
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[`*A-Z0-9])")
+_EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
+_SPACE = re.compile(r"\s+")
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:\.{0,2}/)?(?:[\w@.-]+/)*[\w@-][\w@.-]*\.(?:py|pyi|js|jsx|ts|tsx|mjs|cjs|json|"
+    r"toml|ya?ml|md|rs|go|rb|java|kt|c|h|cc|cpp|hpp|cs|sh|sql|html|css|scss|vue|svelte|lock|"
+    r"cfg|ini|txt|env|swift|php|ex|exs|tf|gradle|xml)|Dockerfile|Makefile|\.env(?:\.\w+)?)"
+    r"(?![\w/])"
+)
+_URL = re.compile(r"\bhttps?://\S+")
+
+
+def prose(text: str) -> str:
+    """The message's prose: its head, code fences, tables and quoted blocks out."""
+    text = text[:MAX_SCANNED_CHARS]
+    if "```" in text or "~~~" in text:
+        text = _FENCE.sub("\n", text)
+    if "|" in text or ">" in text:
+        text = _TABLE_OR_QUOTE.sub("", text)
+    return text
+
+
+def sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
+    """The prose's sentences, each on one line, markup trimmed (at most ``limit``)."""
+    out: list[str] = []
+    for line in prose(text).splitlines():
+        line = _HEADING.sub("", _BULLET.sub("", line)).strip()
+        if not line:
+            continue
+        for part in _split(line):
+            if len(part) > 2 * MAX_SENTENCE_CHARS:
+                continue  # a dump, whatever its spacing
+            part = _SPACE.sub(" ", _EMPHASIS.sub(r"\2", part)).strip()
+            if part and len(part) <= MAX_SENTENCE_CHARS:
+                out.append(part)
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def _split(line: str) -> Iterator[str]:
+    """The line's sentences, lazily: a caller wanting a few reads no further."""
+    start = 0
+    for boundary in _SPLIT.finditer(line):
+        yield line[start : boundary.start()]
+        start = boundary.end()
+    yield line[start:]
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words (letters, digits, apostrophes)."""
+    return re.findall(r"[a-z0-9][a-z0-9']*", text.lower())
+
+
+_STOP_WORDS = frozenset(
+    "a an the and or but if then so to of in on at by for with from as is are was were be been "
+    "it its this that these those we you i he she they them our your my me us do does did not no "
+    "yes please also just here there what which who when where how all any can will would should "
+    "could has have had i'm i'll it's that's don't again mean really ever one thing remember "
+    "note like okay ok said told".split()
+)
+_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words that carry a sentence's meaning, roughly stemmed ("raising", "raise": one),
+    common ones left out."""
+    return frozenset(
+        _SUFFIX.sub("", word).rstrip("e") if len(word) > 4 else word
+        for word in words(text)
+        if word not in _STOP_WORDS
+    )
+
+
+def quote(parts: list[str]) -> str:
+    """Sentences joined into the quoted lesson, at most ``MAX_QUOTE_CHARS`` (cut at a word)."""
+    text = " ".join(part.strip() for part in parts if part.strip())
+    if len(text) <= MAX_QUOTE_CHARS:
+        return text
+    head = text[: MAX_QUOTE_CHARS - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > MAX_QUOTE_CHARS // 2 else head).rstrip(" ,;:") + "…"
+
+
+_TITLE_LEAD = re.compile(
+    r"^(?:(?:no|nope|nah|wait|actually|hmm|ok|okay|so|also|and|but|well|oh|yes|yeah|right|"
+    r"please|fyi|note(?: that)?|gotcha|heads up|important|careful|keep in mind(?: that)?|"
+    r"worth (?:knowing|noting)|the (?:root cause|problem|issue|cause|culprit|reason) (?:is|was)"
+    r"(?: that)?)\b[\s,:;.!-]*)+",
+    re.IGNORECASE,
+)
+
+
+def title(text: str) -> str:
+    """A title from the quoted lesson: its first sentence, leading fillers out, short."""
+    first = _SPLIT.split(text, maxsplit=1)[0].strip()
+    stripped = _TITLE_LEAD.sub("", first).strip(" \"'`") or first
+    stripped = stripped.rstrip(".!;:, ")
+    if len(stripped) > MAX_TITLE_CHARS:
+        head = stripped[: MAX_TITLE_CHARS - 1]
+        space = head.rfind(" ")
+        stripped = (head[:space] if space > MAX_TITLE_CHARS // 2 else head).rstrip(" ,;:") + "…"
+    return stripped[:1].upper() + stripped[1:] if stripped else "Lesson"
+
+
+def paths(text: str, limit: int = 10) -> list[str]:
+    """File paths the text names (URLs left out), in order, each once."""
+    text = _URL.sub(" ", text[:MAX_SCANNED_CHARS])
+    found: dict[str, None] = {}
+    for match in _PATH.finditer(text):
+        path = match.group(1).rstrip(".")
+        if "/" not in path and path[:1].isupper() and path.endswith(".js"):
+            continue  # Node.js, Vue.js: a name, not a file
+        found.setdefault(path, None)
+        if len(found) >= limit:
+            break
+    return list(found)

@@ -1,0 +1,125 @@
+"""The user's corrections and stated rules.
+
+A correction is a user message that turns the agent around just after it acted
+("No, we use pnpm here, never npm."): it starts like one (``CORRECTION_START``)
+and holds something to do or not to do. A rule is a user's sentence that says
+always / never / don't / we use / prefer / instead of, about the work and not
+about themself; a question is neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from memcli.capture.lessons import patterns
+from memcli.capture.lessons.session import Candidate, Turn, add_files
+from memcli.capture.lessons.text import paths, words
+
+MAX_CORRECTION_SENTENCES = 3
+MIN_RULE_WORDS = 4
+
+
+def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
+    """Corrections and rules, in the order the user said them."""
+    acted = False  # the agent did or said something since the user's last message
+    touched: list[str] = []  # the files it edited meanwhile
+    for turn in turns:
+        if turn.role != "user":
+            if turn.role == "assistant":
+                acted = acted or bool(turn.prose.strip() or turn.message.tools)
+                add_files(touched, turn.message.edited)
+            continue
+        said = list(turn.said)
+        correction = _correction(said) if acted else None
+        if correction is not None:
+            files: list[str] = []
+            add_files(files, paths(" ".join(correction)))
+            add_files(files, touched)
+            yield Candidate("correction", correction, turn, files)
+            rest = said[len(correction) :]
+        else:
+            rest = said
+        for index, sentence in enumerate(rest):
+            if is_rule(sentence):
+                parts = [sentence]
+                following = rest[index + 1] if index + 1 < len(rest) else ""
+                if following and _REASON_START.match(following):
+                    parts.append(following)
+                found: list[str] = []
+                add_files(found, paths(" ".join(parts)))
+                yield Candidate("rule", parts, turn, found)
+        acted = False
+        touched = []
+
+
+_REASON_START = re.compile(
+    r"^(?:because|since|otherwise|that way|so that|the reason|it (?:breaks|fails|causes))\b",
+    re.IGNORECASE,
+)
+
+
+def is_rule(sentence: str) -> bool:
+    """Whether a user's sentence states a rule for the work."""
+    if sentence.rstrip().endswith("?") or len(words(sentence)) < MIN_RULE_WORDS:
+        return False
+    if patterns.NOT_A_RULE.search(sentence):
+        return False
+    body = patterns.LEAD_IN.sub("", sentence)
+    if patterns.NARRATIVE_START.match(body):
+        return False
+    if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
+        return True
+    # "Before you start: from now on, always …", "the files are latin-1, never assume …"
+    return any(
+        patterns.RULE_START.match(patterns.LEAD_IN.sub("", clause.strip()))
+        and len(words(clause)) >= MIN_RULE_WORDS
+        for clause in _CLAUSE.split(body)[1:]
+    )
+
+
+_CLAUSE = re.compile(r"[:;,—–]\s+")
+
+
+def _correction(said: list[str]) -> list[str] | None:
+    """The sentences of a correction, when the message is one."""
+    if not said:
+        return None
+    first = said[0]
+    if not patterns.CORRECTION_START.match(first) or patterns.NOT_A_CORRECTION.match(first):
+        return None
+    if first.rstrip().endswith("?") and len(said) == 1:
+        return None  # "No?": a question, not a correction
+    parts = [first]
+    index = 1
+    while len(words(" ".join(parts))) < 4 and index < len(said):
+        parts.append(said[index])  # "No." then what to do instead
+        index += 1
+    while (
+        index < len(said)
+        and len(parts) < MAX_CORRECTION_SENTENCES
+        and _says_what_to_do(said[index])
+    ):
+        parts.append(said[index])  # what to do instead, and why
+        index += 1
+    joined = " ".join(parts)
+    if patterns.NOT_A_RULE.search(joined):
+        return None
+    if not (patterns.DIRECTIVE.search(joined) or any(map(patterns.IMPERATIVE.match, parts))):
+        return None
+    return parts
+
+
+def _says_what_to_do(sentence: str) -> bool:
+    """A correction's next sentence belongs to it (what to do instead, a rule, the reason)
+    unless it is a question, small talk, or a new request ("Then deploy it")."""
+    if sentence.rstrip().endswith("?") or patterns.NOT_A_RULE.search(sentence):
+        return False
+    return not _NEW_REQUEST.match(sentence)
+
+
+_NEW_REQUEST = re.compile(
+    r"^(?:then|next|after that|afterwards|once (?:that'?s|it'?s) done|also,? (?:can|could) you|"
+    r"and (?:then|can you))\b",
+    re.IGNORECASE,
+)

@@ -1,0 +1,535 @@
+"""Lessons drafted from a session's transcript without a model (``capture.lessons``).
+
+Sessions are written as Claude Code, Codex and Gemini write them and read back with
+``read_messages``, as the session-end capture reads them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memcli.capture.lessons import draft_lessons, draft_session
+from memcli.capture.lessons.text import MAX_QUOTE_CHARS, MAX_TITLE_CHARS
+from memcli.capture.transcripts.records import TranscriptMessage, read_messages
+from memcli.core import config
+from memcli.core.lesson import LESSON_KINDS
+from tests.conftest import REPO_ROOT, user_config
+
+SESSION = "7e550000-0000-4000-8000-00000000abcd"
+Step = tuple[str, Any]
+
+
+def claude_session(tmp_path: Path, steps: list[Step]) -> list[TranscriptMessage]:
+    """``steps`` written as a Claude Code transcript and read back.
+
+    ("user", text), ("assistant", text), ("bash", (command, output, failed)), ("edit", path).
+    Record n's uuid is ``u<n>``.
+    """
+    records: list[dict[str, Any]] = []
+    parent = None
+
+    def put(kind: str, content: object) -> None:
+        nonlocal parent
+        uuid = f"u{len(records)}"
+        records.append(
+            {
+                "type": kind,
+                "sessionId": SESSION,
+                "uuid": uuid,
+                "parentUuid": parent,
+                "timestamp": f"2026-05-01T10:{len(records) // 60:02d}:{len(records) % 60:02d}Z",
+                "message": {"role": kind, "content": content},
+            }
+        )
+        parent = uuid
+
+    for kind, value in steps:
+        if kind in ("user", "assistant"):
+            put(kind, value if kind == "user" else [{"type": "text", "text": value}])
+            continue
+        call = f"toolu_{len(records)}"
+        if kind == "bash":
+            command, output, failed = value
+            tool_input: dict[str, Any] = {"command": command}
+            name = "Bash"
+        else:
+            output, failed, name = "ok", False, "Edit"
+            tool_input = {"file_path": value, "old_string": "a", "new_string": "b"}
+        put("assistant", [{"type": "tool_use", "id": call, "name": name, "input": tool_input}])
+        result = {"type": "tool_result", "tool_use_id": call, "content": output}
+        put("user", [{**result, "is_error": True} if failed else result])
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return list(read_messages(path, "claude"))
+
+
+def drafts_of(tmp_path: Path, steps: list[Step]) -> list[Any]:
+    return draft_lessons(claude_session(tmp_path, steps), session=SESSION, agent="claude")
+
+
+# ------------------------------------------------------------------ each kind
+
+
+def test_a_correction_is_quoted_with_the_files_the_agent_had_touched(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "Add zod to the web app."),
+            ("assistant", "I'll install it with npm."),
+            ("bash", ("npm install zod", "added 1 package", False)),
+            ("edit", "apps/web/package.json"),
+            ("user", "No, we use pnpm here, never npm. The lockfile is pnpm-lock.yaml."),
+            ("assistant", "Sorry, switching to pnpm."),
+        ],
+    )
+    assert draft.kind == "correction" and draft.memory_type == "preference"
+    assert draft.text.startswith("No, we use pnpm here, never npm.")
+    assert draft.title == "We use pnpm here, never npm"
+    assert draft.message == "u6" and draft.session == SESSION and draft.agent == "claude"
+    assert "apps/web/package.json" in draft.files
+
+
+def test_a_rule_the_user_states(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "From now on, always write tests as plain pytest functions."),
+            ("assistant", "Will do."),
+        ],
+    )
+    assert draft.kind == "rule"
+    assert draft.text == "From now on, always write tests as plain pytest functions."
+
+
+def test_a_root_cause_needs_the_failure_the_explanation_and_the_change_that_passed(
+    tmp_path: Path,
+) -> None:
+    explained = (
+        "It fails because moto starts every test with no buckets, so the fixture must create it."
+    )
+    steps: list[Step] = [
+        ("user", "The upload tests fail."),
+        ("bash", ("pytest tests/test_s3.py", "E  NoSuchBucket: the bucket does not exist", True)),
+        ("assistant", explained),
+        ("edit", "tests/conftest.py"),
+        ("bash", ("pytest tests/test_s3.py -q", "6 passed", False)),
+    ]
+    (draft,) = drafts_of(tmp_path, steps)
+    assert draft.kind == "root_cause" and draft.memory_type == "gotcha"
+    assert draft.text == explained and draft.files == ("tests/conftest.py",)
+    assert draft.extra["command"] == "pytest tests/test_s3.py"
+    assert "NoSuchBucket" in draft.extra["error"]
+    # Without the change, or without the run that passed, no root cause is found...
+    assert drafts_of(tmp_path, [s for s in steps if s[0] != "edit"]) == []
+    assert drafts_of(tmp_path, steps[:-1]) == []
+    # ...unless the explanation names it outright and a change followed.
+    outright = "The root cause is that moto starts every test with no buckets."
+    (draft,) = drafts_of(tmp_path, [*steps[:2], ("assistant", outright), steps[3]])
+    assert (draft.kind, draft.text) == ("root_cause", outright)
+
+
+def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> None:
+    proposal: list[Step] = [
+        ("user", "Which queue should the exports use?"),
+        (
+            "assistant",
+            "Two options: Celery or RQ. I'd go with RQ because we already run Redis.",
+        ),
+    ]
+    (draft,) = drafts_of(tmp_path, [*proposal, ("user", "Agreed, go with RQ.")])
+    assert draft.kind == "decision" and draft.message == "u1"
+    assert draft.text == "I'd go with RQ because we already run Redis."
+    assert draft.extra["confirmed"] == "Agreed, go with RQ."
+    declined = drafts_of(tmp_path, [*proposal, ("user", "Hmm, let me think about it.")])
+    assert declined == []
+
+
+def test_the_option_the_user_picks_by_number_is_the_decision(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "How do we stop the nightly job from overlapping?"),
+            (
+                "assistant",
+                "A few options:\n\n1. A file lock, simple but it breaks across hosts.\n"
+                "2. A Postgres advisory lock, which works across hosts since they share the "
+                "database.\n3. Redis SETNX with a TTL.",
+            ),
+            ("user", "Option 2 it is."),
+        ],
+    )
+    assert draft.kind == "decision"
+    assert draft.text.startswith("A Postgres advisory lock, which works across hosts")
+
+
+def test_a_rule_after_a_lead_in_and_a_correction_with_what_to_do_instead(
+    tmp_path: Path,
+) -> None:
+    rule, correction = drafts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "Before you start on the exporter: from now on, always run ruff format first.",
+            ),
+            ("assistant", "I'll hard-code the date format in the export."),
+            (
+                "user",
+                "Please don't hard-code formats. Dates go through Intl.DateTimeFormat with the "
+                "user's locale. Then deploy it to staging.",
+            ),
+        ],
+    )
+    assert rule.kind == "rule" and "always run ruff format first" in rule.text
+    assert correction.kind == "correction"
+    assert correction.text == (
+        "Please don't hard-code formats. Dates go through Intl.DateTimeFormat with the user's "
+        "locale."
+    )
+
+
+def test_a_note_the_agent_flags(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "Add the FEATURE_EXPORT setting."),
+            ("edit", "app/settings.py"),
+            ("assistant", "Done. Note that the dev server must be restarted after changing .env."),
+        ],
+    )
+    assert draft.kind == "note" and draft.memory_type == "discovery"
+    assert draft.text == "Note that the dev server must be restarted after changing .env."
+    assert draft.title == "The dev server must be restarted after changing .env"
+
+
+def test_codex_and_gemini_sessions_are_drafted_too(tmp_path: Path) -> None:
+    codex = tmp_path / "rollout.jsonl"
+    items = [
+        ("session_meta", {"id": SESSION, "cwd": "/app"}),
+        ("response_item", _codex_message("user", "Log the retries.")),
+        ("response_item", _codex_message("assistant", "I'll add print calls.")),
+        (
+            "response_item",
+            _codex_message("user", "Don't use print in library code. Use the logger."),
+        ),
+    ]
+    codex.write_text(
+        "".join(
+            json.dumps({"timestamp": "2026-05-01T10:00:00Z", "type": t, "payload": p}) + "\n"
+            for t, p in items
+        )
+    )
+    (draft,) = draft_lessons(list(read_messages(codex, "codex")), session=SESSION, agent="codex")
+    assert (draft.kind, draft.message) == ("correction", "3")
+    assert draft.text == "Don't use print in library code. Use the logger."
+    gemini = tmp_path / "session.jsonl"
+    records = [
+        {"sessionId": SESSION, "projectHash": "ab", "startTime": "2026-05-01T10:00:00Z"},
+        {
+            "id": "m1",
+            "timestamp": "2026-05-01T10:00:01Z",
+            "type": "user",
+            "content": "Bump the upload size.",
+        },
+        {
+            "id": "m2",
+            "timestamp": "2026-05-01T10:00:02Z",
+            "type": "gemini",
+            "content": "Keep in mind that nginx caps uploads before the app sees them.",
+        },
+    ]
+    gemini.write_text("".join(json.dumps(r) + "\n" for r in records))
+    (note,) = draft_lessons(list(read_messages(gemini, "gemini")), session=SESSION, agent="gemini")
+    assert (note.kind, note.message) == ("note", "m2")
+
+
+def _codex_message(role: str, text: str) -> dict[str, Any]:
+    block = "input_text" if role == "user" else "output_text"
+    return {"type": "message", "role": role, "content": [{"type": block, "text": text}]}
+
+
+# ------------------------------------------------------------------ what is no lesson
+
+
+def test_small_talk_gives_nothing(tmp_path: Path) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("user", "Hi! How are you today?"),
+                ("assistant", "Good, thanks! How can I help?"),
+                ("user", "Nothing yet. I always need two coffees on Mondays, honestly."),
+                ("assistant", "Ha, enjoy them."),
+                (
+                    "user",
+                    "I'd rather be hiking instead of sitting in meetings. Don't worry about it.",
+                ),
+                ("assistant", "Sounds like a plan for the weekend. Should we start later?"),
+                ("user", "Yes, thanks a lot, see you!"),
+            ],
+        )
+        == []
+    )
+
+
+def test_routine_narration_and_tool_output_give_nothing(tmp_path: Path) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("user", "Run the tests and fix what fails."),
+                ("assistant", "I'll run the tests now."),
+                (
+                    "bash",
+                    (
+                        "pytest -q",
+                        "Note that this warning is worth knowing: never do X\n1 failed",
+                        True,
+                    ),
+                ),
+                ("assistant", "Let me check the failing test."),
+                ("edit", "utils/slug.py"),
+                ("bash", ("pytest -q", "89 passed", False)),
+                ("assistant", "All 89 tests pass now. Done."),
+                ("user", "Great, thanks!"),
+            ],
+        )
+        == []
+    )
+
+
+def test_the_same_lesson_said_twice_is_one_draft(tmp_path: Path) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "Always run ruff format before you commit."),
+            ("assistant", "Noted."),
+            ("user", "Remember: always run ruff format before you commit!"),
+            ("assistant", "Yes."),
+        ],
+    )
+    assert [d.message for d in drafts] == ["u0"]
+
+
+def test_a_long_session_stays_within_its_caps(tmp_path: Path) -> None:
+    chatter = "We use pnpm here, never npm, because the lockfile is pnpm-lock.yaml and " * 40
+    steps: list[Step] = []
+    for n in range(300):
+        a, b = f"module{n}x", f"wrapper{n}y"
+        steps += [
+            ("user", f"No, never edit {a}; always add {b} instead. {chatter}"),
+            ("assistant", f"Note that {a} must be restarted after {b} changes."),
+        ]
+    messages = claude_session(tmp_path, steps)
+    drafts = draft_lessons(messages, session=SESSION, agent="claude")
+    assert len(drafts) == 20
+    assert draft_lessons(messages, session=SESSION, agent="claude", limit=500)[49:50]
+    assert len(draft_lessons(messages, session=SESSION, agent="claude", limit=500)) == 50
+    for draft in drafts:
+        assert len(draft.text) <= MAX_QUOTE_CHARS and len(draft.title) <= MAX_TITLE_CHARS
+        assert len(draft.files) <= 10
+    assert draft_lessons(messages, session=SESSION, agent="claude", limit=0) == []
+
+
+text_strategy = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=300
+) | st.sampled_from(
+    ["No, never do that.", "Note that x must be restarted.", "Yes, go with it.", "```", "", "?"]
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            TranscriptMessage,
+            agent=st.sampled_from(["claude", "codex", "gemini"]),
+            session=st.just(SESSION),
+            time=st.none(),
+            role=st.sampled_from(["user", "assistant", "tool", "summary", "other"]),
+            text=text_strategy,
+            tools=st.lists(st.sampled_from(["Bash", "Edit", "shell", ""]), max_size=2).map(tuple),
+            files=st.lists(st.text(max_size=20), max_size=2).map(tuple),
+            commands=st.lists(st.text(max_size=30), max_size=2).map(tuple),
+            failed=st.booleans(),
+            edited=st.lists(st.text(max_size=20), max_size=2).map(tuple),
+            uuid=st.none() | st.text(max_size=8),
+            parent=st.none() | st.text(max_size=8),
+            sidechain=st.booleans(),
+        ),
+        max_size=30,
+    ),
+    st.integers(min_value=-5, max_value=100),
+)
+def test_drafting_never_raises_and_every_draft_is_well_formed(
+    messages: list[TranscriptMessage], limit: int
+) -> None:
+    drafts = draft_lessons(messages, session=SESSION, agent="claude", limit=limit)
+    assert len(drafts) <= max(0, limit)
+    for draft in drafts:
+        assert draft.kind in LESSON_KINDS and draft.text.strip() and draft.title
+        assert draft.message
+    assert draft_lessons(messages, session=SESSION, agent="claude", limit=limit) == drafts
+
+
+# ------------------------------------------------------------------ the [extract] command
+
+
+def extract_command(tmp_path: Path, answer: str, *, status: int = 0) -> str:
+    """A program that keeps what it read in ``given.json`` and prints ``answer``."""
+    script = tmp_path / "extract.py"
+    given = tmp_path / "given.json"
+    script.write_text(
+        "import sys\n"
+        f"open({str(given)!r}, 'w').write(sys.stdin.read())\n"
+        f"print({answer!r})\n"
+        f"sys.exit({status})\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return f"{sys.executable} {script}"
+
+
+STEPS: list[Step] = [
+    ("user", "Add zod."),
+    ("assistant", "I'll use npm."),
+    ("user", "No, we use pnpm here, never npm."),
+]
+
+
+def test_the_extract_command_drafts_instead(tmp_path: Path) -> None:
+    answer = json.dumps(
+        [
+            {
+                "kind": "rule",
+                "title": "pnpm, not npm",
+                "text": "we use pnpm here",
+                "files": ["package.json"],
+                "message": "u2",
+            }
+        ]
+    )
+    user_config(f"[extract]\ncommand = {json.dumps(extract_command(tmp_path, answer))}\n")
+    messages = claude_session(tmp_path, STEPS)
+    (draft,) = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert (draft.kind, draft.title, draft.text, draft.message) == (
+        "rule",
+        "pnpm, not npm",
+        "we use pnpm here",
+        "u2",
+    )
+    assert draft.files == ("package.json",) and draft.extra == {"drafted_by": "command"}
+    given = json.loads((tmp_path / "given.json").read_text())
+    assert given["session"] == SESSION and given["agent"] == "claude"
+    assert [m["id"] for m in given["messages"]] == ["u0", "u1", "u2"]
+    assert given["messages"][2] == {
+        "id": "u2",
+        "role": "user",
+        "text": "No, we use pnpm here, never npm.",
+    }
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "why"),
+    [
+        ('[{"kind": "rule", "text": "x", "message": "u2"}]', 3, "exited with status 3"),
+        ("not json at all", 0, "not JSON"),
+        ('{"drafts": []}', 0, "no known kind"),
+        ('[{"kind": "rant", "text": "x", "message": "u2"}]', 0, "no known kind"),
+        ('[{"kind": "rule", "text": "x", "message": "u99"}]', 0, "names no message"),
+        ('[{"kind": "rule", "text": " ", "message": "u2"}]', 0, "has no text"),
+    ],
+)
+def test_a_failing_extract_command_falls_back_with_one_line_logged(
+    tmp_path: Path, isolated_env: Path, answer: str, status: int, why: str
+) -> None:
+    user_config(
+        f"[extract]\ncommand = {json.dumps(extract_command(tmp_path, answer, status=status))}\n"
+    )
+    messages = claude_session(tmp_path, STEPS)
+    drafts = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert drafts == draft_lessons(messages, session=SESSION, agent="claude")
+    assert drafts[0].kind == "correction"
+    (line,) = (isolated_env / ".cache" / "mem" / "failures.log").read_text().splitlines()
+    _when, source, reason = line.split("\t")
+    assert source == "claude session end: extract command"
+    assert why in reason and reason.endswith("mem's own drafting was used")
+
+
+def test_an_extract_command_past_its_timeout_is_stopped_and_falls_back(
+    tmp_path: Path, isolated_env: Path
+) -> None:
+    script = tmp_path / "slow.py"
+    script.write_text("import time\ntime.sleep(30)\n")
+    command = json.dumps(f"{sys.executable} {script}")
+    user_config(f'[extract]\ncommand = {command}\ntimeout = "1s"\n')
+    messages = claude_session(tmp_path, STEPS)
+    drafts = draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    assert [d.kind for d in drafts] == ["correction"]
+    log = (isolated_env / ".cache" / "mem" / "failures.log").read_text()
+    assert "timed out" in log
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.text(max_size=400)
+    | st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["kind", "text", "title", "files", "message", "x"]),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=12,
+    ).map(json.dumps)
+)
+def test_any_answer_of_the_command_gives_drafts_or_says_why_not(answer: str) -> None:
+    from memcli.capture.lessons.extract_command import ExtractFailed, parse_answer
+
+    try:
+        drafts = parse_answer(answer, ids={"u2", "7"}, session=SESSION, agent="claude", limit=20)
+    except ExtractFailed as exc:
+        assert str(exc)
+    else:
+        assert all(d.kind in LESSON_KINDS and d.message in {"u2", "7"} for d in drafts)
+
+
+def test_a_stores_own_settings_never_set_the_extract_command(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "mem.toml").write_text('[extract]\ncommand = "rm -rf /"\ntimeout = "5s"\n')
+    settings_in_effect = config.read(store)
+    assert settings_in_effect.values["extract"]["command"] == ""
+    assert settings_in_effect.values["extract"]["timeout"] == 5
+
+
+# ------------------------------------------------------------------ the labelled set
+
+
+def test_the_labelled_sessions_meet_the_targets() -> None:
+    """eval/lessons: ≥ 80% of marked lessons drafted, ≥ 70% of drafts hold one, none from
+    small talk; and every marked lesson's phrase is in the message it names."""
+    path = REPO_ROOT / "eval" / "lessons" / "run.py"
+    spec = importlib.util.spec_from_file_location("eval_lessons_run", path)
+    assert spec is not None and spec.loader is not None
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    labels = run.load()
+    assert len(labels) >= 30 and sum(len(label["lessons"]) for label in labels) >= 60
+    assert run.check(labels) == []
+    result = run.measure(labels)
+    found, marked = sum(result["found"].values()), sum(result["marked"].values())
+    right, drafted = sum(result["right"].values()), sum(result["drafted"].values())
+    assert found / marked >= 0.8 and right / drafted >= 0.7, (found, marked, right, drafted)
+    assert result["sessions"]["small talk"] >= 4 and result["per_category"]["small talk"] == 0
