@@ -379,3 +379,16 @@ def test_the_readme_example_from_save_to_edit(
     assert "Use pnpm" in hook("claude", call)["hookSpecificOutput"]["additionalContext"]
     mem("edit", identity, "--no-guards")
     assert hook("claude", call) is None
+
+
+def test_a_relative_path_is_taken_from_the_calls_folder(project: Path) -> None:
+    (project / "db").mkdir()
+    patch = "*** Begin Patch\n*** Update File: {}\n@@\n-a\n+b\n*** End Patch\n"
+
+    def call(path: str) -> dict[str, Any]:
+        given = {"command": patch.format(path)}
+        return {"cwd": str(project / "db"), "tool_name": "apply_patch", "tool_input": given}
+
+    assert hook("codex", call("migrations/0001.sql")) is None  # db/migrations: not guarded
+    answer = hook("codex", call("../migrations/0001.sql"))
+    assert "Migrations are generated" in answer["hookSpecificOutput"]["additionalContext"]

@@ -35,7 +35,7 @@ from memcli.adapters.cli.entry import PRE_TOOL_EVENTS as EVENTS
 
 __all__ = ["EVENTS", "MATCHERS", "run"]
 from memcli.core import guard_table, places
-from memcli.core.globs import fires
+from memcli.core.globs import SHELL_TOOLS, fires
 
 TYPE_CHECKING = False  # not typing's: the hook never imports typing
 if TYPE_CHECKING:
@@ -165,9 +165,13 @@ def check(calls: list[tuple[str, str]], cwd: str) -> list[Match]:
 
 
 def fired(calls: list[tuple[str, str]], cwd: str, tables: list[guard_table.Table]) -> list[Match]:
-    """The rows of ``tables`` that ``calls`` fire, strictest first; paths are taken from
-    the top of ``cwd``'s work tree (else ``cwd``)."""
+    """The rows of ``tables`` that ``calls`` fire, strictest first. A relative path is
+    the call's folder's (``cwd``); paths are compared from the top of its work tree."""
     project = places.work_tree_top(cwd) or cwd
+    calls = [
+        (tool, subject if tool in SHELL_TOOLS else os.path.join(cwd, subject))
+        for tool, subject in calls
+    ]
     found: list[Match] = []
     for table in tables:
         for row in table.rows:
