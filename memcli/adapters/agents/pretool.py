@@ -31,9 +31,7 @@ import os
 import sys
 import time
 
-from memcli.adapters.cli.entry import PRE_TOOL_EVENTS as EVENTS
-
-__all__ = ["EVENTS", "MATCHERS", "run"]
+from memcli.adapters.cli.entry import PRE_TOOL_EVENTS
 from memcli.core import guard_table, places
 from memcli.core.globs import SHELL_TOOLS, fires
 
@@ -41,6 +39,8 @@ TYPE_CHECKING = False  # not typing's: the hook never imports typing
 if TYPE_CHECKING:
     from typing import Any
 
+EVENTS = PRE_TOOL_EVENTS
+"""Each agent's pre-tool hook event (the entry point answers them on this path alone)."""
 MATCHERS = {
     "claude": "Bash|Read|Edit|MultiEdit|Write|NotebookEdit",
     "codex": "Bash|apply_patch|Edit|Write",
