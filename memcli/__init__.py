@@ -18,7 +18,8 @@ The lower layers are public too, for what the store API does not cover:
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # not typing's: every mem process imports this module first
 
 __version__ = "0.1.0"
 
@@ -68,6 +69,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from memcli.api import MemStore, open_store
     from memcli.core.draft import Draft
     from memcli.core.errors import InvalidInput, MemError, NotFound, StoreError

@@ -323,3 +323,17 @@ def hook_loading(
     last = result.stderr.splitlines()[-1]
     assert last.startswith("LOADED:"), result.stderr
     return result, [name for name in last.removeprefix("LOADED:").split(",") if name]
+
+
+def guarded(
+    identity: str, title: str, *guards: Any, created: str = "2026-11-01T10:00:00Z"
+) -> Observation:
+    """A decision whose narrative repeats its title with a note, holding ``guards``."""
+    return Observation(
+        id=identity,
+        type="decision",
+        title=title,
+        created=created,
+        narrative=f"{title}, as agreed",
+        guards=list(guards),
+    )

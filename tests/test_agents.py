@@ -137,7 +137,7 @@ def test_codex_install_then_uninstall_gives_back_the_exact_bytes(tmp_path: Path)
     assert parsed["mcp_servers"]["mem"]["args"][-1] == "mcp"
     assert parsed["mcp_servers"]["other"] == {"command": "x"} and "# keep" in config.read_text()
     events = json.loads(hooks.read_text())["hooks"]
-    assert set(events) == {"Stop", "SessionStart", "UserPromptSubmit", "SessionEnd"}
+    assert set(events) == {"Stop", "SessionStart", "UserPromptSubmit", "SessionEnd", "PreToolUse"}
     assert not codex.install_server(config).changed  # twice: nothing more
     codex.CODEX_HOOKS.uninstall(hooks)
     codex.uninstall_server(config)

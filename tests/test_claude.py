@@ -252,7 +252,13 @@ def test_invalid_settings_are_left_untouched(
 def test_user_scope_writes_to_the_home_directory(isolated_env: Path) -> None:
     mem("install", "claude", "--user")
     data = json.loads((isolated_env / ".claude" / "settings.json").read_text())
-    assert set(data["hooks"]) == {"SessionStart", "UserPromptSubmit", "PostCompact", "SessionEnd"}
+    assert set(data["hooks"]) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostCompact",
+        "SessionEnd",
+        "PreToolUse",
+    }
 
 
 def test_user_scope_writes_through_a_symlinked_settings_file(isolated_env: Path) -> None:

@@ -292,6 +292,7 @@ def test_installed_hooks_are_named(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "BeforeAgent": "mem-recall",
         "PreCompress": "mem-compression",
         "SessionEnd": "mem-summary",
+        "BeforeTool": "mem-guards",
     }
 
 

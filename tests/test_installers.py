@@ -406,7 +406,13 @@ def test_claude_local_scope_writes_nothing_the_project_commits(
     assert written.pop(".claude/settings.json") == CONTENT[".json"]  # committed: untouched
     assert set(written) == {".claude/settings.local.json"}
     hooks = json.loads(written[".claude/settings.local.json"])["hooks"]
-    assert set(hooks) == {"SessionStart", "UserPromptSubmit", "PostCompact", "SessionEnd"}
+    assert set(hooks) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostCompact",
+        "SessionEnd",
+        "PreToolUse",
+    }
     servers = json.loads(state.read_text())["projects"][str(project.resolve())]["mcpServers"]
     assert servers["mem"]["args"][-1] == "mcp"
     done = run_mem("uninstall", "claude", "--scope", "local", cwd=project)

@@ -189,6 +189,7 @@ def test_a_broken_cache_or_index_is_a_problem_line_not_a_failure(
     assert result.returncode == 0 and "unusable: not a regular file" in result.stdout
     (cache / "index.db").unlink()
     (cache / "write.lock").unlink()
+    (cache / "guards.json").unlink()
     cache.rmdir()
     cache.symlink_to(tmp_path)
     result = run_mem("status", "--json")

@@ -17,7 +17,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # not typing's: hooks import this module, and typing is slow to import
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,12 +52,18 @@ def cache_dir() -> Path:
     platform's own (``~/Library/Caches/mem``, ``%LOCALAPPDATA%\\mem\\Cache``)."""
     from pathlib import Path
 
-    home = Path.home()
+    return Path(cache_folder())
+
+
+def cache_folder() -> str:
+    """``cache_dir()`` as a string, without importing pathlib (the pre-tool hook's)."""
+    home = os.path.expanduser("~")
     if sys.platform == "darwin":
-        return home / "Library" / "Caches" / "mem"
+        return os.path.join(home, "Library", "Caches", "mem")
     if os.name == "nt":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "mem" / "Cache"
-    return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "mem"
+        local = os.environ.get("LOCALAPPDATA", os.path.join(home, "AppData", "Local"))
+        return os.path.join(local, "mem", "Cache")
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "mem")
 
 
 def log_path() -> Path:

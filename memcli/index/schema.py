@@ -21,8 +21,11 @@ from memcli.core.text import exact_key, identifier_words
 if TYPE_CHECKING:
     from memcli.core.model import Record
 
-SCHEMA_VERSION = 9
-"""9: the supersedes tags of a loop written by hand are of kind 'supersedes-loop' (a memory
+SCHEMA_VERSION = 10
+"""10: each guard of a memory, as a tag of kind 'guard' (its JSON ``[tool, glob, action]``),
+from which the guard table beside the index is written (``memcli.service.guard_table``).
+
+9: the supersedes tags of a loop written by hand are of kind 'supersedes-loop' (a memory
 in a loop is not hidden by the other members).
 
 8: each observation's exact-duplicate key (its type and folded text, ``exact``); the
@@ -294,6 +297,14 @@ REPLACING = """
 SELECT m.id FROM tags t JOIN memories m ON m.rowid = t.memory
 WHERE t.kind = 'supersedes' AND t.value = ? ORDER BY m.created, m.id
 """
+# The guards of the memories no memory supersedes (the guard table's rows).
+ACTIVE_GUARDS = """
+SELECT m.id, m.title, m.narrative, m.facts, t.value
+FROM tags t JOIN memories m ON m.rowid = t.memory
+WHERE t.kind = 'guard' AND NOT EXISTS (
+    SELECT 1 FROM tags s WHERE s.kind = 'supersedes' AND s.value = m.id)
+ORDER BY m.created, m.id
+"""
 OBSERVATION_TEXTS = f"""
 SELECT m.id, m.type, m.title, m.facts, m.narrative FROM memories m
 WHERE m.kind = 'observation' AND {CURRENT}
@@ -398,6 +409,7 @@ def memory_rows(rowid: int | None, path: str, record: Record, digest: str) -> Me
     tags = [(rowid, "concept", c) for c in record.concepts]
     tags += [(rowid, "file", f) for f in record.files]
     tags += [(rowid, "supersedes", old) for old in record.supersedes]
+    tags += [(rowid, "guard", _to_json(list(guard))) for guard in record.guards]
     text = (
         rowid,
         searchable(record.title),

@@ -8,6 +8,7 @@ Everything else is reported with what to do.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -91,6 +92,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
                 f"{shown_path(entry.name)}: outside the memory folders (observations/, "
                 "summaries/); mem ignores it"
             )
+    table = _guard_table(memory, checkup, fix)
     try:
         drift = memory.check()
     except IndexUnavailable as exc:
@@ -107,7 +109,42 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
         checkup.problems.append(
             f"the index differs from the files in {stale} places (`mem reindex --full` repairs it)"
         )
+    _never_matching_guards(table, checkup)
     return checkup
+
+
+def _guard_table(memory: Memory, checkup: Checkup, fix: bool) -> str:
+    """The layer's guard table checked before a refresh rewrites it; its path."""
+    from memcli.service.guard_checks import table_problem
+    from memcli.service.guard_table import table_path
+
+    path = table_path(memory.store.cache_dir)
+    state = memory.guard_state()
+    if state is None:
+        return path
+    problem, damaged = table_problem(path, state)
+    if problem is None:
+        return path
+    if damaged and fix:
+        memory.refresh_index()  # a refresh rewrites a damaged table
+        checkup.fixed.append("rewrote the damaged guard table from the index")
+    elif damaged:
+        checkup.problems.append(problem)
+    else:
+        checkup.warnings.append(problem)
+    return path
+
+
+def _never_matching_guards(path: str, checkup: Checkup) -> None:
+    from memcli.core import guard_table
+    from memcli.service.guard_checks import never_matching
+
+    try:
+        table = guard_table.read(path)
+    except guard_table.Damaged:
+        return  # said above
+    if table is not None:
+        checkup.problems += never_matching(table.rows, os.getcwd())
 
 
 def _supersede_loops(replaces: dict[str, list[str]], checkup: Checkup) -> None:

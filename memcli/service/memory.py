@@ -198,10 +198,36 @@ class Memory:
         known: tuple[str | None, Known] | None = None,
     ) -> RefreshReport | None:
         """The one place the index is brought up to date with the store."""
+        state = self.guard_state()
         report = index.refresh(self.store, self.notify, full=full, known=known)
+        if state is not None and index.path != ":memory:":
+            self._follow_guards(index, state, report)
         # After a write (``known``) no model is downloaded: the write's lock may be held.
         self._follow_semantic(index, report, downloads=known is None)
         return report
+
+    def guard_state(self) -> str | None:
+        """The store's state as the guard table records it; None: it cannot be read."""
+        from memcli.service.guard_table import state_of
+
+        try:
+            return state_of(self.store.root, self.layer)
+        except OSError:
+            return None
+
+    def _follow_guards(self, index: Index, state: str, report: RefreshReport | None) -> None:
+        """The layer's guard table in step with the index. A failure never fails the
+        command: it is a line in mem's failure log (the hook reads the older table, or
+        none)."""
+        from memcli.service import guard_table
+
+        try:
+            path = guard_table.table_path(self.store.cache_dir)
+            guard_table.follow(index, path, state, report)
+        except (OSError, ValueError) as exc:
+            from memcli.core import failure_log
+
+            failure_log.record("guard table", f"{self.store.root}: {exc}")
 
     def semantic_model(self) -> str:
         """The semantic model in use: the settings' ``[semantic] model``, or mem's bundled one

@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from memcli.core import journal
+from memcli.core import journal, places
 from memcli.core.chunks import MAX_NOTE_BYTES, MEMORY_MD, NOTES_DIR, is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 MEMORY_DIRS = ("observations", "summaries")
 """Observations, then session summaries: the folders whose markdown files are memories."""
-CACHE_DIR = ".cache"
+CACHE_DIR = places.CACHE_DIR
 INDEX_FILE = "index.db"
 LOCK_FILE = "write.lock"
 MAX_MEMORY_FILE_BYTES = 16 << 20

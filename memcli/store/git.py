@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memcli.core import places
 from memcli.core.errors import StoreError
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ _REPO_ENV_VARS = (
     "GIT_PREFIX",
     "GIT_QUARANTINE_PATH",
 )
-_OID_RE = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 FALLBACK_NAME = "mem"
 FALLBACK_EMAIL = "mem@localhost"
 
@@ -167,7 +167,7 @@ class Git:
             ) from None
         except OSError as exc:
             raise StoreError(f"cannot read {git_dir / 'HEAD'}: {exc.strerror}") from None
-        if _OID_RE.fullmatch(head):
+        if places.is_oid(head):
             return head
         if head.startswith("ref: ") and not head.endswith(".invalid"):
             found = read_ref(git_dir, head[5:])
@@ -200,48 +200,23 @@ class Git:
 
 
 def read_ref(git_dir: Path, ref: str) -> str | None:
-    common = common_dir(git_dir)
-    for base in (git_dir, common):
-        try:
-            value = (base / ref).read_text(encoding="utf-8").strip()
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            continue
-        return value if _OID_RE.fullmatch(value) else None
-    try:
-        packed = (common / "packed-refs").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    suffix = " " + ref
-    for line in packed.splitlines():
-        if line.endswith(suffix) and _OID_RE.fullmatch(line[: -len(suffix)]):
-            return line[: -len(suffix)]
-    return None
+    return places.read_ref(str(git_dir), ref)
 
 
 def resolve_git_dir(dotgit: Path) -> Path:
     """``.git`` itself, or where a ``gitdir:`` file (worktree, submodule) points."""
-    if dotgit.is_file():
-        text = dotgit.read_text(encoding="utf-8").strip()
-        if text.startswith("gitdir:"):
-            return (dotgit.parent / text[len("gitdir:") :].strip()).resolve()
-    return dotgit
+    return Path(places.resolve_git_dir(str(dotgit)))
 
 
 def common_dir(git_dir: Path) -> Path:
     """The directory shared by all worktrees of a repository."""
-    try:
-        relative = (git_dir / "commondir").read_text(encoding="utf-8").strip()
-    except (FileNotFoundError, NotADirectoryError):
-        return git_dir
-    return (git_dir / relative).resolve()
+    return Path(places.common_dir(str(git_dir)))
 
 
 def work_tree_top(start: Path) -> Path | None:
     """The top of the git work tree ``start`` is in (a worktree's own top), or None."""
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
+    top = places.work_tree_top(str(start))
+    return None if top is None else Path(top)
 
 
 def find_git_common_dir(start: Path) -> Path | None:

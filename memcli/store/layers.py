@@ -13,22 +13,18 @@ store cannot collide with a project's central store.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from memcli.core import places
 from memcli.core.schema import TEAM_DIR as TEAM_DIR  # imported from here too
 from memcli.store.git import work_tree_top
-from memcli.store.location import mem_home
 
-USER_STORE_DIR = "_user"
+USER_STORE_DIR = places.USER_STORE_DIR
 
 
 def user_store_root() -> Path:
     """The user layer's store: ``MEM_USER_STORE``, else ``$MEM_HOME/_user``."""
-    configured = os.environ.get("MEM_USER_STORE")
-    if configured:
-        return Path(configured).expanduser().absolute()
-    return (mem_home() / USER_STORE_DIR).absolute()
+    return Path(places.user_store_root())
 
 
 def team_folder_root(cwd: Path) -> Path | None:

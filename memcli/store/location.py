@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from memcli.core import places
 from memcli.core.errors import InvalidInput, StoreError
-from memcli.store.git import find_git_common_dir, work_tree_top
+from memcli.store.git import work_tree_top
 
-LOCAL_STORE_DIR = ".mem"
+LOCAL_STORE_DIR = places.LOCAL_STORE_DIR
 _PROJECT_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
@@ -32,15 +32,7 @@ class StoreLocation(NamedTuple):
 
 def mem_home() -> Path:
     """``$MEM_HOME``, else the platform's per-user data directory for mem."""
-    configured = os.environ.get("MEM_HOME")
-    if configured:
-        return Path(configured).expanduser()
-    home = Path.home()
-    if sys.platform == "darwin":
-        return home / "Library" / "Application Support" / "mem"
-    if os.name == "nt":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "mem"
-    return Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share") / "mem"
+    return Path(places.mem_home())
 
 
 def data_home_named() -> bool:
@@ -64,12 +56,7 @@ def project_name(cwd: Path) -> str | None:
     Derived from the *common* git dir, so every worktree of one repository (and
     agents use worktrees a lot) names the same project and shares one store.
     """
-    common = find_git_common_dir(cwd)
-    if common is None:
-        return None
-    name = common.parent.name if common.name == ".git" else common.name.removesuffix(".git")
-    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-")
-    return name or "project"
+    return places.project_name(str(cwd))
 
 
 def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
@@ -105,14 +92,7 @@ def locate(store: str | None, project: str | None, cwd: Path) -> StoreLocation:
 
 def _can_be_store(folder: Path) -> bool:
     """A git repository of its own, or a folder holding nothing but mem's cache."""
-    if (folder / ".git").exists():
-        return True
-    from memcli.store.files import CACHE_DIR
-
-    try:
-        return all(entry.name == CACHE_DIR for entry in os.scandir(folder))
-    except OSError:
-        return False
+    return places.can_be_store(str(folder))
 
 
 def passed_over(cwd: Path) -> list[Path]:

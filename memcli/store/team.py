@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memcli.core import places
 from memcli.core.chunks import is_note_path
 from memcli.core.crashpoints import crash_point
 from memcli.core.errors import StoreError
@@ -138,7 +139,7 @@ class TeamStore(Store):
         if self._cache is None:
             from memcli.core.failure_log import cache_dir
 
-            self._cache = cache_dir() / "team" / _short_hash(os.path.realpath(self.root))
+            self._cache = cache_dir() / "team" / places.short_hash(os.path.realpath(self.root))
         return self._cache
 
     @property
@@ -349,14 +350,6 @@ class TeamStore(Store):
         wait_for_git_index_lock(self.git)
         stdin = "".join(f"{path}\0" for path in paths)
         self.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], input=stdin)
-
-
-def _short_hash(text: str) -> str:
-    """16 hex digits naming a path (zlib's checksums: no hashlib import on the read path)."""
-    import zlib
-
-    data = text.encode("utf-8", "surrogateescape")
-    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def is_team_folder(path: Path) -> bool:

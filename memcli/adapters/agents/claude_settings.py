@@ -29,11 +29,20 @@ from memcli.adapters.agents.config_file import (
     write_json,
 )
 from memcli.adapters.agents.hook_settings import HookSettings
+from memcli.adapters.agents.pretool import MATCHERS as GUARDED_TOOLS
 from memcli.core.errors import MemError
 
-INSTALLED_EVENTS = {"SessionStart": 10, "UserPromptSubmit": 10, "PostCompact": 30, "SessionEnd": 5}
+INSTALLED_EVENTS = {
+    "SessionStart": 10,
+    "UserPromptSubmit": 10,
+    "PostCompact": 30,
+    "SessionEnd": 5,
+    "PreToolUse": 5,
+}
 """The events mem answers, with the timeout (seconds) Claude Code gives each."""
-CLAUDE_HOOKS = HookSettings("claude", INSTALLED_EVENTS)
+CLAUDE_HOOKS = HookSettings(
+    "claude", INSTALLED_EVENTS, matchers={"PreToolUse": GUARDED_TOOLS["claude"]}
+)
 
 
 def settings_path(*, user: bool, cwd: Path, local: bool = False) -> Path:

@@ -85,10 +85,14 @@ from memcli.adapters.agents.config_file import (
     write_bytes,
 )
 from memcli.adapters.agents.hook_settings import HookSettings
+from memcli.adapters.agents.pretool import MATCHERS as GUARDED_TOOLS
 from memcli.core.errors import MemError
 
 CODEX_HOOKS = HookSettings(
-    "codex", {"SessionStart": 10, "UserPromptSubmit": 10, "SessionEnd": 5}, keep_positions=True
+    "codex",
+    {"SessionStart": 10, "UserPromptSubmit": 10, "SessionEnd": 5, "PreToolUse": 5},
+    keep_positions=True,
+    matchers={"PreToolUse": GUARDED_TOOLS["codex"]},
 )
 """The events mem answers for Codex, with their timeouts in seconds."""
 

@@ -52,17 +52,26 @@ from memcli.adapters.agents.config_file import (
     write_json,
 )
 from memcli.adapters.agents.hook_settings import HookSettings
+from memcli.adapters.agents.pretool import MATCHERS as GUARDED_TOOLS
 from memcli.core.errors import MemError
 
 GEMINI_HOOKS = HookSettings(
     "gemini",
-    {"SessionStart": 10_000, "BeforeAgent": 10_000, "PreCompress": 10_000, "SessionEnd": 10_000},
+    {
+        "SessionStart": 10_000,
+        "BeforeAgent": 10_000,
+        "PreCompress": 10_000,
+        "SessionEnd": 10_000,
+        "BeforeTool": 5_000,
+    },
     names={
         "SessionStart": "mem-context",
         "BeforeAgent": "mem-recall",
         "PreCompress": "mem-compression",
         "SessionEnd": "mem-summary",
+        "BeforeTool": "mem-guards",
     },
+    matchers={"BeforeTool": GUARDED_TOOLS["gemini"]},
 )
 """The events mem answers for Gemini CLI, with their timeouts in milliseconds and the name
 each hook is shown by."""

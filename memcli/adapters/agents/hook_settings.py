@@ -42,6 +42,9 @@ class HookSettings:
     (Codex) then still trusts the groups after mem's."""
     names: dict[str, str] = field(default_factory=dict)
     """Event -> the hook's ``name`` (Gemini CLI shows it in /hooks and its messages)."""
+    matchers: dict[str, str] = field(default_factory=dict)
+    """Event -> the ``matcher`` of mem's group: the pre-tool hook runs only for the tools
+    mem guards (``adapters.agents.pretool.MATCHERS``)."""
     _ours: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -69,19 +72,30 @@ class HookSettings:
 
     def installed(self, data: dict[str, Any]) -> bool:
         """Whether ``data`` (a settings file's JSON) holds any hook of mem's."""
+        return bool(self.events_held(data))
+
+    def events_held(self, data: dict[str, Any]) -> set[str]:
+        """The events ``data`` (a settings file's JSON) holds a hook of mem's for."""
         hooks = data.get("hooks")
-        return isinstance(hooks, dict) and any(
-            self.is_ours(hook)
-            for groups in hooks.values()
+        if not isinstance(hooks, dict):
+            return set()
+        return {
+            event
+            for event, groups in hooks.items()
             if isinstance(groups, list)
             for group in groups
             if isinstance(group, dict) and isinstance(group.get("hooks"), list)
             for hook in group["hooks"]
-        )
+            if self.is_ours(hook)
+        }
 
     def holds(self, path: Path) -> bool:
         """Whether the settings file at ``path`` holds any hook of mem's (reading only)."""
         return self.installed(read_json(resolve_links(path))[1])
+
+    def holds_event(self, event: str, path: Path) -> bool:
+        """Whether the settings file at ``path`` holds mem's hook for ``event``."""
+        return event in self.events_held(read_json(resolve_links(path))[1])
 
     def uninstall(self, path: Path, *, dry_run: bool = False) -> SettingsChange:
         real = resolve_links(path)
@@ -116,20 +130,22 @@ class HookSettings:
             }
             if event in self.names:
                 entry["name"] = self.names[event]
+            matcher = {"matcher": self.matchers[event]} if event in self.matchers else {}
             ours = [
-                hook
+                (group, hook)
                 for group in groups
                 if isinstance(group, dict) and isinstance(group.get("hooks"), list)
                 for hook in group["hooks"]
                 if self.is_ours(hook)
             ]
             if ours:
-                for hook in ours:  # already there: keep it current
+                for group, hook in ours:  # already there: keep it current
                     hook.update(entry)
+                    group.update(matcher)
             elif self.keep_positions and PLACE_KEPT in groups:
-                groups[groups.index(PLACE_KEPT)] = {"hooks": [entry]}  # where it was
+                groups[groups.index(PLACE_KEPT)] = {**matcher, "hooks": [entry]}  # where it was
             else:
-                groups.append({"hooks": [entry]})
+                groups.append({**matcher, "hooks": [entry]})
 
     def remove(self, data: dict[str, Any]) -> None:
         """mem's hooks out of ``data``; a group or event left empty by that goes too."""

@@ -33,6 +33,8 @@ class Place:
     has_hooks: Callable[[Path], bool]
     server_path: Path
     has_server: Callable[[Path], bool]
+    has_guard_hook: Callable[[Path], bool]
+    """Whether the hooks' file holds mem's pre-tool hook (the one that enforces guards)."""
 
 
 @dataclass(frozen=True)
@@ -47,12 +49,16 @@ class Setup:
     server: bool
     problem: str | None = None
     """Why a settings file could not be read (then it counts as holding nothing)."""
+    guards: bool = False
+    """Whether mem's pre-tool hook is among its hooks (guards are enforced)."""
 
 
 def places(cwd: Path) -> list[Place]:
     """Every agent's settings, the project's (``cwd``'s) then the user's."""
     from memcli.adapters.agents import claude_mcp, claude_settings, codex, gemini
+    from memcli.adapters.agents.pretool import EVENTS
 
+    claude_guards = partial(claude_settings.CLAUDE_HOOKS.holds_event, EVENTS["claude"])
     found = []
     for scope in SCOPES:
         user = scope == "user"
@@ -66,6 +72,7 @@ def places(cwd: Path) -> list[Place]:
                 claude_settings.CLAUDE_HOOKS.holds,
                 claude_mcp.config_path(user=user, cwd=cwd),
                 claude_mcp.registers_server,
+                claude_guards,
             ),
             Place(
                 "codex",
@@ -74,6 +81,7 @@ def places(cwd: Path) -> list[Place]:
                 codex.CODEX_HOOKS.holds,
                 codex_config,
                 codex.registers_server,
+                partial(codex.CODEX_HOOKS.holds_event, EVENTS["codex"]),
             ),
             Place(
                 "gemini",
@@ -82,6 +90,7 @@ def places(cwd: Path) -> list[Place]:
                 gemini.GEMINI_HOOKS.holds,
                 gemini_settings,
                 claude_mcp.registers_server,
+                partial(gemini.GEMINI_HOOKS.holds_event, EVENTS["gemini"]),
             ),
         ]
     top = str(claude_settings.project_top(cwd).resolve())
@@ -93,6 +102,7 @@ def places(cwd: Path) -> list[Place]:
             claude_settings.CLAUDE_HOOKS.holds,
             claude_mcp.config_path(user=True, cwd=cwd),
             partial(claude_mcp.registers_server, project=top),
+            claude_guards,
         )
     )
     return found
@@ -109,6 +119,18 @@ def plain_mem_problems(found: list[Setup]) -> list[str]:
     return [note for agent in agents if (note := other_mem_on_path(agent))]
 
 
+def guard_hook_problems(found: list[Setup]) -> list[str]:
+    """Settings holding mem's hooks but not its pre-tool hook (installed by an older mem):
+    guards are not enforced there until ``mem install`` runs again."""
+    return [
+        f"{AGENT_NAMES[setup.agent]}'s {setup.scope} settings ({setup.hooks_path}) hold mem's "
+        f"hooks but not its pre-tool hook, so guards are not enforced there: run "
+        f"`mem install {setup.agent}` again"
+        for setup in found
+        if setup.hooks and not setup.guards
+    ]
+
+
 def setups(cwd: Path) -> list[Setup]:
     """What each agent's settings, project's and user's, hold of mem's."""
     found = []
@@ -116,6 +138,7 @@ def setups(cwd: Path) -> list[Setup]:
         problems: list[str] = []
         hooks = _holds(place.has_hooks, place.hooks_path, problems)
         server = _holds(place.has_server, place.server_path, problems)
+        guards = hooks and _holds(place.has_guard_hook, place.hooks_path, problems)
         problem = "; ".join(dict.fromkeys(problems)) or None
         found.append(
             Setup(
@@ -126,6 +149,7 @@ def setups(cwd: Path) -> list[Setup]:
                 place.server_path,
                 server,
                 problem,
+                guards,
             )
         )
     return found

@@ -14,10 +14,19 @@ import sys
 
 from memcli.core.failure_log import DETACHED_ENV
 
+PRE_TOOL_EVENTS = {"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+"""Each agent's pre-tool hook event: answered by ``adapters.agents.pretool`` alone, on the
+lightest path of all (it runs before every tool call the agent makes)."""
+
 
 def main() -> None:
     """Entry point of the ``mem`` console script and of ``python -m memcli``."""
     args = sys.argv[1:]
+    if _pre_tool_hook(args):
+        from memcli.adapters.agents.pretool import run
+
+        run(args[1], args[2])
+        return
     if _plain_hook(args):
         from memcli.adapters.cli.hook_answer import answer
 
@@ -29,6 +38,16 @@ def main() -> None:
     from memcli.adapters.cli.main import main as run_click
 
     run_click()
+
+
+def _pre_tool_hook(args: list[str]) -> bool:
+    """Whether the command line is exactly ``hook AGENT PRE-TOOL-EVENT``."""
+    return (
+        len(args) == 3
+        and args[0] == "hook"
+        and PRE_TOOL_EVENTS.get(args[1]) == args[2]
+        and not os.environ.get(DETACHED_ENV)
+    )
 
 
 def _plain_hook(args: list[str]) -> bool:

@@ -24,6 +24,13 @@ AGENTS = ("claude", "codex", "gemini")
 def answer(agent: str, event: str, *, start_worker: bool = False) -> None:
     """The hook's answer: from the store's warm worker when one answers within its budget
     (the same answer), else computed here; a session start may then start the worker."""
+    from memcli.adapters.cli.entry import PRE_TOOL_EVENTS
+
+    if PRE_TOOL_EVENTS.get(agent) == event:
+        from memcli.adapters.agents.pretool import run
+
+        run(agent, event)
+        return
     reply: dict[str, Any] | None = None
     found: Target | None = None
     moment: str | None = None

@@ -27,6 +27,7 @@ LAZY_COMMANDS = {
     "import": "imports:import_group",
     "forget": "forget:forget",
     "git-hook": "githooks:git_hook",
+    "guards": "guards:guards",
     "hook": "hook:hook",
     "hooks": "githooks:hooks",
     "init": "init:init",
@@ -71,7 +72,7 @@ HELP_SECTIONS = {
         "review",
         "timeline",
     ),
-    "Agents": ("install", "uninstall", "summarize", "transcripts", "import", "export"),
+    "Agents": ("install", "uninstall", "guards", "summarize", "transcripts", "import", "export"),
     "Sharing": ("promote", "clone", "remote", "sync", "log", "diff"),
     "Maintenance": (
         "init",

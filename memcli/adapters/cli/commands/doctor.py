@@ -100,10 +100,12 @@ def _settings(memory: LayeredMemory) -> SettingsReport:
 
 
 def _agent_command_problems() -> list[str]:
-    """A project's hooks or server run plain ``mem``, which is not this one here."""
-    from memcli.adapters.agents.registrations import plain_mem_problems, setups
+    """A project's hooks or server run plain ``mem``, which is not this one here; hooks
+    without the pre-tool hook, which enforces guards."""
+    from memcli.adapters.agents.registrations import guard_hook_problems, plain_mem_problems, setups
 
-    return plain_mem_problems(setups(Path.cwd()))
+    found = setups(Path.cwd())
+    return [*plain_mem_problems(found), *guard_hook_problems(found)]
 
 
 def _mcp_problems() -> list[str]:

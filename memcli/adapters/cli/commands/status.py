@@ -164,6 +164,7 @@ def _agent_json(setup: Setup) -> dict[str, Any]:
         "agent": setup.agent,
         "scope": setup.scope,
         "hooks": setup.hooks,
+        "guard_hook": setup.guards,
         "hooks_path": str(setup.hooks_path),
         "mcp": setup.server,
         "mcp_path": str(setup.server_path),
@@ -286,7 +287,8 @@ def _echo_agents(agents: list[Setup]) -> None:
 
 def _scope_part(setup: Setup) -> str:
     """``hooks and MCP server (user: ~/.gemini/settings.json)``."""
-    paths = {setup.hooks_path: "hooks"} if setup.hooks else {}
+    hooks = "hooks" if setup.guards else "hooks (without the guards hook: reinstall)"
+    paths = {setup.hooks_path: hooks} if setup.hooks else {}
     if setup.server:
         paths[setup.server_path] = (
             f"{paths[setup.server_path]} and " if setup.server_path in paths else ""
