@@ -54,7 +54,7 @@ def guards(ctx: click.Context, as_json: bool, store_dir: str | None, project: st
 
 
 @guards.command("test")
-@click.argument("tool", type=click.Choice(TOOLS))
+@click.argument("tool")
 @click.argument("subject")
 @click.option(
     "--cwd",
@@ -77,6 +77,8 @@ def test(obj: Any, tool: str, subject: str, cwd: str | None, as_json: bool) -> N
     """
     from memcli.adapters.agents.pretool import fired
 
+    if tool not in TOOLS:
+        raise click.BadParameter(f"{tool!r} is not one of {', '.join(TOOLS)}", param_hint="TOOL")
     store_dir, project = obj if obj else (None, None)
     where = os.path.abspath(cwd or os.getcwd())
     matched = fired([(tool, subject)], where, _tables(store_dir, project))
