@@ -296,6 +296,13 @@ def hook_verdict(log: str, event: str, command: str) -> HookVerdict:
     return HookVerdict(ran, took is not None, int(took.group(1)) if took else None, answer)
 
 
+def settings_refused(log: str) -> list[str]:
+    """The lines of Claude Code's debug log refusing a settings file (its own validation:
+    an invalid entry makes it skip the file's hooks). The fragments relied on: an
+    ``[ERROR]`` line that names a ``.claude/settings`` file."""
+    return [line for line in log.splitlines() if "[ERROR]" in line and ".claude/settings" in line]
+
+
 PELICAN = "The pelican service deploys with the zebracrossing-42 script."
 HERON = (
     "The heron cache warms with quokkaseventeen before each release; this longer note"
@@ -330,7 +337,10 @@ def context_of(verdict: HookVerdict) -> str:
 def test_claude_code_accepts_mems_hook_answers(binaries: dict[str, Path], world: World) -> None:
     _memories_and_budget(world)
     world.mem("install", "claude", "--no-mcp")
+    settings = json.loads((world.project / ".claude" / "settings.json").read_text())
+    assert "PreToolUse" in settings["hooks"]  # the guards' hook, validated with the rest
     log = claude_session(binaries["claude"], world, "how does the heron cache warm")
+    assert settings_refused(log) == []
     start = hook_verdict(log, "SessionStart", "mem hook claude SessionStart")
     assert start.verdict == "accepted", log
     assert PELICAN in context_of(start) and HERON not in context_of(start)
@@ -343,15 +353,23 @@ def test_claude_code_accepts_mems_hook_answers(binaries: dict[str, Path], world:
 
 
 def test_the_check_sees_a_broken_answer_rejected(binaries: dict[str, Path], world: World) -> None:
-    """mem's UserPromptSubmit answer cut short (invalid JSON) by a wrapper: rejected."""
+    """mem's UserPromptSubmit answer cut short (invalid JSON) by a wrapper: rejected; and
+    a pre-tool hook entry Claude Code's validation refuses is seen refused."""
     _memories_and_budget(world)
     world.mem("install", "claude", "--no-mcp")
     settings = world.project / ".claude" / "settings.json"
     broken = "mem hook claude UserPromptSubmit | head -c 60"
     text = settings.read_text().replace('"mem hook claude UserPromptSubmit"', json.dumps(broken))
     settings.write_text(text)
+    invalid = {
+        "matcher": 5,
+        "hooks": [{"type": "command", "command": "mem hook claude PreToolUse"}],
+    }
+    _write_json(world.home / ".claude" / "settings.json", {"hooks": {"PreToolUse": [invalid]}})
     log = claude_session(binaries["claude"], world, "how does the heron cache warm")
     assert hook_verdict(log, "UserPromptSubmit", broken).verdict == "rejected"
+    refused = settings_refused(log)
+    assert refused and all(str(world.home) in line for line in refused), refused
     assert hook_verdict(log, "SessionStart", "mem hook claude SessionStart").accepted
 
 
