@@ -430,15 +430,19 @@ def unindexed_store(root: Path) -> dict[str, str]:
 
 
 def wait_for_background_reindex(root: Path) -> None:
+    """Until the detached ``mem reindex`` has indexed HEAD and exited: it goes on after the
+    index names HEAD (vectors, the guard table), and a hook asked meanwhile finds it busy."""
+    from memcli.adapters.agents.events import BACKGROUND_PID_FILE
     from memcli.index import Index
 
     head = git(root, "rev-parse", "HEAD").strip()
+    pid = int((root / ".cache" / BACKGROUND_PID_FILE).read_text(encoding="ascii"))
     deadline = time.monotonic() + 60
     while True:
         try:
             index = Index(root / ".cache" / "index.db")
             try:
-                if index.indexed_commit() == head:
+                if index.indexed_commit() == head and not _running(pid):
                     return
             finally:
                 index.close()
@@ -446,6 +450,15 @@ def wait_for_background_reindex(root: Path) -> None:
             pass
         assert time.monotonic() < deadline, "the background reindex never finished"
         time.sleep(0.05)
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an exited orphan no one has reaped yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def test_session_start_never_rebuilds_a_large_index_itself(tmp_path: Path) -> None:
