@@ -329,6 +329,10 @@ def session_start(
 
 def _drafts_waiting(memory: Memory) -> int:
     """How many lesson drafts wait in the store for ``mem review`` (none expired)."""
+    from memcli.store.drafts import DRAFTS_DIR
+
+    if not (memory.store.root / DRAFTS_DIR).is_dir():
+        return 0  # every session start of a store that never drafted: one stat, no reading
     from memcli.service.lesson_drafts import LessonDrafts
 
     return len(LessonDrafts(memory).waiting())
