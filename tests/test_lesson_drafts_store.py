@@ -19,7 +19,14 @@ import pytest
 import memcli
 from memcli.core.lesson import LessonDraft
 from tests.conftest import git, mem, mem_json, run_mem
-from tests.test_lessons import SESSION, Step, _codex_message, claude_session
+from tests.test_lessons import (
+    GEMINI_NOTE,
+    SESSION,
+    Step,
+    claude_session,
+    codex_rollout,
+    gemini_session,
+)
 
 STEPS: list[Step] = [
     ("user", "Add a lint script to package.json please."),
@@ -220,34 +227,21 @@ def test_a_compaction_drafts_the_lessons_so_far_in_the_background(
 
 
 def test_codex_and_gemini_session_ends_draft_too(store: Path, tmp_path: Path) -> None:
-    codex = tmp_path / "rollout.jsonl"
-    items = [
-        ("session_meta", {"id": "codex-1", "cwd": str(tmp_path)}),
-        ("response_item", _codex_message("user", "Log the retries in fetch.py.")),
-        ("response_item", _codex_message("assistant", "I'll add print calls.")),
-        (
-            "response_item",
-            _codex_message("user", "Don't use print in library code. Use the logger."),
-        ),
-    ]
-    codex.write_text(
-        "".join(
-            json.dumps({"timestamp": "2026-05-01T10:00:00Z", "type": t, "payload": p}) + "\n"
-            for t, p in items
-        )
+    codex = codex_rollout(
+        tmp_path / "rollout.jsonl",
+        "codex-1",
+        str(tmp_path),
+        [
+            ("user", "Log the retries in fetch.py."),
+            ("assistant", "I'll add print calls."),
+            ("user", "Don't use print in library code. Use the logger."),
+        ],
     )
-    gemini = tmp_path / "session.jsonl"
-    records = [
-        {"sessionId": "gemini-1", "projectHash": "ab", "startTime": "2026-05-01T10:00:00Z"},
-        {"id": "m1", "timestamp": "2026-05-01T10:00:01Z", "type": "user", "content": "Bump it."},
-        {
-            "id": "m2",
-            "timestamp": "2026-05-01T10:00:02Z",
-            "type": "gemini",
-            "content": "Keep in mind that nginx caps uploads before the app sees them.",
-        },
-    ]
-    gemini.write_text("".join(json.dumps(r) + "\n" for r in records))
+    gemini = gemini_session(
+        tmp_path / "session.jsonl",
+        "gemini-1",
+        [("m1", "user", "Bump it."), GEMINI_NOTE[1]],
+    )
     for agent, session, path in (("codex", "codex-1", codex), ("gemini", "gemini-1", gemini)):
         argv = ["capture", "session-end", "--agent", agent, "--session", session]
         assert mem_json(*argv, "--transcript", str(path), "--drafts-only")["drafts"] == 1

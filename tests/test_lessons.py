@@ -215,49 +215,56 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
 
 
 def test_codex_and_gemini_sessions_are_drafted_too(tmp_path: Path) -> None:
-    codex = tmp_path / "rollout.jsonl"
-    items = [
-        ("session_meta", {"id": SESSION, "cwd": "/app"}),
-        ("response_item", _codex_message("user", "Log the retries.")),
-        ("response_item", _codex_message("assistant", "I'll add print calls.")),
-        (
-            "response_item",
-            _codex_message("user", "Don't use print in library code. Use the logger."),
-        ),
-    ]
-    codex.write_text(
+    codex = codex_rollout(
+        tmp_path / "rollout.jsonl",
+        SESSION,
+        "/app",
+        [
+            ("user", "Log the retries."),
+            ("assistant", "I'll add print calls."),
+            ("user", "Don't use print in library code. Use the logger."),
+        ],
+    )
+    (draft,) = draft_lessons(list(read_messages(codex, "codex")), session=SESSION, agent="codex")
+    assert (draft.kind, draft.message) == ("correction", "3")
+    assert draft.text == "Don't use print in library code. Use the logger."
+    gemini = gemini_session(tmp_path / "session.jsonl", SESSION, GEMINI_NOTE)
+    (note,) = draft_lessons(list(read_messages(gemini, "gemini")), session=SESSION, agent="gemini")
+    assert (note.kind, note.message) == ("note", "m2")
+
+
+GEMINI_NOTE = [
+    ("m1", "user", "Bump the upload size."),
+    ("m2", "gemini", "Keep in mind that nginx caps uploads before the app sees them."),
+]
+
+
+def codex_rollout(path: Path, session: str, cwd: str, turns: list[tuple[str, str]]) -> Path:
+    """A Codex rollout file of ``(role, text)`` messages, in Codex's own JSONL shape."""
+    items: list[tuple[str, dict[str, Any]]] = [("session_meta", {"id": session, "cwd": cwd})]
+    for role, text in turns:
+        block = "input_text" if role == "user" else "output_text"
+        content = [{"type": block, "text": text}]
+        items.append(("response_item", {"type": "message", "role": role, "content": content}))
+    path.write_text(
         "".join(
             json.dumps({"timestamp": "2026-05-01T10:00:00Z", "type": t, "payload": p}) + "\n"
             for t, p in items
         )
     )
-    (draft,) = draft_lessons(list(read_messages(codex, "codex")), session=SESSION, agent="codex")
-    assert (draft.kind, draft.message) == ("correction", "3")
-    assert draft.text == "Don't use print in library code. Use the logger."
-    gemini = tmp_path / "session.jsonl"
-    records = [
-        {"sessionId": SESSION, "projectHash": "ab", "startTime": "2026-05-01T10:00:00Z"},
-        {
-            "id": "m1",
-            "timestamp": "2026-05-01T10:00:01Z",
-            "type": "user",
-            "content": "Bump the upload size.",
-        },
-        {
-            "id": "m2",
-            "timestamp": "2026-05-01T10:00:02Z",
-            "type": "gemini",
-            "content": "Keep in mind that nginx caps uploads before the app sees them.",
-        },
+    return path
+
+
+def gemini_session(path: Path, session: str, turns: list[tuple[str, str, str]]) -> Path:
+    """A Gemini CLI session file of ``(id, type, content)`` records (type: user or gemini)."""
+    records: list[dict[str, str]] = [
+        {"sessionId": session, "projectHash": "ab", "startTime": "2026-05-01T10:00:00Z"}
     ]
-    gemini.write_text("".join(json.dumps(r) + "\n" for r in records))
-    (note,) = draft_lessons(list(read_messages(gemini, "gemini")), session=SESSION, agent="gemini")
-    assert (note.kind, note.message) == ("note", "m2")
-
-
-def _codex_message(role: str, text: str) -> dict[str, Any]:
-    block = "input_text" if role == "user" else "output_text"
-    return {"type": "message", "role": role, "content": [{"type": block, "text": text}]}
+    for second, (identity, kind, content) in enumerate(turns, start=1):
+        stamp = f"2026-05-01T10:00:{second:02d}Z"
+        records.append({"id": identity, "timestamp": stamp, "type": kind, "content": content})
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
 
 
 # ------------------------------------------------------------------ what is no lesson
