@@ -26,7 +26,7 @@ from memcli.capture.transcripts.records import read_messages
 from memcli.core.lesson import LESSON_KINDS, LessonDraft
 
 HERE = Path(__file__).resolve().parent
-HALVES = ("tune", "held", "fresh")
+HALVES = ("tune", "held", "fresh", "blind")
 
 
 def normal(text: str) -> str:
@@ -168,6 +168,7 @@ def main() -> int:
             "tune": "tune half",
             "held": "held half",
             "fresh": "fresh half",
+            "blind": "blind half",
             None: "all sessions",
         }[half]
         print(
