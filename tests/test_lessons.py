@@ -291,6 +291,30 @@ def test_small_talk_gives_nothing(tmp_path: Path) -> None:
     )
 
 
+def test_small_talk_that_says_never_or_always_gives_nothing(tmp_path: Path) -> None:
+    """No tool ran and the agent took nothing as an instruction: talk of one's week,
+    however normative it sounds, is no rule."""
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("user", "back from the offsite, totally wiped"),
+                ("assistant", "Welcome back! How was it?"),
+                ("user", "Fine. Never eaten so much paella in one week, to be honest"),
+                ("assistant", "That sounds like a good week. Any highlights?"),
+                (
+                    "user",
+                    "A talk on hiring. Our team always interviews on Thursdays when nobody "
+                    "has any energy left",
+                ),
+                ("assistant", "That might be worth raising. Want to start on something?"),
+                ("user", "later, talk soon"),
+            ],
+        )
+        == []
+    )
+
+
 def test_routine_narration_and_tool_output_give_nothing(tmp_path: Path) -> None:
     assert (
         drafts_of(

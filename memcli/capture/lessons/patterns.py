@@ -159,6 +159,21 @@ IMPERATIVE = re.compile(
 )
 """A sentence that tells the agent what to do, from its first word."""
 
+ACKNOWLEDGE = re.compile(
+    r"^(?:will do|got it|noted|understood|ok(?:ay)?|sure|of course|certainly|right|"
+    r"sounds good|makes sense|good to know|i'?ll (?:remember|keep|use|stick|make sure|do)|"
+    r"i will (?:remember|keep|use|stick|make sure|do))\b",
+    _I,
+)
+"""An agent's reply that takes what the user said as an instruction."""
+
+STANDING = re.compile(
+    r"\b(?:from now on|going forward|in (?:the )?future|for future reference|"
+    r"remember (?:to|that)|every time you|whenever you)\b",
+    _I,
+)
+"""Words that make what the user says an instruction that stands, work or no work."""
+
 # ---- the agent's notes and root causes ------------------------------------------------
 
 NOTE = Gated(

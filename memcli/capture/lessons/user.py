@@ -21,10 +21,16 @@ MIN_RULE_WORDS = 4
 
 
 def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
-    """Corrections and rules, in the order the user said them."""
+    """Corrections and rules, in the order the user said them.
+
+    In a session where no tool ran (talk only), a user's rule counts only when the
+    agent's reply takes it as an instruction ("Will do.") or it says it stands ("from
+    now on"): talk of one's week that
+    happens to say "never" is no rule for the work."""
+    worked = any(turn.role == "tool" or turn.message.tools for turn in turns)
     acted = False  # the agent did or said something since the user's last message
     touched: list[str] = []  # the files it edited meanwhile
-    for turn in turns:
+    for position, turn in enumerate(turns):
         if turn.role != "user":
             if turn.role == "assistant":
                 acted = acted or bool(turn.prose.strip() or turn.message.tools)
@@ -40,17 +46,29 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             rest = said[len(correction) :]
         else:
             rest = said
+        if not worked and not _acknowledged(turns, position):
+            rest = [sentence for sentence in rest if patterns.STANDING.search(sentence)]
         for index, sentence in enumerate(rest):
             if is_rule(sentence):
                 parts = [sentence]
                 following = rest[index + 1] if index + 1 < len(rest) else ""
-                if following and _REASON_START.match(following):
-                    parts.append(following)
+                if following and (_REASON_START.match(following) or is_rule(following)):
+                    parts.append(following)  # the reason, or the rule's other half
                 found: list[str] = []
                 add_files(found, paths(" ".join(parts)))
                 yield Candidate("rule", parts, turn, found)
         acted = False
         touched = []
+
+
+def _acknowledged(turns: list[Turn], position: int) -> bool:
+    """Whether the agent's next words take the user's message as an instruction."""
+    for turn in turns[position + 1 :]:
+        if turn.role == "assistant" and turn.said:
+            return bool(patterns.ACKNOWLEDGE.match(turn.said[0]))
+        if turn.role == "user":
+            return False
+    return False
 
 
 _REASON_START = re.compile(
