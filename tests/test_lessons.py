@@ -267,6 +267,91 @@ def gemini_session(path: Path, session: str, turns: list[tuple[str, str, str]]) 
     return path
 
 
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "Also, migration files live under db/migrations, not in the app folder.",
+            "migration files live under db/migrations",
+        ),
+        ("For the record: nobody merges on a Friday evening.", "nobody merges on a Friday"),
+        (
+            "The nightly job runs with TZ=UTC, set the same in your shell so the dates match.",
+            "set the same in your shell so the dates match",
+        ),
+        (
+            "Sure. Keep the old endpoint, etc. no breaking changes in a minor release.",
+            "no breaking changes in a minor release",
+        ),
+    ],
+)
+def test_a_rule_said_without_always_or_never(tmp_path: Path, said: str, rule: str) -> None:
+    """Where a thing goes, what nobody does, an instruction with its reason, "no X in Y"."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "Add the invoices table."),
+            ("edit", "db/schema.sql"),
+            ("assistant", "The invoices table is in."),
+            ("user", said),
+            ("assistant", "Understood."),
+        ],
+    )
+    assert [rule in d.text for d in drafts] == [True]
+
+
+def test_a_redirect_with_its_reason_is_a_correction_whole(tmp_path: Path) -> None:
+    """Just after the agent's edit: what goes wrong with its way, then what to do
+    instead, with no correction word first: the message is the correction."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "Cache the exchange rates."),
+            ("edit", "rates.py"),
+            ("assistant", "I cache them in a module-level dict."),
+            (
+                "user",
+                "we run four gunicorn workers. a dict per process fails to share anything "
+                "between them. use the redis cache instead",
+            ),
+        ],
+    )
+    assert draft.kind == "correction"
+    assert "fails to share anything" in draft.text and "use the redis cache" in draft.text
+
+
+def test_a_one_off_request_after_an_edit_is_no_correction(tmp_path: Path) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("user", "Cache the exchange rates."),
+                ("edit", "rates.py"),
+                ("assistant", "Done, they are cached for an hour."),
+                ("user", "nice. rename the helper to cached_rates while you are there"),
+            ],
+        )
+        == []
+    )
+
+
+def test_a_correction_after_an_interjection_keeps_what_to_do(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "How many orders failed today?"),
+            ("bash", ("psql $PROD_URL -c 'select 1'", "FATAL: no pg_hba.conf entry", True)),
+            (
+                "user",
+                "yikes, please don't query prod from here. Reporting queries go through the "
+                "read replica.",
+            ),
+        ],
+    )
+    assert draft.kind == "correction"
+    assert "Reporting queries go through the read replica" in draft.text
+
+
 # ------------------------------------------------------------------ what is no lesson
 
 

@@ -41,7 +41,8 @@ LEAD_IN = re.compile(
 
 RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|stop|remember to|be sure to|"
-    r"make sure (?:to )?(?:always|never)|only (?:use|run|call|import|edit|write|commit|push))\b",
+    r"make sure (?:to )?(?:always|never)|only (?:use|run|call|import|edit|write|commit|push)|"
+    r"no (?:\S+ ){1,4}(?:in|inside|under|within|on))\b",
     _I,
 )
 """A sentence that is a rule from its first word (after a lead-in)."""
@@ -58,7 +59,16 @@ RULE_ANYWHERE = Gated(
     r"|\bi (?:always )?(?:prefer|want you to|'d rather|would rather)\b"
     r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
     r"|\binstead of\b|\brather than\b|\bprefer\b"
-    r"|^use\b[^.?]*?,? (?:not|never)\b",
+    r"|^use\b[^.?]*?,? (?:not|never)\b"
+    r"|^(?!go\b|let)(?:\S+ ){1,6}(?:goes|go|lives?|belongs?) "
+    r"(?:in|into|under|through|next to|beside|inside|alongside)\b"
+    r"|\b(?:nobody|no one|no-one) (?:ever )?[a-z]+s\b",
+    "go",
+    "live",
+    "belong",
+    "nobody",
+    "no one",
+    "no-one",
     "we ",
     "our ",
     "convention",
@@ -121,7 +131,9 @@ NARRATIVE_START = re.compile(r"^(?:i|i'm|i've|i'd|i was|my|we went|yesterday|tod
 """A user's sentence about themself (mid-sentence rule words there are no rule)."""
 
 CORRECTION_START = re.compile(
-    r"^(?:no|nope|nah|not (?:that|like that|quite|this|there|what i)|wrong|incorrect|"
+    r"^(?:[a-z]+[,!]\s+)?"  # an interjection first: "whoa, please don't …"
+    r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from)|"
+    r"wrong|incorrect|"
     r"that'?s (?:wrong|not|incorrect|the wrong)|this is (?:wrong|not)|that is (?:wrong|not)|"
     r"actually|wait|hold on|stop|undo|revert|please don'?t|don'?t|do not|"
     r"you (?:shouldn'?t|should not|should have|didn'?t|did not|broke|forgot|missed|used|"
@@ -151,13 +163,25 @@ DIRECTIVE = re.compile(
 """A correction holds something to do or not to do."""
 
 IMPERATIVE = re.compile(
-    r"^(?:(?:please|just|then|so)\s+)?(?:use|put|keep|move|add|write|call|make|switch|store|"
+    r"^(?:(?:please|just|then|so)\s+)?(?:use|put|keep|move|add|write|call|make|switch|store|do|"
     r"run|find|go|pass|set|leave|name|return|log|check|wrap|split|drop|remove|rename|revert|"
     r"undo|change|stick|follow|read|commit|push|import|test|mock|avoid|prefer|always|never|"
     r"don'?t|do not|stop)\b",
     _I,
 )
 """A sentence that tells the agent what to do, from its first word."""
+
+PURPOSE = re.compile(
+    r"\b(?:so (?:that )?(?:we|you|it|they|the|nobody|no one)|because|otherwise|or else)\b", _I
+)
+"""What makes an instruction a rule and not a one-off request: the reason it holds."""
+
+CONSEQUENCE = re.compile(
+    r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|"
+    r"(?:just|only) (?:hides|masks|moves|papers over))\b",
+    _I,
+)
+"""A user's sentence saying what the agent's way does wrong."""
 
 ACKNOWLEDGE = re.compile(
     r"^(?:will do|got it|noted|understood|ok(?:ay)?|sure|of course|certainly|right|"

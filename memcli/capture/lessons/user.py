@@ -29,15 +29,17 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     happens to say "never" is no rule for the work."""
     worked = any(turn.role == "tool" or turn.message.tools for turn in turns)
     acted = False  # the agent did or said something since the user's last message
+    used_tools = False  # and ran a tool meanwhile
     touched: list[str] = []  # the files it edited meanwhile
     for position, turn in enumerate(turns):
         if turn.role != "user":
             if turn.role == "assistant":
                 acted = acted or bool(turn.prose.strip() or turn.message.tools)
+                used_tools = used_tools or bool(turn.message.tools)
                 add_files(touched, turn.message.edited)
             continue
         said = list(turn.said)
-        correction = _correction(said) if acted else None
+        correction = _correction(said, redirect=used_tools) if acted else None
         if correction is not None:
             files: list[str] = []
             add_files(files, paths(" ".join(correction)))
@@ -57,7 +59,7 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 found: list[str] = []
                 add_files(found, paths(" ".join(parts)))
                 yield Candidate("rule", parts, turn, found)
-        acted = False
+        acted = used_tools = False
         touched = []
 
 
@@ -88,24 +90,33 @@ def is_rule(sentence: str) -> bool:
         return False
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
         return True
-    # "Before you start: from now on, always …", "the files are latin-1, never assume …"
+    # "Before you start: from now on, always …", "the files are latin-1, never assume …",
+    # "CI runs it with --all-features, do the same locally so we see the same failures"
+    clauses = [patterns.LEAD_IN.sub("", clause.strip()) for clause in _CLAUSE.split(body)]
     return any(
-        patterns.RULE_START.match(patterns.LEAD_IN.sub("", clause.strip()))
-        and len(words(clause)) >= MIN_RULE_WORDS
-        for clause in _CLAUSE.split(body)[1:]
+        len(words(clause)) >= MIN_RULE_WORDS
+        and (
+            (index and patterns.RULE_START.match(clause))
+            or (patterns.IMPERATIVE.match(clause) and patterns.PURPOSE.search(clause))
+        )
+        for index, clause in enumerate(clauses)
     )
 
 
-_CLAUSE = re.compile(r"[:;,—–]\s+")
+_CLAUSE = re.compile(r"(?:[:;,—–]|[.!](?=\s+[a-z]))\s+")
+"""Where a clause ends: punctuation, or a full stop before a lower-case word ("etc. no …")."""
 
 
-def _correction(said: list[str]) -> list[str] | None:
-    """The sentences of a correction, when the message is one."""
+def _correction(said: list[str], *, redirect: bool) -> list[str] | None:
+    """The sentences of a correction, when the message is one (``redirect``: it may be
+    one without a correction's first words, coming just after the agent's tool call)."""
     if not said:
         return None
     first = said[0]
-    if not patterns.CORRECTION_START.match(first) or patterns.NOT_A_CORRECTION.match(first):
+    if patterns.NOT_A_CORRECTION.match(first):
         return None
+    if not patterns.CORRECTION_START.match(first):
+        return _reasoned_redirect(said) if redirect else None
     if first.rstrip().endswith("?") and len(said) == 1:
         return None  # "No?": a question, not a correction
     parts = [first]
@@ -126,6 +137,24 @@ def _correction(said: list[str]) -> list[str] | None:
     if not (patterns.DIRECTIVE.search(joined) or any(map(patterns.IMPERATIVE.match, parts))):
         return None
     return parts
+
+
+def _reasoned_redirect(said: list[str]) -> list[str] | None:
+    """A message that tells the agent to do otherwise and why, whatever its first words
+    ("this runs on macs too. sed -i … breaks on BSD sed. use perl -pi -e"): an
+    instruction and a sentence saying what goes wrong or which rule holds, the whole
+    message up to a question or a new request."""
+    parts: list[str] = []
+    for sentence in said[:MAX_CORRECTION_SENTENCES]:
+        if not _says_what_to_do(sentence):
+            break
+        parts.append(sentence)
+    clauses = [patterns.LEAD_IN.sub("", c.strip()) for part in parts for c in _CLAUSE.split(part)]
+    if len(clauses) < 2 or patterns.NOT_A_RULE.search(" ".join(parts)):
+        return None
+    instructed = any(map(patterns.IMPERATIVE.match, clauses))
+    reasoned = any(patterns.CONSEQUENCE.search(part) or is_rule(part) for part in parts)
+    return parts if instructed and reasoned else None
 
 
 def _says_what_to_do(sentence: str) -> bool:
