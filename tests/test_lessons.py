@@ -112,6 +112,38 @@ def test_a_rule_the_user_states(tmp_path: Path) -> None:
     assert draft.guard is None  # nothing a tool call can be checked against
 
 
+def test_a_root_cause_said_as_a_fact_and_what_follows_from_it(tmp_path: Path) -> None:
+    """Between the failure and the pass, "X is so, so Y" explains it, with no "because"."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("pytest tests/test_ids.py", "E  assert 7 == 1", True)),
+            (
+                "assistant",
+                "The test database is one copy per worker, so earlier tests leave their rows "
+                "in it.",
+            ),
+            ("edit", "tests/test_ids.py"),
+            ("bash", ("pytest tests/test_ids.py", "3 passed", False)),
+        ],
+    )
+    assert draft.kind == "root_cause" and "one copy per worker" in draft.text
+
+
+def test_a_root_cause_whose_command_passed_with_an_argument_added(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("cargo test -p client", "error[E0432]: unresolved import", True)),
+            ("assistant", "It fails because the tls module is built with the rustls feature."),
+            ("edit", "crates/client/tests/tls.rs"),
+            ("bash", ("cargo test -p client --features rustls", "test result: ok", False)),
+        ],
+    )
+    assert draft.kind == "root_cause" and "rustls feature" in draft.text
+    assert draft.extra["command"] == "cargo test -p client"
+
+
 def test_a_root_cause_needs_the_failure_the_explanation_and_the_change_that_passed(
     tmp_path: Path,
 ) -> None:

@@ -92,8 +92,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 if message.failed:
                     if key not in open_failures and len(open_failures) < MAX_OPEN_FAILURES:
                         open_failures[key] = _Failure(command, _error(message.text))
-                elif key in open_failures:
-                    failure = open_failures.pop(key)
+                elif (failed_key := _same_run(open_failures, key)) is not None:
+                    failure = open_failures.pop(failed_key)
                     if failure.edited:
                         found = _root_cause(failure, outright_only=False)
                         if found is not None:
@@ -103,6 +103,18 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             found = _root_cause(failure, outright_only=True)
             if found is not None:
                 yield found
+
+
+def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
+    """The failed command a passing one is a run of: the same, or the same with
+    arguments added or dropped ("cargo test -p client" then "… --features rustls")."""
+    if key in open_failures:
+        return key
+    for failed in open_failures:
+        shorter, longer = sorted((failed, key), key=len)
+        if shorter.count(" ") >= 1 and longer.startswith(shorter + " "):
+            return failed
+    return None
 
 
 def _explain(failure: _Failure, turn: Turn, said: list[str]) -> None:

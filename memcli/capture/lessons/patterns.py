@@ -248,7 +248,8 @@ CAUSE = re.compile(
     r"wasn'?t (?:set|created|installed|available|loaded|found)|"
     r"(?:doesn'?t|does not|don'?t|do not) (?:exist|create|set|support|load|include|match)|"
     r"known (?:\w+ ){0,2}(?:bug|issue|limitation|conflict|quirk)|"
-    r"when|whenever|while|only|but|which (?:needs|requires|means|makes|is|are))\b"
+    r"when|whenever|while|only|but|which (?:needs|requires|means|makes|is|are)|"
+    r"without|, so)\b"
     r"|^[^:]{3,60}: \S+(?: \S+){4}",
     _I,
 )
