@@ -153,7 +153,7 @@ def _reasoned_redirect(said: list[str]) -> list[str] | None:
     if len(clauses) < 2 or patterns.NOT_A_RULE.search(" ".join(parts)):
         return None
     instructed = any(map(patterns.IMPERATIVE.match, clauses))
-    reasoned = any(patterns.CONSEQUENCE.search(part) or is_rule(part) for part in parts)
+    reasoned = any(map(patterns.CONSEQUENCE.search, parts))
     return parts if instructed and reasoned else None
 
 
