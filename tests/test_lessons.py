@@ -187,6 +187,43 @@ def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> No
     assert declined == []
 
 
+def test_a_decision_confirmed_after_a_question_about_it(tmp_path: Path) -> None:
+    """The user asks about the proposal, the agent answers, then "fine by me": the
+    decision is the proposal ("rather X than Y" its reason), not the answer."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "How should the report page get fresh totals?"),
+            ("bash", ("ls web/src/pages", "Report.tsx", False)),
+            (
+                "assistant",
+                "I'd rather refetch on focus than keep a socket open for one number.",
+            ),
+            ("user", "does that work when the laptop wakes from sleep?"),
+            ("assistant", "Yes: I'd use the focus event, so waking counts as a focus."),
+            ("user", "fine by me, refetch on focus it is"),
+        ],
+    )
+    assert draft.kind == "decision" and "refetch on focus than keep a socket" in draft.text
+
+
+def test_a_decision_keeps_the_question_of_options_it_answers(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("pytest", "1 failed", True)),
+            (
+                "assistant",
+                "Should I only trim the email column, or trim every text column on import? "
+                "I'd do every column: they all come from the same hand-typed sheet.",
+            ),
+            ("user", "yes every column"),
+        ],
+    )
+    assert draft.kind == "decision"
+    assert "trim every text column on import" in draft.text
+
+
 def test_the_option_the_user_picks_by_number_is_the_decision(tmp_path: Path) -> None:
     (draft,) = drafts_of(
         tmp_path,

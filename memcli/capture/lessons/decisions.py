@@ -31,31 +31,48 @@ _OPTION_ITEM = re.compile(
 """A listed option: its line after the number, letter or bullet."""
 
 
+MAX_QUESTIONS = 2
+"""Questions the user may ask about a proposal before confirming it."""
+
+
 def decisions(turns: list[Turn]) -> Iterator[Candidate]:
-    """Each proposal the user's next message confirmed."""
+    """Each proposal the user's next message confirmed, after any questions about it."""
     proposal: Turn | None = None
+    answers: list[Turn] = []  # the agent's answers to the user's questions since
+    asked = 0
     for turn in turns:
         if turn.role == "assistant" and turn.prose.strip():
-            proposal = turn
+            if asked:
+                answers = [turn, *answers[: MAX_QUESTIONS - 1]]
+            else:
+                proposal = turn
         elif turn.role == "user":
+            said = list(turn.said)
+            if proposal is not None and said and all(s.rstrip().endswith("?") for s in said):
+                if asked < MAX_QUESTIONS:  # "does it pause in the background?": still open
+                    asked += 1
+                    continue
             if proposal is not None:
-                found = _agreed(proposal, turn)
+                found = _agreed([proposal, *answers], turn)
                 if found is not None:
                     yield found
-            proposal = None
+            proposal, answers, asked = None, [], 0
 
 
-def _agreed(proposal: Turn, answer: Turn) -> Candidate | None:
+def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:
+    """The decision ``answer`` confirms: the proposal first, then the agent's answers to
+    the questions asked about it."""
     said = list(answer.said)
     if not said or not patterns.CONFIRM.match(said[0]) or patterns.NOT_CONFIRM.match(said[0]):
         return None
-    offered = list(proposal.said)
-    parts = _chosen_option(proposal.prose, offered, said[0]) or _recommended(offered)
-    if not parts:
-        return None
-    files: list[str] = []
-    add_files(files, paths(" ".join(parts)))
-    return Candidate("decision", parts, proposal, files, {"confirmed": said[0][:200]})
+    for proposal in offers:
+        offered = list(proposal.said)
+        parts = _chosen_option(proposal.prose, offered, said[0]) or _recommended(offered)
+        if parts:
+            files: list[str] = []
+            add_files(files, paths(" ".join(parts)))
+            return Candidate("decision", parts, proposal, files, {"confirmed": said[0][:200]})
+    return None
 
 
 def _recommended(offered: list[str]) -> list[str]:
@@ -67,11 +84,20 @@ def _recommended(offered: list[str]) -> list[str]:
     ]
     for index in proposing:
         if patterns.REASON.search(offered[index]):
-            return [offered[index]]
+            return [*_asked(offered, index), offered[index]]
     for index in proposing:
         following = offered[index + 1] if index + 1 < len(offered) else ""
         if following and patterns.REASON.search(following):
-            return [offered[index], following]
+            return [*_asked(offered, index), offered[index], following]
+    return []
+
+
+def _asked(offered: list[str], index: int) -> list[str]:
+    """The question of options the proposal at ``index`` answers ("Should I only fix
+    zip, or read all id-like columns as strings? I'd do all three: …"), if it follows one."""
+    before = offered[index - 1] if index else ""
+    if before.rstrip().endswith("?") and " or " in before:
+        return [before]
     return []
 
 
@@ -89,7 +115,7 @@ def _chosen_option(proposal: str, offered: list[str], answer: str) -> list[str]:
     if not named:
         return []
     options = [s for s in offered if len(words(s)) >= 3]
-    holding = [s for s in options if all(w in words(s) for w in named[:2])]
-    if len(holding) == 1 and patterns.REASON.search(holding[0]):
-        return holding
+    holding = [i for i, s in enumerate(options) if all(w in words(s) for w in named[:2])]
+    if len(holding) == 1 and patterns.REASON.search(options[holding[0]]):
+        return [*_asked(options, holding[0]), options[holding[0]]]
     return []
