@@ -63,7 +63,8 @@ RULE_ANYWHERE = Gated(
     r"|^(?!go\b|let)(?:\S+ ){1,6}(?:goes|go|lives?|belongs?) "
     r"(?:in|into|under|through|next to|beside|inside|alongside)\b"
     r"|\b(?:nobody|no one|no-one) (?:ever )?[a-z]+s\b",
-    "go",
+    "goes ",
+    "go ",
     "live",
     "belong",
     "nobody",

@@ -92,15 +92,17 @@ def is_rule(sentence: str) -> bool:
         return True
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
-    clauses = [patterns.LEAD_IN.sub("", clause.strip()) for clause in _CLAUSE.split(body)]
-    return any(
-        len(words(clause)) >= MIN_RULE_WORDS
-        and (
-            (index and patterns.RULE_START.match(clause))
-            or (patterns.IMPERATIVE.match(clause) and patterns.PURPOSE.search(clause))
+    purposed = bool(patterns.PURPOSE.search(body))
+    for index, clause in enumerate(_CLAUSE.split(body)):
+        if not index and not purposed:
+            continue
+        clause = patterns.LEAD_IN.sub("", clause.strip())
+        ruled = (index and patterns.RULE_START.match(clause)) or (
+            purposed and patterns.IMPERATIVE.match(clause) and patterns.PURPOSE.search(clause)
         )
-        for index, clause in enumerate(clauses)
-    )
+        if ruled and len(words(clause)) >= MIN_RULE_WORDS:
+            return True
+    return False
 
 
 _CLAUSE = re.compile(r"(?:[:;,—–]|[.!](?=\s+[a-z]))\s+")
@@ -144,17 +146,19 @@ def _reasoned_redirect(said: list[str]) -> list[str] | None:
     ("this runs on macs too. sed -i … breaks on BSD sed. use perl -pi -e"): an
     instruction and a sentence saying what goes wrong or which rule holds, the whole
     message up to a question or a new request."""
+    if not any(map(patterns.CONSEQUENCE.search, said[:MAX_CORRECTION_SENTENCES])):
+        return None
     parts: list[str] = []
     for sentence in said[:MAX_CORRECTION_SENTENCES]:
         if not _says_what_to_do(sentence):
             break
         parts.append(sentence)
+    if not any(map(patterns.CONSEQUENCE.search, parts)):
+        return None
     clauses = [patterns.LEAD_IN.sub("", c.strip()) for part in parts for c in _CLAUSE.split(part)]
     if len(clauses) < 2 or patterns.NOT_A_RULE.search(" ".join(parts)):
         return None
-    instructed = any(map(patterns.IMPERATIVE.match, clauses))
-    reasoned = any(map(patterns.CONSEQUENCE.search, parts))
-    return parts if instructed and reasoned else None
+    return parts if any(map(patterns.IMPERATIVE.match, clauses)) else None
 
 
 def _says_what_to_do(sentence: str) -> bool:
