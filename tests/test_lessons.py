@@ -199,12 +199,28 @@ def test_a_decision_confirmed_after_a_question_about_it(tmp_path: Path) -> None:
                 "assistant",
                 "I'd rather refetch on focus than keep a socket open for one number.",
             ),
-            ("user", "does that work when the laptop wakes from sleep?"),
+            ("user", "does refetching happen when the laptop wakes from sleep?"),
             ("assistant", "Yes: I'd use the focus event, so waking counts as a focus."),
             ("user", "fine by me, refetch on focus it is"),
         ],
     )
     assert draft.kind == "decision" and "refetch on focus than keep a socket" in draft.text
+
+
+def test_a_yes_after_an_unrelated_question_confirms_nothing(tmp_path: Path) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("bash", ("ls web/src/pages", "Report.tsx", False)),
+                ("assistant", "I'd rather refetch on focus than keep a socket open."),
+                ("user", "what's the staging url again?"),
+                ("assistant", "It is staging.example.test."),
+                ("user", "ok thanks"),
+            ],
+        )
+        == []
+    )
 
 
 def test_a_decision_keeps_the_question_of_options_it_answers(tmp_path: Path) -> None:
@@ -398,6 +414,30 @@ def test_a_one_off_request_after_an_edit_is_no_correction(tmp_path: Path) -> Non
                 ("edit", "rates.py"),
                 ("assistant", "Done, they are cached for an hour."),
                 ("user", "nice. rename the helper to cached_rates while you are there"),
+            ],
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the build still fails on main too. check the CI logs",
+        "hm, no errors in the console either. can you look at the network tab",
+        "can you go through the logs and find the first timeout",
+        "Also, you need to add the migration",
+    ],
+)
+def test_a_report_or_request_after_a_tool_call_is_no_lesson(tmp_path: Path, said: str) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("user", "Why is the dashboard empty?"),
+                ("bash", ("npm run build", "built in 2.1s", False)),
+                ("assistant", "The build passes; the page renders no rows."),
+                ("user", said),
             ],
         )
         == []

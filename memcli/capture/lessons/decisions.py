@@ -13,7 +13,14 @@ from collections.abc import Iterator
 
 from memcli.capture.lessons import patterns
 from memcli.capture.lessons.session import Candidate, Turn, add_files
-from memcli.capture.lessons.text import paths, prose, sentences, words
+from memcli.capture.lessons.text import (
+    MAX_SCANNED_CHARS,
+    content_words,
+    paths,
+    prose,
+    sentences,
+    words,
+)
 
 _CHOSEN_STOP = frozenset(
     "yes yep yeah yup sure ok okay agreed agree go with for ahead let's lets do use keep take "
@@ -48,15 +55,23 @@ def decisions(turns: list[Turn]) -> Iterator[Candidate]:
                 proposal = turn
         elif turn.role == "user":
             said = list(turn.said)
-            if proposal is not None and said and all(s.rstrip().endswith("?") for s in said):
-                if asked < MAX_QUESTIONS:  # "does it pause in the background?": still open
-                    asked += 1
-                    continue
+            if proposal is not None and asked < MAX_QUESTIONS and _asks_about(said, proposal):
+                asked += 1  # "does polling pause in the background?": the proposal stays open
+                continue
             if proposal is not None:
                 found = _agreed([proposal, *answers], turn)
                 if found is not None:
                     yield found
             proposal, answers, asked = None, [], 0
+
+
+def _asks_about(said: list[str], proposal: Turn) -> bool:
+    """Whether the user's message only asks about the proposal (a word of it in each
+    question)."""
+    if not said or not all(sentence.rstrip().endswith("?") for sentence in said):
+        return False
+    offered = content_words(proposal.prose[:MAX_SCANNED_CHARS])
+    return all(content_words(sentence) & offered for sentence in said)
 
 
 def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:

@@ -41,11 +41,14 @@ LEAD_IN = re.compile(
 
 RULE_START = re.compile(
     r"^(?:always|never|don'?t|do not|avoid|prefer|stop|remember to|be sure to|"
-    r"make sure (?:to )?(?:always|never)|only (?:use|run|call|import|edit|write|commit|push)|"
-    r"no (?:\S+ ){1,4}(?:in|inside|under|within|on))\b",
+    r"make sure (?:to )?(?:always|never)|only (?:use|run|call|import|edit|write|commit|push))\b",
     _I,
 )
 """A sentence that is a rule from its first word (after a lead-in)."""
+
+NONE_IN = re.compile(r"^no (?:\S+ ){1,4}(?:in|inside|under|within)\b", _I)
+"""A clause "no X in Y": a rule beside an instruction ("use the tokens, no raw hex in
+components"), else most often a report ("no errors in the log")."""
 
 RULE_ANYWHERE = Gated(
     r"\bwe (?:always|never|only|use|don'?t|do not|prefer|stick to|follow|keep|put|write|"
@@ -60,7 +63,9 @@ RULE_ANYWHERE = Gated(
     r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
     r"|\binstead of\b|\brather than\b|\bprefer\b"
     r"|^use\b[^.?]*?,? (?:not|never)\b"
-    r"|^(?!go\b|let)(?:\S+ ){1,6}(?:goes|go|lives?|belongs?) "
+    r"|^(?!(?:go|let'?s|can|could|would|will|please|pls|then|and|just|you|u)\b)"
+    r"(?:\S+ ){0,5}(?!(?:you|u|to|then|and|please|will|can|could|would)\b)\S+ "
+    r"(?:always |only )?(?:goes|go|lives?|belongs?) "
     r"(?:in|into|under|through|next to|beside|inside|alongside)\b"
     r"|\b(?:nobody|no one|no-one) (?:ever )?[a-z]+s\b",
     "goes ",
@@ -132,7 +137,7 @@ NARRATIVE_START = re.compile(r"^(?:i|i'm|i've|i'd|i was|my|we went|yesterday|tod
 """A user's sentence about themself (mid-sentence rule words there are no rule)."""
 
 CORRECTION_START = re.compile(
-    r"^(?:[a-z]+[,!]\s+)?"  # an interjection first: "whoa, please don't …"
+    r"^(?:(?!(?:also|and|then|next|now|so)\b)[a-z]+[,!]\s+)?"  # "whoa, please don't …"
     r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from)|"
     r"wrong|incorrect|"
     r"that'?s (?:wrong|not|incorrect|the wrong)|this is (?:wrong|not)|that is (?:wrong|not)|"
@@ -176,6 +181,13 @@ PURPOSE = re.compile(
     r"\b(?:so (?:that )?(?:we|you|it|they|the|nobody|no one)|because|otherwise|or else)\b", _I
 )
 """What makes an instruction a rule and not a one-off request: the reason it holds."""
+
+REDIRECT = re.compile(
+    r"^(?:(?:please|just|then|so)\s+)?(?:use|switch|keep|put|move|stick|go with|leave|revert|"
+    r"undo|drop|avoid|prefer|never|don'?t|do not|stop)\b",
+    _I,
+)
+"""An instruction that turns the agent to another way (not "check" or "run": a request)."""
 
 CONSEQUENCE = re.compile(
     r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|"

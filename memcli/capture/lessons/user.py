@@ -92,13 +92,18 @@ def is_rule(sentence: str) -> bool:
         return True
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
+    # "use the tokens, no raw hex values in components"
     purposed = bool(patterns.PURPOSE.search(body))
-    for index, clause in enumerate(_CLAUSE.split(body)):
-        if not index and not purposed:
-            continue
-        clause = patterns.LEAD_IN.sub("", clause.strip())
-        ruled = (index and patterns.RULE_START.match(clause)) or (
-            purposed and patterns.IMPERATIVE.match(clause) and patterns.PURPOSE.search(clause)
+    clauses = _CLAUSE.split(body)
+    if len(clauses) < 2 and not purposed:
+        return False
+    bodies = [patterns.LEAD_IN.sub("", clause.strip()) for clause in clauses]
+    instructed = any(map(patterns.IMPERATIVE.match, bodies))
+    for index, clause in enumerate(bodies):
+        ruled = (
+            (index and patterns.RULE_START.match(clause))
+            or (instructed and patterns.NONE_IN.match(clause))
+            or (purposed and patterns.IMPERATIVE.match(clause) and patterns.PURPOSE.search(clause))
         )
         if ruled and len(words(clause)) >= MIN_RULE_WORDS:
             return True
@@ -158,7 +163,7 @@ def _reasoned_redirect(said: list[str]) -> list[str] | None:
     clauses = [patterns.LEAD_IN.sub("", c.strip()) for part in parts for c in _CLAUSE.split(part)]
     if len(clauses) < 2 or patterns.NOT_A_RULE.search(" ".join(parts)):
         return None
-    return parts if any(map(patterns.IMPERATIVE.match, clauses)) else None
+    return parts if any(map(patterns.REDIRECT.match, clauses)) else None
 
 
 def _says_what_to_do(sentence: str) -> bool:
