@@ -23,7 +23,8 @@ MIN_RULE_WORDS = 4
 def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     """Corrections and rules, in the order the user said them.
 
-    In a session where no tool ran (talk only), a user's rule counts only when the
+    In a session where no tool ran (talk only), a correction needs the agent to have
+    announced or proposed work, and a user's rule counts only when the
     agent's reply takes it as an instruction ("Will do.") or it says it stands ("from
     now on"): talk of one's week that
     happens to say "never" is no rule for the work."""
@@ -34,8 +35,12 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     for position, turn in enumerate(turns):
         if turn.role != "user":
             if turn.role == "assistant":
-                acted = acted or bool(turn.prose.strip() or turn.message.tools)
                 used_tools = used_tools or bool(turn.message.tools)
+                acted = (
+                    acted
+                    or bool(turn.message.tools)
+                    or (bool(turn.said) and (worked or _offers_work(turn.said)))
+                )
                 add_files(touched, turn.message.edited)
             continue
         said = list(turn.said)
@@ -61,6 +66,12 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 yield Candidate("rule", parts, turn, found)
         acted = used_tools = False
         touched = []
+
+
+def _offers_work(said: tuple[str, ...]) -> bool:
+    """Whether the agent's words announce or propose work ("I'll hard-code the date
+    format"): in a talk-only session, only that is there to correct."""
+    return any(patterns.NARRATION.match(s) or patterns.PROPOSAL.search(s) for s in said)
 
 
 def _acknowledged(turns: list[Turn], position: int) -> bool:
