@@ -207,6 +207,19 @@ def test_a_decision_confirmed_after_a_question_about_it(tmp_path: Path) -> None:
     assert draft.kind == "decision" and "refetch on focus than keep a socket" in draft.text
 
 
+@pytest.mark.parametrize("answer", ["works for me", "sgtm", "alright, do it"])
+def test_a_decision_confirmed_in_other_words(tmp_path: Path, answer: str) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("ls jobs", "nightly.py", False)),
+            ("assistant", "I'd move the job to 3am because the backups finish by then."),
+            ("user", answer),
+        ],
+    )
+    assert draft.kind == "decision" and "backups finish by then" in draft.text
+
+
 def test_a_yes_after_an_unrelated_question_confirms_nothing(tmp_path: Path) -> None:
     assert (
         drafts_of(

@@ -338,7 +338,8 @@ CONFIRM = re.compile(
     r"^(?:yes|yep|yeah|yup|sure|ok|okay|agreed|agree|i agree|sounds (?:good|great|right)|"
     r"go (?:with|for|ahead)|let'?s (?:do|go|use|keep|take|pick)|do it|do that|lgtm|perfect|"
     r"makes sense|option|the (?:first|second|third|latter|former)|please do|correct|exactly|"
-    r"that works|good (?:idea|call)|great|fine|approved|ship it|use)\b",
+    r"that works|good (?:idea|call)|great|fine|approved|ship it|use|works for me|sgtm|"
+    r"alright|all right|deal|yes please|do so)\b",
     _I,
 )
 """A user's message that confirms a proposal starts like this."""
