@@ -55,11 +55,12 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             rest = said
         if not worked and not _acknowledged(turns, position):
             rest = [sentence for sentence in rest if patterns.STANDING.search(sentence)]
+        ruled = [is_rule(sentence) for sentence in rest]
         for index, sentence in enumerate(rest):
-            if is_rule(sentence):
+            if ruled[index]:
                 parts = [sentence]
                 following = rest[index + 1] if index + 1 < len(rest) else ""
-                if following and (_REASON_START.match(following) or is_rule(following)):
+                if following and (_REASON_START.match(following) or ruled[index + 1]):
                     parts.append(following)  # the reason, or the rule's other half
                 found: list[str] = []
                 add_files(found, paths(" ".join(parts)))
