@@ -517,6 +517,8 @@ def test_small_talk_that_says_never_or_always_gives_nothing(tmp_path: Path) -> N
                 ("assistant", "That might be worth raising. Want to start on something?"),
                 ("user", "later, talk soon"),
                 ("assistant", "Enjoy the rest of Porto then!"),
+                ("user", "Never slept so little in one week, honestly"),
+                ("assistant", "Right, that sounds rough. Get some rest."),
                 ("user", "No, it was Lisbon, not Porto. Never been to Porto."),
             ],
         )

@@ -197,8 +197,8 @@ CONSEQUENCE = re.compile(
 """A user's sentence saying what the agent's way does wrong."""
 
 ACKNOWLEDGE = re.compile(
-    r"^(?:will do|got it|noted|understood|ok(?:ay)?|sure|of course|certainly|right|"
-    r"sounds good|makes sense|good to know|i'?ll (?:remember|keep|use|stick|make sure|do)|"
+    r"^(?:(?:ok(?:ay)?|sure|right|understood)[,.!]?\s+)?"
+    r"(?:will do|got it|noted|understood|i'?ll (?:remember|keep|use|stick|make sure|do)|"
     r"i will (?:remember|keep|use|stick|make sure|do))\b",
     _I,
 )
