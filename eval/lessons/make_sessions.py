@@ -3,7 +3,8 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` and ``sessions_blind2.py`` (the ``blind`` and ``blind2`` halves) in its agent's
+``sessions_blind.py``, ``sessions_blind2.py`` (the ``blind`` and ``blind2`` halves) in
+its agent's
 format (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source and
 license) are copied from ``--public`` (files as their repositories hold them), trimmed:
