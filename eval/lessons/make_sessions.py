@@ -3,7 +3,8 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` (the ``blind`` half) in its agent's
+``sessions_blind.py``, ``sessions_blind2.py`` (the ``blind`` and ``blind2`` halves) in
+its agent's
 format (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source and
 license) are copied from ``--public`` (files as their repositories hold them), trimmed:
@@ -25,6 +26,7 @@ sys.path.insert(0, str(HERE))
 from formats import write_session  # noqa: E402
 from sessions import SESSIONS  # noqa: E402
 from sessions_blind import BLIND  # noqa: E402
+from sessions_blind2 import BLIND2  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -142,7 +144,7 @@ def main() -> None:
     out = HERE / "sessions"
     out.mkdir(exist_ok=True)
     labels = []
-    for index, (name, agent, half, steps) in enumerate([*SESSIONS, *BLIND]):
+    for index, (name, agent, half, steps) in enumerate([*SESSIONS, *BLIND, *BLIND2]):
         session = f"e{index:03d}-{name}"[:60]
         marked = write_session(out / f"{name}.jsonl", agent, session, steps)
         labels.append(

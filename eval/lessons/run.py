@@ -26,7 +26,7 @@ from memcli.capture.transcripts.records import read_messages
 from memcli.core.lesson import LESSON_KINDS, LessonDraft
 
 HERE = Path(__file__).resolve().parent
-HALVES = ("tune", "held", "fresh", "blind")
+HALVES = ("tune", "held", "fresh", "blind", "blind2")
 
 
 def normal(text: str) -> str:
@@ -169,6 +169,7 @@ def main() -> int:
             "held": "held half",
             "fresh": "fresh half",
             "blind": "blind half",
+            "blind2": "second blind half",
             None: "all sessions",
         }[half]
         print(
