@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from memcli.core.secrets import Policy
     from memcli.index import Entry
     from memcli.service.duplicates import Similar
-    from memcli.service.memory import Known, Memory
+    from memcli.service.index_lifecycle import Known
+    from memcli.service.memory import Memory
     from memcli.store.purge import Purged
 
 
