@@ -2,9 +2,10 @@
 
 ``schema`` holds the tables and every SQL statement; ``db`` the ``Index`` (the
 connection); ``refresh`` brings it up to date from git, reading files through
-``loading``; ``queries`` answers searches and listings; ``notes`` indexes and
-searches the curated notes (MEMORY.md, notes/) by section; ``fts`` turns what
-people type into FTS5 queries. Callers import from here.
+``loading``; ``queries`` answers searches and listings, a module a question
+(``ranking``, ``terms``, ``lookup``, ``listings``, over ``entries``); ``notes``
+indexes and searches the curated notes (MEMORY.md, notes/) by section; ``fts``
+turns what people type into FTS5 queries. Callers import from here.
 """
 
 from memcli.index.db import Index

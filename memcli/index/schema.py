@@ -147,7 +147,7 @@ DELETE_NOTE = "DELETE FROM notes WHERE rowid = ?"
 
 # ------------------------------------------------------------------- reads
 
-# Named, so that rows are read by column name (queries.EntryColumns), not position.
+# Named, so that rows are read by column name (entries.EntryColumns), not position.
 ENTRY_COLUMNS = ", ".join(
     f"m.{name} AS {name}"
     for name in (
@@ -189,7 +189,7 @@ CURRENT = """(:superseded OR NOT EXISTS (
 BM25 = "bm25(memories_fts, {})".format(", ".join(str(w) for w in WEIGHTS.values()))
 # Ranking reads only the full-text index; the join reads each hit's columns. Joining
 # every match before sorting doubles the cost of a word found in most memories, so the
-# best matches are ranked alone first and joined after (see Queries._ranked).
+# best matches are ranked alone first and joined after (see ranking.RankingQueries._ranked).
 RANK_FTS = f"""
 SELECT rowid, {BM25} FROM memories_fts WHERE memories_fts MATCH :match AND rowid >= :floor
 ORDER BY 2 LIMIT :window

@@ -6,7 +6,6 @@ plumbing under the store's write lock (:mod:`memcli.store.commit`).
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
@@ -15,14 +14,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from memcli.core import journal, places
+from memcli.core import places
 from memcli.core.chunks import MAX_NOTE_BYTES, MEMORY_MD, NOTES_DIR, is_note_path
-from memcli.core.crashpoints import crash_point
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
 from memcli.core.ids import ULID_RE
 from memcli.core.regular import NotRegularFile, open_regular
 from memcli.store.commit import commit_paths
-from memcli.store.git import Git, find_git_common_dir
+from memcli.store.git import Git
 from memcli.store.lock import exclusive_lock
 
 if TYPE_CHECKING:
@@ -118,40 +116,9 @@ class Store:
         told to ignore the store through its ``info/exclude`` (never through a
         tracked file of the user's).
         """
-        if self.root.exists() and not self.root.is_dir():
-            raise StoreError(f"{self.root} exists and is not a directory")
-        if not self.exists():
-            self._refuse_foreign_files()  # before the lock writes anything there
-        self.root.mkdir(parents=True, exist_ok=True)
-        cache_existed = (self.root / CACHE_DIR).exists()
-        with self.write_lock():
-            if self.exists():
-                return False
-            try:
-                self._refuse_foreign_files()
-            except StoreError:
-                if not cache_existed:  # filled meanwhile: take back the lock file
-                    (self.root / CACHE_DIR / LOCK_FILE).unlink(missing_ok=True)
-                    with contextlib.suppress(OSError):
-                        (self.root / CACHE_DIR).rmdir()
-                raise
-            self.git.run(["init", "-q", "--initial-branch=main"])
-            self.git.run(["config", "core.splitIndex", "true"])
-            (self.root / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
-            self.commit([".gitignore"], [], journal.INIT_MESSAGE)
-        if exclude_from is not None:
-            _add_exclude(exclude_from, self.root)
-        return True
+        from memcli.store.creation import create
 
-    def _refuse_foreign_files(self) -> None:
-        """A store is made only in an empty directory (or one holding mem's cache)."""
-        if not self.root.is_dir():
-            return
-        if any(p.name != CACHE_DIR for p in self.root.iterdir()):
-            raise StoreError(
-                f"{self.root} is not empty and not a git repository; "
-                "choose an empty or new directory for the store"
-            )
+        return create(self, exclude_from)
 
     # --------------------------------------------------------------- reading
 
@@ -398,31 +365,10 @@ class Store:
         ``exclusive``: only when nothing is at ``path`` (a hard link, which never
         replaces); else a ``StoreError`` and whatever is there stays.
         """
+        from memcli.store.atomic import write_atomically
+
         full = self.resolve_written(path)
-        full.parent.mkdir(parents=True, exist_ok=True)
-        temp = full.parent / f".{full.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(content)
-                if sync:
-                    handle.flush()
-                    os.fsync(handle.fileno())
-            crash_point("temp-written")
-            if not exclusive:
-                os.replace(temp, full)
-                return
-            try:
-                os.link(temp, full)
-            except FileExistsError:
-                raise StoreError(
-                    f"{path} appeared in the store meanwhile; nothing was written, and it "
-                    "was left as it is"
-                ) from None
-            temp.unlink()
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
+        write_atomically(full, path, content, sync=sync, exclusive=exclusive)
 
     def remove_file(self, path: str) -> None:
         self.resolve_written(path).unlink(missing_ok=True)
@@ -518,22 +464,3 @@ def digest(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha1(data, usedforsecurity=False).hexdigest()
-
-
-def _add_exclude(outer: Path, store_root: Path) -> None:
-    common = find_git_common_dir(outer)
-    if common is None:
-        return
-    try:
-        relative = store_root.resolve().relative_to(outer.resolve()).as_posix()
-    except ValueError:
-        return
-    exclude = common / "info" / "exclude"
-    line = f"/{relative}/"
-    existing = exclude.read_text(encoding="utf-8") if exclude.exists() else ""
-    if line not in existing.splitlines():
-        exclude.parent.mkdir(parents=True, exist_ok=True)
-        prefix = "" if not existing or existing.endswith("\n") else "\n"
-        exclude.write_text(
-            f"{existing}{prefix}# mem's project-local store\n{line}\n", encoding="utf-8"
-        )

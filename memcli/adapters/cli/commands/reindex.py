@@ -10,7 +10,7 @@ from memcli.core.errors import ProblemsReported
 from memcli.core.text import counted
 
 if TYPE_CHECKING:
-    from memcli.service.memory import Drift
+    from memcli.service.index_check import Drift
 
 
 @click.command()
