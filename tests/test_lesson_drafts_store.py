@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 
 import memcli
 from memcli.core.lesson import LessonDraft
-from tests.conftest import git, mem, mem_json, run_mem
+from tests.conftest import git, mem, mem_json, run_mem, user_config
 from tests.test_lessons import (
     GEMINI_NOTE,
     SESSION,
@@ -248,3 +249,64 @@ def test_codex_and_gemini_session_ends_draft_too(store: Path, tmp_path: Path) ->
     sources = {(d["source"]["agent"], d["source"]["message"]) for d in mem_json("review")}
     assert sources == {("codex", "3"), ("gemini", "m2")}
     assert len(draft_commits(store)) == 2
+
+
+JWT = (
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+    "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+GH_TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+def no_part_of(secret: str, store: Path) -> None:
+    """Neither the secret nor any 12 characters of it in the store's files or history."""
+    history = git(store, "log", "-p", "--all") + mem("review", "--json").stdout
+    assert not [
+        secret[i : i + 12] for i in range(len(secret) - 11) if secret[i : i + 12] in history
+    ]
+
+
+def test_a_secret_a_cut_goes_through_leaves_no_part_of_it(store: Path, tmp_path: Path) -> None:
+    # The title's cut (80 characters) and a failed command's (200) each fall inside a
+    # secret: what is left of it no longer looks like one, so redacting after the cut
+    # kept it. Redacted before the cut, nothing of it is stored.
+    flags = " ".join(f"--opt{i}" for i in range(19))
+    command = f"pytest tests/test_s3.py {flags} --token {GH_TOKEN}"
+    assert command.index(GH_TOKEN) < 200 < command.index(GH_TOKEN) + len(GH_TOKEN)
+    steps: list[Step] = [
+        ("user", "Fix the upload tests please."),
+        ("assistant", "Looking."),
+        ("user", f"Always use token {JWT} for the staging deploy, never the prod one."),
+        ("bash", (command, "E  NoSuchBucket: the bucket does not exist", True)),
+        ("assistant", "It fails because moto starts every test with no buckets, so create it."),
+        ("edit", "tests/conftest.py"),
+        ("bash", (command, "6 passed", False)),
+    ]
+    claude_session(tmp_path, steps)
+    path = tmp_path / f"{SESSION}.jsonl"
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    assert mem_json(*argv, "--drafts-only")["drafts"] == 2
+    no_part_of(GH_TOKEN, store)
+    no_part_of(JWT, store)
+
+
+def test_a_secret_the_extract_commands_cuts_go_through_leaves_no_part_of_it(
+    store: Path, tmp_path: Path
+) -> None:
+    answer = [
+        {
+            "kind": "rule",
+            "title": f"Use token {JWT}",
+            "text": "Use the staging token.",
+            "message": "u2",
+        },
+        {"kind": "note", "text": "Note " + "that the build is slow " * 45 + JWT, "message": "u2"},
+    ]
+    script = tmp_path / "extract.py"
+    script.write_text(f"import sys\nsys.stdin.read()\nprint({json.dumps(answer)!r})\n")
+    user_config(f"[extract]\ncommand = {json.dumps(f'{sys.executable} {script}')}\n")
+    claude_session(tmp_path, [("user", "Add zod."), ("assistant", "Ok."), ("user", "Thanks.")])
+    path = tmp_path / f"{SESSION}.jsonl"
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    assert mem_json(*argv, "--drafts-only")["drafts"] == 2
+    no_part_of(JWT, store)

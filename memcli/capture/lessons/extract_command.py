@@ -23,6 +23,7 @@ from memcli.capture.lessons.session import MAX_FILES, turns
 from memcli.capture.lessons.text import MAX_QUOTE_CHARS, MAX_TITLE_CHARS, title
 from memcli.capture.transcripts.records import TranscriptMessage
 from memcli.core.lesson import LESSON_KINDS, LessonDraft, LessonKind
+from memcli.core.secrets import redacted_head
 
 MAX_MESSAGE_CHARS = 2000
 MAX_RESULT_CHARS = 300
@@ -112,7 +113,11 @@ def session_json(
         message = turn.message
         text = turn.prose if turn.role != "tool" else message.text
         limit = MAX_RESULT_CHARS if turn.role == "tool" else MAX_MESSAGE_CHARS
-        item: dict[str, Any] = {"id": turn.id, "role": turn.role, "text": text[:limit]}
+        item: dict[str, Any] = {
+            "id": turn.id,
+            "role": turn.role,
+            "text": redacted_head(text, limit),
+        }
         for name in ("files", "commands"):
             values = getattr(message, name)
             if values:
@@ -185,11 +190,15 @@ def _draft(item: Any, number: int, *, ids: set[str], session: str, agent: str) -
         raise ExtractFailed(f"{where} has a title that is not text")
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise ExtractFailed(f"{where} has files that are not a list of paths")
-    text = " ".join(text.split())[:MAX_TEXT_CHARS]
+    text = redacted_head(" ".join(text.split()), MAX_TEXT_CHARS)
     chosen: LessonKind = kind
     return LessonDraft(
         kind=chosen,
-        title=" ".join(given_title.split())[:MAX_TITLE_CHARS] if given_title else title(text),
+        title=(
+            redacted_head(" ".join(given_title.split()), MAX_TITLE_CHARS)
+            if given_title
+            else title(text)
+        ),
         text=text,
         session=session,
         message=message,
