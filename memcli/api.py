@@ -514,13 +514,28 @@ class MemStore:
 
     def accept_drafts(self, ids: str | Sequence[str] | None = None) -> Records:
         """Accept several waiting lesson drafts (``None``: every one), each in its own
-        commit; none is accepted unless every id is found. Each answer as ``accept_draft``."""
+        commit; none is accepted unless every id is found. Each answer as ``accept_draft``.
+        One refused (a secret, a bad field) stops the rest; its error names those accepted
+        before it, which stay accepted."""
+        from memcli.core.errors import MemError
+
         with self._use() as memory:
             if not memory.store.exists():
                 return []
             drafts = _lesson_drafts(memory)
             chosen = drafts.waiting() if ids is None else drafts.resolve(_refs(ids))
-        return [self.accept_draft(draft.id) for draft in chosen]
+        done: list[dict[str, Any]] = []
+        for draft in chosen:
+            try:
+                done.append(self.accept_draft(draft.id))
+            except MemError as exc:
+                if done:
+                    kept = ", ".join(answer["draft"] for answer in done)
+                    exc.args = (
+                        f"accepted {kept}; {draft.id} and the rest are left waiting: {exc}",
+                    )
+                raise
+        return done
 
     def expire_drafts(self) -> tuple[str, ...]:
         """Remove the lesson drafts older than ``[review] expire`` in one commit; their ids."""
