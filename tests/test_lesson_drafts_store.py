@@ -310,3 +310,26 @@ def test_a_secret_the_extract_commands_cuts_go_through_leaves_no_part_of_it(
     argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
     assert mem_json(*argv, "--drafts-only")["drafts"] == 2
     no_part_of(JWT, store)
+
+
+@pytest.mark.e2e
+def test_a_capture_killed_while_drafting_leaves_the_store_as_it_was(
+    tmp_path: Path, store: Path
+) -> None:
+    # The [extract] command kills mem (SIGKILL) while mem waits for its drafts.
+    killer = tmp_path / "killer.py"
+    killer.write_text("import os, signal, sys\nsys.stdin.read()\nos.kill(os.getppid(), 9)\n")
+    user_config(f"[extract]\ncommand = {json.dumps(f'{sys.executable} {killer}')}\n")
+    head = git(store, "rev-parse", "HEAD")
+    path = transcript(tmp_path)
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    killed = run_mem(*argv, "--cwd", str(tmp_path))
+    assert killed.returncode == -signal.SIGKILL
+    assert git(store, "rev-parse", "HEAD") == head
+    assert git(store, "status", "--porcelain", "--ignored", "--", "drafts") == ""
+    # Run again (mem's own drafting): the session's drafts arrive whole, in one commit.
+    user_config("")
+    done = run_mem(*argv, "--cwd", str(tmp_path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["drafts"] == 3
+    assert draft_commits(store) == ["drafts: 3 lessons from claude session 7e550000-000"]
