@@ -333,3 +333,22 @@ def test_a_capture_killed_while_drafting_leaves_the_store_as_it_was(
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["drafts"] == 3
     assert draft_commits(store) == ["drafts: 3 lessons from claude session 7e550000-000"]
+
+
+def test_review_lists_the_drafts_when_the_expired_cannot_be_removed(
+    store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (store / "mem.toml").write_text('[review]\nexpire = "7d"\n')
+    monkeypatch.setenv("MEM_NOW", "2026-01-01T00:00:00Z")
+    with memcli.open_store(store) as opened:
+        opened.add_drafts([lesson("Prefer httpx over requests in new code.")])
+    monkeypatch.setenv("MEM_NOW", "2026-01-06T00:00:00Z")
+    with memcli.open_store(store) as opened:
+        (fresh,) = opened.add_drafts([lesson("Never push on Fridays.")])["added"]
+    monkeypatch.setenv("MEM_NOW", "2026-01-09T00:00:00Z")
+    git(store, "checkout", "-q", "--detach")  # no commit can be made: the listing goes on
+    head = git(store, "rev-parse", "HEAD")
+    assert [d["id"] for d in mem_json("review")] == [fresh["id"]]
+    result = mem("review", "--no-interactive")
+    assert fresh["id"] in result.stdout and "detached HEAD" in result.stderr
+    assert git(store, "rev-parse", "HEAD") == head

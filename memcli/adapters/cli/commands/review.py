@@ -10,7 +10,7 @@ import click
 from memcli.adapters.cli.guard_options import suggestion_hint
 from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
-from memcli.core.errors import InvalidInput, MemError
+from memcli.core.errors import InvalidInput, MemError, StoreError
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -58,7 +58,11 @@ def review(
     if ctx.invoked_subcommand is not None:
         return
     store = _store(store_dir, project)
-    expired = store.expire_drafts()
+    try:
+        expired = store.expire_drafts()
+    except StoreError as exc:  # no commit can be made now: they are never listed all the same
+        notice(f"{exc} (the expired drafts are removed later)")
+        expired = ()
     if expired:
         notice(f"removed {len(expired)} expired draft{'s' * (len(expired) != 1)}")
     drafts = store.drafts()
