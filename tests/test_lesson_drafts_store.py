@@ -352,3 +352,31 @@ def test_review_lists_the_drafts_when_the_expired_cannot_be_removed(
     result = mem("review", "--no-interactive")
     assert fresh["id"] in result.stdout and "detached HEAD" in result.stderr
     assert git(store, "rev-parse", "HEAD") == head
+
+
+def test_a_private_span_over_several_lines_or_sentences_is_never_drafted(
+    store: Path, tmp_path: Path
+) -> None:
+    # Drafting reads a message sentence by sentence: a span cut in two there left its
+    # end ("….</private>") with no opening tag for the screening to find.
+    steps: list[Step] = [
+        ("user", "Fix the deploy."),
+        ("assistant", "Looking."),
+        (
+            "user",
+            "Also: <private>never say that we deploy from the laptop in room 4.\n"
+            "Always deploy from the laptop in room 4 on Fridays.</private>",
+        ),
+        (
+            "user",
+            "<private>The vault lives on the host in room 9. Always open the vault from "
+            "room 9, never remotely.</private> Always run the linter before pushing.",
+        ),
+        ("assistant", "Note that the dev server must be restarted after changing .env files."),
+    ]
+    claude_session(tmp_path, steps)
+    path = tmp_path / f"{SESSION}.jsonl"
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    assert mem_json(*argv, "--drafts-only")["drafts"] >= 1
+    stored = git(store, "log", "-p", "--all") + mem("review", "--json").stdout
+    assert "room 4" not in stored and "room 9" not in stored and "private>" not in stored
