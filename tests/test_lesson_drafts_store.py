@@ -380,3 +380,21 @@ def test_a_private_span_over_several_lines_or_sentences_is_never_drafted(
     assert mem_json(*argv, "--drafts-only")["drafts"] >= 1
     stored = git(store, "log", "-p", "--all") + mem("review", "--json").stdout
     assert "room 4" not in stored and "room 9" not in stored and "private>" not in stored
+
+
+def test_a_secret_the_cut_of_a_long_message_goes_through_leaves_no_part_of_it(
+    store: Path, tmp_path: Path
+) -> None:
+    from memcli.capture.lessons.text import MAX_SCANNED_CHARS
+
+    filler = "Here is the build log you asked about, " + "line by line, " * 8 + "as it came.\n"
+    filler *= 60
+    rule = f"Always use the token {JWT} for staging."
+    head = filler[: MAX_SCANNED_CHARS - len("Always use the token ") - 40]
+    message = head + "\n" + rule + "\n" + filler
+    assert message.index(JWT) < MAX_SCANNED_CHARS < message.index(JWT) + len(JWT)
+    claude_session(tmp_path, [("user", "Fix it."), ("assistant", "Ok."), ("user", message)])
+    path = tmp_path / f"{SESSION}.jsonl"
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    mem_json(*argv, "--drafts-only")
+    no_part_of(JWT, store)

@@ -2,9 +2,10 @@
 
 A message is read as prose only: fenced code, quoted tool output and markdown
 tables are left out, and each line of a list is a sentence of its own. What is
-quoted keeps the transcript's words; only markup and surrounding space go. Every
-cut redacts a likely secret it goes through (``core.secrets.redacted_head``): what
-is left of one no longer looks like a secret, and would pass the screening.
+quoted keeps the transcript's words; only markup and surrounding space go. No cut
+keeps part of a secret, which would no longer look like one and pass the screening:
+a quote's or a title's cut redacts it (``core.secrets.redacted_head``), a long
+message's cut sentence is left out.
 """
 
 from __future__ import annotations
@@ -41,7 +42,11 @@ _URL = re.compile(r"\bhttps?://\S+")
 
 def prose(text: str) -> str:
     """The message's prose: its head, code fences, tables and quoted blocks out."""
-    text = redacted_head(text, MAX_SCANNED_CHARS)
+    if len(text) > MAX_SCANNED_CHARS:
+        # The cut sentence is left out: unfinished, and maybe through a secret that no
+        # longer looks like one (redacting each long message instead costs seconds).
+        text = text[:MAX_SCANNED_CHARS]
+        text = text[: max(text.rfind("\n"), text.rfind(". ") + 1, 0)]
     if "```" in text or "~~~" in text:
         text = _FENCE.sub("\n", text)
     if "|" in text or ">" in text:
