@@ -193,3 +193,12 @@ def test_session_start_says_when_drafts_wait(store: Path) -> None:
     assert "never npm" not in text  # the count only, never a draft's text
     mem("review", "accept", "--all")
     assert "mem review" not in mem("context").stdout
+
+
+def test_a_draft_emptied_by_hand_is_listed_not_a_crash(store: Path, drafts: list[str]) -> None:
+    emptied = store / "drafts" / f"{drafts[0]}.md"
+    head, _, _body = emptied.read_text().partition("\n---\n")
+    emptied.write_text(head + "\n---\n")
+    result = mem("review", "--no-interactive")
+    assert all(identity in result.stdout for identity in drafts)
+    assert "internal error" not in result.output

@@ -145,7 +145,7 @@ def _store(store_dir: str | None, project: str | None) -> MemStore:
 def _show(draft: dict[str, Any], *, whole: bool = False) -> None:
     source = draft["source"]
     click.echo(f"{draft['id']}  {draft['type']:<10}  {draft['title']}")
-    text = draft["text"] if whole else draft["text"].splitlines()[0][:200]
+    text = draft["text"] if whole else next(iter(draft["text"].splitlines()), "")[:200]
     for line in text.splitlines():
         click.echo(f"    {line}")
     where = f"{source['agent']} session {source['session'][:12]}, message {source['message']}"
