@@ -398,3 +398,22 @@ def test_a_secret_the_cut_of_a_long_message_goes_through_leaves_no_part_of_it(
     argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
     mem_json(*argv, "--drafts-only")
     no_part_of(JWT, store)
+
+
+def test_a_lesson_the_team_keeps_is_not_drafted_and_drafts_stay_in_the_project_store(
+    tmp_path: Path, isolated_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "shop"
+    project.mkdir()
+    git(project, "init", "-q")
+    monkeypatch.chdir(project)
+    mem("init", "--layer", "team")
+    mem("save", "--layer", "team", "--type", "preference", STEPS[7][1])
+    claude_session(tmp_path, STEPS)
+    path = tmp_path / f"{SESSION}.jsonl"
+    argv = ["capture", "session-end", "--session", SESSION, "--transcript", str(path)]
+    assert mem_json(*argv, "--cwd", str(project), "--drafts-only")["drafts"] == 2
+    assert "pytest functions" not in mem("review", "--json").stdout
+    assert not (project / ".mem-team" / "drafts").exists()
+    (store,) = [p for p in Path(os.environ["MEM_HOME"]).iterdir() if p.name != "_user"]
+    assert len(list((store / "drafts").iterdir())) == 2
