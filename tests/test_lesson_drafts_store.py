@@ -417,3 +417,46 @@ def test_a_lesson_the_team_keeps_is_not_drafted_and_drafts_stay_in_the_project_s
     assert not (project / ".mem-team" / "drafts").exists()
     (store,) = [p for p in Path(os.environ["MEM_HOME"]).iterdir() if p.name != "_user"]
     assert len(list((store / "drafts").iterdir())) == 2
+
+
+def test_the_messages_kept_for_drafting_hold_a_bounded_part_of_each(
+    store: Path, tmp_path: Path
+) -> None:
+    # The latest messages are kept for drafting while the summary streams the rest: a
+    # transcript of long messages kept them whole (memory grew with the transcript).
+    import tracemalloc
+
+    from memcli.capture.session_end import capture_session_end
+    from memcli.service.memory import Memory
+    from memcli.store.location import locate
+
+    def drafted(session: str) -> int:
+        memory = Memory(locate(str(store), None, tmp_path), notify=lambda _line: None)
+        try:
+            transcript = tmp_path / f"{SESSION}.jsonl"
+            return capture_session_end(
+                memory,
+                agent="claude",
+                session=session,
+                transcript=transcript,
+                cwd=None,
+                summary=False,
+            ).drafts
+        finally:
+            memory.close()
+
+    # Once first, so that what every run loads once (settings, the index) is not counted.
+    claude_session(tmp_path, [("user", "Always run the linter before pushing.")])
+    assert drafted("warm-up") == 1
+    steps: list[Step] = [("user", "Fix the build please.")]
+    for number in range(24):
+        steps += [("assistant", f"Step {number}. " + "word " * 400_000), ("user", "Go on.")]
+    steps.append(("user", "No, we use pnpm here, never npm."))
+    claude_session(tmp_path, steps)
+    tracemalloc.start()
+    try:
+        assert drafted(SESSION) == 1
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 24 * 2_000_000 // 2  # well under the 48 MB of text the transcript holds
