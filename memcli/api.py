@@ -314,7 +314,9 @@ class MemStore:
 
     def accept_drafts(self, ids: str | Sequence[str] | None = None) -> Records:
         """Accept several waiting lesson drafts (``None``: every one), each in its own
-        commit; none is accepted unless every id is found. Each answer as ``accept_draft``."""
+        commit; none is accepted unless every id is found. Each answer as ``accept_draft``.
+        One refused (a secret, a bad field) stops the rest; its error names those accepted
+        before it, which stay accepted."""
         from memcli.api_calls import drafts
 
         return drafts.accept_each(self, ids)

@@ -682,6 +682,22 @@ def test_the_extract_command_drafts_instead(tmp_path: Path) -> None:
     }
 
 
+def test_the_extract_command_is_given_no_secret_and_no_private_span(tmp_path: Path) -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    user_config(f"[extract]\ncommand = {json.dumps(extract_command(tmp_path, '[]'))}\n")
+    steps: list[Step] = [
+        ("user", f"Deploy with the token {token} please."),
+        ("assistant", "I'll run the deploy."),
+        ("bash", ("./deploy.sh", "<private>host db7.internal</private> failed: denied", True)),
+        ("user", "No, <private>the vault is in room 9.\nNever</private> deploy on Fridays."),
+    ]
+    messages = claude_session(tmp_path, steps)
+    draft_session(messages, session=SESSION, agent="claude", config=config.load(None))
+    given = (tmp_path / "given.json").read_text()
+    assert "[REDACTED:github-token]" in given and "failed: denied" in given
+    assert token not in given and "db7" not in given and "room 9" not in given
+
+
 @pytest.mark.parametrize(
     ("answer", "status", "why"),
     [

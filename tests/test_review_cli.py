@@ -108,6 +108,24 @@ def test_accept_all_and_reject(store: Path, drafts: list[str]) -> None:
     assert len(mem_json("list")) == 2
 
 
+def test_accept_all_stopped_by_one_draft_says_what_it_accepted(
+    store: Path, drafts: list[str]
+) -> None:
+    # A draft edited by hand to hold a secret is refused as `mem save` would refuse it;
+    # those accepted before it are committed, and the one line says which they were.
+    order = [d["id"] for d in mem_json("review")]
+    refused = store / "drafts" / f"{order[1]}.md"
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    refused.write_text(refused.read_text() + f"Token {token} too.\n")
+    git(store, "commit", "-qam", "a draft edited by hand")
+    result = mem("review", "accept", "--all", expect=1)
+    (line,) = result.output.strip().splitlines()
+    assert [d["id"] for d in mem_json("review")] == order[1:]
+    assert order[0] in line and order[1] in line and token not in line
+    (kept,) = mem_json("list")
+    assert mem_json("show", kept["id"])[0]["lesson_draft"] == order[0]
+
+
 def test_an_unknown_id_changes_nothing(store: Path, drafts: list[str]) -> None:
     head = git(store, "rev-parse", "HEAD")
     for argv in (["accept", drafts[0], "ffffffff"], ["reject", "nope", drafts[1]]):
@@ -175,3 +193,12 @@ def test_session_start_says_when_drafts_wait(store: Path) -> None:
     assert "never npm" not in text  # the count only, never a draft's text
     mem("review", "accept", "--all")
     assert "mem review" not in mem("context").stdout
+
+
+def test_a_draft_emptied_by_hand_is_listed_not_a_crash(store: Path, drafts: list[str]) -> None:
+    emptied = store / "drafts" / f"{drafts[0]}.md"
+    head, _, _body = emptied.read_text().partition("\n---\n")
+    emptied.write_text(head + "\n---\n")
+    result = mem("review", "--no-interactive")
+    assert all(identity in result.stdout for identity in drafts)
+    assert "internal error" not in result.output

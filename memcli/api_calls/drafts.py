@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memcli.api_calls import checks
+from memcli.core.errors import MemError
 
 if TYPE_CHECKING:
     from memcli.api import MemStore, Records
@@ -67,7 +68,16 @@ def accept_each(store: MemStore, ids: object) -> Records:
             return []
         drafts = _lesson_drafts(memory)
         chosen = drafts.waiting() if ids is None else drafts.resolve(checks.refs(ids))
-    return [store.accept_draft(draft.id) for draft in chosen]
+    done: list[dict[str, Any]] = []
+    for draft in chosen:
+        try:
+            done.append(store.accept_draft(draft.id))
+        except MemError as exc:
+            if done:
+                kept = ", ".join(answer["draft"] for answer in done)
+                exc.args = (f"accepted {kept}; {draft.id} and the rest are left waiting: {exc}",)
+            raise
+    return done
 
 
 def expire(store: MemStore) -> tuple[str, ...]:

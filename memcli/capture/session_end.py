@@ -43,6 +43,9 @@ MAX_TRANSCRIPT_BYTES = 1 << 30
 """A transcript is read up to this many bytes (streamed: memory stays bounded)."""
 MAX_DRAFTED_MESSAGES = 4000
 """Lessons are drafted from a session's latest messages, this many at most."""
+MAX_DRAFTED_TEXT = 16_000
+"""Of each message kept for drafting, the text's head (drafting reads 6,000 characters):
+what is kept stays bounded however long the transcript's messages are."""
 
 
 def start_detached(argv: list[str], cwd: Path | None, who: str) -> bool:
@@ -153,7 +156,7 @@ def capture_session_end(
     root = str(cwd) if cwd else None
     facts = SessionFacts.gather(None, _kept_in(messages, latest) if summary else (), root)
     if not summary:
-        latest.extend(messages)
+        latest.extend(map(_for_drafting, messages))
     drafts = draft_lessons(memory, list(latest), agent=agent, session=session, cwd=cwd)
     if not summary:
         return CaptureResult("drafted" if drafts else "nothing", drafts=drafts)
@@ -196,8 +199,23 @@ def _kept_in(
 ) -> Iterator[TranscriptMessage]:
     """``messages``, each also appended to ``kept``."""
     for message in messages:
-        kept.append(message)
+        kept.append(_for_drafting(message))
         yield message
+
+
+def _for_drafting(message: TranscriptMessage) -> TranscriptMessage:
+    """The message with at most ``MAX_DRAFTED_TEXT`` characters of its text; a user's
+    with what they typed only (``real_request``: its injected blocks out while whole)."""
+    text = message.text
+    if not isinstance(text, str) or len(text) <= MAX_DRAFTED_TEXT:
+        return message
+    import dataclasses
+
+    from memcli.capture.session_summary import real_request
+
+    if message.role == "user":
+        text = real_request(text) or ""
+    return dataclasses.replace(message, text=text[:MAX_DRAFTED_TEXT])
 
 
 def draft_lessons(

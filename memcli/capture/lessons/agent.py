@@ -22,11 +22,14 @@ from memcli.capture.lessons import patterns
 from memcli.capture.lessons.session import Candidate, Turn, add_files
 from memcli.capture.lessons.text import paths, words
 from memcli.capture.session_summary import SHELL_TOOLS
+from memcli.core.secrets import redacted_head
 
 MAX_OPEN_FAILURES = 20
 MAX_EXPLANATIONS = 8
 MAX_TRACKED_CALLS = 256
 MAX_ERROR_CHARS = 200
+MAX_OUTPUT_TAIL = 4000
+"""Of a failed tool result, the end read for its error line."""
 MIN_NOTE_WORDS = 5
 _SHELLS = SHELL_TOOLS | {"shell_command"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -153,7 +156,7 @@ def _root_cause(failure: _Failure, *, outright_only: bool) -> Candidate | None:
     files: list[str] = []
     add_files(files, failure.edited)
     add_files(files, paths(" ".join(parts)))
-    extra = {"command": failure.command[:MAX_ERROR_CHARS]}
+    extra = {"command": redacted_head(failure.command, MAX_ERROR_CHARS)}
     if failure.error:
         extra["error"] = failure.error
     return Candidate("root_cause", parts, turn, files, extra)
@@ -161,11 +164,14 @@ def _root_cause(failure: _Failure, *, outright_only: bool) -> Candidate | None:
 
 def _error(output: str) -> str:
     """The line of a failed result that names the error (short), or its last line."""
-    lines = [line.strip() for line in output[-4000:].splitlines() if line.strip()]
+    tail = output[-MAX_OUTPUT_TAIL:]
+    if len(output) > MAX_OUTPUT_TAIL:
+        tail = tail.partition("\n")[2]  # its first line cut: maybe through a secret
+    lines = [line.strip() for line in tail.splitlines() if line.strip()]
     for line in reversed(lines):
         if _ERROR_LINE.search(line):
-            return line[:MAX_ERROR_CHARS]
-    return lines[-1][:MAX_ERROR_CHARS] if lines else ""
+            return redacted_head(line, MAX_ERROR_CHARS)
+    return redacted_head(lines[-1], MAX_ERROR_CHARS) if lines else ""
 
 
 def _named_causes(turn: Turn, said: list[str]) -> Iterator[Candidate]:

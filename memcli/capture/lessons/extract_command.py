@@ -2,9 +2,10 @@
 
 It reads one JSON object on stdin (``session_json``: instructions, the session and
 agent, and its messages, the latest that fit in ``max_input_chars``; each message's
-text cut, a tool result's more) and answers with its drafts: a JSON array, or one
-JSON object a line, each ``{kind, title, text, files, message}`` (``title`` and
-``files`` optional; ``message`` the id of a message it was given). It is run bounded
+text cut, a tool result's more, ``<private>`` spans out and likely secrets redacted)
+and answers with its drafts: a JSON array, or one JSON object a line, each
+``{kind, title, text, files, message}`` (``title`` and ``files`` optional;
+``message`` the id of a message it was given). It is run bounded
 (``capture.bounded_command``). ``draft_session`` runs it when one is set (only the
 user's own config.toml may set it: ``core.trust``) and falls back to mem's own
 ``draft_lessons`` on any failure (exit status, timeout, no JSON, a wrong shape),
@@ -19,10 +20,12 @@ from typing import Any
 
 from memcli.capture.bounded_command import CommandFailed, run_bounded
 from memcli.capture.lessons.drafting import MAX_DRAFTS, draft_lessons
-from memcli.capture.lessons.session import MAX_FILES, turns
+from memcli.capture.lessons.session import MAX_FILES, Turn, turns
 from memcli.capture.lessons.text import MAX_QUOTE_CHARS, MAX_TITLE_CHARS, title
 from memcli.capture.transcripts.records import TranscriptMessage
 from memcli.core.lesson import LESSON_KINDS, LessonDraft, LessonKind
+from memcli.core.secrets import redact, redacted_head
+from memcli.core.validate import strip_private
 
 MAX_MESSAGE_CHARS = 2000
 MAX_RESULT_CHARS = 300
@@ -110,9 +113,8 @@ def session_json(
     ids: set[str] = set()
     for turn in reversed(turns(messages)):
         message = turn.message
-        text = turn.prose if turn.role != "tool" else message.text
         limit = MAX_RESULT_CHARS if turn.role == "tool" else MAX_MESSAGE_CHARS
-        item: dict[str, Any] = {"id": turn.id, "role": turn.role, "text": text[:limit]}
+        item: dict[str, Any] = {"id": turn.id, "role": turn.role, "text": _given(turn, limit)}
         for name in ("files", "commands"):
             values = getattr(message, name)
             if values:
@@ -128,6 +130,17 @@ def session_json(
     body = json.dumps(head, ensure_ascii=False)[: -len("[]}")]
     text = body + "[" + ", ".join(reversed(kept)) + "]}"
     return {"text": text, "ids": ids}
+
+
+def _given(turn: Turn, limit: int) -> str:
+    """What the command reads of one message: at most ``limit`` characters, its
+    ``<private>`` spans out and its likely secrets redacted, as a save would store it."""
+    if turn.role != "tool":
+        text = turn.prose  # its private spans out already
+    else:
+        text = turn.message.text if isinstance(turn.message.text, str) else ""
+        text = strip_private(redacted_head(text, 4 * limit))
+    return redact(redacted_head(text, limit))
 
 
 def parse_answer(
@@ -185,11 +198,15 @@ def _draft(item: Any, number: int, *, ids: set[str], session: str, agent: str) -
         raise ExtractFailed(f"{where} has a title that is not text")
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise ExtractFailed(f"{where} has files that are not a list of paths")
-    text = " ".join(text.split())[:MAX_TEXT_CHARS]
+    text = redacted_head(" ".join(text.split()), MAX_TEXT_CHARS)
     chosen: LessonKind = kind
     return LessonDraft(
         kind=chosen,
-        title=" ".join(given_title.split())[:MAX_TITLE_CHARS] if given_title else title(text),
+        title=(
+            redacted_head(" ".join(given_title.split()), MAX_TITLE_CHARS)
+            if given_title
+            else title(text)
+        ),
         text=text,
         session=session,
         message=message,

@@ -3,7 +3,9 @@
 Subagents' messages and compaction summaries are left out (a summary paraphrases,
 drafting quotes); a user message is what the person typed (``real_request``: meta
 and injected text out); an assistant message loses the lines that render its tool
-calls. Tool results stay, for their failure and their commands, never to be quoted.
+calls. ``<private>`` spans go before anything is split into sentences: a span cut in
+two there would leave its end with no opening tag for the screening to find. Tool
+results stay, for their failure and their commands, never to be quoted.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from memcli.capture.lessons.text import MAX_SENTENCES, sentences
 from memcli.capture.session_summary import real_request
 from memcli.capture.transcripts.records import TranscriptMessage
 from memcli.core.lesson import LessonKind
+from memcli.core.validate import strip_private
 
 MAX_MESSAGES = 20_000
 """Of a longer session, the latest messages are read."""
@@ -72,6 +75,7 @@ def turns(messages: Sequence[TranscriptMessage]) -> list[Turn]:
             found.append((position + 1, message, _assistant_prose(message)))
         elif message.role == "tool":
             found.append((position + 1, message, ""))
+    found = [(position, message, strip_private(prose)) for position, message, prose in found]
     speaking = sum(1 for _p, _m, prose in found if prose) or 1
     each = max(MIN_SENTENCES, min(MAX_SENTENCES, MAX_SESSION_SENTENCES // speaking))
     return [

@@ -2,13 +2,18 @@
 
 A message is read as prose only: fenced code, quoted tool output and markdown
 tables are left out, and each line of a list is a sentence of its own. What is
-quoted keeps the transcript's words; only markup and surrounding space go.
+quoted keeps the transcript's words; only markup and surrounding space go. No cut
+keeps part of a secret, which would no longer look like one and pass the screening:
+a quote's or a title's cut redacts it (``core.secrets.redacted_head``), a long
+message's cut sentence is left out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+
+from memcli.core.secrets import redacted_head
 
 MAX_SCANNED_CHARS = 6000
 """Of one message, what drafting reads (a longer one: its head)."""
@@ -37,7 +42,11 @@ _URL = re.compile(r"\bhttps?://\S+")
 
 def prose(text: str) -> str:
     """The message's prose: its head, code fences, tables and quoted blocks out."""
-    text = text[:MAX_SCANNED_CHARS]
+    if len(text) > MAX_SCANNED_CHARS:
+        # The cut sentence is left out: unfinished, and maybe through a secret that no
+        # longer looks like one (redacting each long message instead costs seconds).
+        text = text[:MAX_SCANNED_CHARS]
+        text = text[: max(text.rfind("\n"), text.rfind(". ") + 1, 0)]
     if "```" in text or "~~~" in text:
         text = _FENCE.sub("\n", text)
     if "|" in text or ">" in text:
@@ -102,7 +111,7 @@ def quote(parts: list[str]) -> str:
     text = " ".join(part.strip() for part in parts if part.strip())
     if len(text) <= MAX_QUOTE_CHARS:
         return text
-    head = text[: MAX_QUOTE_CHARS - 1]
+    head = redacted_head(text, MAX_QUOTE_CHARS - 1)
     space = head.rfind(" ")
     return (head[:space] if space > MAX_QUOTE_CHARS // 2 else head).rstrip(" ,;:") + "…"
 
@@ -122,7 +131,7 @@ def title(text: str) -> str:
     stripped = _TITLE_LEAD.sub("", first).strip(" \"'`") or first
     stripped = stripped.rstrip(".!;:, ")
     if len(stripped) > MAX_TITLE_CHARS:
-        head = stripped[: MAX_TITLE_CHARS - 1]
+        head = redacted_head(stripped, MAX_TITLE_CHARS - 1)
         space = head.rfind(" ")
         stripped = (head[:space] if space > MAX_TITLE_CHARS // 2 else head).rstrip(" ,;:") + "…"
     return stripped[:1].upper() + stripped[1:] if stripped else "Lesson"

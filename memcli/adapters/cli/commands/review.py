@@ -10,7 +10,7 @@ import click
 from memcli.adapters.cli.guard_options import suggestion_hint
 from memcli.adapters.cli.options import json_option, notice, open_memory, store_options
 from memcli.adapters.cli.output import echo_json
-from memcli.core.errors import InvalidInput, MemError
+from memcli.core.errors import InvalidInput, MemError, StoreError
 
 if TYPE_CHECKING:
     from memcli.api import MemStore
@@ -58,7 +58,11 @@ def review(
     if ctx.invoked_subcommand is not None:
         return
     store = _store(store_dir, project)
-    expired = store.expire_drafts()
+    try:
+        expired = store.expire_drafts()
+    except StoreError as exc:  # no commit can be made now: they are never listed all the same
+        notice(f"{exc} (the expired drafts are removed later)")
+        expired = ()
     if expired:
         notice(f"removed {len(expired)} expired draft{'s' * (len(expired) != 1)}")
     drafts = store.drafts()
@@ -141,7 +145,7 @@ def _store(store_dir: str | None, project: str | None) -> MemStore:
 def _show(draft: dict[str, Any], *, whole: bool = False) -> None:
     source = draft["source"]
     click.echo(f"{draft['id']}  {draft['type']:<10}  {draft['title']}")
-    text = draft["text"] if whole else draft["text"].splitlines()[0][:200]
+    text = draft["text"] if whole else next(iter(draft["text"].splitlines()), "")[:200]
     for line in text.splitlines():
         click.echo(f"    {line}")
     where = f"{source['agent']} session {source['session'][:12]}, message {source['message']}"
