@@ -446,12 +446,19 @@ def test_the_messages_kept_for_drafting_hold_a_bounded_part_of_each(
             memory.close()
 
     # Once first, so that what every run loads once (settings, the index) is not counted.
-    claude_session(tmp_path, [("user", "Always run the linter before pushing.")])
+    claude_session(
+        tmp_path,
+        [("user", "Always run the linter before pushing."), ("assistant", "Will do.")],
+    )
     assert drafted("warm-up") == 1
     steps: list[Step] = [("user", "Fix the build please.")]
     for number in range(24):
         steps += [("assistant", f"Step {number}. " + "word " * 400_000), ("user", "Go on.")]
-    steps.append(("user", "No, we use pnpm here, never npm."))
+    steps += [
+        ("assistant", "I'll install eslint with npm."),
+        ("bash", ("npm install -D eslint", "added 1 package", False)),
+        ("user", "No, we use pnpm here, never npm."),
+    ]
     claude_session(tmp_path, steps)
     tracemalloc.start()
     try:
