@@ -247,12 +247,17 @@ def test_capture_uses_the_command_and_falls_back_with_the_reason(
     assert shown["request"] == "explain the cache layout" and shown["completed"] is None
 
 
-def test_the_summarize_command_is_given_no_secret(store: Path, tmp_path: Path) -> None:
+def test_the_summarize_command_is_given_no_secret_and_no_private_span(
+    store: Path, tmp_path: Path
+) -> None:
     # The command is often a hosted model: a token anywhere in the session's facts (not
     # only where the input is cut) must not reach it.
     token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     other = Transcript(tmp_path / "o.jsonl", session="secret-session")
-    other.user(f"deploy with the token {token} and explain the cache layout")
+    other.user(
+        f"deploy with the token {token} and explain the cache layout"
+        " <private>the vault is in room 4</private>"
+    )
     other.say(f"I used {token} to deploy. Two levels: memory, then disk.")
     seen = tmp_path / "seen.txt"
     spy = _script(
@@ -264,6 +269,7 @@ def test_the_summarize_command_is_given_no_secret(store: Path, tmp_path: Path) -
     )
     given = seen.read_text()
     assert "cache layout" in given and token not in given and token[:12] not in given
+    assert "room 4" not in given
 
 
 def test_capture_is_once_per_session_and_skips_a_session_without_a_request(

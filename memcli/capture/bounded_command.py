@@ -2,10 +2,11 @@
 
 ``[summarize] command`` and ``[consolidate] command`` are run this way. The command
 (split like a shell would, but run without one) gets its input on stdin, cut to
-``max_input`` characters, every likely secret in it redacted (the command is often a
-hosted model); its stdout, read up to ``MAX_OUTPUT_BYTES``, is the answer. The
-deadline runs from its start, its input written within it; what a process it started
-elsewhere writes after it ended is not waited for. A non-zero exit, a timeout (its whole process group is killed), no
+``max_input`` characters, every likely secret in it redacted and ``<private>`` spans
+left out (the command is often a hosted model); its stdout, read up to
+``MAX_OUTPUT_BYTES``, is the answer. The deadline runs from its start, its input
+written within it; what a process it started elsewhere writes after it ended is not
+waited for. A non-zero exit, a timeout (its whole process group is killed), no
 answer or too long an answer is a ``CommandFailed`` with the reason: the caller falls
 back to what mem does without it.
 """
@@ -28,6 +29,7 @@ class CommandFailed(Exception):
 def run_bounded(command: str, text: str, *, timeout: float, max_input: int) -> str:
     """The command's answer to ``text`` on its stdin (cut to ``max_input`` characters)."""
     from memcli.core.secrets import CUT_MARGIN, redact, redacted_head
+    from memcli.core.validate import strip_private
 
     try:
         argv = shlex.split(command)
@@ -36,7 +38,7 @@ def run_bounded(command: str, text: str, *, timeout: float, max_input: int) -> s
     if not argv:
         raise CommandFailed("the command is empty")
     # Redacted whole, then cut: a secret the cut goes through is redacted by the cut.
-    head = redact(text[: max_input + 2 * CUT_MARGIN])
+    head = redact(strip_private(text)[: max_input + 2 * CUT_MARGIN])
     given = redacted_head(head, max_input).encode("utf-8", "replace")
     try:
         process = subprocess.Popen(
