@@ -171,6 +171,46 @@ def test_a_root_cause_needs_the_failure_the_explanation_and_the_change_that_pass
     assert (draft.kind, draft.text) == ("root_cause", outright)
 
 
+def test_a_root_cause_of_a_piped_command_told_failed_by_its_output(tmp_path: Path) -> None:
+    """A pipe hides the exit status: the output's "error:" tells the failure, the rerun
+    is the same command up to its first pipe, and the explanation is quoted whole."""
+    explained = (
+        "The table moved into its own file and lost the annotation it had before. "
+        "The linker now sees two copies of the symbol."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            (
+                "bash",
+                ("make build 2>&1 | grep error:", "src/a.c:4: error: duplicate symbol", False),
+            ),
+            ("assistant", explained),
+            ("edit", "src/a.c"),
+            ("bash", ("make build 2>&1 | tail -1", "built target app", False)),
+        ],
+    )
+    assert draft.kind == "root_cause" and draft.text == explained
+    assert draft.extra["command"].startswith("make build")
+
+
+def test_a_root_cause_confirmed_by_another_command_that_passed(tmp_path: Path) -> None:
+    """The check after the change may be another command than the one that failed."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            (
+                "bash",
+                ("kubectl describe pod api-1 | tail -2", "Liveness probe failed: timeout", False),
+            ),
+            ("assistant", "The service needs about 40s to warm up, so the kubelet kills it early."),
+            ("edit", "deploy/api.yaml"),
+            ("bash", ("kubectl rollout status deploy/api", "successfully rolled out", False)),
+        ],
+    )
+    assert draft.kind == "root_cause" and "40s to warm up" in draft.text
+
+
 def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> None:
     proposal: list[Step] = [
         ("user", "Which queue should the exports use?"),
