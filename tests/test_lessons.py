@@ -211,6 +211,24 @@ def test_a_root_cause_confirmed_by_another_command_that_passed(tmp_path: Path) -
     assert draft.kind == "root_cause" and "40s to warm up" in draft.text
 
 
+def test_a_one_off_task_said_with_we_now_is_no_rule(tmp_path: Path) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                (
+                    "user",
+                    "Please update the README install section, we now publish to PyPI as "
+                    "quill, so pip install quill instead of the git URL.",
+                ),
+                ("edit", "README.md"),
+                ("assistant", "Updated the install section."),
+            ],
+        )
+        == []
+    )
+
+
 def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> None:
     proposal: list[Step] = [
         ("user", "Which queue should the exports use?"),
@@ -436,6 +454,61 @@ def test_a_rule_said_without_always_or_never(tmp_path: Path, said: str, rule: st
         ],
     )
     assert [rule in d.text for d in drafts] == [True]
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "this ships to windows too. Everything under tools/ has to build with cmake alone, "
+            "check it on the windows runner",
+            "Everything under tools/ has to build with cmake alone",
+        ),
+        (
+            "ok it works but hold on. any schema change goes through a migration, add one",
+            "any schema change goes through a migration",
+        ),
+        (
+            "please undo that. we list hosts explicitly in every inventory file.",
+            "we list hosts explicitly in every inventory file",
+        ),
+        (
+            "pls no setters. immutable records only in this codebase, make the fields final",
+            "immutable records only in this codebase",
+        ),
+    ],
+)
+def test_a_rule_said_by_its_scope(tmp_path: Path, said: str, rule: str) -> None:
+    """What every X must do or where any X goes, what is done "only in this codebase",
+    what "we" do in every X."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "Add the invoices table."),
+            ("edit", "db/schema.sql"),
+            ("assistant", "The invoices table is in."),
+            ("user", said),
+            ("assistant", "Understood."),
+        ],
+    )
+    assert [rule in d.text for d in drafts] == [True]
+
+
+def test_a_redirect_saying_what_the_agents_way_ignores(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "Show the report dates."),
+            ("bash", ("cat report.py", "now = datetime.now()", False)),
+            ("assistant", "I'll format datetime.now() as the report date."),
+            (
+                "user",
+                "that has the same problem. Use the clock helper — datetime.now() ignores the "
+                "account's time zone",
+            ),
+        ],
+    )
+    assert draft.kind == "correction" and "Use the clock helper" in draft.text
 
 
 def test_a_redirect_with_its_reason_is_a_correction_whole(tmp_path: Path) -> None:

@@ -100,6 +100,28 @@ RULE_ANYWHERE = Gated(
 )
 """A rule said in the middle of a sentence."""
 
+RULE_SCOPED = Gated(
+    r"(?:^|[,;:.!—–]\s*|\b(?:so|and|but|since|because)\s+)(?:every|everything|all|any|each)\b"
+    r"(?:\s+\S+){0,5}?\s+(?:must|has to|have to|needs? to|goes|go|belongs?|lives?)\b"
+    r"|\bonly\b(?:\s+\S+){0,4}?\s+(?:in|across|throughout) (?:this|our) "
+    r"(?:codebase|code|repo|repository|project|app|team|service)\b"
+    r"|\S+ only (?:in|across|throughout) (?:this|our) "
+    r"(?:codebase|code|repo|repository|project|app|team|service)\b"
+    r"|\bwe (?!now\b|just\b|had\b|did\b|went\b|were\b|got\b)[a-z]+ \S+(?: \S+){0,4} "
+    r"(?:in|across|for|on) (?:every|all|each)\b",
+    "every",
+    "all",
+    "any",
+    "each",
+    "only",
+    "we ",
+)
+"""A rule by its scope: what every X must do or where any X goes, what is done "only in
+this codebase", what "we" do in every X."""
+
+NEWS = re.compile(r"\b(?:we|they|it) (?:now|just|recently)\b|\bas of (?:today|now)\b", _I)
+"""What changed ("we now publish to PyPI"): a fact for a one-off task, not a rule."""
+
 NOT_A_RULE = Gated(
     r"^(?:don'?t worry|don'?t forget|do not worry|never ?mind|no worries|stop here|"
     r"don'?t bother|don'?t know|i (?:don'?t|never) (?:know|remember|understand|mind|think)|"
@@ -190,7 +212,8 @@ REDIRECT = re.compile(
 """An instruction that turns the agent to another way (not "check" or "run": a request)."""
 
 CONSEQUENCE = re.compile(
-    r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|"
+    r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|ignores?|"
+    r"locks?|wipes?|loses?|leaks?|(?:has|have) the same problem|"
     r"(?:just|only) (?:hides|masks|moves|papers over))\b",
     _I,
 )

@@ -100,7 +100,11 @@ def is_rule(sentence: str) -> bool:
     body = patterns.LEAD_IN.sub("", sentence)
     if patterns.NARRATIVE_START.match(body):
         return False
+    if patterns.NEWS.search(body) and not patterns.STANDING.search(body):
+        return False
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
+        return True
+    if patterns.RULE_SCOPED.search(body):
         return True
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
