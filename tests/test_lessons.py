@@ -423,6 +423,20 @@ def gemini_session(path: Path, session: str, turns: list[tuple[str, str, str]]) 
     return path
 
 
+def drafts_after_work(tmp_path: Path, said: str) -> list[Any]:
+    """The drafts of ``said`` told just after the agent's edit, and taken as said."""
+    return drafts_of(
+        tmp_path,
+        [
+            ("user", "Add the invoices table."),
+            ("edit", "db/schema.sql"),
+            ("assistant", "The invoices table is in."),
+            ("user", said),
+            ("assistant", "Understood."),
+        ],
+    )
+
+
 @pytest.mark.parametrize(
     ("said", "rule"),
     [
@@ -443,17 +457,7 @@ def gemini_session(path: Path, session: str, turns: list[tuple[str, str, str]]) 
 )
 def test_a_rule_said_without_always_or_never(tmp_path: Path, said: str, rule: str) -> None:
     """Where a thing goes, what nobody does, an instruction with its reason, "no X in Y"."""
-    drafts = drafts_of(
-        tmp_path,
-        [
-            ("user", "Add the invoices table."),
-            ("edit", "db/schema.sql"),
-            ("assistant", "The invoices table is in."),
-            ("user", said),
-            ("assistant", "Understood."),
-        ],
-    )
-    assert [rule in d.text for d in drafts] == [True]
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
 
 
 @pytest.mark.parametrize(
@@ -481,17 +485,7 @@ def test_a_rule_said_without_always_or_never(tmp_path: Path, said: str, rule: st
 def test_a_rule_said_by_its_scope(tmp_path: Path, said: str, rule: str) -> None:
     """What every X must do or where any X goes, what is done "only in this codebase",
     what "we" do in every X."""
-    drafts = drafts_of(
-        tmp_path,
-        [
-            ("user", "Add the invoices table."),
-            ("edit", "db/schema.sql"),
-            ("assistant", "The invoices table is in."),
-            ("user", said),
-            ("assistant", "Understood."),
-        ],
-    )
-    assert [rule in d.text for d in drafts] == [True]
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
 
 
 def test_a_redirect_saying_what_the_agents_way_ignores(tmp_path: Path) -> None:
