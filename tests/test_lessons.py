@@ -278,6 +278,27 @@ def test_a_decision_confirmed_in_other_words(tmp_path: Path, answer: str) -> Non
     assert draft.kind == "decision" and "backups finish by then" in draft.text
 
 
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        "I'd put the retry in the http client, which holds the connection pool already.",
+        "I'd run it in the release job right after the build: the deploy job has no registry "
+        "credentials at all.",
+        "I'd name the bucket assets-{env}, so staging and prod never share uploads.",
+    ],
+)
+def test_a_decision_whose_reason_is_a_clause_after_it(tmp_path: Path, proposal: str) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "Where should the retry go?"),
+            ("assistant", proposal),
+            ("user", "yes do that"),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("decision", proposal)
+
+
 def test_a_yes_after_an_unrelated_question_confirms_nothing(tmp_path: Path) -> None:
     assert (
         drafts_of(

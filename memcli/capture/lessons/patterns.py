@@ -351,9 +351,12 @@ REASON = re.compile(
     r"\b(?:because|since|so that|so (?:we|they|it|you|the)|as it|as they|which (?:means|keeps|"
     r"avoids|gives|"
     r"makes|lets|works)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
-    r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper|, so)\b"
+    r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper)\b"
+    r"|, (?:so|which|while|whereas)\b"  # "…, which has no length cap"
     r"|\brather\b.+?\bthan\b"  # "I'd rather poll than add a websocket"
-    r"|(?<=\w): (?:they|it|that|this|these|those)\b",  # "I'd do all three: they are ids"
+    r"|(?<=\w): (?:they|it|that|this|these|those)\b"  # "I'd do all three: they are ids"
+    r"|\bi(?:'d| would| suggest| recommend)\b[^:?]*(?<=\w): \S+(?: \S+){3}",
+    # "I'd add it after migrate: supervisor only restarts …"
     _I,
 )
 
