@@ -391,6 +391,26 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
     assert draft.guard is None  # a note is no rule
 
 
+@pytest.mark.parametrize(
+    ("said", "note"),
+    [
+        (
+            "Done. Note for the next person changing the format: the fixtures are generated "
+            "from schema.json, not by hand.",
+            "the fixtures are generated from schema.json",
+        ),
+        (
+            "Done, tests pass. SCHEMA_VERSION in store.py has to be raised with every change "
+            "to the format.",
+            "SCHEMA_VERSION in store.py has to be raised with every change",
+        ),
+    ],
+)
+def test_a_note_for_whoever_comes_next(tmp_path: Path, said: str, note: str) -> None:
+    drafts = drafts_of(tmp_path, [("user", "Change the export format."), ("assistant", said)])
+    assert [(d.kind, note in d.text) for d in drafts] == [("note", True)]
+
+
 def test_codex_and_gemini_sessions_are_drafted_too(tmp_path: Path) -> None:
     codex = codex_rollout(
         tmp_path / "rollout.jsonl",

@@ -239,6 +239,9 @@ STANDING = re.compile(
 NOTE = Gated(
     r"^(?:note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
     r"one thing to (?:know|note|remember))\s*[:,—–-]"
+    r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
+    r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
+    r"every time|each time)\b"  # "X has to be bumped with it"
     r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
     r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
     r"|\b(?:must|needs? to|has to|have to|should) be (?:re-?started|re-?built|re-?run|"
