@@ -91,7 +91,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
         message = turn.message
         if turn.role == "assistant":
             said = list(turn.said)
-            parts = _account(said) if open_failures else None
+            # a shell call's text may hold its command's lines (a commit message): no account
+            parts = _account(said) if open_failures and not message.commands else None
             account = (turn, parts) if parts else None
             for failure in open_failures.values():
                 if failure.pending is None and not failure.edited:
