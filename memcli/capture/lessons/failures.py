@@ -11,17 +11,26 @@ from __future__ import annotations
 import re
 
 MAX_READ_CHARS = 2000
-_FAILED_OUTPUT = re.compile(
-    r"\berror(?:\[\w+\])?: |\bFAILED\b|\bFAILURE\b|\bTraceback \(most recent call last\)"
-    r"|\w(?:Error|Exception): |\b[1-9]\d* (?:failed|failing)\b|\bFailures: [1-9]"
-    r"|(?i:probe failed\b)|\bAborted with [1-9]|\bundefined reference to\b"
+_SIGNS: tuple[tuple[str, re.Pattern[str] | None], ...] = (
+    ("error", re.compile(r"\berror(?:\[\w+\])?: ")),
+    ("FAIL", re.compile(r"\bFAIL(?:ED|URE)\b")),
+    ("Traceback (most recent call last)", None),
+    ("Error: ", re.compile(r"\wError: ")),
+    ("Exception: ", re.compile(r"\wException: ")),
+    (" fail", re.compile(r"\b[1-9]\d* fail(?:ed|ing)\b")),
+    ("Failures: ", re.compile(r"Failures: [1-9]")),
+    ("robe failed", None),
+    ("Aborted with ", re.compile(r"\bAborted with [1-9]")),
+    ("undefined reference to", None),
 )
-
-_WORDS = ("rror", "xception", "FAIL", "ail", "Abort", "undefined")
-"""One of these is in every output ``_FAILED_OUTPUT`` matches: a cheap test first."""
+"""Each sign of a failure: a substring that must be there (a quick test), then the
+pattern that tells it, if the substring alone does not."""
 
 
 def looks_failed(output: str) -> bool:
     """Whether ``output`` shows a failure (conservatively: a clean run never says so)."""
     tail = output[-MAX_READ_CHARS:]
-    return any(word in tail for word in _WORDS) and bool(_FAILED_OUTPUT.search(tail))
+    return any(
+        needle in tail and (pattern is None or pattern.search(tail) is not None)
+        for needle, pattern in _SIGNS
+    )
