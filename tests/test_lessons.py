@@ -211,6 +211,26 @@ def test_a_root_cause_confirmed_by_another_command_that_passed(tmp_path: Path) -
     assert draft.kind == "root_cause" and "40s to warm up" in draft.text
 
 
+def test_a_root_cause_of_a_failure_the_user_reported(tmp_path: Path) -> None:
+    """No command failed: the user said what fails, the agent explained it, changed a
+    file, and a check passed."""
+    explained = (
+        "The proxy terminates TLS and forwards plain http to the app, and the app then "
+        "redirects every request to https again."
+    )
+    steps: list[Step] = [
+        ("user", "the login page redirects to itself forever since the proxy move"),
+        ("bash", ("curl -sI https://example.test/login | head -1", "HTTP/2 301", False)),
+        ("assistant", explained),
+        ("edit", "ops/proxy.conf"),
+        ("bash", ("curl -sI https://example.test/login | head -1", "HTTP/2 200", False)),
+    ]
+    (draft,) = drafts_of(tmp_path, steps)
+    assert (draft.kind, draft.text, draft.files) == ("root_cause", explained, ("ops/proxy.conf",))
+    # A request that reports nothing failing gives no root cause.
+    assert drafts_of(tmp_path, [("user", "make the login page use the new logo"), *steps[1:]]) == []
+
+
 def test_a_one_off_task_said_with_we_now_is_no_rule(tmp_path: Path) -> None:
     assert (
         drafts_of(

@@ -8,8 +8,9 @@ after the failure that the change followed; either is quoted with the sentences
 around it (``MAX_QUOTED_SENTENCES``). "The same command" is compared up to its first
 pipe or redirect, with arguments added or dropped. When the explanation came before
 the change, any other command that passed, or the agent saying it works now, also
-confirms it. The files edited between the failure and the pass are the files
-involved. An explanation that names the root cause outright ("The culprit was …")
+confirms it. A user's message that reports a failure ("/login redirects to itself
+forever") is a failure too, explained only by such a message of substance. The
+files edited between the failure and the pass are the files involved. An explanation that names the root cause outright ("The culprit was …")
 counts after an edit even when the command was not run again.
 
 A note is an agent's sentence that flags something as worth knowing
@@ -53,6 +54,15 @@ _WORKS_NOW = re.compile(
     re.I,
 )
 """The agent saying the change worked: a pass without a run of its own."""
+_REPORT = re.compile(
+    r"\b(?:fail(?:s|ed|ing)?|broken?|breaks|crash(?:es|ed|ing)?|errors?|doesn'?t work|"
+    r"isn'?t working|stopped working|(?:is|went|goes|turned) red|keeps? \w+ing|forever|"
+    r"hangs?|times? out|timing out)\b",
+    re.I,
+)
+"""A user's report that something fails: a failure the agent may explain and fix."""
+_REPORTED = "#reported"
+"""The key of the failure the user last reported (no command's key holds a "#")."""
 _LOOKING = re.compile(
     r"^\s*(?:git (?:status|diff|log|show)|ls|cat|grep|rg|head|tail|find|sed -n|echo|pwd|wc)\b"
 )
@@ -65,6 +75,7 @@ class _Failure:
     error: str
     explanations: list[tuple[Turn, list[str], bool]] = field(default_factory=list)
     edited: list[str] = field(default_factory=list)
+    reported: bool = False  # told by the user, not by a command's result
     pending: tuple[Turn, list[str]] | None = None  # the first message of substance since
     account: tuple[Turn, list[str]] | None = None  # ...the user last spoke, once a change followed
 
@@ -92,7 +103,10 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
         if turn.role == "assistant":
             said = list(turn.said)
             # a shell call's text may hold its command's lines (a commit message): no account
-            parts = _account(said) if open_failures and not message.commands else None
+            waiting = not message.commands and any(
+                f.pending is None and not f.edited for f in open_failures.values()
+            )
+            parts = _account(said) if waiting else None
             account = (turn, parts) if parts else None
             for failure in open_failures.values():
                 if failure.pending is None and not failure.edited:
@@ -100,7 +114,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 add_files(failure.edited, message.edited)
                 if message.edited and failure.account is None:
                     failure.account = failure.pending
-                _explain(failure, turn, said)
+                if not failure.reported:
+                    _explain(failure, turn, said)
             if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in said):
                 yield from _confirmed(open_failures)
             yield from _notes(turn, said)
@@ -116,6 +131,10 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             for failure in open_failures.values():
                 if not failure.edited:
                     failure.pending = None
+            reported = _reported(turn)
+            if reported and len(open_failures) < MAX_OPEN_FAILURES:
+                open_failures.pop(_REPORTED, None)  # the latest report only
+                open_failures[_REPORTED] = _Failure("", reported, reported=True)
         elif turn.role == "tool":
             commands = calls.get(message.parent or "")
             if commands is None:  # no id to tell its call by (Codex): the last shell call's
@@ -154,6 +173,11 @@ def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
         if shorter.count(" ") >= 1 and longer.startswith(shorter + " "):
             return failed
     return None
+
+
+def _reported(turn: Turn) -> str:
+    """The sentence of a user's message that reports a failure, if one does."""
+    return next((s[:MAX_ERROR_CHARS] for s in turn.said[:3] if _REPORT.search(s)), "")
 
 
 def _awaits_pass(open_failures: dict[str, _Failure]) -> bool:
@@ -239,7 +263,7 @@ def _root_cause(failure: _Failure, *, outright_only: bool) -> Candidate | None:
     files: list[str] = []
     add_files(files, failure.edited)
     add_files(files, paths(" ".join(parts)))
-    extra = {"command": failure.command[:MAX_ERROR_CHARS]}
+    extra = {"command": failure.command[:MAX_ERROR_CHARS]} if failure.command else {}
     if failure.error:
         extra["error"] = failure.error
     return Candidate("root_cause", parts, turn, files, extra)

@@ -110,9 +110,9 @@ RULE_SCOPED = Gated(
     r"|\bwe (?!now\b|just\b|had\b|did\b|went\b|were\b|got\b)[a-z]+ \S+(?: \S+){0,4} "
     r"(?:in|across|for|on) (?:every|all|each)\b",
     "every",
-    "all",
-    "any",
-    "each",
+    "all ",
+    "any ",
+    "each ",
     "only",
     "we ",
 )

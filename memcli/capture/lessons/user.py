@@ -98,10 +98,13 @@ def is_rule(sentence: str) -> bool:
     if patterns.NOT_A_RULE.search(sentence):
         return False
     body = patterns.LEAD_IN.sub("", sentence)
-    if patterns.NARRATIVE_START.match(body):
+    if patterns.NARRATIVE_START.match(body) or not _states_rule(body):
         return False
-    if patterns.NEWS.search(body) and not patterns.STANDING.search(body):
-        return False
+    # news for a one-off task ("we now publish as tidemark, so …") states no rule
+    return not patterns.NEWS.search(body) or bool(patterns.STANDING.search(body))
+
+
+def _states_rule(body: str) -> bool:
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
         return True
     if patterns.RULE_SCOPED.search(body):
