@@ -1,17 +1,18 @@
 """What the agent found: the root causes of failures it fixed, and the notes it flagged.
 
-A root cause is told by three things in a row: a command whose result failed (by
-its status, or by its output: ``failures.looks_failed``), the agent's explanation,
-and a change (a file edited) after which the same command passed. The explanation is
-a sentence saying why (``CAUSE``), or else the agent's first message of substance
-after the failure that the change followed; either is quoted with the sentences
-around it (``MAX_QUOTED_SENTENCES``). "The same command" is compared up to its first
-pipe or redirect, with arguments added or dropped. When the explanation came before
-the change, any other command that passed, or the agent saying it works now, also
-confirms it. A user's message that reports a failure ("/login redirects to itself
-forever") is a failure too, explained only by such a message of substance. The
-files edited between the failure and the pass are the files involved. An explanation that names the root cause outright ("The culprit was …")
-counts after an edit even when the command was not run again.
+A root cause is told by three things in a row: a command whose result failed (by its
+status, or by its output: ``failures.looks_failed``), the agent's explanation, and a
+change (a file edited) after which the same command passed. The explanation is a
+sentence saying why (``CAUSE``), or else the agent's first message of substance after
+the failure that the change followed; either is quoted with the sentences around it
+(``MAX_QUOTED_SENTENCES``). "The same command" is compared up to its first pipe or
+redirect, with arguments added or dropped. When the explanation came before the change,
+any other command that passed, or the agent saying it works now, also confirms it. A
+user's message that reports a failure ("/login redirects to itself forever") is a
+failure too, explained only by such a message of substance. The files edited between the
+failure and the pass are the files involved. An explanation that names the root cause
+outright ("The culprit was …") counts after an edit even when the command was not run
+again.
 
 A note is an agent's sentence that flags something as worth knowing
 ("Note that the dev server must be restarted after …").
