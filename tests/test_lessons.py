@@ -171,6 +171,84 @@ def test_a_root_cause_needs_the_failure_the_explanation_and_the_change_that_pass
     assert (draft.kind, draft.text) == ("root_cause", outright)
 
 
+def test_a_root_cause_of_a_piped_command_told_failed_by_its_output(tmp_path: Path) -> None:
+    """A pipe hides the exit status: the output's "error:" tells the failure, the rerun
+    is the same command up to its first pipe, and the explanation is quoted whole."""
+    explained = (
+        "The table moved into its own file and lost the annotation it had before. "
+        "The linker now sees two copies of the symbol."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            (
+                "bash",
+                ("make build 2>&1 | grep error:", "src/a.c:4: error: duplicate symbol", False),
+            ),
+            ("assistant", explained),
+            ("edit", "src/a.c"),
+            ("bash", ("make build 2>&1 | tail -1", "built target app", False)),
+        ],
+    )
+    assert draft.kind == "root_cause" and draft.text == explained
+    assert draft.extra["command"].startswith("make build")
+
+
+def test_a_root_cause_confirmed_by_another_command_that_passed(tmp_path: Path) -> None:
+    """The check after the change may be another command than the one that failed."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            (
+                "bash",
+                ("kubectl describe pod api-1 | tail -2", "Liveness probe failed: timeout", False),
+            ),
+            ("assistant", "The service needs about 40s to warm up, so the kubelet kills it early."),
+            ("edit", "deploy/api.yaml"),
+            ("bash", ("kubectl rollout status deploy/api", "successfully rolled out", False)),
+        ],
+    )
+    assert draft.kind == "root_cause" and "40s to warm up" in draft.text
+
+
+def test_a_root_cause_of_a_failure_the_user_reported(tmp_path: Path) -> None:
+    """No command failed: the user said what fails, the agent explained it, changed a
+    file, and a check passed."""
+    explained = (
+        "The proxy terminates TLS and forwards plain http to the app, and the app then "
+        "redirects every request to https again."
+    )
+    steps: list[Step] = [
+        ("user", "the login page redirects to itself forever since the proxy move"),
+        ("bash", ("curl -sI https://example.test/login | head -1", "HTTP/2 301", False)),
+        ("assistant", explained),
+        ("edit", "ops/proxy.conf"),
+        ("bash", ("curl -sI https://example.test/login | head -1", "HTTP/2 200", False)),
+    ]
+    (draft,) = drafts_of(tmp_path, steps)
+    assert (draft.kind, draft.text, draft.files) == ("root_cause", explained, ("ops/proxy.conf",))
+    # A request that reports nothing failing gives no root cause.
+    assert drafts_of(tmp_path, [("user", "make the login page use the new logo"), *steps[1:]]) == []
+
+
+def test_a_one_off_task_said_with_we_now_is_no_rule(tmp_path: Path) -> None:
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                (
+                    "user",
+                    "Please update the README install section, we now publish to PyPI as "
+                    "quill, so pip install quill instead of the git URL.",
+                ),
+                ("edit", "README.md"),
+                ("assistant", "Updated the install section."),
+            ],
+        )
+        == []
+    )
+
+
 def test_a_decision_proposed_with_its_reason_and_confirmed(tmp_path: Path) -> None:
     proposal: list[Step] = [
         ("user", "Which queue should the exports use?"),
@@ -218,6 +296,27 @@ def test_a_decision_confirmed_in_other_words(tmp_path: Path, answer: str) -> Non
         ],
     )
     assert draft.kind == "decision" and "backups finish by then" in draft.text
+
+
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        "I'd put the retry in the http client, which holds the connection pool already.",
+        "I'd run it in the release job right after the build: the deploy job has no registry "
+        "credentials at all.",
+        "I'd name the bucket assets-{env}, so staging and prod never share uploads.",
+    ],
+)
+def test_a_decision_whose_reason_is_a_clause_after_it(tmp_path: Path, proposal: str) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "Where should the retry go?"),
+            ("assistant", proposal),
+            ("user", "yes do that"),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("decision", proposal)
 
 
 def test_a_yes_after_an_unrelated_question_confirms_nothing(tmp_path: Path) -> None:
@@ -312,6 +411,26 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
     assert draft.guard is None  # a note is no rule
 
 
+@pytest.mark.parametrize(
+    ("said", "note"),
+    [
+        (
+            "Done. Note for the next person changing the format: the fixtures are generated "
+            "from schema.json, not by hand.",
+            "the fixtures are generated from schema.json",
+        ),
+        (
+            "Done, tests pass. SCHEMA_VERSION in store.py has to be raised with every change "
+            "to the format.",
+            "SCHEMA_VERSION in store.py has to be raised with every change",
+        ),
+    ],
+)
+def test_a_note_for_whoever_comes_next(tmp_path: Path, said: str, note: str) -> None:
+    drafts = drafts_of(tmp_path, [("user", "Change the export format."), ("assistant", said)])
+    assert [(d.kind, note in d.text) for d in drafts] == [("note", True)]
+
+
 def test_codex_and_gemini_sessions_are_drafted_too(tmp_path: Path) -> None:
     codex = codex_rollout(
         tmp_path / "rollout.jsonl",
@@ -365,6 +484,20 @@ def gemini_session(path: Path, session: str, turns: list[tuple[str, str, str]]) 
     return path
 
 
+def drafts_after_work(tmp_path: Path, said: str) -> list[Any]:
+    """The drafts of ``said`` told just after the agent's edit, and taken as said."""
+    return drafts_of(
+        tmp_path,
+        [
+            ("user", "Add the invoices table."),
+            ("edit", "db/schema.sql"),
+            ("assistant", "The invoices table is in."),
+            ("user", said),
+            ("assistant", "Understood."),
+        ],
+    )
+
+
 @pytest.mark.parametrize(
     ("said", "rule"),
     [
@@ -385,17 +518,52 @@ def gemini_session(path: Path, session: str, turns: list[tuple[str, str, str]]) 
 )
 def test_a_rule_said_without_always_or_never(tmp_path: Path, said: str, rule: str) -> None:
     """Where a thing goes, what nobody does, an instruction with its reason, "no X in Y"."""
-    drafts = drafts_of(
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "this ships to windows too. Everything under tools/ has to build with cmake alone, "
+            "check it on the windows runner",
+            "Everything under tools/ has to build with cmake alone",
+        ),
+        (
+            "ok it works but hold on. any schema change goes through a migration, add one",
+            "any schema change goes through a migration",
+        ),
+        (
+            "please undo that. we list hosts explicitly in every inventory file.",
+            "we list hosts explicitly in every inventory file",
+        ),
+        (
+            "pls no setters. immutable records only in this codebase, make the fields final",
+            "immutable records only in this codebase",
+        ),
+    ],
+)
+def test_a_rule_said_by_its_scope(tmp_path: Path, said: str, rule: str) -> None:
+    """What every X must do or where any X goes, what is done "only in this codebase",
+    what "we" do in every X."""
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+def test_a_redirect_saying_what_the_agents_way_ignores(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
         tmp_path,
         [
-            ("user", "Add the invoices table."),
-            ("edit", "db/schema.sql"),
-            ("assistant", "The invoices table is in."),
-            ("user", said),
-            ("assistant", "Understood."),
+            ("user", "Show the report dates."),
+            ("bash", ("cat report.py", "now = datetime.now()", False)),
+            ("assistant", "I'll format datetime.now() as the report date."),
+            (
+                "user",
+                "that has the same problem. Use the clock helper — datetime.now() ignores the "
+                "account's time zone",
+            ),
         ],
     )
-    assert [rule in d.text for d in drafts] == [True]
+    assert draft.kind == "correction" and "Use the clock helper" in draft.text
 
 
 def test_a_redirect_with_its_reason_is_a_correction_whole(tmp_path: Path) -> None:

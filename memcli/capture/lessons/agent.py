@@ -1,11 +1,18 @@
 """What the agent found: the root causes of failures it fixed, and the notes it flagged.
 
-A root cause is told by three things in a row: a command whose result failed, the
-agent's explanation (a sentence saying why: ``CAUSE``), and a change (a file
-edited) after which the same command passed. The explanation is quoted; the files
-edited between the failure and the pass are the files involved. An explanation
-that names the root cause outright ("The culprit was …") counts after an edit even
-when the command was not run again.
+A root cause is told by three things in a row: a command whose result failed (by its
+status, or by its output: ``failures.looks_failed``), the agent's explanation, and a
+change (a file edited) after which the same command passed. The explanation is a
+sentence saying why (``CAUSE``), or else the agent's first message of substance after
+the failure that the change followed; either is quoted with the sentences around it
+(``MAX_QUOTED_SENTENCES``). "The same command" is compared up to its first pipe or
+redirect, with arguments added or dropped. When the explanation came before the change,
+any other command that passed, or the agent saying it works now, also confirms it. A
+user's message that reports a failure ("/login redirects to itself forever") is a
+failure too, explained only by such a message of substance. The files edited between the
+failure and the pass are the files involved. An explanation that names the root cause
+outright ("The culprit was …") counts after an edit even when the command was not run
+again.
 
 A note is an agent's sentence that flags something as worth knowing
 ("Note that the dev server must be restarted after …").
@@ -19,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from memcli.capture.lessons import patterns
+from memcli.capture.lessons.failures import looks_failed
 from memcli.capture.lessons.session import Candidate, Turn, add_files
 from memcli.capture.lessons.text import paths, words
 from memcli.capture.session_summary import SHELL_TOOLS
@@ -31,6 +39,8 @@ MAX_ERROR_CHARS = 200
 MAX_OUTPUT_TAIL = 4000
 """Of a failed tool result, the end read for its error line."""
 MIN_NOTE_WORDS = 5
+MIN_ACCOUNT_WORDS = 14
+MAX_QUOTED_SENTENCES = 3
 _SHELLS = SHELL_TOOLS | {"shell_command"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _OUTRIGHT = re.compile(
@@ -41,6 +51,26 @@ _NAMED = re.compile(r"\b(?:root cause|culprit)\b", re.IGNORECASE)
 """Words that name a root cause outright: such a sentence needs no failure around it."""
 _ERROR_LINE = re.compile(r"(?:error|exception|failed|fail|cannot|can't|not found|denied)", re.I)
 _GOTCHA = re.compile(r"\b(?:gotcha|watch out|careful|silently|caveat|warning)\b", re.I)
+_PIPE = re.compile(r"\s(?:\||\d?>|<)")
+_WORKS_NOW = re.compile(
+    r"\b(?:(?:passes|passing|works|working|green|builds|links|succeeds|rolled out) "
+    r"(?:now|again)|now (?:passes|works|builds|links))\b",
+    re.I,
+)
+"""The agent saying the change worked: a pass without a run of its own."""
+_REPORT = re.compile(
+    r"\b(?:fail(?:s|ed|ing)?|broken?|breaks|crash(?:es|ed|ing)?|errors?|doesn'?t work|"
+    r"isn'?t working|stopped working|(?:is|went|goes|turned) red|keeps? \w+ing|forever|"
+    r"hangs?|times? out|timing out)\b",
+    re.I,
+)
+"""A user's report that something fails: a failure the agent may explain and fix."""
+_REPORTED = "#reported"
+"""The key of the failure the user last reported (no command's key holds a "#")."""
+_LOOKING = re.compile(
+    r"^\s*(?:git (?:status|diff|log|show)|ls|cat|grep|rg|head|tail|find|sed -n|echo|pwd|wc)\b"
+)
+"""Commands that only look: their passing confirms no change."""
 
 
 @dataclass
@@ -49,11 +79,16 @@ class _Failure:
     error: str
     explanations: list[tuple[Turn, list[str], bool]] = field(default_factory=list)
     edited: list[str] = field(default_factory=list)
+    reported: bool = False  # told by the user, not by a command's result
+    pending: tuple[Turn, list[str]] | None = None  # the first message of substance since
+    account: tuple[Turn, list[str]] | None = None  # ...the user last spoke, once a change followed
 
 
 def command_key(command: str) -> str:
-    """A command without its flags, environment and leading ``cd``: runs of "the same" one."""
+    """A command up to its first pipe or redirect, without its flags, environment and
+    leading ``cd``: runs of "the same" one."""
     command = command.split("&&")[-1].split(";")[-1].strip()
+    command = _PIPE.split(command, maxsplit=1)[0]
     try:
         argv = shlex.split(command)
     except ValueError:
@@ -71,9 +106,22 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
         message = turn.message
         if turn.role == "assistant":
             said = list(turn.said)
+            # a shell call's text may hold its command's lines (a commit message): no account
+            waiting = not message.commands and any(
+                f.pending is None and not f.edited for f in open_failures.values()
+            )
+            parts = _account(said) if waiting else None
+            account = (turn, parts) if parts else None
             for failure in open_failures.values():
+                if failure.pending is None and not failure.edited:
+                    failure.pending = account
                 add_files(failure.edited, message.edited)
-                _explain(failure, turn, said)
+                if message.edited and failure.account is None:
+                    failure.account = failure.pending
+                if not failure.reported:
+                    _explain(failure, turn, said)
+            if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in said):
+                yield from _confirmed(open_failures)
             yield from _notes(turn, said)
             yield from _named_causes(turn, said)
             if message.tools:
@@ -83,16 +131,25 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                     calls[message.uuid] = tuple(message.commands)
                     if len(calls) > MAX_TRACKED_CALLS:
                         del calls[next(iter(calls))]
+        elif turn.role == "user":
+            for failure in open_failures.values():
+                if not failure.edited:
+                    failure.pending = None
+            reported = _reported(turn)
+            if reported and len(open_failures) < MAX_OPEN_FAILURES:
+                open_failures.pop(_REPORTED, None)  # the latest report only
+                open_failures[_REPORTED] = _Failure("", reported, reported=True)
         elif turn.role == "tool":
             commands = calls.get(message.parent or "")
             if commands is None:  # no id to tell its call by (Codex): the last shell call's
                 shell = _SHELLS.intersection(message.tools) or not message.tools
                 commands = last if shell else ()
+            failed = message.failed or bool(commands) and looks_failed(message.text)
             for command in commands:
                 key = command_key(command)
                 if not key:
                     continue
-                if message.failed:
+                if failed:
                     if key not in open_failures and len(open_failures) < MAX_OPEN_FAILURES:
                         open_failures[key] = _Failure(command, _error(message.text))
                 elif (failed_key := _same_run(open_failures, key)) is not None:
@@ -101,6 +158,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                         found = _root_cause(failure, outright_only=False)
                         if found is not None:
                             yield found
+            if not failed and any(not _LOOKING.match(c) for c in commands):
+                yield from _confirmed(open_failures)
     for failure in open_failures.values():
         if failure.edited:
             found = _root_cause(failure, outright_only=True)
@@ -120,6 +179,60 @@ def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
     return None
 
 
+def _reported(turn: Turn) -> str:
+    """The sentence of a user's message that reports a failure, if one does."""
+    return next((redacted_head(s, MAX_ERROR_CHARS) for s in turn.said[:3] if _REPORT.search(s)), "")
+
+
+def _awaits_pass(open_failures: dict[str, _Failure]) -> bool:
+    """Whether the latest failure was explained and changed, and waits for its pass."""
+    if not open_failures:
+        return False
+    failure = open_failures[next(reversed(open_failures))]
+    return bool(failure.edited) and failure.account is not None
+
+
+def _confirmed(open_failures: dict[str, _Failure]) -> Iterator[Candidate]:
+    """The root causes a pass of another command (or "it works now") confirms: those
+    explained before the change that followed."""
+    if _awaits_pass(open_failures):  # the latest failure only
+        found = _root_cause(open_failures.pop(next(reversed(open_failures))), outright_only=False)
+        if found is not None:
+            yield found
+
+
+def _account(said: list[str]) -> list[str] | None:
+    """A message of substance (not narration, not a question): its first sentences."""
+    for index, sentence in enumerate(said):
+        if sentence.rstrip().endswith("?") or patterns.NARRATION.match(sentence):
+            continue
+        parts = _window(said, index)
+        told = " ".join(p for p in parts if not patterns.NARRATION.match(p))
+        return parts if len(words(told)) >= MIN_ACCOUNT_WORDS else None
+    return None
+
+
+def _window(said: list[str], start: int) -> list[str]:
+    """Up to ``MAX_QUOTED_SENTENCES`` sentences from ``start``, ending before a question."""
+    parts: list[str] = []
+    for sentence in said[start : start + MAX_QUOTED_SENTENCES]:
+        if sentence.rstrip().endswith("?"):
+            break
+        parts.append(sentence)
+    return parts
+
+
+def _lead(said: list[str], index: int) -> int:
+    """Where the quote of sentence ``index`` starts: the sentence before it, when that
+    one is neither narration nor a question."""
+    if index == 0:
+        return 0
+    before = said[index - 1]
+    if before.rstrip().endswith("?") or patterns.NARRATION.match(before):
+        return index
+    return index - 1
+
+
 def _explain(failure: _Failure, turn: Turn, said: list[str]) -> None:
     """Keep the sentences of ``turn`` that say why ``failure`` failed."""
     if len(failure.explanations) >= MAX_EXPLANATIONS:
@@ -129,34 +242,32 @@ def _explain(failure: _Failure, turn: Turn, said: list[str]) -> None:
             continue
         if not patterns.CAUSE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
             continue
-        parts = [sentence]
-        following = said[index + 1] if index + 1 < len(said) else ""
-        if (
-            following
-            and not following.rstrip().endswith("?")
-            and not patterns.NARRATION.match(following)
-            and (patterns.CAUSE.search(following) or sentence.rstrip().endswith(":"))
-        ):
-            parts.append(following)
+        parts = _window(said, _lead(said, index))
         strong = bool(patterns.STRONG_CAUSE.search(sentence))
         failure.explanations.append((turn, parts, strong))
         return
 
 
 def _root_cause(failure: _Failure, *, outright_only: bool) -> Candidate | None:
-    chosen = None
-    for turn, parts, strong in failure.explanations:
-        if outright_only and not _OUTRIGHT.search(" ".join(parts)):
-            continue
-        if chosen is None or (strong and not chosen[2]):
-            chosen = (turn, parts, strong)
+    """The failure's explanation: one that says "because" and the like first, then the
+    message of substance before the change, then any sentence saying why."""
+    told = [
+        (turn, parts, strong)
+        for turn, parts, strong in failure.explanations
+        if not outright_only or _OUTRIGHT.search(" ".join(parts))
+    ]
+    chosen = next((e for e in told if e[2]), None)
+    if chosen is None and failure.account is not None and not outright_only:
+        chosen = (*failure.account, False)
+    if chosen is None and told:
+        chosen = told[0]
     if chosen is None:
         return None
     turn, parts, _strong = chosen
     files: list[str] = []
     add_files(files, failure.edited)
     add_files(files, paths(" ".join(parts)))
-    extra = {"command": redacted_head(failure.command, MAX_ERROR_CHARS)}
+    extra = {"command": redacted_head(failure.command, MAX_ERROR_CHARS)} if failure.command else {}
     if failure.error:
         extra["error"] = failure.error
     return Candidate("root_cause", parts, turn, files, extra)
@@ -175,15 +286,16 @@ def _error(output: str) -> str:
 
 
 def _named_causes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
-    for sentence in said:
+    for index, sentence in enumerate(said):
         if sentence.rstrip().endswith("?") or not _NAMED.search(sentence):
             continue
         if patterns.NARRATION.match(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
             continue
+        parts = _window(said, _lead(said, index))
         files: list[str] = []
-        add_files(files, paths(sentence))
+        add_files(files, paths(" ".join(parts)))
         add_files(files, turn.message.files)
-        yield Candidate("root_cause", [sentence], turn, files)
+        yield Candidate("root_cause", parts, turn, files)
 
 
 def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:

@@ -100,6 +100,28 @@ RULE_ANYWHERE = Gated(
 )
 """A rule said in the middle of a sentence."""
 
+RULE_SCOPED = Gated(
+    r"(?:^|[,;:.!—–]\s*|\b(?:so|and|but|since|because)\s+)(?:every|everything|all|any|each)\b"
+    r"(?:\s+\S+){0,5}?\s+(?:must|has to|have to|needs? to|goes|go|belongs?|lives?)\b"
+    r"|\bonly\b(?:\s+\S+){0,4}?\s+(?:in|across|throughout) (?:this|our) "
+    r"(?:codebase|code|repo|repository|project|app|team|service)\b"
+    r"|\S+ only (?:in|across|throughout) (?:this|our) "
+    r"(?:codebase|code|repo|repository|project|app|team|service)\b"
+    r"|\bwe (?!now\b|just\b|had\b|did\b|went\b|were\b|got\b)[a-z]+ \S+(?: \S+){0,4} "
+    r"(?:in|across|for|on) (?:every|all|each)\b",
+    "every",
+    "all ",
+    "any ",
+    "each ",
+    "only",
+    "we ",
+)
+"""A rule by its scope: what every X must do or where any X goes, what is done "only in
+this codebase", what "we" do in every X."""
+
+NEWS = re.compile(r"\b(?:we|they|it) (?:now|just|recently)\b|\bas of (?:today|now)\b", _I)
+"""What changed ("we now publish to PyPI"): a fact for a one-off task, not a rule."""
+
 NOT_A_RULE = Gated(
     r"^(?:don'?t worry|don'?t forget|do not worry|never ?mind|no worries|stop here|"
     r"don'?t bother|don'?t know|i (?:don'?t|never) (?:know|remember|understand|mind|think)|"
@@ -190,7 +212,8 @@ REDIRECT = re.compile(
 """An instruction that turns the agent to another way (not "check" or "run": a request)."""
 
 CONSEQUENCE = re.compile(
-    r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|"
+    r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|ignores?|"
+    r"locks?|wipes?|loses?|leaks?|(?:has|have) the same problem|"
     r"(?:just|only) (?:hides|masks|moves|papers over))\b",
     _I,
 )
@@ -216,6 +239,9 @@ STANDING = re.compile(
 NOTE = Gated(
     r"^(?:note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
     r"one thing to (?:know|note|remember))\s*[:,—–-]"
+    r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
+    r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
+    r"every time|each time)\b"  # "X has to be bumped with it"
     r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
     r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
     r"|\b(?:must|needs? to|has to|have to|should) be (?:re-?started|re-?built|re-?run|"
@@ -328,9 +354,12 @@ REASON = re.compile(
     r"\b(?:because|since|so that|so (?:we|they|it|you|the)|as it|as they|which (?:means|keeps|"
     r"avoids|gives|"
     r"makes|lets|works)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
-    r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper|, so)\b"
+    r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper)\b"
+    r"|, (?:so|which|while|whereas)\b"  # "…, which has no length cap"
     r"|\brather\b.+?\bthan\b"  # "I'd rather poll than add a websocket"
-    r"|(?<=\w): (?:they|it|that|this|these|those)\b",  # "I'd do all three: they are ids"
+    r"|(?<=\w): (?:they|it|that|this|these|those)\b"  # "I'd do all three: they are ids"
+    r"|\bi(?:'d| would| suggest| recommend)\b[^:?]*(?<=\w): \S+(?: \S+){3}",
+    # "I'd add it after migrate: supervisor only restarts …"
     _I,
 )
 

@@ -98,9 +98,16 @@ def is_rule(sentence: str) -> bool:
     if patterns.NOT_A_RULE.search(sentence):
         return False
     body = patterns.LEAD_IN.sub("", sentence)
-    if patterns.NARRATIVE_START.match(body):
+    if patterns.NARRATIVE_START.match(body) or not _states_rule(body):
         return False
+    # news for a one-off task ("we now publish as tidemark, so …") states no rule
+    return not patterns.NEWS.search(body) or bool(patterns.STANDING.search(body))
+
+
+def _states_rule(body: str) -> bool:
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
+        return True
+    if patterns.RULE_SCOPED.search(body):
         return True
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
