@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -181,6 +182,21 @@ def run_mem(
         cwd=cwd,
         env={**os.environ, **(env or {})},
         timeout=timeout,
+    )
+
+
+def mem_here(
+    *args: str,
+    input: str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """What ``run_mem`` gives, from mem run in this process: for tests of what a command
+    does rather than of its process (starting one costs a fresh import of everything)."""
+    with contextlib.chdir(cwd or Path.cwd()):
+        result = CliRunner(env=env).invoke(cli, list(args), input=input, catch_exceptions=False)
+    return subprocess.CompletedProcess(
+        ["mem", *args], result.exit_code, stdout=result.stdout, stderr=result.stderr
     )
 
 
