@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -54,6 +55,11 @@ def _guard_real_home() -> Any:
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """HOME, MEM_HOME and git's configuration all point into tmp_path."""
+    return _isolate(tmp_path, monkeypatch)
+
+
+def _isolate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point HOME, MEM_HOME and git's configuration into ``tmp_path``; the new HOME."""
     home = tmp_path / "home"
     home.mkdir()
     gitconfig = home / ".gitconfig"
@@ -184,6 +190,21 @@ def run_mem(
     )
 
 
+def mem_here(
+    *args: str,
+    input: str | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """What ``run_mem`` gives, from mem run in this process: for tests of what a command
+    does rather than of its process (starting one costs a fresh import of everything)."""
+    with contextlib.chdir(cwd or Path.cwd()):
+        result = CliRunner(env=env).invoke(cli, list(args), input=input, catch_exceptions=False)
+    return subprocess.CompletedProcess(
+        ["mem", *args], result.exit_code, stdout=result.stdout, stderr=result.stderr
+    )
+
+
 FIXTURE_NOW = "2026-11-21T12:00:00Z"
 """The sample store's today: the day after its newest memory."""
 
@@ -226,12 +247,34 @@ def fixture_store(
     return root
 
 
+@pytest.fixture(scope="session")
+def _indexed_fixture_store_template(
+    _fixture_store_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """The sample store with its index built (in an environment of its own), for each test
+    to copy: building the index reads the bundled model, copying it costs nothing."""
+    base = tmp_path_factory.mktemp("indexed")
+    root = base / "store"
+    shutil.copytree(_fixture_store_template, root, symlinks=True)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _isolate(base, monkeypatch)
+        monkeypatch.setenv("MEM_STORE", str(root))
+        monkeypatch.setenv("MEM_NOW", FIXTURE_NOW)
+        mem("reindex")
+    yield root
+    shutil.rmtree(base, ignore_errors=True)  # kept by no failure: each test copies it
+
+
 @pytest.fixture
-def indexed_fixture_store(fixture_store: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def indexed_fixture_store(
+    _indexed_fixture_store_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """The sample store with its index built, read at FIXTURE_NOW."""
+    root = tmp_path / "store"
+    shutil.copytree(_indexed_fixture_store_template, root, symlinks=True)
+    monkeypatch.setenv("MEM_STORE", str(root))
     monkeypatch.setenv("MEM_NOW", FIXTURE_NOW)
-    mem("reindex")
-    return fixture_store
+    return root
 
 
 def _truncate_mid_page(index: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from memcli.adapters.agents import codex, gemini
 
-from .conftest import git, mem, run_mem
+from .conftest import git, mem, mem_here, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +27,7 @@ def project(tmp_path: Path) -> Path:
         ("Payments use idempotency keys on every retry", "decision"),
         ("Checkout tests need the Stripe mock running on port 12111", "gotcha"),
     ):
-        assert run_mem("save", text, "--type", kind, cwd=root).returncode == 0
+        assert mem_here("save", text, "--type", kind, cwd=root).returncode == 0  # setup
     return root
 
 

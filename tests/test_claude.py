@@ -13,7 +13,7 @@ from memcli.adapters.agents import events
 from memcli.adapters.agents.claude_settings import install, is_ours, uninstall
 from memcli.core import config
 
-from .conftest import git, mem, run_mem
+from .conftest import git, mem, mem_here, run_mem
 
 pytestmark = pytest.mark.e2e
 
@@ -44,7 +44,7 @@ def project(tmp_path: Path) -> Path:
             "testing",
         ],
     ):
-        assert run_mem("save", *args, cwd=root).returncode == 0
+        assert mem_here("save", *args, cwd=root).returncode == 0  # setup: in this process
     return root
 
 
@@ -631,7 +631,7 @@ def test_recall_gives_what_session_start_left_out_for_the_current_work(
 
     def save(when: str, *args: str) -> None:
         monkeypatch.setenv("MEM_NOW", when)
-        assert run_mem("save", *args, cwd=root).returncode == 0
+        assert mem_here("save", *args, cwd=root).returncode == 0  # setup: in this process
 
     save("2026-09-01T00:00:00Z", "Refunds are computed in cents", "--file", "src/refund.py")
     stripe = ["Stripe webhooks retry for three days", "--type", "gotcha"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import git, mem, mem_executable, run_mem
+from .conftest import git, mem, mem_executable, mem_here, run_mem
 
 # What mem says to add an extra: memcli is not on PyPI, so it names mem's checkout.
 REINSTALL_MCP = "reinstall mem with the mcp extra: pipx install --force './mem[mcp]'"
@@ -260,16 +260,19 @@ def test_a_settings_path_that_is_no_file_is_refused_at_once(
         (project / name).unlink()
     _not_a_file(project / name, kind)
     for command in ("install", "uninstall"):
-        try:
-            done = subprocess.run(
-                [mem_executable(), command, *_install_args(agent)],
-                capture_output=True,
-                text=True,
-                timeout=20,
-                stdin=subprocess.DEVNULL,
-            )
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"mem {command} {agent} waited on a {kind} at {name}")
+        if kind == "folder":  # nothing to wait on: in this process
+            done = mem_here(command, *_install_args(agent))
+        else:  # a process of its own, ended if it waits
+            try:
+                done = subprocess.run(
+                    [mem_executable(), command, *_install_args(agent)],
+                    capture_output=True,
+                    text=True,
+                    timeout=20,
+                    stdin=subprocess.DEVNULL,
+                )
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"mem {command} {agent} waited on a {kind} at {name}")
         if command == "install" and name.endswith(".mem-backup"):
             continue  # the backup is only read by the uninstall
         assert done.returncode == 1, (command, done.stdout, done.stderr)
@@ -291,25 +294,25 @@ def test_hooks_and_server_run_this_mem_not_another_on_path(
     (other / "mem").chmod(0o755)
     path = f"{other}{os.pathsep}{os.environ['PATH']}"
     # The project's files are committed: plain `mem`, and a line saying it is another one.
-    done = run_mem("install", agent, "--mcp", cwd=project, env={"PATH": path})
+    done = mem_here("install", agent, "--mcp", cwd=project, env={"PATH": path})
     assert done.returncode == 0, done.stderr
     assert mem_executable() not in "".join(path.read_text() for path in files)
     assert f"the first `mem` on PATH is {other / 'mem'}" in done.stderr
-    run_mem("uninstall", agent, cwd=project, env={"PATH": path})
+    mem_here("uninstall", agent, cwd=project, env={"PATH": path})
     # The user's own files name this one.
     scope = "local" if agent == "claude" else "user"
-    done = run_mem("install", agent, "--mcp", "--scope", scope, cwd=project, env={"PATH": path})
+    done = mem_here("install", agent, "--mcp", "--scope", scope, cwd=project, env={"PATH": path})
     assert done.returncode == 0, done.stderr
     home = Path(os.environ["HOME"])
     mine = [path for path in [*project.rglob("*"), *home.rglob("*")] if path.is_file()]
     written = "".join(path.read_text(errors="replace") for path in mine)
     assert mem_executable() in written and '"mem hook' not in written
     assert '"command": "mem"' not in written and 'command = "mem"' not in written
-    run_mem("uninstall", agent, "--scope", scope, cwd=project, env={"PATH": path})
+    mem_here("uninstall", agent, "--scope", scope, cwd=project, env={"PATH": path})
     # The mem on PATH is this one (a link to it, as pipx makes): plain `mem` is kept.
     (other / "mem").unlink()
     (other / "mem").symlink_to(mem_executable())
-    done = run_mem("install", agent, "--mcp", "--scope", scope, cwd=project, env={"PATH": path})
+    done = mem_here("install", agent, "--mcp", "--scope", scope, cwd=project, env={"PATH": path})
     assert done.returncode == 0 and "first `mem` on PATH" not in done.stderr
     mine = [path for path in [*project.rglob("*"), *home.rglob("*")] if path.is_file()]
     assert mem_executable() not in "".join(path.read_text(errors="replace") for path in mine)
@@ -342,7 +345,7 @@ def test_a_settings_folder_that_is_a_file_is_a_one_line_error(
     folder = project / f".{agent}"
     folder.write_text("not a folder\n")
     for command in ("install", "uninstall"):
-        done = run_mem(command, agent)
+        done = mem_here(command, agent)
         assert "internal error" not in done.stderr, done.stderr
         assert done.returncode in (0, 1) and len(done.stderr.splitlines()) <= 1
     assert folder.read_text() == "not a folder\n"
@@ -375,7 +378,7 @@ def test_a_project_install_names_nothing_of_this_machine_in_committed_files(
     project = _project(tmp_path, monkeypatch)
     elsewhere = tmp_path / "data" / "mem-elsewhere"
     monkeypatch.setenv("MEM_HOME", str(elsewhere))
-    done = run_mem("install", agent, "--mcp", cwd=project, env={"MEM_HOME": str(elsewhere)})
+    done = mem_here("install", agent, "--mcp", cwd=project, env={"MEM_HOME": str(elsewhere)})
     assert done.returncode == 0, done.stderr
     written = _project_files(project)
     local = written.pop(".claude/settings.local.json", None)
@@ -386,7 +389,7 @@ def test_a_project_install_names_nothing_of_this_machine_in_committed_files(
         assert machine not in shared, (machine, shared)
     if agent == "claude":  # what must name this machine is in the file kept out of git
         assert local is not None and json.loads(local)["env"] == {"MEM_HOME": str(elsewhere)}
-    done = run_mem("uninstall", agent, cwd=project, env={"MEM_HOME": str(elsewhere)})
+    done = mem_here("uninstall", agent, cwd=project, env={"MEM_HOME": str(elsewhere)})
     assert done.returncode == 0, done.stderr
     assert _project_files(project) == {}
 
@@ -400,7 +403,7 @@ def test_claude_local_scope_writes_nothing_the_project_commits(
     state.write_text(before)
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(CONTENT[".json"])
-    done = run_mem("install", "claude", "--scope", "local", "--mcp", cwd=project)
+    done = mem_here("install", "claude", "--scope", "local", "--mcp", cwd=project)
     assert done.returncode == 0, done.stderr
     written = _project_files(project)
     assert written.pop(".claude/settings.json") == CONTENT[".json"]  # committed: untouched
@@ -415,7 +418,7 @@ def test_claude_local_scope_writes_nothing_the_project_commits(
     }
     servers = json.loads(state.read_text())["projects"][str(project.resolve())]["mcpServers"]
     assert servers["mem"]["args"][-1] == "mcp"
-    done = run_mem("uninstall", "claude", "--scope", "local", cwd=project)
+    done = mem_here("uninstall", "claude", "--scope", "local", cwd=project)
     assert done.returncode == 0, done.stderr
     assert _project_files(project) == {".claude/settings.json": CONTENT[".json"]}
     assert state.read_text() == before
@@ -428,38 +431,38 @@ def test_a_project_install_that_plain_mem_cannot_run_is_reported_with_the_fix(
     """pipx or an unactivated venv: no ``mem`` on PATH, so the project's plain ``mem``
     hooks would fail silently; install, doctor and status say so and what to do."""
     project = _project(tmp_path, monkeypatch)
-    assert run_mem("init", cwd=project).returncode == 0
+    assert mem_here("init", cwd=project).returncode == 0
     bare = {"PATH": os.pathsep.join(["/usr/bin", "/bin"])}
     folder = str(Path(mem_executable()).parent)
     other = "local" if agent == "claude" else "user"
-    done = run_mem("install", *_install_args(agent), cwd=project, env=bare)
+    done = mem_here("install", *_install_args(agent), cwd=project, env=bare)
     assert done.returncode == 0, done.stderr
     assert "warning:" in done.stderr and folder in done.stderr
     assert f"--scope {other}" in done.stderr
-    doctor = run_mem("doctor", cwd=project, env=bare)
+    doctor = mem_here("doctor", cwd=project, env=bare)
     assert doctor.returncode == 1, doctor.stdout
     assert "problem:" in doctor.stdout and folder in doctor.stdout
-    status = run_mem("status", cwd=project, env=bare)
+    status = mem_here("status", cwd=project, env=bare)
     assert status.returncode == 0 and folder in status.stdout
     # With this mem first on PATH, nothing to say.
     found = {"PATH": os.pathsep.join([folder, "/usr/bin", "/bin"])}
-    doctor = run_mem("doctor", cwd=project, env=found)
+    doctor = mem_here("doctor", cwd=project, env=found)
     assert doctor.returncode == 0, doctor.stdout
-    assert folder not in run_mem("status", cwd=project, env=found).stdout
+    assert folder not in mem_here("status", cwd=project, env=found).stdout
 
 
 def test_mem_status_sees_a_claude_local_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_env: Path
 ) -> None:
     project = _project(tmp_path, monkeypatch)
-    done = run_mem("install", "claude", "--scope", "local", "--mcp", cwd=project)
+    done = mem_here("install", "claude", "--scope", "local", "--mcp", cwd=project)
     assert done.returncode == 0, done.stderr
-    status = run_mem("status", "--json", cwd=project)
+    status = mem_here("status", "--json", cwd=project)
     agents = json.loads(status.stdout)["agents"]
     local = [a for a in agents if a["agent"] == "claude" and a["scope"] == "local"]
     assert local and local[0]["hooks"] and local[0]["mcp"], agents
     assert local[0]["hooks_path"] == str(project / ".claude" / "settings.local.json")
-    claude = run_mem("status", cwd=project).stdout.split("Claude Code")[1].splitlines()[0]
+    claude = mem_here("status", cwd=project).stdout.split("Claude Code")[1].splitlines()[0]
     assert "local: hooks in" in claude and "not installed" not in claude
 
 
@@ -471,11 +474,11 @@ def test_uninstall_gives_back_a_mem_home_the_local_settings_held_before(
     local.parent.mkdir()
     local.write_text('{"env": {"MEM_HOME": "/theirs", "FOO": "1"}, "permissions": {}}\n')
     mine = {"MEM_HOME": str(tmp_path / "mine")}
-    assert run_mem("install", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
+    assert mem_here("install", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
     assert json.loads(local.read_text())["env"]["MEM_HOME"] == mine["MEM_HOME"]
     changed = json.loads(local.read_text()) | {"permissions": {"allow": ["Bash(ls)"]}}
     local.write_text(json.dumps(changed))  # the agent changed something meanwhile
-    assert run_mem("uninstall", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
+    assert mem_here("uninstall", "claude", "--no-mcp", cwd=project, env=mine).returncode == 0
     after = json.loads(local.read_text())
     assert after["env"] == {"MEM_HOME": "/theirs", "FOO": "1"}
     assert after["permissions"] == {"allow": ["Bash(ls)"]}

@@ -42,6 +42,9 @@ from memcli.core.schema import OBSERVATION_TYPES
 
 from .conftest import git, git_project, mem, mem_executable, server_env
 
+# Set up once per module (MCP server): one worker runs it all.
+pytestmark = pytest.mark.xdist_group("test_mcp")
+
 
 class Client:
     """A ``ClientSession`` with a running ``mem mcp``, driven from synchronous tests."""
@@ -118,6 +121,9 @@ def start_client(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Client, Path]]:
     base = tmp_path_factory.mktemp("mcp")
     store = base / "store"
+    # Made here, not by whichever test saves first: each test passes alone and in any order.
+    init = [mem_executable(), "init", "--store", str(store)]
+    subprocess.run(init, env=server_env(base), check=True, capture_output=True)
     with ExitStack() as stack:
         yield start_client(stack, ["--store", str(store)], base), store
 

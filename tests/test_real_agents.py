@@ -39,7 +39,8 @@ AGENTS = {
 }
 """The versions tested: one line to bump each."""
 
-pytestmark = [pytest.mark.network, pytest.mark.e2e]
+# Set up once per module (agents' installs): one worker runs it all.
+pytestmark = [pytest.mark.network, pytest.mark.e2e, pytest.mark.xdist_group("test_real_agents")]
 
 AGENT_TIMEOUT = 120
 """Seconds any one agent command may take before the test fails."""

@@ -14,7 +14,7 @@ from memcli.core.model import Observation
 from memcli.retrieval.query import plan_query
 from memcli.retrieval.stopwords import ENGLISH
 
-from .conftest import git, mem, mem_json, user_config, write_store
+from .conftest import git, mem, mem_json, run_mem, user_config, write_store
 
 
 def save(text: str, title: str, *args: str, when: str = "2026-11-01T00:00:00Z") -> str:
@@ -432,6 +432,15 @@ def test_a_query_nothing_matches_is_no_error(aged: Path) -> None:
     result = mem("search", query)
     assert "no memory matches" in result.stderr and result.stdout == ""
     assert mem("recall", f"why {query}?").exit_code == 0
+
+
+@pytest.mark.parametrize("word", ["x" * 100_000, "a-" * 50_000], ids=["letters", "hyphens"])
+def test_a_prompt_of_one_very_long_word_is_answered_without_hanging(aged: Path, word: str) -> None:
+    """A pasted blob (a key, a log line): looking for a file name in it reads it once,
+    not once per character (which took minutes, so the safety net's timeout ends it)."""
+    done = run_mem("recall", f"why {word}?", timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_a_query_that_is_not_text_is_one_usage_error(aged: Path) -> None:

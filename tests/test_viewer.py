@@ -23,7 +23,8 @@ import pytest
 from .conftest import git, git_project
 from .test_serve import Server
 
-pytestmark = pytest.mark.e2e
+# Set up once per module (viewer servers): one worker runs it all.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_viewer")]
 
 HOSTILE = "<script>alert(1)</script>"
 
