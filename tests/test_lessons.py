@@ -549,6 +549,45 @@ def test_a_rule_said_by_its_scope(tmp_path: Path, said: str, rule: str) -> None:
     assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
 
 
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "looks fine. and btw every public function needs a docstring, the docs read them",
+            "every public function needs a docstring",
+        ),
+        (
+            "sure. handlers never block the event loop, they hand slow work to the pool",
+            "handlers never block the event loop",
+        ),
+        (
+            "ok. whatever. anything we parse from user input has to go through the validator",
+            "anything we parse from user input has to go through the validator",
+        ),
+        ("right. also: all timestamps are UTC, never local time.", "all timestamps are UTC"),
+        (
+            "Hmm. No raw SQL strings anywhere in this repo, they skip the query builder.",
+            "No raw SQL strings anywhere in this repo",
+        ),
+    ],
+)
+def test_a_rule_typed_in_lower_case_or_said_by_what_never_happens(
+    tmp_path: Path, said: str, rule: str
+) -> None:
+    """Sentences typed without capitals are sentences; "X needs a Y", "Xs never do Y", "all
+    X are Y, never Z", "no X anywhere in this repo" are rules."""
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+def test_a_correction_after_a_hesitation_keeps_its_lower_case_reason(tmp_path: Path) -> None:
+    (draft,) = drafts_after_work(
+        tmp_path,
+        "hmm no, don't call random() in the seed script. if someone reruns it the ids "
+        "would change. take them from the fixture file",
+    )
+    assert draft.kind == "correction" and "if someone reruns it" in draft.text
+
+
 def test_a_redirect_saying_what_the_agents_way_ignores(tmp_path: Path) -> None:
     (draft,) = drafts_of(
         tmp_path,
