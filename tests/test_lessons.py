@@ -319,6 +319,23 @@ def test_a_decision_whose_reason_is_a_clause_after_it(tmp_path: Path, proposal: 
     assert (draft.kind, draft.text) == ("decision", proposal)
 
 
+def test_a_decision_quotes_the_agents_pick_not_the_list_of_ways(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "The import job got slow."),
+            (
+                "assistant",
+                "Two ways out: batch the inserts, or drop the index during the load, since the "
+                "table is rebuilt anyway. I'd batch the inserts in chunks of 1000, because it "
+                "keeps the index and is a small change.",
+            ),
+            ("user", "Yes, go ahead."),
+        ],
+    )
+    assert draft.kind == "decision" and draft.text.startswith("I'd batch the inserts")
+
+
 def test_a_yes_after_an_unrelated_question_confirms_nothing(tmp_path: Path) -> None:
     assert (
         drafts_of(
