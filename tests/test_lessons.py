@@ -605,6 +605,15 @@ def test_a_correction_after_a_hesitation_keeps_its_lower_case_reason(tmp_path: P
     assert draft.kind == "correction" and "if someone reruns it" in draft.text
 
 
+def test_a_correction_asking_politely_for_another_way_instead(tmp_path: Path) -> None:
+    (draft,) = drafts_after_work(
+        tmp_path,
+        "Ah, please keep it in db/views.sql instead. In the schema file the view is dropped "
+        "whenever the tables are rebuilt.",
+    )
+    assert draft.kind == "correction" and "In the schema file the view" in draft.text
+
+
 def test_a_redirect_saying_what_the_agents_way_ignores(tmp_path: Path) -> None:
     (draft,) = drafts_of(
         tmp_path,

@@ -179,7 +179,9 @@ CORRECTION_START = re.compile(
     r"why did you|i (?:said|asked|told you|meant)|that'?s not what|instead|"
     r"it should|it shouldn'?t|it'?s not|it isn'?t|that won'?t|this won'?t|that breaks)\b"
     r"|^(?:use|switch to|go with|put|keep|call|run|write|move)\b[^.?]*?,? "
-    r"(?:not|never|instead of|rather than)\b",
+    r"(?:not|never|instead of|rather than)\b"
+    # "Hmm, please load it on the server instead."
+    r"|^(?:[a-z]+,?\s+)?(?:please|pls|just) [a-z]+\b[^?]*\binstead\b(?! of)",
     _I,
 )
 """A user's message that turns the agent around starts like this."""
