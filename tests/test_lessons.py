@@ -231,6 +231,37 @@ def test_a_root_cause_of_a_failure_the_user_reported(tmp_path: Path) -> None:
     assert drafts_of(tmp_path, [("user", "make the login page use the new logo"), *steps[1:]]) == []
 
 
+@pytest.mark.parametrize(
+    "report",
+    [
+        "the staging site still shows last week's prices after the deploy",
+        "the thumbnails look weird, half of them are identical",
+        "checkout returns PAYMENT_TIMEOUT for some orders since monday",
+    ],
+)
+def test_a_root_cause_of_a_symptom_the_user_described_and_agreed_to_fix(
+    tmp_path: Path, report: str
+) -> None:
+    """A symptom without a word of failing is a failure too; the user's "ok do that"
+    between the explanation and the change leaves the explanation standing."""
+    explained = (
+        "The image cache keys on the file name only, so every variant of an upload gets the "
+        "same key and the first one written wins."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", report),
+            ("bash", ("python scripts/cache_stats.py", "keys: 120 variants: 480", False)),
+            ("assistant", explained),
+            ("user", "ok do that"),
+            ("edit", "app/cache.py"),
+            ("bash", ("pytest tests/test_cache.py -q", "4 passed", False)),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("root_cause", explained)
+
+
 def test_a_one_off_task_said_with_we_now_is_no_rule(tmp_path: Path) -> None:
     assert (
         drafts_of(
