@@ -262,6 +262,25 @@ def test_a_root_cause_of_a_symptom_the_user_described_and_agreed_to_fix(
     assert (draft.kind, draft.text) == ("root_cause", explained)
 
 
+def test_a_root_cause_stands_while_the_user_asks_what_to_do_about_it(tmp_path: Path) -> None:
+    explained = (
+        "The worker reads the queue URL once at import time, so the value you set on the "
+        "running pod never reaches it until the next deploy."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "the worker still sends jobs to the old queue after I changed the env"),
+            ("assistant", explained),
+            ("user", "argh. so what do we do, we change it often"),
+            ("assistant", "Reading it on each send: small change, and no restart needed."),
+            ("edit", "worker/config.py"),
+            ("bash", ("pytest tests/test_worker.py -q", "3 passed", False)),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("root_cause", explained)
+
+
 def test_a_one_off_task_said_with_we_now_is_no_rule(tmp_path: Path) -> None:
     assert (
         drafts_of(

@@ -67,6 +67,12 @@ _REPORT = re.compile(
     re.I,
 )
 """A user's report that something fails: a failure the agent may explain and fix."""
+_ASKS_WHAT_TO_DO = re.compile(
+    r"\b(?:what (?:do|should|can|shall) (?:we|i) do|what now|how (?:do|can|should) (?:we|i) "
+    r"(?:fix|solve|get around|avoid|handle|change) (?:it|this|that)|what(?:'s| is) the fix)\b",
+    re.I,
+)
+"""A user's message asking for the way out of what the agent explained."""
 _REPORTED = "#reported"
 """The key of the failure the user last reported (no command's key holds a "#")."""
 _LOOKING = re.compile(
@@ -194,6 +200,8 @@ def _goes_on(turn: Turn) -> bool:
     if not said:
         return True
     if patterns.CONFIRM.match(said[0]) and not patterns.NOT_CONFIRM.match(said[0]):
+        return True
+    if any(_ASKS_WHAT_TO_DO.search(sentence) for sentence in said):
         return True
     return all(sentence.rstrip().endswith("?") for sentence in said)
 
