@@ -231,6 +231,56 @@ def test_a_root_cause_of_a_failure_the_user_reported(tmp_path: Path) -> None:
     assert drafts_of(tmp_path, [("user", "make the login page use the new logo"), *steps[1:]]) == []
 
 
+@pytest.mark.parametrize(
+    "report",
+    [
+        "the staging site still shows last week's prices after the deploy",
+        "the thumbnails look weird, half of them are identical",
+        "checkout returns PAYMENT_TIMEOUT for some orders since monday",
+    ],
+)
+def test_a_root_cause_of_a_symptom_the_user_described_and_agreed_to_fix(
+    tmp_path: Path, report: str
+) -> None:
+    """A symptom without a word of failing is a failure too; the user's "ok do that"
+    between the explanation and the change leaves the explanation standing."""
+    explained = (
+        "The image cache keys on the file name only, so every variant of an upload gets the "
+        "same key and the first one written wins."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", report),
+            ("bash", ("python scripts/cache_stats.py", "keys: 120 variants: 480", False)),
+            ("assistant", explained),
+            ("user", "ok do that"),
+            ("edit", "app/cache.py"),
+            ("bash", ("pytest tests/test_cache.py -q", "4 passed", False)),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("root_cause", explained)
+
+
+def test_a_root_cause_stands_while_the_user_asks_what_to_do_about_it(tmp_path: Path) -> None:
+    explained = (
+        "The worker reads the queue URL once at import time, so the value you set on the "
+        "running pod never reaches it until the next deploy."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "the worker still sends jobs to the old queue after I changed the env"),
+            ("assistant", explained),
+            ("user", "argh. so what do we do, we change it often"),
+            ("assistant", "Reading it on each send: small change, and no restart needed."),
+            ("edit", "worker/config.py"),
+            ("bash", ("pytest tests/test_worker.py -q", "3 passed", False)),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("root_cause", explained)
+
+
 def test_a_one_off_task_said_with_we_now_is_no_rule(tmp_path: Path) -> None:
     assert (
         drafts_of(
@@ -317,6 +367,23 @@ def test_a_decision_whose_reason_is_a_clause_after_it(tmp_path: Path, proposal: 
         ],
     )
     assert (draft.kind, draft.text) == ("decision", proposal)
+
+
+def test_a_decision_quotes_the_agents_pick_not_the_list_of_ways(tmp_path: Path) -> None:
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "The import job got slow."),
+            (
+                "assistant",
+                "Two ways out: batch the inserts, or drop the index during the load, since the "
+                "table is rebuilt anyway. I'd batch the inserts in chunks of 1000, because it "
+                "keeps the index and is a small change.",
+            ),
+            ("user", "Yes, go ahead."),
+        ],
+    )
+    assert draft.kind == "decision" and draft.text.startswith("I'd batch the inserts")
 
 
 def test_a_yes_after_an_unrelated_question_confirms_nothing(tmp_path: Path) -> None:
@@ -547,6 +614,54 @@ def test_a_rule_said_by_its_scope(tmp_path: Path, said: str, rule: str) -> None:
     """What every X must do or where any X goes, what is done "only in this codebase",
     what "we" do in every X."""
     assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "looks fine. and btw every public function needs a docstring, the docs read them",
+            "every public function needs a docstring",
+        ),
+        (
+            "sure. handlers never block the event loop, they hand slow work to the pool",
+            "handlers never block the event loop",
+        ),
+        (
+            "ok. whatever. anything we parse from user input has to go through the validator",
+            "anything we parse from user input has to go through the validator",
+        ),
+        ("right. also: all timestamps are UTC, never local time.", "all timestamps are UTC"),
+        (
+            "Hmm. No raw SQL strings anywhere in this repo, they skip the query builder.",
+            "No raw SQL strings anywhere in this repo",
+        ),
+    ],
+)
+def test_a_rule_typed_in_lower_case_or_said_by_what_never_happens(
+    tmp_path: Path, said: str, rule: str
+) -> None:
+    """Sentences typed without capitals are sentences; "X needs a Y", "Xs never do Y", "all
+    X are Y, never Z", "no X anywhere in this repo" are rules."""
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+def test_a_correction_after_a_hesitation_keeps_its_lower_case_reason(tmp_path: Path) -> None:
+    (draft,) = drafts_after_work(
+        tmp_path,
+        "hmm no, don't call random() in the seed script. if someone reruns it the ids "
+        "would change. take them from the fixture file",
+    )
+    assert draft.kind == "correction" and "if someone reruns it" in draft.text
+
+
+def test_a_correction_asking_politely_for_another_way_instead(tmp_path: Path) -> None:
+    (draft,) = drafts_after_work(
+        tmp_path,
+        "Ah, please keep it in db/views.sql instead. In the schema file the view is dropped "
+        "whenever the tables are rebuilt.",
+    )
+    assert draft.kind == "correction" and "In the schema file the view" in draft.text
 
 
 def test_a_redirect_saying_what_the_agents_way_ignores(tmp_path: Path) -> None:

@@ -61,10 +61,18 @@ _WORKS_NOW = re.compile(
 _REPORT = re.compile(
     r"\b(?:fail(?:s|ed|ing)?|broken?|breaks|crash(?:es|ed|ing)?|errors?|doesn'?t work|"
     r"isn'?t working|stopped working|(?:is|went|goes|turned) red|keeps? \w+ing|forever|"
-    r"hangs?|times? out|timing out)\b",
+    r"hangs?|times? out|timing out|still (?:calls|shows|returns|gets|uses|points|sends|has)|"
+    r"(?:returns|throws|raises|gets?|shows) [A-Z][A-Z0-9]*_[A-Z0-9_]+|"
+    r"(?:looks?|is|are) (?:weird|wrong|off)|identical|(?:get|gets|got) a different)\b",
     re.I,
 )
 """A user's report that something fails: a failure the agent may explain and fix."""
+_ASKS_WHAT_TO_DO = re.compile(
+    r"\b(?:what (?:do|should|can|shall) (?:we|i) do|what now|how (?:do|can|should) (?:we|i) "
+    r"(?:fix|solve|get around|avoid|handle|change) (?:it|this|that)|what(?:'s| is) the fix)\b",
+    re.I,
+)
+"""A user's message asking for the way out of what the agent explained."""
 _REPORTED = "#reported"
 """The key of the failure the user last reported (no command's key holds a "#")."""
 _LOOKING = re.compile(
@@ -132,8 +140,9 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                     if len(calls) > MAX_TRACKED_CALLS:
                         del calls[next(iter(calls))]
         elif turn.role == "user":
+            goes_on = _goes_on(turn)
             for failure in open_failures.values():
-                if not failure.edited:
+                if not failure.edited and not (goes_on and _explains_only(failure.pending)):
                     failure.pending = None
             reported = _reported(turn)
             if reported and len(open_failures) < MAX_OPEN_FAILURES:
@@ -182,6 +191,25 @@ def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
 def _reported(turn: Turn) -> str:
     """The sentence of a user's message that reports a failure, if one does."""
     return next((redacted_head(s, MAX_ERROR_CHARS) for s in turn.said[:3] if _REPORT.search(s)), "")
+
+
+def _goes_on(turn: Turn) -> bool:
+    """Whether the user's message lets the agent go on with what it just explained
+    ("ok do that", "so what do we do?"): the explanation stands."""
+    said = turn.said
+    if not said:
+        return True
+    if patterns.CONFIRM.match(said[0]) and not patterns.NOT_CONFIRM.match(said[0]):
+        return True
+    if any(_ASKS_WHAT_TO_DO.search(sentence) for sentence in said):
+        return True
+    return all(sentence.rstrip().endswith("?") for sentence in said)
+
+
+def _explains_only(account: tuple[Turn, list[str]] | None) -> bool:
+    """Whether an account explains without proposing a choice (what the user confirms
+    then is a decision, drafted as one)."""
+    return account is not None and not any(map(patterns.PROPOSAL.search, account[1]))
 
 
 def _awaits_pass(open_failures: dict[str, _Failure]) -> bool:

@@ -37,6 +37,12 @@ _OPTION_ITEM = re.compile(
 )
 """A listed option: its line after the number, letter or bullet."""
 
+_OWN_PICK = re.compile(
+    r"\bi(?:'d| would)? (?:suggest|recommend|propose|go with|pick|prefer|lean)\b"
+    r"|\bi(?:'d| would) \w+|\bmy (?:recommendation|suggestion|preference|vote)\b",
+    re.I,
+)
+"""A proposal that picks one way, not one that lists the ways there are."""
 
 MAX_QUESTIONS = 2
 """Questions the user may ask about a proposal before confirming it."""
@@ -91,12 +97,14 @@ def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:
 
 
 def _recommended(offered: list[str]) -> list[str]:
-    """The proposing sentence that gives its reason, else one whose next sentence does."""
+    """The proposing sentence that gives its reason, else one whose next sentence does;
+    the agent's own pick ("I'd filter …") before a list of the ways there are."""
     proposing = [
         index
         for index, sentence in enumerate(offered)
         if patterns.PROPOSAL.search(sentence) and not patterns.NARRATION.match(sentence)
     ]
+    proposing.sort(key=lambda index: not _OWN_PICK.search(offered[index]))
     for index in proposing:
         if patterns.REASON.search(offered[index]):
             return [*_asked(offered, index), offered[index]]

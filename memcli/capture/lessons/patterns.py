@@ -101,8 +101,15 @@ RULE_ANYWHERE = Gated(
 """A rule said in the middle of a sentence."""
 
 RULE_SCOPED = Gated(
-    r"(?:^|[,;:.!—–]\s*|\b(?:so|and|but|since|because)\s+)(?:every|everything|all|any|each)\b"
-    r"(?:\s+\S+){0,5}?\s+(?:must|has to|have to|needs? to|goes|go|belongs?|lives?)\b"
+    r"(?:^|[,;:.!—–]\s*|\b(?:so|and|but|since|because)\s+)"
+    r"(?:every|everything|anything|everyone|anyone|all|any|each)\b"
+    r"(?:\s+\S+){0,5}?\s+(?:must|has to|have to|needs?(?: to| an?\b)|goes|go|belongs?|lives?"
+    r"|(?:is|are) [^,;:.]{1,40}, (?:never|not)\b)"
+    r"|^no\b(?:\s+\S+){1,6}?\s+(?:in|across|throughout|anywhere in) (?:this|our) "
+    r"(?:codebase|code|repo|repository|project|app|team|service)\b"
+    r"|^(?:the |our |all )?(?:\S+ ){0,2}\S+s never (?!(?:pass|work|finish|run|load|show|start|"
+    r"build|compile|happen|fire|complete|succeed|return|end|stop|arrive|appear|reach|match|change|"
+    r"seem|get|got|come|go)\b)[a-z]+(?<!s)(?<!ed)\b"
     r"|\bonly\b(?:\s+\S+){0,4}?\s+(?:in|across|throughout) (?:this|our) "
     r"(?:codebase|code|repo|repository|project|app|team|service)\b"
     r"|\S+ only (?:in|across|throughout) (?:this|our) "
@@ -111,10 +118,12 @@ RULE_SCOPED = Gated(
     r"(?:in|across|for|on) (?:every|all|each)\b",
     "every",
     "all ",
-    "any ",
+    "any",
     "each ",
     "only",
     "we ",
+    "no ",
+    "never",
 )
 """A rule by its scope: what every X must do or where any X goes, what is done "only in
 this codebase", what "we" do in every X."""
@@ -160,16 +169,19 @@ NARRATIVE_START = re.compile(r"^(?:i|i'm|i've|i'd|i was|my|we went|yesterday|tod
 
 CORRECTION_START = re.compile(
     r"^(?:(?!(?:also|and|then|next|now|so)\b)[a-z]+[,!]\s+)?"  # "whoa, please don't …"
+    r"(?:(?:hm+|um+|uh+|ah+|oh|ugh|erm)\s+)?"  # "hm no, …"
     r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from)|"
     r"wrong|incorrect|"
     r"that'?s (?:wrong|not|incorrect|the wrong)|this is (?:wrong|not)|that is (?:wrong|not)|"
-    r"actually|wait|hold on|stop|undo|revert|please don'?t|don'?t|do not|"
+    r"actually|wait|hold on|stop|undo|revert|(?:please|pls|plz) don'?t|don'?t|do not|"
     r"you (?:shouldn'?t|should not|should have|didn'?t|did not|broke|forgot|missed|used|"
     r"changed|removed|deleted|can'?t|cannot|need to)|"
     r"why did you|i (?:said|asked|told you|meant)|that'?s not what|instead|"
     r"it should|it shouldn'?t|it'?s not|it isn'?t|that won'?t|this won'?t|that breaks)\b"
     r"|^(?:use|switch to|go with|put|keep|call|run|write|move)\b[^.?]*?,? "
-    r"(?:not|never|instead of|rather than)\b",
+    r"(?:not|never|instead of|rather than)\b"
+    # "Hmm, please load it on the server instead."
+    r"|^(?:[a-z]+,?\s+)?(?:please|pls|just) [a-z]+\b[^?]*\binstead\b(?! of)",
     _I,
 )
 """A user's message that turns the agent around starts like this."""

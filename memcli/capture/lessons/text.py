@@ -29,6 +29,12 @@ _TABLE_OR_QUOTE = re.compile(r"^\s*(?:\||>).*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)]|[A-Za-z][.)])\s+")
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[`*A-Z0-9])")
+_LOOSE_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[`*A-Za-z0-9])")
+"""Also before a lower-case word: people type "ok. also pin it" in chat."""
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|aka|a\.k\.a|no|fig|ca)|\b\w|\.\.)\.$",
+    re.IGNORECASE,
+)
 _EMPHASIS = re.compile(r"(\*\*|__)(.+?)\1")
 _SPACE = re.compile(r"\s+")
 _PATH = re.compile(
@@ -75,8 +81,11 @@ def sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
 def _split(line: str) -> Iterator[str]:
     """The line's sentences, lazily: a caller wanting a few reads no further."""
     start = 0
-    for boundary in _SPLIT.finditer(line):
-        yield line[start : boundary.start()]
+    for boundary in _LOOSE_SPLIT.finditer(line):
+        end = boundary.start()
+        if line[boundary.end()].islower() and _ABBREVIATION.search(line, max(start, end - 8), end):
+            continue  # "e.g. the", "etc. no": the sentence goes on
+        yield line[start:end]
         start = boundary.end()
     yield line[start:]
 

@@ -86,7 +86,9 @@ def _acknowledged(turns: list[Turn], position: int) -> bool:
 
 
 _REASON_START = re.compile(
-    r"^(?:because|since|otherwise|that way|so that|the reason|it (?:breaks|fails|causes))\b",
+    r"^(?:because|since|otherwise|that way|so that|the reason|it (?:breaks|fails|causes)|"
+    r"if (?:we|you|someone|anyone|it|they)\b[^.?]*\b"
+    r"(?:it'?d|it would|it will|would|will|breaks?|fails?))\b",
     re.IGNORECASE,
 )
 
