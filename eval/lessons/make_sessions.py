@@ -3,13 +3,13 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py``, ``sessions_blind2.py``, ``sessions_blind3.py`` (the ``blind``,
-``blind2`` and ``blind3`` halves) in its agent's format (``formats.py``) and
-``labels.jsonl``: one line a session, with its agent, its half and its marked
-lessons. The public sessions (README.md names their source and license) are copied
-from ``--public`` (files as their repositories hold them), trimmed: progress and
-file-history records, thinking blocks, token usage and tool metadata out, tool
-inputs and results cut.
+``sessions_blind.py``, ``sessions_blind2.py``, ``sessions_blind3.py``,
+``sessions_blind4.py`` (the ``blind``, ``blind2``, ``blind3`` and ``blind4``
+halves) in its agent's format (``formats.py``) and ``labels.jsonl``: one line a
+session, with its agent, its half and its marked lessons. The public sessions
+(README.md names their source and license) are copied from ``--public`` (files
+as their repositories hold them), trimmed: progress and file-history records,
+thinking blocks, token usage and tool metadata out, tool inputs and results cut.
 Their labels are ``PUBLIC`` below, marked by hand.
 """
 
@@ -28,6 +28,7 @@ from sessions import SESSIONS  # noqa: E402
 from sessions_blind import BLIND  # noqa: E402
 from sessions_blind2 import BLIND2  # noqa: E402
 from sessions_blind3 import BLIND3  # noqa: E402
+from sessions_blind4 import BLIND4  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -145,7 +146,9 @@ def main() -> None:
     out = HERE / "sessions"
     out.mkdir(exist_ok=True)
     labels = []
-    for index, (name, agent, half, steps) in enumerate([*SESSIONS, *BLIND, *BLIND2, *BLIND3]):
+    for index, (name, agent, half, steps) in enumerate(
+        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4]
+    ):
         session = f"e{index:03d}-{name}"[:60]
         marked = write_session(out / f"{name}.jsonl", agent, session, steps)
         labels.append(
