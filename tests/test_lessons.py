@@ -781,6 +781,26 @@ def test_small_talk_gives_nothing(tmp_path: Path) -> None:
     )
 
 
+def test_small_talk_naming_a_culprit_gives_no_root_cause(tmp_path: Path) -> None:
+    """A root cause is found in work: with no tool run in the session, "the usual
+    culprit" of a houseplant's trouble is talk, not a lesson."""
+    assert (
+        drafts_of(
+            tmp_path,
+            [
+                ("user", "my fern keeps dropping leaves, I water it every few days"),
+                (
+                    "assistant",
+                    "Watering on a fixed schedule is the usual culprit with ferns in "
+                    "winter. The root cause is often soggy soil, so check it first.",
+                ),
+                ("user", "ha, ok, thanks"),
+            ],
+        )
+        == []
+    )
+
+
 def test_small_talk_that_says_never_or_always_gives_nothing(tmp_path: Path) -> None:
     """No tool ran and the agent took nothing as an instruction: talk of one's week,
     however normative it sounds, is no rule."""

@@ -110,6 +110,9 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     calls: dict[str, tuple[str, ...]] = {}  # a tool call's message id -> the commands it ran
     last: tuple[str, ...] = ()
     open_failures: dict[str, _Failure] = {}
+    # A cause named outright counts only where work was done: in talk alone ("the usual
+    # culprit" of a houseplant's trouble) it is no lesson.
+    worked = any(turn.role == "tool" or turn.message.tools for turn in turns)
     for turn in turns:
         message = turn.message
         if turn.role == "assistant":
@@ -131,7 +134,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in said):
                 yield from _confirmed(open_failures)
             yield from _notes(turn, said)
-            yield from _named_causes(turn, said)
+            if worked:
+                yield from _named_causes(turn, said)
             if message.tools:
                 if message.commands:
                     last = tuple(message.commands)
