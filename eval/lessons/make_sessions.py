@@ -4,12 +4,13 @@
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
 ``sessions_blind.py``, ``sessions_blind2.py``, ``sessions_blind3.py``,
-``sessions_blind4.py`` (the ``blind``, ``blind2``, ``blind3`` and ``blind4``
-halves) in its agent's format (``formats.py``) and ``labels.jsonl``: one line a
-session, with its agent, its half and its marked lessons. The public sessions
-(README.md names their source and license) are copied from ``--public`` (files
-as their repositories hold them), trimmed: progress and file-history records,
-thinking blocks, token usage and tool metadata out, tool inputs and results cut.
+``sessions_blind4.py``, ``sessions_blind5.py`` (the ``blind``, ``blind2``,
+``blind3``, ``blind4`` and ``blind5`` halves) in its agent's format
+(``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
+half and its marked lessons. The public sessions (README.md names their source
+and license) are copied from ``--public`` (files as their repositories hold
+them), trimmed: progress and file-history records, thinking blocks, token usage
+and tool metadata out, tool inputs and results cut.
 Their labels are ``PUBLIC`` below, marked by hand.
 """
 
@@ -29,6 +30,7 @@ from sessions_blind import BLIND  # noqa: E402
 from sessions_blind2 import BLIND2  # noqa: E402
 from sessions_blind3 import BLIND3  # noqa: E402
 from sessions_blind4 import BLIND4  # noqa: E402
+from sessions_blind5 import BLIND5  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -147,7 +149,7 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     labels = []
     for index, (name, agent, half, steps) in enumerate(
-        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4]
+        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4, *BLIND5]
     ):
         session = f"e{index:03d}-{name}"[:60]
         marked = write_session(out / f"{name}.jsonl", agent, session, steps)

@@ -26,7 +26,7 @@ from memcli.capture.transcripts.records import read_messages
 from memcli.core.lesson import LESSON_KINDS, LessonDraft
 
 HERE = Path(__file__).resolve().parent
-HALVES = ("tune", "held", "fresh", "blind", "blind2", "blind3", "blind4")
+HALVES = ("tune", "held", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
 
 
 def normal(text: str) -> str:
@@ -172,6 +172,7 @@ def main() -> int:
             "blind2": "second blind half",
             "blind3": "third blind half",
             "blind4": "fourth blind half",
+            "blind5": "fifth blind half",
             None: "all sessions",
         }[half]
         print(
