@@ -24,10 +24,9 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     """Corrections and rules, in the order the user said them.
 
     In a session where no tool ran (talk only), a correction needs the agent to have
-    announced or proposed work, and a user's rule counts only when the
-    agent's reply takes it as an instruction ("Will do.") or it says it stands ("from
-    now on"): talk of one's week that
-    happens to say "never" is no rule for the work."""
+    announced or proposed work, and a user's rule counts only when the agent's reply
+    takes it as an instruction ("Will do.") or it says it stands ("from now on"): talk
+    of one's week that happens to say "never" is no rule for the work."""
     worked = any(turn.role == "tool" or turn.message.tools for turn in turns)
     acted = False  # the agent did or said something since the user's last message
     used_tools = False  # and ran a tool meanwhile
