@@ -233,10 +233,15 @@ def _confirmed(open_failures: dict[str, _Failure]) -> Iterator[Candidate]:
             yield found
 
 
+def _aside(sentence: str) -> bool:
+    """A question or narration ("Let me check"): no account of a cause."""
+    return sentence.rstrip().endswith("?") or bool(patterns.NARRATION.match(sentence))
+
+
 def _account(said: list[str]) -> list[str] | None:
     """A message of substance (not narration, not a question): its first sentences."""
     for index, sentence in enumerate(said):
-        if sentence.rstrip().endswith("?") or patterns.NARRATION.match(sentence):
+        if _aside(sentence):
             continue
         parts = _window(said, index)
         told = " ".join(p for p in parts if not patterns.NARRATION.match(p))
@@ -260,7 +265,7 @@ def _lead(said: list[str], index: int) -> int:
     if index == 0:
         return 0
     before = said[index - 1]
-    if before.rstrip().endswith("?") or patterns.NARRATION.match(before):
+    if _aside(before):
         return index
     return index - 1
 
@@ -270,7 +275,7 @@ def _explain(failure: _Failure, turn: Turn, said: list[str]) -> None:
     if len(failure.explanations) >= MAX_EXPLANATIONS:
         return
     for index, sentence in enumerate(said):
-        if sentence.rstrip().endswith("?") or patterns.NARRATION.match(sentence):
+        if _aside(sentence):
             continue
         if not patterns.CAUSE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
             continue
@@ -332,7 +337,7 @@ def _named_causes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
 
 def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
     for sentence in said:
-        if sentence.rstrip().endswith("?") or patterns.NARRATION.match(sentence):
+        if _aside(sentence):
             continue
         if not patterns.NOTE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
             continue

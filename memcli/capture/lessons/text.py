@@ -120,9 +120,7 @@ def quote(parts: list[str]) -> str:
     text = " ".join(part.strip() for part in parts if part.strip())
     if len(text) <= MAX_QUOTE_CHARS:
         return text
-    head = redacted_head(text, MAX_QUOTE_CHARS - 1)
-    space = head.rfind(" ")
-    return (head[:space] if space > MAX_QUOTE_CHARS // 2 else head).rstrip(" ,;:") + "…"
+    return _cut(text, MAX_QUOTE_CHARS)
 
 
 _TITLE_LEAD = re.compile(
@@ -140,9 +138,7 @@ def title(text: str) -> str:
     stripped = _TITLE_LEAD.sub("", first).strip(" \"'`") or first
     stripped = stripped.rstrip(".!;:, ")
     if len(stripped) > MAX_TITLE_CHARS:
-        head = redacted_head(stripped, MAX_TITLE_CHARS - 1)
-        space = head.rfind(" ")
-        stripped = (head[:space] if space > MAX_TITLE_CHARS // 2 else head).rstrip(" ,;:") + "…"
+        stripped = _cut(stripped, MAX_TITLE_CHARS)
     return stripped[:1].upper() + stripped[1:] if stripped else "Lesson"
 
 
@@ -158,3 +154,11 @@ def paths(text: str, limit: int = 10) -> list[str]:
         if len(found) >= limit:
             break
     return list(found)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, at a space past its middle
+    when there is one; a secret the cut goes through is redacted, not kept in part."""
+    head = redacted_head(text, limit - 1)
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
