@@ -335,7 +335,9 @@ def test_a_decision_confirmed_after_a_question_about_it(tmp_path: Path) -> None:
     assert draft.kind == "decision" and "refetch on focus than keep a socket" in draft.text
 
 
-@pytest.mark.parametrize("answer", ["works for me", "sgtm", "alright, do it"])
+@pytest.mark.parametrize(
+    "answer", ["works for me", "sgtm", "alright, do it", "the job queue it is"]
+)
 def test_a_decision_confirmed_in_other_words(tmp_path: Path, answer: str) -> None:
     (draft,) = drafts_of(
         tmp_path,
@@ -755,6 +757,143 @@ def test_a_correction_after_an_interjection_keeps_what_to_do(tmp_path: Path) -> 
     )
     assert draft.kind == "correction"
     assert "Reporting queries go through the read replica" in draft.text
+
+
+EXPLAINED = (
+    "The scheduler keeps one timer per tenant in memory, and the deploy restarts it with an "
+    "empty table, so every tenant waits for its first full interval again."
+)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "the digest job stopped sending mails since this morning's deploy",
+        "the settings form resets to its defaults every time I reopen it",
+        "the dashboard only shows the totals, no per-team numbers at all",
+        "the beta banner is gone locally but on staging it's still there",
+        "why does the first export after a deploy take a minute?",
+    ],
+)
+def test_a_root_cause_of_a_symptom_told_in_other_words(tmp_path: Path, report: str) -> None:
+    """What stopped, resets, shows only part, is still there, or a "why": a failure the
+    user reports, which the agent's account and the change after it answer."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", report),
+            ("assistant", EXPLAINED),
+            ("edit", "app/scheduler.py"),
+            ("bash", ("pytest tests/test_scheduler.py -q", "5 passed", False)),
+        ],
+    )
+    assert [(d.kind, d.text) for d in drafts] == [("root_cause", EXPLAINED)]
+
+
+def test_a_root_cause_the_user_confirms_works_now(tmp_path: Path) -> None:
+    """No command ran after the change: the user saying it works now is the pass."""
+    steps: list[Step] = [
+        ("user", "the settings form resets to its defaults every time I reopen it"),
+        ("assistant", EXPLAINED),
+        ("edit", "app/scheduler.py"),
+    ]
+    (draft,) = drafts_of(tmp_path, [*steps, ("user", "ok that works now, they stay. thx")])
+    assert (draft.kind, draft.text) == ("root_cause", EXPLAINED)
+    assert drafts_of(tmp_path, [*steps, ("user", "hmm, still the same")]) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "please no retries in the client, that just hides the outage. let the caller decide",
+            "let the caller decide",
+        ),
+        (
+            "pls not --force, it wipes the teammates' branches. rebase and push normally",
+            "rebase and push normally",
+        ),
+    ],
+)
+def test_a_correction_that_starts_with_please_no(tmp_path: Path, said: str, kept: str) -> None:
+    drafts = drafts_after_work(tmp_path, said)
+    assert [(d.kind, kept in d.text) for d in drafts] == [("correction", True)]
+
+
+def test_a_correction_that_tells_the_agent_how_things_really_work(tmp_path: Path) -> None:
+    """The agent announced a plan; the user answers that it does not work that way and
+    how it does: a correction, though it starts like neither "no" nor an instruction."""
+    told = (
+        "the proxy doesn't read a file at all, you change its routes by posting them to "
+        "its admin api. no reload needed"
+    )
+    steps: list[Step] = [
+        ("user", "route /docs to the new docs container"),
+        ("bash", ("ls /etc/edge", "ls: cannot access '/etc/edge': No such file", True)),
+        ("assistant", "There is no /etc/edge. I'll create /etc/edge/routes.yaml and reload."),
+    ]
+    (draft,) = drafts_of(tmp_path, [*steps, ("user", told)])
+    assert draft.kind == "correction" and "you change its routes by posting" in draft.text
+    for reply in ("it doesn't matter where, go ahead", "there isn't one yet, so yes please"):
+        assert drafts_of(tmp_path, [*steps, ("user", reply)]) == [], reply
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "good. and from now on the release notes are written in docs/changes.md by "
+            "whoever merges",
+            "the release notes are written in docs/changes.md",
+        ),
+        (
+            "thanks. every migration we merge carries a down step so we can roll back a bad deploy",
+            "every migration we merge carries a down step",
+        ),
+        (
+            "cool. btw in this library nothing writes to stdout, ever. use the logger",
+            "in this library nothing writes to stdout",
+        ),
+    ],
+)
+def test_a_rule_said_as_how_things_are_done(tmp_path: Path, said: str, rule: str) -> None:
+    """A fact about the work said to stand ("from now on"), what every X does and why,
+    what nothing in this project does."""
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+def test_a_note_cut_short_by_a_macro_quotes_what_follows(tmp_path: Path) -> None:
+    """A note's cue with almost nothing after it ("a join!" read as a sentence's end)
+    is quoted with the sentence that carries it."""
+    said = (
+        "Done. Keep in mind for this crate: once a join! future is dropped mid-read, the "
+        "bytes it had read are gone."
+    )
+    drafts = drafts_of(tmp_path, [("user", "Fix the relay."), ("assistant", said)])
+    assert [(d.kind, "the bytes it had read are gone" in d.text) for d in drafts] == [
+        ("note", True)
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "not now, never mind the cleanup, I'll do it with ops next week",
+        "skip it for today, never mind the backfill",
+    ],
+)
+def test_putting_something_off_is_no_rule(tmp_path: Path, said: str) -> None:
+    assert drafts_after_work(tmp_path, said) == []
+
+
+def test_the_task_that_opens_a_session_is_no_rule_for_its_reason(tmp_path: Path) -> None:
+    """ "Write X and run it so we can see Y" asks for this session's work: no rule."""
+    steps: list[Step] = [
+        ("user", "write a load test for the search page and run it so we can see the p99"),
+        ("edit", "load/search.js"),
+        ("assistant", "The script is in load/search.js; p99 is 840ms."),
+    ]
+    assert drafts_of(tmp_path, steps) == []
 
 
 # ------------------------------------------------------------------ what is no lesson

@@ -63,7 +63,10 @@ _REPORT = re.compile(
     r"isn'?t working|stopped working|(?:is|went|goes|turned) red|keeps? \w+ing|forever|"
     r"hangs?|times? out|timing out|still (?:calls|shows|returns|gets|uses|points|sends|has)|"
     r"(?:returns|throws|raises|gets?|shows) [A-Z][A-Z0-9]*_[A-Z0-9_]+|"
-    r"(?:looks?|is|are) (?:weird|wrong|off)|identical|(?:get|gets|got) a different)\b",
+    r"(?:looks?|is|are) (?:weird|wrong|off)|identical|(?:get|gets|got) a different|"
+    r"stopped \w+ing|still (?:there|here|visible|present)|only (?:shows?|returns?|gets?|lists?)|"
+    r"at all|resets?|disappear(?:s|ed)?|vanish(?:es|ed)?|missing|nothing (?:in|shows|happens)|"
+    r"why (?:does|do|is|are|did|would|can'?t|won'?t|isn'?t|doesn'?t))\b",
     re.I,
 )
 """A user's report that something fails: a failure the agent may explain and fix."""
@@ -144,6 +147,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                     if len(calls) > MAX_TRACKED_CALLS:
                         del calls[next(iter(calls))]
         elif turn.role == "user":
+            if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in turn.said):
+                yield from _confirmed(open_failures)  # "ok that works now"
             goes_on = _goes_on(turn)
             for failure in open_failures.values():
                 if not failure.edited and not (goes_on and _explains_only(failure.pending)):
@@ -336,12 +341,22 @@ def _named_causes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
 
 
 def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
-    for sentence in said:
+    for index, sentence in enumerate(said):
         if _aside(sentence):
             continue
         if not patterns.NOTE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
             continue
+        parts = [sentence]
+        following = said[index + 1] if index + 1 < len(said) else ""
+        if following and not _aside(following) and _thin(sentence):
+            parts.append(following)  # the cue with next to nothing after it
         files: list[str] = []
-        add_files(files, paths(sentence))
+        add_files(files, paths(" ".join(parts)))
         kind_type = "gotcha" if _GOTCHA.search(sentence) else ""
-        yield Candidate("note", [sentence], turn, files, type=kind_type)
+        yield Candidate("note", parts, turn, files, type=kind_type)
+
+
+def _thin(note: str) -> bool:
+    """Whether a note's cue is followed by too little to be the note ("Keep in mind for
+    this crate: when a select!", a macro's "!" read as the sentence's end)."""
+    return len(words(note.rpartition(":")[2])) < MIN_NOTE_WORDS

@@ -67,7 +67,12 @@ RULE_ANYWHERE = Gated(
     r"(?:\S+ ){0,5}(?!(?:you|u|to|then|and|please|will|can|could|would)\b)\S+ "
     r"(?:always |only )?(?:goes|go|lives?|belongs?) "
     r"(?:in|into|under|through|next to|beside|inside|alongside)\b"
-    r"|\b(?:nobody|no one|no-one) (?:ever )?[a-z]+s\b",
+    r"|\b(?:nobody|no one|no-one) (?:ever )?[a-z]+s\b"
+    # "in this gem nothing mutates an argument", "nothing writes to stdout, ever"
+    r"|\bin (?:this|our) (?:gem|repo|repository|codebase|project|app|library|lib|crate|package|"
+    r"module|service|team|code)\b[^.]*?\b(?:nothing|nobody|no one|no-one)\b"
+    r"|\b(?:nothing|nobody|no one|no-one)\b[^.]*,? ever\b",
+    "nothing",
     "goes ",
     "go ",
     "live",
@@ -114,6 +119,9 @@ RULE_SCOPED = Gated(
     r"(?:codebase|code|repo|repository|project|app|team|service)\b"
     r"|\S+ only (?:in|across|throughout) (?:this|our) "
     r"(?:codebase|code|repo|repository|project|app|team|service)\b"
+    # "every query we commit sets a query_tag so we can trace the spend"
+    r"|^(?:every|everything|all|each|any)\b[^.;?]*\bso (?:that )?(?:we|you|they|nobody|no one|"
+    r"anyone) (?:can|could|know|see|never|always)\b(?!'t)"
     r"|\bwe (?!now\b|just\b|had\b|did\b|went\b|were\b|got\b)[a-z]+ \S+(?: \S+){0,4} "
     r"(?:in|across|for|on) (?:every|all|each)\b",
     "every",
@@ -128,11 +136,15 @@ RULE_SCOPED = Gated(
 """A rule by its scope: what every X must do or where any X goes, what is done "only in
 this codebase", what "we" do in every X."""
 
+STANDING_RULE = re.compile(r"\b(?:from now on|going forward|from here on(?: out)?)\b", _I)
+"""Words that make what the user says about the work a rule, whatever else it says."""
+
 NEWS = re.compile(r"\b(?:we|they|it) (?:now|just|recently)\b|\bas of (?:today|now)\b", _I)
 """What changed ("we now publish to PyPI"): a fact for a one-off task, not a rule."""
 
 NOT_A_RULE = Gated(
-    r"^(?:don'?t worry|don'?t forget|do not worry|never ?mind|no worries|stop here|"
+    r"\bnever ?mind\b"
+    r"|^(?:don'?t worry|don'?t forget|do not worry|no worries|stop here|"
     r"don'?t bother|don'?t know|i (?:don'?t|never) (?:know|remember|understand|mind|think)|"
     r"prefer not to say)\b"
     r"|\b(?:thanks|thank you|cheers|appreciate|lol|haha|weekend|coffee|lunch|dinner|"
@@ -173,7 +185,8 @@ CORRECTION_START = re.compile(
     r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from)|"
     r"wrong|incorrect|"
     r"that'?s (?:wrong|not|incorrect|the wrong)|this is (?:wrong|not)|that is (?:wrong|not)|"
-    r"actually|wait|hold on|stop|undo|revert|(?:please|pls|plz) don'?t|don'?t|do not|"
+    r"actually|wait|hold on|stop|undo|revert|(?:please|pls|plz),? (?:don'?t|no|not)|don'?t|"
+    r"do not|"
     r"you (?:shouldn'?t|should not|should have|didn'?t|did not|broke|forgot|missed|used|"
     r"changed|removed|deleted|can'?t|cannot|need to)|"
     r"why did you|i (?:said|asked|told you|meant)|that'?s not what|instead|"
@@ -195,7 +208,8 @@ NOT_A_CORRECTION = re.compile(
 )
 
 DIRECTIVE = re.compile(
-    r"\b(?:use|using|should|shouldn'?t|must|mustn'?t|need|needs|has to|have to|instead|rather|"
+    r"\b(?:(?:please|pls|plz),? no|use|using|should|shouldn'?t|must|mustn'?t|need|needs|"
+    r"has to|have to|instead|rather|"
     r"keep|put|only|always|never|don'?t|do not|not|won'?t|can'?t|wrong|revert|undo|remove|"
     r"leave|the (?:right|correct)|belongs?|lives?|goes|supposed to|expects?|required|requires)\b",
     _I,
@@ -380,7 +394,8 @@ CONFIRM = re.compile(
     r"go (?:with|for|ahead)|let'?s (?:do|go|use|keep|take|pick)|do it|do that|lgtm|perfect|"
     r"makes sense|option|the (?:first|second|third|latter|former)|please do|correct|exactly|"
     r"that works|good (?:idea|call)|great|fine|approved|ship it|use|works for me|sgtm|"
-    r"alright|all right|deal|yes please|do so)\b",
+    r"alright|all right|deal|yes please|do so)\b"
+    r"|^(?:[\w.-]+ ){1,3}it is[.!]*$",  # "paraglide it is"
     _I,
 )
 """A user's message that confirms a proposal starts like this."""

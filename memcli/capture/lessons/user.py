@@ -30,11 +30,16 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     worked = any(turn.role == "tool" or turn.message.tools for turn in turns)
     acted = False  # the agent did or said something since the user's last message
     used_tools = False  # and ran a tool meanwhile
+    announced = False  # and its last words announced or proposed work
+    opening = True  # no agent turn yet: the user's message is the session's task
     touched: list[str] = []  # the files it edited meanwhile
     for position, turn in enumerate(turns):
         if turn.role != "user":
+            opening = False
             if turn.role == "assistant":
                 used_tools = used_tools or bool(turn.message.tools)
+                if turn.said:
+                    announced = _offers_work(turn.said)
                 acted = (
                     acted
                     or bool(turn.message.tools)
@@ -43,7 +48,7 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 add_files(touched, turn.message.edited)
             continue
         said = list(turn.said)
-        correction = _correction(said, redirect=used_tools) if acted else None
+        correction = _correction(said, redirect=used_tools, announced=announced) if acted else None
         if correction is not None:
             files: list[str] = []
             add_files(files, paths(" ".join(correction)))
@@ -54,7 +59,7 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             rest = said
         if not worked and not _acknowledged(turns, position):
             rest = [sentence for sentence in rest if patterns.STANDING.search(sentence)]
-        ruled = [is_rule(sentence) for sentence in rest]
+        ruled = [is_rule(sentence, task=opening) for sentence in rest]
         for index, sentence in enumerate(rest):
             if ruled[index]:
                 parts = [sentence]
@@ -64,7 +69,7 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 found: list[str] = []
                 add_files(found, paths(" ".join(parts)))
                 yield Candidate("rule", parts, turn, found)
-        acted = used_tools = False
+        acted = used_tools = announced = False
         touched = []
 
 
@@ -92,20 +97,25 @@ _REASON_START = re.compile(
 )
 
 
-def is_rule(sentence: str) -> bool:
-    """Whether a user's sentence states a rule for the work."""
+def is_rule(sentence: str, *, task: bool = False) -> bool:
+    """Whether a user's sentence states a rule for the work (``task``: it opens the
+    session, where "do X so we can see Y" asks for this session's work, not a rule)."""
     if sentence.rstrip().endswith("?") or len(words(sentence)) < MIN_RULE_WORDS:
         return False
     if patterns.NOT_A_RULE.search(sentence):
         return False
     body = patterns.LEAD_IN.sub("", sentence)
-    if patterns.NARRATIVE_START.match(body) or not _states_rule(body):
+    if patterns.NARRATIVE_START.match(body):
+        return False
+    if patterns.STANDING_RULE.search(sentence) and len(words(body)) >= MIN_RULE_WORDS:
+        return True  # "from now on the whole config is kept in git"
+    if not _states_rule(body, purpose=not task):
         return False
     # news for a one-off task ("we now publish as tidemark, so …") states no rule
     return not patterns.NEWS.search(body) or bool(patterns.STANDING.search(body))
 
 
-def _states_rule(body: str) -> bool:
+def _states_rule(body: str, *, purpose: bool = True) -> bool:
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
         return True
     if patterns.RULE_SCOPED.search(body):
@@ -113,7 +123,7 @@ def _states_rule(body: str) -> bool:
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
     # "use the tokens, no raw hex values in components"
-    purposed = bool(patterns.PURPOSE.search(body))
+    purposed = purpose and bool(patterns.PURPOSE.search(body))
     clauses = _CLAUSE.split(body)
     if len(clauses) < 2 and not purposed:
         return False
@@ -134,16 +144,20 @@ _CLAUSE = re.compile(r"(?:[:;,—–]|[.!](?=\s+[a-z]))\s+")
 """Where a clause ends: punctuation, or a full stop before a lower-case word ("etc. no …")."""
 
 
-def _correction(said: list[str], *, redirect: bool) -> list[str] | None:
+def _correction(said: list[str], *, redirect: bool, announced: bool) -> list[str] | None:
     """The sentences of a correction, when the message is one (``redirect``: it may be
-    one without a correction's first words, coming just after the agent's tool call)."""
+    one without a correction's first words, coming just after the agent's tool call;
+    ``announced``: or just after the agent announced what it would do)."""
     if not said:
         return None
     first = said[0]
     if patterns.NOT_A_CORRECTION.match(first):
         return None
     if not patterns.CORRECTION_START.match(first):
-        return _reasoned_redirect(said) if redirect else None
+        found = _reasoned_redirect(said) if redirect else None
+        if found is None and announced:
+            found = _contradiction(said)
+        return found
     if first.rstrip().endswith("?") and len(said) == 1:
         return None  # "No?": a question, not a correction
     parts = [first]
@@ -184,6 +198,33 @@ def _reasoned_redirect(said: list[str]) -> list[str] | None:
     if len(clauses) < 2 or patterns.NOT_A_RULE.search(" ".join(parts)):
         return None
     return parts if any(map(patterns.REDIRECT.match, clauses)) else None
+
+
+_NEGATED = re.compile(
+    r"\b(?:doesn'?t|does not|don'?t|do not|isn'?t|is not|aren'?t|are not|can'?t|cannot|"
+    r"won'?t|will not|never)\b",
+    re.IGNORECASE,
+)
+_HOW_IT_IS_DONE = re.compile(
+    r"\byou (?:\S+ ){0,3}?(?:by|through|via|with|using) \S+"
+    r"|\b(?:lives?|goes|belongs?|is kept|are kept) (?:in|under|inside)\b|\binstead\b",
+    re.IGNORECASE,
+)
+
+
+def _contradiction(said: list[str]) -> list[str] | None:
+    """A reply to the agent's announced plan that says things do not work that way, and
+    how they do ("unit doesn't read a config file, you change it by PUTting json to the
+    control socket"): the message up to a question or a new request."""
+    if not _NEGATED.search(said[0]) or patterns.NOT_A_RULE.search(said[0]):
+        return None
+    parts: list[str] = []
+    for sentence in said[:MAX_CORRECTION_SENTENCES]:
+        if not _says_what_to_do(sentence):
+            break
+        parts.append(sentence)
+    told = " ".join(parts)
+    return parts if _HOW_IT_IS_DONE.search(told) and len(words(told)) >= 8 else None
 
 
 def _says_what_to_do(sentence: str) -> bool:
