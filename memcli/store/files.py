@@ -9,7 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 from memcli.core import places
 from memcli.core.chunks import MAX_NOTE_BYTES, MEMORY_MD, NOTES_DIR, is_note_path
 from memcli.core.errors import InvalidInput, InvalidMemoryFile, StoreError
-from memcli.core.ids import ULID_RE
 from memcli.core.regular import NotRegularFile, open_regular
 from memcli.store.commit import commit_paths
 from memcli.store.git import Git
 from memcli.store.lock import exclusive_lock
+from memcli.store.purged_list import PurgedList
 
 if TYPE_CHECKING:
     from memcli.core.model import Record
@@ -41,7 +41,6 @@ GITIGNORE = """\
 /.cache/
 .*.tmp
 """
-_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class Change(NamedTuple):
@@ -64,7 +63,7 @@ class Store:
         self.git = Git(root)
         self._inside: set[str] = set()
         """Folders already checked to lie inside the store (resolving is a syscall a part)."""
-        self._purged: tuple[tuple[int, int, int], frozenset[str]] | None = None
+        self._purged = PurgedList(root / PURGED_FILE)
 
     @property
     def cache_dir(self) -> Path:
@@ -128,15 +127,7 @@ class Store:
     def memory_paths(self) -> Iterator[str]:
         """Every memory file in the work tree, as store-relative paths, sorted."""
         for top in MEMORY_DIRS:
-            base = self.root / top
-            if not base.is_dir():
-                continue
-            for dirpath, dirnames, filenames in os.walk(base):
-                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-                rel_dir = Path(dirpath).relative_to(self.root).as_posix()
-                for name in sorted(filenames):
-                    if is_memory_path(f"{rel_dir}/{name}"):
-                        yield f"{rel_dir}/{name}"
+            yield from _walk(self.root, top, is_memory_path)
 
     def read_bytes(self, path: str) -> bytes:
         """A memory file's bytes; never through a symbolic link (one open, no stat)."""
@@ -151,15 +142,8 @@ class Store:
         one is refused with a reason)."""
         if os.path.lexists(self.root / MEMORY_MD):
             yield MEMORY_MD
-        base = self.root / NOTES_DIR
-        if not base.is_dir() or base.is_symlink():
-            return
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            rel_dir = Path(dirpath).relative_to(self.root).as_posix()
-            for name in sorted(filenames):
-                if is_note_path(f"{rel_dir}/{name}"):
-                    yield f"{rel_dir}/{name}"
+        if not (self.root / NOTES_DIR).is_symlink():
+            yield from _walk(self.root, NOTES_DIR, is_note_path)
 
     def read_note(self, path: str) -> bytes:
         """A notes file's first ``MAX_NOTE_BYTES`` bytes and one more (to tell it was cut).
@@ -219,21 +203,7 @@ class Store:
 
     def purged_ids(self) -> frozenset[str]:
         """The ids the work tree's ``purged.txt`` lists (read again only when it changed)."""
-        path = self.root / PURGED_FILE
-        try:
-            status = path.lstat()
-        except OSError:
-            return frozenset()
-        stamp = (status.st_ino, status.st_mtime_ns, status.st_size)
-        if self._purged is None or self._purged[0] != stamp:
-            try:
-                fd = os.open(path, os.O_RDONLY | _NO_FOLLOW)
-                with os.fdopen(fd, "rb") as handle:
-                    text = handle.read(1 << 24).decode("ascii", "replace")
-            except OSError:
-                text = ""
-            self._purged = (stamp, frozenset(ULID_RE.findall(text)))
-        return self._purged[1]
+        return self._purged.ids()
 
     def unmerged(self, path: str) -> bool:
         """Whether git's index holds ``path`` as unmerged (a conflict not yet resolved)."""
@@ -242,20 +212,7 @@ class Store:
 
     def unrecorded_paths(self) -> list[str]:
         """Paths changed in the work tree and not committed (``mem doctor`` lists them)."""
-        from memcli.store.git import porcelain_paths
-
-        out = self.git.run(
-            [
-                "--no-optional-locks",  # git status would otherwise refresh .git/index
-                "-c",
-                "core.quotePath=false",
-                "status",
-                "--porcelain",
-                "-z",
-                "--untracked-files=all",
-            ]
-        ).stdout.decode("utf-8", "surrogateescape")
-        return porcelain_paths(out)
+        return self.git.uncommitted_paths()
 
     def changes(self, old: str, new: str, *, notes: bool = False) -> list[Change]:
         """Memory files added, modified or deleted between two commits (renames split).
@@ -389,6 +346,20 @@ class Store:
         """
         self.commit(added, removed, message)
         return ""
+
+
+def _walk(root: Path, top: str, accept: Callable[[str], bool]) -> Iterator[str]:
+    """The files under ``root/top`` that ``accept`` takes, store-relative, sorted (hidden
+    folders left out)."""
+    base = root / top
+    if not base.is_dir():
+        return
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        for name in sorted(filenames):
+            if accept(f"{rel_dir}/{name}"):
+                yield f"{rel_dir}/{name}"
 
 
 def is_memory_path(path: str) -> bool:

@@ -84,6 +84,21 @@ class Git:
     def __init__(self, worktree: Path) -> None:
         self.worktree = worktree
 
+    def uncommitted_paths(self) -> list[str]:
+        """Paths changed in the work tree (untracked ones too) and not committed."""
+        out = self.run(
+            [
+                "--no-optional-locks",  # git status would otherwise refresh .git/index
+                "-c",
+                "core.quotePath=false",
+                "status",
+                "--porcelain",
+                "-z",
+                "--untracked-files=all",
+            ]
+        ).stdout.decode("utf-8", "surrogateescape")
+        return porcelain_paths(out)
+
     def run(
         self,
         args: Sequence[str],
