@@ -336,7 +336,8 @@ def test_a_decision_confirmed_after_a_question_about_it(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "answer", ["works for me", "sgtm", "alright, do it", "the job queue it is"]
+    "answer",
+    ["works for me", "sgtm", "alright, do it", "3am it is", "3am sounds right, go ahead"],
 )
 def test_a_decision_confirmed_in_other_words(tmp_path: Path, answer: str) -> None:
     (draft,) = drafts_of(
@@ -492,6 +493,11 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
             "Done, tests pass. SCHEMA_VERSION in store.py has to be raised with every change "
             "to the format.",
             "SCHEMA_VERSION in store.py has to be raised with every change",
+        ),
+        (
+            "Done. Heads up for debugging later: the retries happen in the sidecar, so the "
+            "app log shows only the final failure.",
+            "the retries happen in the sidecar",
         ),
     ],
 )
@@ -894,6 +900,81 @@ def test_the_task_that_opens_a_session_is_no_rule_for_its_reason(tmp_path: Path)
         ("assistant", "The script is in load/search.js; p99 is 840ms."),
     ]
     assert drafts_of(tmp_path, steps) == []
+
+
+def test_a_command_failing_again_otherwise_is_explained_by_what_came_after(
+    tmp_path: Path,
+) -> None:
+    """The first change got the command past its first error, to another: the root cause
+    is the explanation of the error the last change fixed."""
+    second = (
+        "The lockfile pins esbuild for linux-x64 only, so on the arm runners the install "
+        "finds no binary; the lockfile has to list both platforms."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("npm ci --omit=dev", "npm error Unknown option: --omit-dev", True)),
+            (
+                "assistant",
+                "The option is spelled --omit=dev since npm 9, the old form was removed, so the "
+                "CI step fails before it installs anything.",
+            ),
+            ("edit", ".ci/install.sh"),
+            ("bash", ("npm ci", "Error: esbuild: no prebuilt binary for linux-arm64", True)),
+            ("assistant", second),
+            ("edit", "package-lock.json"),
+            ("bash", ("npm ci", "added 412 packages in 9s", False)),
+        ],
+    )
+    assert (draft.kind, draft.text) == ("root_cause", second)
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "yes. so: whenever you add a dependency, regenerate the lock file and commit it in "
+            "the same PR, otherwise CI installs the old set",
+            "whenever you add a dependency, regenerate the lock file",
+        ),
+        (
+            "ok that did it. but next time: on staging always run the migration dry-run first "
+            "and show me the plan",
+            "on staging always run the migration dry-run first",
+        ),
+    ],
+)
+def test_a_rule_for_every_time_or_for_one_place(tmp_path: Path, said: str, rule: str) -> None:
+    """ "Whenever you X, do Y", and "on staging always …": rules."""
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+def test_whenever_you_are_ready_is_no_rule(tmp_path: Path) -> None:
+    assert drafts_after_work(tmp_path, "nice. whenever you're ready, deploy it to staging") == []
+
+
+def test_a_correction_after_a_but_keeps_its_reason(tmp_path: Path) -> None:
+    """ "Sure, but make it X, not Y", and why: a correction, quoted with its reason."""
+    drafts = drafts_after_work(
+        tmp_path,
+        "ok but make it `uv pip compile`, not pip-compile. the lock has to carry hashes "
+        "for the mirror",
+    )
+    assert [(d.kind, "the lock has to carry hashes" in d.text) for d in drafts] == [
+        ("correction", True)
+    ]
+
+
+def test_a_note_is_quoted_with_the_sentence_that_goes_on_with_it(tmp_path: Path) -> None:
+    said = (
+        "Done. Worth knowing for later: the importer is idempotent only per batch. The "
+        "checksum table is what keeps re-runs from double counting, so it has to stay."
+    )
+    drafts = drafts_of(tmp_path, [("user", "Speed up the importer."), ("assistant", said)])
+    assert [(d.kind, "The checksum table is what keeps re-runs" in d.text) for d in drafts] == [
+        ("note", True)
+    ]
 
 
 # ------------------------------------------------------------------ what is no lesson

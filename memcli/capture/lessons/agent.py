@@ -168,8 +168,14 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 if not key:
                     continue
                 if failed:
-                    if key not in open_failures and len(open_failures) < MAX_OPEN_FAILURES:
-                        open_failures[key] = _Failure(command, _error(message.text))
+                    error = _error(message.text)
+                    known = open_failures.get(key)
+                    if known is not None and known.edited and known.error != error:
+                        # a change got it past its error to another: explained anew
+                        del open_failures[key]
+                        known = None
+                    if known is None and len(open_failures) < MAX_OPEN_FAILURES:
+                        open_failures[key] = _Failure(command, error)
                 elif (failed_key := _same_run(open_failures, key)) is not None:
                     failure = open_failures.pop(failed_key)
                     if failure.edited:
@@ -348,15 +354,9 @@ def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
             continue
         parts = [sentence]
         following = said[index + 1] if index + 1 < len(said) else ""
-        if following and not _aside(following) and _thin(sentence):
-            parts.append(following)  # the cue with next to nothing after it
+        if following and not _aside(following):
+            parts.append(following)  # what the note goes on with, or carries it
         files: list[str] = []
         add_files(files, paths(" ".join(parts)))
         kind_type = "gotcha" if _GOTCHA.search(sentence) else ""
         yield Candidate("note", parts, turn, files, type=kind_type)
-
-
-def _thin(note: str) -> bool:
-    """Whether a note's cue is followed by too little to be the note ("Keep in mind for
-    this crate: when a select!", a macro's "!" read as the sentence's end)."""
-    return len(words(note.rpartition(":")[2])) < MIN_NOTE_WORDS

@@ -33,7 +33,7 @@ class Gated:
 LEAD_IN = re.compile(
     r"^(?:(?:also|and|but|so|oh|ok|okay|one more thing|btw|by the way|fyi|please|pls|"
     r"from now on|going forward|in future|in the future|for future reference|remember|"
-    r"just so you know|heads up|note|important|here|in this (?:repo|project|codebase))"
+    r"just so you know|heads up|note|important|here|next time|in this (?:repo|project|codebase))"
     r"\b[\s,:;-]*)+",
     _I,
 )
@@ -63,6 +63,7 @@ RULE_ANYWHERE = Gated(
     r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
     r"|\binstead of\b|\brather than\b|\bprefer\b"
     r"|^use\b[^.?]*?,? (?:not|never)\b"
+    r"|^(?:on|in|for) (?:\S+ ){0,2}\S+,? (?:always|never)\b"  # "on prod always run …"
     r"|^(?!(?:go|let'?s|can|could|would|will|please|pls|then|and|just|you|u)\b)"
     r"(?:\S+ ){0,5}(?!(?:you|u|to|then|and|please|will|can|could|would)\b)\S+ "
     r"(?:always |only )?(?:goes|go|lives?|belongs?) "
@@ -73,6 +74,8 @@ RULE_ANYWHERE = Gated(
     r"module|service|team|code)\b[^.]*?\b(?:nothing|nobody|no one|no-one)\b"
     r"|\b(?:nothing|nobody|no one|no-one)\b[^.]*,? ever\b",
     "nothing",
+    "always",
+    "never",
     "goes ",
     "go ",
     "live",
@@ -136,7 +139,12 @@ RULE_SCOPED = Gated(
 """A rule by its scope: what every X must do or where any X goes, what is done "only in
 this codebase", what "we" do in every X."""
 
-STANDING_RULE = re.compile(r"\b(?:from now on|going forward|from here on(?: out)?)\b", _I)
+STANDING_RULE = re.compile(
+    r"\b(?:from now on|going forward|from here on(?: out)?)\b"
+    r"|\b(?:whenever|every time|each time) (?:you|we|someone|anyone) "
+    r"(?!(?:'re|are|can|could|want|wanna|like|get|have|feel|think)\b)[a-z]+\b[^.?]*?, [a-z]+ ",
+    _I,
+)
 """Words that make what the user says about the work a rule, whatever else it says."""
 
 NEWS = re.compile(r"\b(?:we|they|it) (?:now|just|recently)\b|\bas of (?:today|now)\b", _I)
@@ -191,7 +199,8 @@ CORRECTION_START = re.compile(
     r"changed|removed|deleted|can'?t|cannot|need to)|"
     r"why did you|i (?:said|asked|told you|meant)|that'?s not what|instead|"
     r"it should|it shouldn'?t|it'?s not|it isn'?t|that won'?t|this won'?t|that breaks)\b"
-    r"|^(?:use|switch to|go with|put|keep|call|run|write|move)\b[^.?]*?,? "
+    r"|^(?:(?:sure|ok|okay|yes|yeah|fine),? but )?"
+    r"(?:use|switch to|go with|put|keep|call|run|write|move|make it)\b[^.?]*?,? "
     r"(?:not|never|instead of|rather than)\b"
     # "Hmm, please load it on the server instead."
     r"|^(?:[a-z]+,?\s+)?(?:please|pls|just) [a-z]+\b[^?]*\binstead\b(?! of)",
@@ -264,7 +273,7 @@ STANDING = re.compile(
 
 NOTE = Gated(
     r"^(?:note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
-    r"one thing to (?:know|note|remember))\s*[:,—–-]"
+    r"one thing to (?:know|note|remember))(?: (?:for|to|on|about|when) [^:]{1,50})?\s*[:,—–-]"
     r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
     r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
     r"every time|each time)\b"  # "X has to be bumped with it"
@@ -395,7 +404,8 @@ CONFIRM = re.compile(
     r"makes sense|option|the (?:first|second|third|latter|former)|please do|correct|exactly|"
     r"that works|good (?:idea|call)|great|fine|approved|ship it|use|works for me|sgtm|"
     r"alright|all right|deal|yes please|do so)\b"
-    r"|^(?:[\w.-]+ ){1,3}it is[.!]*$",  # "paraglide it is"
+    r"|^(?:[\w.-]+ ){1,3}it is[.!]*$"  # "paraglide it is"
+    r"|^(?:[\w.-]+ ){1,3}(?:sounds|seems|is) (?:good|great|right|fine|best)\b",
     _I,
 )
 """A user's message that confirms a proposal starts like this."""
