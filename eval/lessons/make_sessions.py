@@ -3,9 +3,8 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py``, ``sessions_blind2.py``, ``sessions_blind3.py``,
-``sessions_blind4.py``, ``sessions_blind5.py`` (the ``blind``, ``blind2``,
-``blind3``, ``blind4`` and ``blind5`` halves) in its agent's format
+``sessions_blind.py`` to ``sessions_blind6.py`` (the ``blind`` to ``blind6``
+halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
 and license) are copied from ``--public`` (files as their repositories hold
@@ -31,6 +30,7 @@ from sessions_blind2 import BLIND2  # noqa: E402
 from sessions_blind3 import BLIND3  # noqa: E402
 from sessions_blind4 import BLIND4  # noqa: E402
 from sessions_blind5 import BLIND5  # noqa: E402
+from sessions_blind6 import BLIND6  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -149,7 +149,7 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     labels = []
     for index, (name, agent, half, steps) in enumerate(
-        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4, *BLIND5]
+        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4, *BLIND5, *BLIND6]
     ):
         session = f"e{index:03d}-{name}"[:60]
         marked = write_session(out / f"{name}.jsonl", agent, session, steps)

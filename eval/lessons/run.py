@@ -26,7 +26,7 @@ from memcli.capture.transcripts.records import read_messages
 from memcli.core.lesson import LESSON_KINDS, LessonDraft
 
 HERE = Path(__file__).resolve().parent
-HALVES = ("tune", "held", "fresh", "blind", "blind2", "blind3", "blind4", "blind5")
+HALVES = ("tune", "held", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
 
 
 def normal(text: str) -> str:
@@ -173,6 +173,7 @@ def main() -> int:
             "blind3": "third blind half",
             "blind4": "fourth blind half",
             "blind5": "fifth blind half",
+            "blind6": "sixth blind half",
             None: "all sessions",
         }[half]
         print(
