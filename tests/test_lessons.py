@@ -977,6 +977,111 @@ def test_a_note_is_quoted_with_the_sentence_that_goes_on_with_it(tmp_path: Path)
     ]
 
 
+GENERATED = (
+    "The client package is generated from openapi.yaml, and the generated copy still has "
+    "the old field names, so the build sees types that no longer match the server."
+)
+
+
+@pytest.mark.parametrize(
+    "fix",
+    [
+        [
+            ("bash", ("make api-client", "generated 14 files", False)),
+            ("bash", ("npm run build", "built", False)),
+        ],
+        [("bash", ("make api-client && npm run build && echo ok", "built\nok", False))],
+    ],
+)
+def test_a_root_cause_fixed_by_a_command_not_an_edit(tmp_path: Path, fix: list[Step]) -> None:
+    """The change may be a command (regenerating, installing, ``git add``) run between the
+    explanation and the rerun, alone or as the rerun's first part."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("npm run build", "error TS2339: Property 'total' does not exist", True)),
+            ("bash", ("git status --short", "", False)),
+            ("assistant", GENERATED),
+            *fix,
+        ],
+    )
+    assert [(d.kind, d.text) for d in drafts] == [("root_cause", GENERATED)]
+
+
+def test_a_rerun_after_only_looking_confirms_nothing(tmp_path: Path) -> None:
+    steps: list[Step] = [
+        ("bash", ("npm run build", "error TS2339: Property 'total' does not exist", True)),
+        ("assistant", GENERATED),
+        ("bash", ("cd web && git status --short && npm run build", "built", False)),
+    ]
+    assert drafts_of(tmp_path, steps) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "ty. regenerate the client with make api whenever the schema changes, the app "
+            "ships whatever is checked in",
+            "regenerate the client with make api whenever the schema changes",
+        ),
+        (
+            "nice. fyi every endpoint we add needs rate limit config in gateway.yml, reviewers "
+            "check it",
+            "every endpoint we add needs rate limit config",
+        ),
+    ],
+)
+def test_a_rule_for_every_time_it_happens_or_every_thing_added(
+    tmp_path: Path, said: str, rule: str
+) -> None:
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+def test_what_happens_every_time_is_a_report_not_a_rule(tmp_path: Path) -> None:
+    said = "In the app my cart empties every time I switch tabs."
+    assert [d.kind for d in drafts_after_work(tmp_path, said)] != ["rule"]
+
+
+def test_a_decision_that_picks_an_option_by_its_label(tmp_path: Path) -> None:
+    """ "(a) … (b) … I'd do (a)." then "agree with a": the option (a) is quoted."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "the nightly join is stuck on one task"),
+            (
+                "assistant",
+                "Options: (a) drop the null keys before the join and add them back after. "
+                "(b) Salt the key and replicate the small side. (b) is general but heavier. "
+                "I'd do (a).",
+            ),
+            ("user", "agree with a, go"),
+        ],
+    )
+    assert draft.kind == "decision" and "drop the null keys before the join" in draft.text
+
+
+def test_a_decision_whose_pick_names_the_way_described_before_it(tmp_path: Path) -> None:
+    described = (
+        "The other way is to keep the settings as a value object and store it as a JSON "
+        "column on accounts, loaded with the account."
+    )
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "where should account settings live?"),
+            (
+                "assistant",
+                "A settings table with a foreign key is flexible but needs a join. "
+                f"{described} Settings have no identity of their own, so I'd go with the "
+                "JSON column.",
+            ),
+            ("user", "yes json column"),
+        ],
+    )
+    assert draft.kind == "decision" and described in draft.text
+
+
 # ------------------------------------------------------------------ what is no lesson
 
 

@@ -79,9 +79,11 @@ _ASKS_WHAT_TO_DO = re.compile(
 _REPORTED = "#reported"
 """The key of the failure the user last reported (no command's key holds a "#")."""
 _LOOKING = re.compile(
-    r"^\s*(?:git (?:status|diff|log|show)|ls|cat|grep|rg|head|tail|find|sed -n|echo|pwd|wc)\b"
+    r"^\s*(?:git (?:status|diff|log|show)|ls|cat|grep|rg|head|tail|find|sed -n|echo|pwd|wc|cd|"
+    r"export|sleep|true)\b"
 )
-"""Commands that only look: their passing confirms no change."""
+"""Commands that only look (or move about): their passing confirms no change, and
+changes nothing."""
 
 
 @dataclass
@@ -93,6 +95,12 @@ class _Failure:
     reported: bool = False  # told by the user, not by a command's result
     pending: tuple[Turn, list[str]] | None = None  # the first message of substance since
     account: tuple[Turn, list[str]] | None = None  # ...the user last spoke, once a change followed
+    ran: bool = False  # a command that changes things (not a look, not a rerun) passed since
+
+    @property
+    def changed(self) -> bool:
+        """Whether something changed since the failure: a file edited, or a command run."""
+        return bool(self.edited) or self.ran
 
 
 def command_key(command: str) -> str:
@@ -122,12 +130,12 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             said = list(turn.said)
             # a shell call's text may hold its command's lines (a commit message): no account
             waiting = not message.commands and any(
-                f.pending is None and not f.edited for f in open_failures.values()
+                f.pending is None and not f.changed for f in open_failures.values()
             )
             parts = _account(said) if waiting else None
             account = (turn, parts) if parts else None
             for failure in open_failures.values():
-                if failure.pending is None and not failure.edited:
+                if failure.pending is None and not failure.changed:
                     failure.pending = account
                 add_files(failure.edited, message.edited)
                 if message.edited and failure.account is None:
@@ -151,7 +159,7 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 yield from _confirmed(open_failures)  # "ok that works now"
             goes_on = _goes_on(turn)
             for failure in open_failures.values():
-                if not failure.edited and not (goes_on and _explains_only(failure.pending)):
+                if not failure.changed and not (goes_on and _explains_only(failure.pending)):
                     failure.pending = None
             reported = _reported(turn)
             if reported and len(open_failures) < MAX_OPEN_FAILURES:
@@ -164,31 +172,66 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 commands = last if shell else ()
             failed = message.failed or bool(commands) and looks_failed(message.text)
             for command in commands:
-                key = command_key(command)
-                if not key:
-                    continue
                 if failed:
-                    error = _error(message.text)
-                    known = open_failures.get(key)
-                    if known is not None and known.edited and known.error != error:
-                        # a change got it past its error to another: explained anew
-                        del open_failures[key]
-                        known = None
-                    if known is None and len(open_failures) < MAX_OPEN_FAILURES:
-                        open_failures[key] = _Failure(command, error)
-                elif (failed_key := _same_run(open_failures, key)) is not None:
-                    failure = open_failures.pop(failed_key)
-                    if failure.edited:
-                        found = _root_cause(failure, outright_only=False)
-                        if found is not None:
-                            yield found
+                    _failed(open_failures, command, _error(message.text))
+                else:
+                    yield from _passed(open_failures, command)
             if not failed and any(not _LOOKING.match(c) for c in commands):
                 yield from _confirmed(open_failures)
+                _ran(open_failures, commands)  # after: a change confirms nothing itself
     for failure in open_failures.values():
-        if failure.edited:
+        if failure.changed:
             found = _root_cause(failure, outright_only=True)
             if found is not None:
                 yield found
+
+
+def _failed(open_failures: dict[str, _Failure], command: str, error: str) -> None:
+    key = command_key(command)
+    if not key:
+        return
+    known = open_failures.get(key)
+    if known is not None and known.changed and known.error != error:
+        del open_failures[key]  # a change got it past its error to another: explained anew
+        known = None
+    if known is None and len(open_failures) < MAX_OPEN_FAILURES:
+        open_failures[key] = _Failure(command, error)
+
+
+def _passed(open_failures: dict[str, _Failure], command: str) -> Iterator[Candidate]:
+    """A passing command: a rerun of a failed one confirms its explanation once something
+    changed. Of a command of parts ("git add x && nix build && echo ok"), its last part
+    that does more than look is the rerun."""
+    parts = [p for p in _PARTS.split(command) if not _LOOKING.match(p.strip())] or [command]
+    _ran(open_failures, tuple(parts[:-1]))  # "git add x" before the rerun
+    key = command_key(parts[-1])
+    failed_key = _same_run(open_failures, key) if key else None
+    if failed_key is not None:
+        failure = open_failures.pop(failed_key)
+        if failure.changed:
+            found = _root_cause(failure, outright_only=False)
+            if found is not None:
+                yield found
+
+
+def _ran(open_failures: dict[str, _Failure], commands: tuple[str, ...]) -> None:
+    """Commands that passed and did more than look (``bazel run //:requirements.update``,
+    ``git add x`` before a rerun) are a change for the failures the agent explained."""
+    doing = [
+        part
+        for command in commands
+        for part in _PARTS.split(command)
+        if command_key(part) and not _LOOKING.match(part.strip())
+    ]
+    if not doing:
+        return
+    for failure in open_failures.values():
+        if failure.pending is not None or failure.explanations:
+            failure.ran = True
+            failure.account = failure.account or failure.pending
+
+
+_PARTS = re.compile(r"&&|;|\|\|")
 
 
 def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
@@ -232,7 +275,7 @@ def _awaits_pass(open_failures: dict[str, _Failure]) -> bool:
     if not open_failures:
         return False
     failure = open_failures[next(reversed(open_failures))]
-    return bool(failure.edited) and failure.account is not None
+    return failure.changed and failure.account is not None
 
 
 def _confirmed(open_failures: dict[str, _Failure]) -> Iterator[Candidate]:

@@ -29,9 +29,12 @@ _CHOSEN_STOP = frozenset(
 )
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "a": 0, "b": 1, "c": 2, "1": 0, "2": 1, "3": 2}
 _OPTION_REF = re.compile(
-    r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b",
+    r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b"
+    r"|\b(?:with|take|pick|do|go) \(?([abc])\)?(?=\s*(?:[,.!;]|$))",  # "agree with a, go"
     re.I,
 )
+_LABEL = re.compile(r"\(([a-c1-3])\)")
+"""An option named by its label in prose: "(a) filter … (b) salt the key … I'd do (a)"."""
 _OPTION_ITEM = re.compile(
     r"^\s*(?:\d[.)]|[a-c][.)]|[-*•]|(?:option|approach)\s+\w+[:.)])\s+(.+)$", re.I | re.M
 )
@@ -107,12 +110,32 @@ def _recommended(offered: list[str]) -> list[str]:
     proposing.sort(key=lambda index: not _OWN_PICK.search(offered[index]))
     for index in proposing:
         if patterns.REASON.search(offered[index]):
-            return [*_asked(offered, index), offered[index]]
+            return [*_asked(offered, index), *_referred(offered, index), offered[index]]
+        if _LABEL.search(offered[index]) and _referred(offered, index):
+            return [*_referred(offered, index), offered[index]]  # "I'd do (a)."
     for index in proposing:
         following = offered[index + 1] if index + 1 < len(offered) else ""
         if following and patterns.REASON.search(following):
             return [*_asked(offered, index), offered[index], following]
     return []
+
+
+def _referred(offered: list[str], index: int) -> list[str]:
+    """The option the pick at ``index`` refers to: the sentence holding the label it names
+    ("I'd do (a)"), else the sentence before it when that one describes the way it picks
+    ("… map it as an owned type with OwnsOne … so I'd go with the owned type")."""
+    pick = offered[index]
+    label = _LABEL.search(pick)
+    if label is not None:
+        named = f"({label.group(1)})"
+        return [s for s in offered[:index] if named in s][:1]
+    before = offered[index - 1] if index else ""
+    if not before or before.rstrip().endswith("?") or patterns.NARRATION.match(before):
+        return []
+    if " or " in before:
+        return []  # the list of ways there are, not the way picked
+    shared = content_words(before) & content_words(pick) - _CHOSEN_STOP
+    return [before] if len(shared) >= 2 else []
 
 
 def _asked(offered: list[str], index: int) -> list[str]:

@@ -111,7 +111,7 @@ RULE_ANYWHERE = Gated(
 RULE_SCOPED = Gated(
     r"(?:^|[,;:.!—–]\s*|\b(?:so|and|but|since|because)\s+)"
     r"(?:every|everything|anything|everyone|anyone|all|any|each)\b"
-    r"(?:\s+\S+){0,5}?\s+(?:must|has to|have to|needs?(?: to| an?\b)|goes|go|belongs?|lives?"
+    r"(?:\s+\S+){0,5}?\s+(?:must|has to|have to|needs?\b|goes|go|belongs?|lives?"
     r"|(?:is|are) [^,;:.]{1,40}, (?:never|not)\b)"
     r"|^no\b(?:\s+\S+){1,6}?\s+(?:in|across|throughout|anywhere in) (?:this|our) "
     r"(?:codebase|code|repo|repository|project|app|team|service)\b"
@@ -146,6 +146,16 @@ STANDING_RULE = re.compile(
     _I,
 )
 """Words that make what the user says about the work a rule, whatever else it says."""
+
+EVERY_TIME = re.compile(
+    r"^(?!(?:it|this|that|these|those|the|a|an|i|we|they|he|she|you|u|there|my|our|its|your|"
+    r"which|what|when|if|and|but|so|then|now|please|in|on|at|for|with|from|to|after|before|"
+    r"since|during|all|every|each|some|any|no|not|is|are|was|were|one)\b)[a-z]+(?<!s)(?<!ed)\b"
+    r"[^.?]*\b(?:whenever|every time|each time)\b",
+    _I,
+)
+"""An instruction for every time something happens ("regenerate it with opam lock
+whenever deps change"), not a report ("the build breaks whenever …")."""
 
 NEWS = re.compile(r"\b(?:we|they|it) (?:now|just|recently)\b|\bas of (?:today|now)\b", _I)
 """What changed ("we now publish to PyPI"): a fact for a one-off task, not a rule."""

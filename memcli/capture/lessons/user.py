@@ -118,7 +118,7 @@ def is_rule(sentence: str, *, task: bool = False) -> bool:
 def _states_rule(body: str, *, purpose: bool = True) -> bool:
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
         return True
-    if patterns.RULE_SCOPED.search(body):
+    if patterns.RULE_SCOPED.search(body) or patterns.EVERY_TIME.match(body):
         return True
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
@@ -133,6 +133,7 @@ def _states_rule(body: str, *, purpose: bool = True) -> bool:
         ruled = (
             (index and patterns.RULE_START.match(clause))
             or (instructed and patterns.NONE_IN.match(clause))
+            or patterns.EVERY_TIME.match(clause)
             or (purposed and patterns.IMPERATIVE.match(clause) and patterns.PURPOSE.search(clause))
         )
         if ruled and len(words(clause)) >= MIN_RULE_WORDS:
