@@ -26,7 +26,18 @@ from memcli.capture.transcripts.records import read_messages
 from memcli.core.lesson import LESSON_KINDS, LessonDraft
 
 HERE = Path(__file__).resolve().parent
-HALVES = ("tune", "held", "fresh", "blind", "blind2", "blind3", "blind4", "blind5", "blind6")
+HALVES = (
+    "tune",
+    "held",
+    "fresh",
+    "blind",
+    "blind2",
+    "blind3",
+    "blind4",
+    "blind5",
+    "blind6",
+    "blind7",
+)
 
 
 def normal(text: str) -> str:
@@ -174,6 +185,7 @@ def main() -> int:
             "blind4": "fourth blind half",
             "blind5": "fifth blind half",
             "blind6": "sixth blind half",
+            "blind7": "seventh blind half",
             None: "all sessions",
         }[half]
         print(
