@@ -37,6 +37,7 @@ HALVES = (
     "blind5",
     "blind6",
     "blind7",
+    "blind8",
 )
 
 
@@ -186,6 +187,7 @@ def main() -> int:
             "blind5": "fifth blind half",
             "blind6": "sixth blind half",
             "blind7": "seventh blind half",
+            "blind8": "eighth blind half",
             None: "all sessions",
         }[half]
         print(
