@@ -499,6 +499,15 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
             "app log shows only the final failure.",
             "the retries happen in the sidecar",
         ),
+        (
+            "Done. Side note: the build nodes default to the old compiler module, so load "
+            "gcc/13 first.",
+            "the build nodes default to the old compiler module",
+        ),
+        (
+            "Done. Be careful with scripts/reindex.sh later: it skips documents that exist.",
+            "it skips documents that exist",
+        ),
     ],
 )
 def test_a_note_for_whoever_comes_next(tmp_path: Path, said: str, note: str) -> None:
@@ -779,6 +788,9 @@ EXPLAINED = (
         "the dashboard only shows the totals, no per-team numbers at all",
         "the beta banner is gone locally but on staging it's still there",
         "why does the first export after a deploy take a minute?",
+        "api p99 is way up since friday, the ledger calls are hanging",
+        "two workers sometimes send the same invoice twice",
+        "the cleanup script deletes files it shouldnt",
     ],
 )
 def test_a_root_cause_of_a_symptom_told_in_other_words(tmp_path: Path, report: str) -> None:
@@ -1080,6 +1092,68 @@ def test_a_decision_whose_pick_names_the_way_described_before_it(tmp_path: Path)
         ],
     )
     assert draft.kind == "decision" and described in draft.text
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "cool. fyi LOG_LEVEL must stay at info for release builds, debug ones blow past "
+            "the flash",
+            "LOG_LEVEL must stay at info for release builds",
+        ),
+        (
+            "Very good. Please use Decimal everywhere for money amounts in this project, no "
+            "floats.",
+            "use Decimal everywhere for money amounts in this project",
+        ),
+        (
+            "great. results should go to /scratch not home, put that in whatever you write "
+            "from now",
+            "results should go to /scratch not home",
+        ),
+    ],
+)
+def test_a_rule_said_with_must_or_for_the_whole_project(
+    tmp_path: Path, said: str, rule: str
+) -> None:
+    assert [rule in d.text for d in drafts_after_work(tmp_path, said)] == [True]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "nice. rename formatMoney to formatCurrency everywhere in src, and run the tests",
+        "the export job is slow since monday. we run 6 instances on k8s, the repo is here",
+    ],
+)
+def test_a_task_for_everywhere_and_background_on_how_we_run_are_no_rules(
+    tmp_path: Path, said: str
+) -> None:
+    """A one-off task over the whole code is no rule, nor what the opening message says
+    about how the work runs."""
+    opening = [("user", said), ("edit", "src/a.ts"), ("assistant", "Done.")]
+    assert [d.kind for d in drafts_of(tmp_path, opening)] == []
+
+
+def test_a_plan_the_user_approves_is_a_decision(tmp_path: Path) -> None:
+    """The agent lays out a plan with its reasons and asks "Is that fine?": the reasoned
+    steps are the decision (not the question)."""
+    (draft,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "add a ward_code column to admissions, 80M rows"),
+            (
+                "assistant",
+                "Plan:\n- V215 adds the column as nullable, which is a metadata-only change.\n"
+                "- The backfill runs as a batched job instead of one UPDATE, because one "
+                "UPDATE on 80M rows would hold its locks for the whole run.\n\nIs that fine?",
+            ),
+            ("user", "yes that's the way"),
+        ],
+    )
+    assert draft.kind == "decision" and "The backfill runs as a batched job" in draft.text
+    assert "Is that fine" not in draft.text
 
 
 # ------------------------------------------------------------------ what is no lesson

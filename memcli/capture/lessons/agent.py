@@ -66,7 +66,9 @@ _REPORT = re.compile(
     r"(?:looks?|is|are) (?:weird|wrong|off)|identical|(?:get|gets|got) a different|"
     r"stopped \w+ing|still (?:there|here|visible|present)|only (?:shows?|returns?|gets?|lists?)|"
     r"at all|resets?|disappear(?:s|ed)?|vanish(?:es|ed)?|missing|nothing (?:in|shows|happens)|"
-    r"why (?:does|do|is|are|did|would|can'?t|won'?t|isn'?t|doesn'?t))\b",
+    r"why (?:does|do|is|are|did|would|can'?t|won'?t|isn'?t|doesn'?t)|hanging|shouldn'?t|"
+    r"(?:is|are|went) way (?:up|down)|still (?:jumps|fails|happens|breaks|crashes|hangs)|"
+    r"(?:the same|twice|duplicated?)\b[^.]*\b(?:sometimes|twice|again)|flak(?:y|es|ing))\b",
     re.I,
 )
 """A user's report that something fails: a failure the agent may explain and fix."""

@@ -105,7 +105,9 @@ def _recommended(offered: list[str]) -> list[str]:
     proposing = [
         index
         for index, sentence in enumerate(offered)
-        if patterns.PROPOSAL.search(sentence) and not patterns.NARRATION.match(sentence)
+        if patterns.PROPOSAL.search(sentence)
+        and not patterns.NARRATION.match(sentence)
+        and not sentence.rstrip().endswith("?")
     ]
     proposing.sort(key=lambda index: not _OWN_PICK.search(offered[index]))
     for index in proposing:
@@ -117,7 +119,23 @@ def _recommended(offered: list[str]) -> list[str]:
         following = offered[index + 1] if index + 1 < len(offered) else ""
         if following and patterns.REASON.search(following):
             return [*_asked(offered, index), offered[index], following]
+    if any(map(_APPROVAL.search, offered)):
+        # "Plan: … because … Is that fine?": the plan's reasoned steps are the proposal
+        reasoned = [
+            s for s in offered if not s.rstrip().endswith("?") and patterns.REASON.search(s)
+        ]
+        return reasoned[:MAX_PLAN_SENTENCES]
     return []
+
+
+MAX_PLAN_SENTENCES = 3
+_APPROVAL = re.compile(
+    r"\b(?:is (?:that|this) (?:ok|okay|fine|alright|all right|good)|does (?:that|this) "
+    r"(?:sound|work)|shall i (?:go|do)|should i go ahead|ok(?:ay)? with (?:that|this)|"
+    r"want me to go ahead)\b",
+    re.I,
+)
+"""The agent asking the user to approve what it laid out."""
 
 
 def _referred(offered: list[str], index: int) -> list[str]:

@@ -56,6 +56,7 @@ RULE_ANYWHERE = Gated(
     r"|\bour (?:convention|style|rule|standard|policy|team)\b"
     r"|\bthe (?:convention|rule|policy|house style) (?:is|here)\b"
     r"|\b(?:should|must|need to|has to|have to) (?:always|never)\b"
+    r"|\bmust (?!be\b|have\b|'ve\b)[a-z]+"  # "DEFMT_LOG must stay at info"
     r"|^(?:every|all|any|each) (?:\S+ ){1,4}(?:must|should|has to|have to|needs? to)\b"
     r"|\b(?:should|must) not\b|\bmustn'?t\b|\bshouldn'?t\b"
     r"|\b(?:is|are) not allowed\b|\bnot allowed to\b"
@@ -67,7 +68,7 @@ RULE_ANYWHERE = Gated(
     r"|^(?!(?:go|let'?s|can|could|would|will|please|pls|then|and|just|you|u)\b)"
     r"(?:\S+ ){0,5}(?!(?:you|u|to|then|and|please|will|can|could|would)\b)\S+ "
     r"(?:always |only )?(?:goes|go|lives?|belongs?) "
-    r"(?:in|into|under|through|next to|beside|inside|alongside)\b"
+    r"(?:in|into|under|through|to|next to|beside|inside|alongside)\b"
     r"|\b(?:nobody|no one|no-one) (?:ever )?[a-z]+s\b"
     # "in this gem nothing mutates an argument", "nothing writes to stdout, ever"
     r"|\bin (?:this|our) (?:gem|repo|repository|codebase|project|app|library|lib|crate|package|"
@@ -140,7 +141,7 @@ RULE_SCOPED = Gated(
 this codebase", what "we" do in every X."""
 
 STANDING_RULE = re.compile(
-    r"\b(?:from now on|going forward|from here on(?: out)?)\b"
+    r"\b(?:from now(?: on)?|going forward|from here on(?: out)?)\b"
     r"|\b(?:whenever|every time|each time) (?:you|we|someone|anyone) "
     r"(?!(?:'re|are|can|could|want|wanna|like|get|have|feel|think)\b)[a-z]+\b[^.?]*?, [a-z]+ ",
     _I,
@@ -157,11 +158,18 @@ EVERY_TIME = re.compile(
 """An instruction for every time something happens ("regenerate it with opam lock
 whenever deps change"), not a report ("the build breaks whenever …")."""
 
+SCOPED = re.compile(
+    r"\b(?:in|across|throughout) (?:this|our|the whole) (?:project|repo|repository|codebase|code|"
+    r"app|service|team)\b|\beverywhere\b",
+    _I,
+)
+"""Words that make an instruction hold for the whole project ("use Decimal everywhere")."""
+
 NEWS = re.compile(r"\b(?:we|they|it) (?:now|just|recently)\b|\bas of (?:today|now)\b", _I)
 """What changed ("we now publish to PyPI"): a fact for a one-off task, not a rule."""
 
 NOT_A_RULE = Gated(
-    r"\bnever ?mind\b"
+    r"\bnever ?mind\b|\b(?:it|they) shouldn'?t\s*[.!]?$"  # "deleting files it shouldnt."
     r"|^(?:don'?t worry|don'?t forget|do not worry|no worries|stop here|"
     r"don'?t bother|don'?t know|i (?:don'?t|never) (?:know|remember|understand|mind|think)|"
     r"prefer not to say)\b"
@@ -170,6 +178,7 @@ NOT_A_RULE = Gated(
     "don",
     "do not",
     "never",
+    "shouldn",
     "no worries",
     "stop here",
     "i ",
@@ -282,13 +291,14 @@ STANDING = re.compile(
 # ---- the agent's notes and root causes ------------------------------------------------
 
 NOTE = Gated(
-    r"^(?:note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
+    r"^(?:note|side ?note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
     r"one thing to (?:know|note|remember))(?: (?:for|to|on|about|when) [^:]{1,50})?\s*[:,—–-]"
     r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
     r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
     r"every time|each time)\b"  # "X has to be bumped with it"
     r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
     r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
+    r"|\bbe careful (?:with|when|about|not)\b"
     r"|\b(?:must|needs? to|has to|have to|should) be (?:re-?started|re-?built|re-?run|"
     r"re-?generated|re-?installed|re-?loaded|re-?compiled|re-?created|run before|"
     r"run after|set before|cleared)\b"
@@ -309,6 +319,7 @@ NOTE = Gated(
     "worth",
     "keep in mind",
     "aware",
+    "careful",
     "watch out",
     "future reference",
     "good to know",

@@ -111,8 +111,19 @@ def is_rule(sentence: str, *, task: bool = False) -> bool:
         return True  # "from now on the whole config is kept in git"
     if not _states_rule(body, purpose=not task):
         return False
+    if task and not _FIRMLY.search(body):
+        return False  # the opening task's "we use Flyway", "we run 6 instances": background
     # news for a one-off task ("we now publish as tidemark, so …") states no rule
     return not patterns.NEWS.search(body) or bool(patterns.STANDING.search(body))
+
+
+_FIRMLY = re.compile(
+    r"\b(?:always|never|only|must|mustn'?t|should|shouldn'?t|don'?t|do not|prefer|instead|"
+    r"rather|avoid|not allowed|nobody|no one|from now|going forward|whenever|lives?|belongs?)\b"
+    r"|, not\b",
+    re.IGNORECASE,
+)
+"""Words that make a rule of what the session's opening message says about the work."""
 
 
 def _states_rule(body: str, *, purpose: bool = True) -> bool:
@@ -120,6 +131,8 @@ def _states_rule(body: str, *, purpose: bool = True) -> bool:
         return True
     if patterns.RULE_SCOPED.search(body) or patterns.EVERY_TIME.match(body):
         return True
+    if patterns.REDIRECT.match(body) and patterns.SCOPED.search(body):
+        return True  # "use Decimal everywhere for money amounts in this project"
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
     # "use the tokens, no raw hex values in components"
