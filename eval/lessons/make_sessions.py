@@ -3,7 +3,7 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` to ``sessions_blind8.py`` (the ``blind`` to ``blind8``
+``sessions_blind.py`` to ``sessions_blind9.py`` (the ``blind`` to ``blind9``
 halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
@@ -33,6 +33,7 @@ from sessions_blind5 import BLIND5  # noqa: E402
 from sessions_blind6 import BLIND6  # noqa: E402
 from sessions_blind7 import BLIND7  # noqa: E402
 from sessions_blind8 import BLIND8  # noqa: E402
+from sessions_blind9 import BLIND9  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -151,7 +152,7 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     labels = []
     for index, (name, agent, half, steps) in enumerate(
-        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4, *BLIND5, *BLIND6, *BLIND7, *BLIND8]
+        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4, *BLIND5, *BLIND6, *BLIND7, *BLIND8, *BLIND9]
     ):
         session = f"e{index:03d}-{name}"[:60]
         marked = write_session(out / f"{name}.jsonl", agent, session, steps)

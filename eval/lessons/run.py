@@ -38,6 +38,7 @@ HALVES = (
     "blind6",
     "blind7",
     "blind8",
+    "blind9",
 )
 
 
@@ -188,6 +189,7 @@ def main() -> int:
             "blind6": "sixth blind half",
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
+            "blind9": "ninth blind half",
             None: "all sessions",
         }[half]
         print(
