@@ -330,6 +330,7 @@ def _depth(value: object) -> int:
 @given(_nested)
 @example(":[")  # a plain scalar that starts with an indicator character
 @example({"a-": ["-[", "?{"]})
+@example(":':[")  # a quote inside a plain scalar ends no quoted key before the ":"
 @settings(max_examples=300, deadline=None)
 def test_flow_depth_counts_what_yaml_nests(value: object) -> None:
     """The pre-parser bound counts flow nesting as YAML does, strings and all."""

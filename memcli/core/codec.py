@@ -246,6 +246,8 @@ def _flow_depth(head: str) -> int:
             depth -= 1
         if char in ":-?" and not _indicator(head, i, after_quote=previous in "\"'"):
             char = "a"  # inside a plain scalar (``:[``, ``a-[``), not an indicator
+        elif char in "\"'":
+            char = "a"  # a quote inside a plain scalar (``:':[``) ends no quoted key
         previous = char
         i += 1
     return deepest
