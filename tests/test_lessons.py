@@ -1156,6 +1156,71 @@ def test_a_plan_the_user_approves_is_a_decision(tmp_path: Path) -> None:
     assert "Is that fine" not in draft.text
 
 
+@pytest.mark.parametrize(
+    ("proposal", "answer", "held"),
+    [
+        (
+            "I'd put the stop in its own node that watches a heartbeat. A separate process "
+            "means a crash in the monitor can't take the stop down with it.",
+            "yes lets do that, separate node",
+            "A separate process means a crash in the monitor",
+        ),
+        (
+            "Two ways: a subscriber in the ORM, or a database trigger. I recommend the trigger. "
+            "Subscribers only fire when the change goes through the ORM; the nightly import "
+            "would bypass them.",
+            "Agreed, the trigger it is.",
+            "Subscribers only fire when the change goes through the ORM",
+        ),
+        (
+            "I propose an incremental model with a merge on delivery_id. Merge on the key "
+            "handles late rows, and the lookback covers late claims. Sound right?",
+            "yes merge + lookback is good",
+            "Merge on the key handles late rows",
+        ),
+        (
+            "I'd switch the page back to the shortcode checkout, because the age check uses "
+            "the classic hooks too.",
+            "oh wow the age check is broken too?? ok yes go back to the shortcode checkout",
+            "I'd switch the page back to the shortcode checkout",
+        ),
+    ],
+)
+def test_a_decision_told_with_its_why_after_it_or_a_yes_after_a_question(
+    tmp_path: Path, proposal: str, answer: str, held: str
+) -> None:
+    """A pick whose reason is the next sentence ("X means …", or no cue word at all after
+    "I recommend X."), a plan that asks "Sound right?", and a yes after the user's own
+    surprised question."""
+    drafts = drafts_of(
+        tmp_path,
+        [("user", "what should we do here?"), ("assistant", proposal), ("user", answer)],
+    )
+    assert [(d.kind, held in d.text) for d in drafts] == [("decision", True)]
+
+
+def test_an_explanation_that_starts_with_a_step_is_still_the_explanation(
+    tmp_path: Path,
+) -> None:
+    said = (
+        "Adding the column bumped the schema version, but there is no migration registered, "
+        "so the app refuses to open an old database on update. I'll add an auto-migration."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the app crashes on start after the update"),
+            ("bash", ("adb logcat -d | grep Exception", "IllegalStateException: migration", True)),
+            ("assistant", said),
+            ("edit", "app/AppDatabase.kt"),
+            ("bash", ("./gradlew connectedDebugAndroidTest", "BUILD SUCCESSFUL", False)),
+        ],
+    )
+    assert [(d.kind, "there is no migration registered" in d.text) for d in drafts] == [
+        ("root_cause", True)
+    ]
+
+
 # ------------------------------------------------------------------ what is no lesson
 
 

@@ -290,8 +290,18 @@ def _confirmed(open_failures: dict[str, _Failure]) -> Iterator[Candidate]:
 
 
 def _aside(sentence: str) -> bool:
-    """A question or narration ("Let me check"): no account of a cause."""
-    return sentence.rstrip().endswith("?") or bool(patterns.NARRATION.match(sentence))
+    """A question or narration ("Let me check", "Adding the test now"): no account of a
+    cause. A long sentence that starts with a step ("Adding the column bumped the
+    version, but …") may be one."""
+    if sentence.rstrip().endswith("?"):
+        return True
+    narration = patterns.NARRATION.match(sentence)
+    if narration is None:
+        return False
+    return not narration.group().lower().endswith("ing") or len(words(sentence)) < LONG_STEP_WORDS
+
+
+LONG_STEP_WORDS = 14
 
 
 def _account(said: list[str]) -> list[str] | None:
@@ -300,7 +310,7 @@ def _account(said: list[str]) -> list[str] | None:
         if _aside(sentence):
             continue
         parts = _window(said, index)
-        told = " ".join(p for p in parts if not patterns.NARRATION.match(p))
+        told = " ".join(p for p in parts if not _aside(p))
         return parts if len(words(told)) >= MIN_ACCOUNT_WORDS else None
     return None
 

@@ -86,7 +86,9 @@ def _asks_about(said: list[str], proposal: Turn) -> bool:
 def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:
     """The decision ``answer`` confirms: the proposal first, then the agent's answers to
     the questions asked about it."""
-    said = list(answer.said)
+    # "oh wow the age check is not showing?? ok yes go back to the shortcode": the yes
+    # after the user's exclamations and questions
+    said = [s for s in answer.said if not s.rstrip().endswith("?")][:1]
     if not said or not patterns.CONFIRM.match(said[0]) or patterns.NOT_CONFIRM.match(said[0]):
         return None
     for proposal in offers:
@@ -119,12 +121,14 @@ def _recommended(offered: list[str]) -> list[str]:
         following = offered[index + 1] if index + 1 < len(offered) else ""
         if following and patterns.REASON.search(following):
             return [*_asked(offered, index), offered[index], following]
+    for index in proposing:
+        following = offered[index + 1] if index + 1 < len(offered) else ""
+        if _OWN_PICK.search(offered[index]) and following and not following.endswith("?"):
+            return [offered[index], following]  # "I recommend the trigger." and its why
     if any(map(_APPROVAL.search, offered)):
-        # "Plan: … because … Is that fine?": the plan's reasoned steps are the proposal
-        reasoned = [
-            s for s in offered if not s.rstrip().endswith("?") and patterns.REASON.search(s)
-        ]
-        return reasoned[:MAX_PLAN_SENTENCES]
+        # "Plan: … because … Is that fine?": what the plan says is the proposal
+        stated = [s for s in offered if not s.rstrip().endswith("?")]
+        return stated[:MAX_PLAN_SENTENCES]
     return []
 
 
@@ -132,7 +136,7 @@ MAX_PLAN_SENTENCES = 3
 _APPROVAL = re.compile(
     r"\b(?:is (?:that|this) (?:ok|okay|fine|alright|all right|good)|does (?:that|this) "
     r"(?:sound|work)|shall i (?:go|do)|should i go ahead|ok(?:ay)? with (?:that|this)|"
-    r"want me to go ahead)\b",
+    r"want me to go ahead|sounds? (?:right|good|ok|okay|fine)(?=\s*\?))",
     re.I,
 )
 """The agent asking the user to approve what it laid out."""

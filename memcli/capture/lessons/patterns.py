@@ -412,6 +412,7 @@ REASON = re.compile(
     r"makes|lets|works)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
     r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper)\b"
     r"|, (?:so|which|while|whereas)\b"  # "…, which has no length cap"
+    r"|\b(?:means|ensures|guarantees) (?:that |a |the |we |it |you )?\w+"  # "X means a crash …"
     r"|\brather\b.+?\bthan\b"  # "I'd rather poll than add a websocket"
     r"|(?<=\w): (?:they|it|that|this|these|those)\b"  # "I'd do all three: they are ids"
     r"|\bi(?:'d| would| suggest| recommend)\b[^:?]*(?<=\w): \S+(?: \S+){3}",
