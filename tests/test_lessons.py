@@ -791,6 +791,8 @@ EXPLAINED = (
         "api p99 is way up since friday, the ledger calls are hanging",
         "two workers sometimes send the same invoice twice",
         "the cleanup script deletes files it shouldnt",
+        "our node doesnt get any scans from the new driver",
+        "push notifications are not arriving on iOS, getToken() returns null",
     ],
 )
 def test_a_root_cause_of_a_symptom_told_in_other_words(tmp_path: Path, report: str) -> None:
@@ -1217,6 +1219,50 @@ def test_an_explanation_that_starts_with_a_step_is_still_the_explanation(
         ],
     )
     assert [(d.kind, "there is no migration registered" in d.text) for d in drafts] == [
+        ("root_cause", True)
+    ]
+
+
+FLAPPING = (
+    "The manifest in git sets replicas: 3 while the autoscaler scales the deployment to 7, "
+    "so after every sync the live object differs from git again. I'll ignore the field."
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "explained"),
+    [
+        ([], FLAPPING),
+        (
+            [
+                (
+                    "assistant",
+                    "Right. An autoscaler owns the replica count of its deployment, so a count "
+                    "in git fights it on every sync; removing it from the manifest ends that.",
+                )
+            ],
+            "An autoscaler owns the replica count of its deployment",
+        ),
+    ],
+)
+def test_an_explanation_stands_when_the_user_turns_the_fix_around(
+    tmp_path: Path, after: list[Step], explained: str
+) -> None:
+    """ "No, don't paper over it, delete the field": the fix changes, the explanation stays
+    (unless the agent explains anew)."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "argocd keeps showing the payments app OutOfSync after every sync"),
+            ("assistant", FLAPPING),
+            ("user", "no, dont paper over it. delete replicas from the deployment yaml"),
+            *after,
+            ("edit", "apps/payments/deployment.yaml"),
+            ("bash", ("argocd app diff payments", "", False)),
+            ("bash", ("argocd app sync payments", "synced", False)),
+        ],
+    )
+    assert [(d.kind, explained in d.text) for d in drafts if d.kind == "root_cause"] == [
         ("root_cause", True)
     ]
 

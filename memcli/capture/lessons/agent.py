@@ -68,7 +68,10 @@ _REPORT = re.compile(
     r"at all|resets?|disappear(?:s|ed)?|vanish(?:es|ed)?|missing|nothing (?:in|shows|happens)|"
     r"why (?:does|do|is|are|did|would|can'?t|won'?t|isn'?t|doesn'?t)|hanging|shouldn'?t|"
     r"(?:is|are|went) way (?:up|down)|still (?:jumps|fails|happens|breaks|crashes|hangs)|"
-    r"(?:the same|twice|duplicated?)\b[^.]*\b(?:sometimes|twice|again)|flak(?:y|es|ing))\b",
+    r"(?:the same|twice|duplicated?)\b[^.]*\b(?:sometimes|twice|again)|flak(?:y|es|ing)|"
+    r"(?:doesn'?t|doesnt|don'?t|dont|isn'?t|aren'?t|are not|is not|never) (?:get|gets|getting|"
+    r"receive|receiving|arrive|arriving|show|showing|load|loading|fire|firing|update|updating|"
+    r"save|saving|start|starting)|returns? (?:null|nil|none|undefined|nothing|empty))\b",
     re.I,
 )
 """A user's report that something fails: a failure the agent may explain and fix."""
@@ -98,6 +101,7 @@ class _Failure:
     pending: tuple[Turn, list[str]] | None = None  # the first message of substance since
     account: tuple[Turn, list[str]] | None = None  # ...the user last spoke, once a change followed
     ran: bool = False  # a command that changes things (not a look, not a rerun) passed since
+    redirected: bool = False  # the user turned the fix around: a new account replaces pending
 
     @property
     def changed(self) -> bool:
@@ -132,13 +136,17 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             said = list(turn.said)
             # a shell call's text may hold its command's lines (a commit message): no account
             waiting = not message.commands and any(
-                f.pending is None and not f.changed for f in open_failures.values()
+                (f.pending is None or f.redirected) and not f.changed
+                for f in open_failures.values()
             )
             parts = _account(said) if waiting else None
             account = (turn, parts) if parts else None
             for failure in open_failures.values():
-                if failure.pending is None and not failure.changed:
+                if not failure.changed and (
+                    failure.pending is None or (failure.redirected and account is not None)
+                ):
                     failure.pending = account
+                    failure.redirected = False
                 add_files(failure.edited, message.edited)
                 if message.edited and failure.account is None:
                     failure.account = failure.pending
@@ -159,10 +167,14 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
         elif turn.role == "user":
             if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in turn.said):
                 yield from _confirmed(open_failures)  # "ok that works now"
-            goes_on = _goes_on(turn)
+            # "no, don't paper over it, delete the field": the fix is turned around, and
+            # the explanation stands unless the agent explains anew
+            redirected = bool(turn.said and patterns.CORRECTION_START.match(turn.said[0]))
+            goes_on = _goes_on(turn) or redirected
             for failure in open_failures.values():
                 if not failure.changed and not (goes_on and _explains_only(failure.pending)):
                     failure.pending = None
+                failure.redirected = redirected and failure.pending is not None
             reported = _reported(turn)
             if reported and len(open_failures) < MAX_OPEN_FAILURES:
                 open_failures.pop(_REPORTED, None)  # the latest report only
