@@ -1127,6 +1127,8 @@ def test_a_rule_said_with_must_or_for_the_whole_project(
     [
         "nice. rename formatMoney to formatCurrency everywhere in src, and run the tests",
         "the export job is slow since monday. we run 6 instances on k8s, the repo is here",
+        "On the CMS we need an embargo date on articles, so stories must not appear early.",
+        "The shop theme needs the variant picker to show swatches instead of the dropdown.",
     ],
 )
 def test_a_task_for_everywhere_and_background_on_how_we_run_are_no_rules(

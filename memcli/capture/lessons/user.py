@@ -111,8 +111,10 @@ def is_rule(sentence: str, *, task: bool = False) -> bool:
         return True  # "from now on the whole config is kept in git"
     if not _states_rule(body, purpose=not task):
         return False
-    if task and not _FIRMLY.search(body):
-        return False  # the opening task's "we use Flyway", "we run 6 instances": background
+    if task and (not _FIRMLY.search(body) or _REQUEST.search(body)):
+        # the opening task's background ("we use Flyway", "we run 6 instances") and what
+        # it asks for ("we need an embargo date", "the theme needs swatches instead of …")
+        return False
     # news for a one-off task ("we now publish as tidemark, so …") states no rule
     return not patterns.NEWS.search(body) or bool(patterns.STANDING.search(body))
 
@@ -124,6 +126,13 @@ _FIRMLY = re.compile(
     re.IGNORECASE,
 )
 """Words that make a rule of what the session's opening message says about the work."""
+
+_REQUEST = re.compile(
+    r"\b(?:we|i) (?:need|want|would like|'d like)\b"
+    r"|^(?:the|our|this|my) (?:\S+ ){0,4}needs (?:the|a|an|to)\b",
+    re.IGNORECASE,
+)
+"""What the session's opening message asks for: a feature, not a rule."""
 
 
 def _states_rule(body: str, *, purpose: bool = True) -> bool:
