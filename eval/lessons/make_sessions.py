@@ -3,7 +3,7 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` to ``sessions_blind9.py`` (the ``blind`` to ``blind9``
+``sessions_blind.py`` to ``sessions_blind10.py`` (the ``blind`` to ``blind10``
 halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
@@ -34,6 +34,7 @@ from sessions_blind6 import BLIND6  # noqa: E402
 from sessions_blind7 import BLIND7  # noqa: E402
 from sessions_blind8 import BLIND8  # noqa: E402
 from sessions_blind9 import BLIND9  # noqa: E402
+from sessions_blind10 import BLIND10  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -152,7 +153,19 @@ def main() -> None:
     out.mkdir(exist_ok=True)
     labels = []
     for index, (name, agent, half, steps) in enumerate(
-        [*SESSIONS, *BLIND, *BLIND2, *BLIND3, *BLIND4, *BLIND5, *BLIND6, *BLIND7, *BLIND8, *BLIND9]
+        [
+            *SESSIONS,
+            *BLIND,
+            *BLIND2,
+            *BLIND3,
+            *BLIND4,
+            *BLIND5,
+            *BLIND6,
+            *BLIND7,
+            *BLIND8,
+            *BLIND9,
+            *BLIND10,
+        ]
     ):
         session = f"e{index:03d}-{name}"[:60]
         marked = write_session(out / f"{name}.jsonl", agent, session, steps)

@@ -39,6 +39,7 @@ HALVES = (
     "blind7",
     "blind8",
     "blind9",
+    "blind10",
 )
 
 
@@ -190,6 +191,7 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind10": "tenth blind half",
             None: "all sessions",
         }[half]
         print(
