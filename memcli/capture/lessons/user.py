@@ -210,11 +210,7 @@ def _reasoned_redirect(said: list[str]) -> list[str] | None:
     message up to a question or a new request."""
     if not any(map(patterns.CONSEQUENCE.search, said[:MAX_CORRECTION_SENTENCES])):
         return None
-    parts: list[str] = []
-    for sentence in said[:MAX_CORRECTION_SENTENCES]:
-        if not _says_what_to_do(sentence):
-            break
-        parts.append(sentence)
+    parts = _told_through(said)
     if not any(map(patterns.CONSEQUENCE.search, parts)):
         return None
     clauses = [patterns.LEAD_IN.sub("", c.strip()) for part in parts for c in _CLAUSE.split(part)]
@@ -241,13 +237,20 @@ def _contradiction(said: list[str]) -> list[str] | None:
     control socket"): the message up to a question or a new request."""
     if not _NEGATED.search(said[0]) or patterns.NOT_A_RULE.search(said[0]):
         return None
+    parts = _told_through(said)
+    told = " ".join(parts)
+    return parts if _HOW_IT_IS_DONE.search(told) and len(words(told)) >= 8 else None
+
+
+def _told_through(said: list[str]) -> list[str]:
+    """The message's first sentences (at most ``MAX_CORRECTION_SENTENCES``), up to a
+    question or a new request."""
     parts: list[str] = []
     for sentence in said[:MAX_CORRECTION_SENTENCES]:
         if not _says_what_to_do(sentence):
             break
         parts.append(sentence)
-    told = " ".join(parts)
-    return parts if _HOW_IT_IS_DONE.search(told) and len(words(told)) >= 8 else None
+    return parts
 
 
 def _says_what_to_do(sentence: str) -> bool:
