@@ -508,6 +508,21 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
             "Done. Be careful with scripts/reindex.sh later: it skips documents that exist.",
             "it skips documents that exist",
         ),
+        (
+            "All three tests pass. For later: the renderer rethrows, so any missing value "
+            "throws instead of rendering blank.",
+            "any missing value throws instead of rendering blank",
+        ),
+        (
+            "Tests pass. Note the generated SQL: the column gets its default without a table "
+            "rewrite, so no backfill is needed.",
+            "without a table rewrite",
+        ),
+        (
+            "Done. The bucket has no lifecycle rule, so old cache keys pile up at 6 GB each; "
+            "when you upgrade the editor it's worth adding an expiry.",
+            "old cache keys pile up",
+        ),
     ],
 )
 def test_a_note_for_whoever_comes_next(tmp_path: Path, said: str, note: str) -> None:
@@ -1267,6 +1282,119 @@ def test_an_explanation_stands_when_the_user_turns_the_fix_around(
     assert [(d.kind, explained in d.text) for d in drafts if d.kind == "root_cause"] == [
         ("root_cause", True)
     ]
+
+
+def test_a_root_cause_of_the_problem_the_session_opened_with(tmp_path: Path) -> None:
+    """An opening message that asks for no work reports the session's problem, in words
+    no list of failures holds; the agent's account of it is the root cause. A guess
+    ("maybe …, I'll check") is no account."""
+    explained = (
+        "The save goes to res://, which is read-only in an exported build, so every write "
+        "fails on the phone. Saves have to go to user:// instead."
+    )
+    steps: list[Step] = [
+        ("user", "players on android are losing their save after the update. godot 4.2"),
+        ("bash", ("cat scripts/save_manager.gd", 'const SAVE_PATH := "res://slot1.save"', False)),
+        ("assistant", explained),
+        ("edit", "scripts/save_manager.gd"),
+        ("bash", ("godot --headless --export-debug Android build/app.apk", "done", False)),
+    ]
+    drafts = drafts_of(tmp_path, steps)
+    assert [(d.kind, d.text) for d in drafts] == [("root_cause", explained)]
+    guess = "The layer looks fine; maybe the group names differ, I'll check the consumer."
+    assert drafts_of(tmp_path, [*steps[:2], ("assistant", guess), *steps[3:]]) == []
+    # An opening message that asks for the work gives no report to explain.
+    asked = ("user", "can you move the saves to a folder per player. godot 4.2")
+    assert drafts_of(tmp_path, [asked, *steps[1:]]) == []
+
+
+def test_a_rule_for_this_project_said_after_the_work(tmp_path: Path) -> None:
+    rule = (
+        "for this project please keep the timeout at 15 s max, the solar panel is small and "
+        "each failed connect costs us a lot."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "add a timeout to the wifi connect in main.py"),
+            ("edit", "main.py"),
+            ("assistant", "Connected on the first try after a wake."),
+            ("user", f"great. {rule}"),
+        ],
+    )
+    assert [(d.kind, d.text) for d in drafts] == [("rule", rule)]
+
+
+@pytest.mark.parametrize(
+    ("said", "held"),
+    [
+        (
+            "the 4095 part is right but please keep everything in volts as float in the "
+            "firmware, the backend converts to mV.",
+            "keep everything in volts as float",
+        ),
+        (
+            "actually other way round. the project standard is synchronous active-high reset "
+            "everywhere, the FPGA team wants it for timing.",
+            "the project standard is synchronous active-high reset everywhere",
+        ),
+    ],
+)
+def test_a_correction_of_part_of_the_plan_or_by_the_projects_standard(
+    tmp_path: Path, said: str, held: str
+) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "fix the battery reading in firmware/src/sensors.cpp"),
+            ("bash", ("cat firmware/src/sensors.cpp", "float readBattery() {}", False)),
+            (
+                "assistant",
+                "The divisor should be 4095 for 12-bit reads. I'll have readBattery return "
+                "millivolts as an int and make the second block async too.",
+            ),
+            ("user", said),
+        ],
+    )
+    assert [(d.kind, held in d.text) for d in drafts] == [("correction", True)]
+
+
+def test_a_decision_offered_as_a_question_and_accepted(tmp_path: Path) -> None:
+    offered = (
+        "Since nobody has a save yet, this is a cheap moment to add a version key to the save "
+        "dictionary, so the loader can tell old saves apart later."
+    )
+    steps: list[Step] = [
+        ("user", "the saves work now, thanks"),
+        ("assistant", f"{offered} Want me to add it?"),
+        ("user", "yes do it, start at 1"),
+    ]
+    assert [(d.kind, d.text) for d in drafts_of(tmp_path, steps)] == [("decision", offered)]
+    # Offering a step ("Want me to run the tests?") proposes no decision.
+    routine = [steps[0], ("assistant", "Since the fix is in, want me to run the tests?"), steps[2]]
+    assert drafts_of(tmp_path, routine) == []
+
+
+def test_an_option_picked_by_number_is_quoted_with_the_agents_reason_for_it(
+    tmp_path: Path,
+) -> None:
+    why = (
+        "I'd go with 1: keying on the editor version matters because a cache from another "
+        "version gets reimported completely anyway."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the pipeline takes 55 min, mostly importing assets. ideas?"),
+            (
+                "assistant",
+                "Two choices:\n1. cache Library/ in S3, keyed on the editor version, or\n"
+                f"2. switch to persistent agents.\n{why}",
+            ),
+            ("user", "agreed, option 1"),
+        ],
+    )
+    assert [(d.kind, why in d.text) for d in drafts] == [("decision", True)]
 
 
 # ------------------------------------------------------------------ what is no lesson

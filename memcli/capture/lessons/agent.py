@@ -51,6 +51,10 @@ _NAMED = re.compile(r"\b(?:root cause|culprit)\b", re.IGNORECASE)
 """Words that name a root cause outright: such a sentence needs no failure around it."""
 _ERROR_LINE = re.compile(r"(?:error|exception|failed|fail|cannot|can't|not found|denied)", re.I)
 _GOTCHA = re.compile(r"\b(?:gotcha|watch out|careful|silently|caveat|warning)\b", re.I)
+_GUESS = re.compile(
+    r"\b(?:maybe|perhaps|might be|may be|could be|not sure|i'?ll check|let me check)\b", re.I
+)
+"""An agent's sentence that guesses or goes to look: no account of a cause yet."""
 _PIPE = re.compile(r"\s(?:\||\d?>|<)")
 _WORKS_NOW = re.compile(
     r"\b(?:(?:passes|passing|works|working|green|builds|links|succeeds|rolled out) "
@@ -130,6 +134,7 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
     # A cause named outright counts only where work was done: in talk alone ("the usual
     # culprit" of a houseplant's trouble) it is no lesson.
     worked = any(turn.role == "tool" or turn.message.tools for turn in turns)
+    opening = True  # the user has not spoken yet
     for turn in turns:
         message = turn.message
         if turn.role == "assistant":
@@ -175,7 +180,8 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 if not failure.changed and not (goes_on and _explains_only(failure.pending)):
                     failure.pending = None
                 failure.redirected = redirected and failure.pending is not None
-            reported = _reported(turn)
+            reported = _reported(turn, opening=opening)
+            opening = opening and not turn.said
             if reported and len(open_failures) < MAX_OPEN_FAILURES:
                 open_failures.pop(_REPORTED, None)  # the latest report only
                 open_failures[_REPORTED] = _Failure("", reported, reported=True)
@@ -260,9 +266,15 @@ def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
     return None
 
 
-def _reported(turn: Turn) -> str:
-    """The sentence of a user's message that reports a failure, if one does."""
-    return next((redacted_head(s, MAX_ERROR_CHARS) for s in turn.said[:3] if _REPORT.search(s)), "")
+def _reported(turn: Turn, *, opening: bool = False) -> str:
+    """The sentence of a user's message that reports a failure, if one does. A session's
+    opening message that asks for no work ("players on android are losing their save
+    after the update") reports what the session is about: a problem."""
+    said = turn.said
+    found = next((s for s in said[:3] if _REPORT.search(s)), "")
+    if not found and opening and said and not any(map(patterns.ASKS_FOR_WORK.search, said)):
+        found = said[0]
+    return redacted_head(found, MAX_ERROR_CHARS) if found else ""
 
 
 def _goes_on(turn: Turn) -> bool:
@@ -321,6 +333,8 @@ def _account(said: list[str]) -> list[str] | None:
     for index, sentence in enumerate(said):
         if _aside(sentence):
             continue
+        if _GUESS.search(sentence):
+            return None  # "maybe a user id type mismatch, I'll check": no account yet
         parts = _window(said, index)
         told = " ".join(p for p in parts if not _aside(p))
         return parts if len(words(told)) >= MIN_ACCOUNT_WORDS else None

@@ -125,6 +125,9 @@ def _recommended(offered: list[str]) -> list[str]:
         following = offered[index + 1] if index + 1 < len(offered) else ""
         if _OWN_PICK.search(offered[index]) and following and not following.endswith("?"):
             return [offered[index], following]  # "I recommend the trigger." and its why
+    offer = _offered_work(offered)
+    if offer:
+        return offer
     if any(map(_APPROVAL.search, offered)):
         # "Plan: … because … Is that fine?": what the plan says is the proposal
         stated = [s for s in offered if not s.rstrip().endswith("?")]
@@ -140,6 +143,31 @@ _APPROVAL = re.compile(
     re.I,
 )
 """The agent asking the user to approve what it laid out."""
+
+
+_OFFER = re.compile(
+    r"^(?:(?:do you |would you )?(?:want|like) me to|shall i|should i)\b(?!.*\b(?:run|rerun|"
+    r"check|commit|push|merge|deploy|open|look|test|try|show|start|continue|go on)\b)",
+    re.I,
+)
+"""The agent offering a piece of work as a question ("Want me to add it?"), not a step."""
+
+
+def _offered_work(offered: list[str]) -> list[str]:
+    """The work the agent offered with its reason ("Since nobody has a save yet, this is
+    a cheap moment to add a version key … Want me to add it?"): the reasoned sentences
+    before the offer, not narration."""
+    for index, sentence in enumerate(offered):
+        if not _OFFER.match(sentence):
+            continue
+        stated = [
+            s
+            for s in offered[max(0, index - MAX_PLAN_SENTENCES) : index]
+            if not s.rstrip().endswith("?") and not patterns.NARRATION.match(s)
+        ]
+        if any(map(patterns.REASON.search, stated)):
+            return stated
+    return []
 
 
 def _referred(offered: list[str], index: int) -> list[str]:
@@ -160,6 +188,17 @@ def _referred(offered: list[str], index: int) -> list[str]:
     return [before] if len(shared) >= 2 else []
 
 
+def _why_picked(offered: list[str], label: str) -> list[str]:
+    """The agent's own pick of the option labelled ``label`` with its reason ("I'd go
+    with 1: keying on the version matters because …"), if it gave one."""
+    named = re.compile(
+        rf"(?:\b(?:with|option|pick|do|take)|^) \(?{re.escape(label)}\)?(?!\w)", re.I
+    )
+    return [
+        s for s in offered if _OWN_PICK.search(s) and named.search(s) and patterns.REASON.search(s)
+    ][:1]
+
+
 def _asked(offered: list[str], index: int) -> list[str]:
     """The question of options the proposal at ``index`` answers ("Should I only fix
     zip, or read all id-like columns as strings? I'd do all three: …"), if it follows one."""
@@ -177,7 +216,7 @@ def _chosen_option(proposal: str, offered: list[str], answer: str) -> list[str]:
         items = _OPTION_ITEM.findall(prose(proposal))
         index = _ORDINALS.get(label)
         if index is not None and index < len(items):
-            return sentences(items[index])[:2]
+            return [*sentences(items[index])[:2], *_why_picked(offered, label)]
         return []
     named = [w for w in words(answer) if len(w) > 2 and w not in _CHOSEN_STOP]
     if not named:

@@ -33,7 +33,8 @@ class Gated:
 LEAD_IN = re.compile(
     r"^(?:(?:also|and|but|so|oh|ok|okay|one more thing|btw|by the way|fyi|please|pls|"
     r"from now on|going forward|in future|in the future|for future reference|remember|"
-    r"just so you know|heads up|note|important|here|next time|in this (?:repo|project|codebase))"
+    r"just so you know|heads up|note|important|here|next time|"
+    r"(?:in|for|across) (?:this|the whole|our) (?:repo|project|codebase|app|service))"
     r"\b[\s,:;-]*)+",
     _I,
 )
@@ -159,8 +160,8 @@ EVERY_TIME = re.compile(
 whenever deps change"), not a report ("the build breaks whenever …")."""
 
 SCOPED = re.compile(
-    r"\b(?:in|across|throughout) (?:this|our|the whole) (?:project|repo|repository|codebase|code|"
-    r"app|service|team)\b|\beverywhere\b",
+    r"\b(?:in|across|throughout|for) (?:this|our|the whole) (?:project|repo|repository|"
+    r"codebase|code|app|service|team)\b|\beverywhere\b",
     _I,
 )
 """Words that make an instruction hold for the whole project ("use Decimal everywhere")."""
@@ -221,6 +222,9 @@ CORRECTION_START = re.compile(
     r"|^(?:(?:sure|ok|okay|yes|yeah|fine),? but )?"
     r"(?:use|switch to|go with|put|keep|call|run|write|move|make it)\b[^.?]*?,? "
     r"(?:not|never|instead of|rather than)\b"
+    # "the 4095 part is right but please keep everything in volts": a fix turned in part
+    r"|^[^.?!,]{0,60}?\b(?:is|are|was|'s) (?:right|fine|correct|ok|okay|good),? but "
+    r"(?:(?:please|pls|just) )?(?:use|keep|put|leave|make|do|don'?t|never|always|move|stick)\b"
     # "Hmm, please load it on the server instead."
     r"|^(?:[a-z]+,?\s+)?(?:please|pls|just) [a-z]+\b[^?]*\binstead\b(?! of)",
     _I,
@@ -239,7 +243,8 @@ DIRECTIVE = re.compile(
     r"\b(?:(?:please|pls|plz),? no|use|using|should|shouldn'?t|must|mustn'?t|need|needs|"
     r"has to|have to|instead|rather|"
     r"keep|put|only|always|never|don'?t|do not|not|won'?t|can'?t|wrong|revert|undo|remove|"
-    r"leave|the (?:right|correct)|belongs?|lives?|goes|supposed to|expects?|required|requires)\b",
+    r"leave|the (?:right|correct)|belongs?|lives?|goes|supposed to|expects?|required|requires|"
+    r"standard|convention|policy|everywhere|the rule)\b",
     _I,
 )
 """A correction holds something to do or not to do."""
@@ -294,9 +299,13 @@ NOTE = Gated(
     r"^(?:note|side ?note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
     r"one thing to (?:know|note|remember))(?: (?:for|to|on|about|when) [^:]{1,50})?\s*[:,—–-]"
     r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
+    r"|^note (?:the|how|this|these|what) [^:]{1,60}:"  # "Note the generated SQL: …"
+    r"|^(?:for later|for next time|for the future|for the record|(?:one|a) (?:caveat|gotcha)|"
+    r"something to (?:keep in mind|know|remember)|the catch)\s*[:,—–-]"
     r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
     r"every time|each time)\b"  # "X has to be bumped with it"
     r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
+    r"|\b(?:it'?s|it is) worth (?!it\b)\w+ing\b"  # "it's worth adding an expiry"
     r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
     r"|\bbe careful (?:with|when|about|not)\b"
     r"|\b(?:must|needs? to|has to|have to|should) be (?:re-?started|re-?built|re-?run|"
@@ -306,6 +315,12 @@ NOTE = Gated(
     r"|\bremember that\b|\bsilently\b|\bdoes not pick up\b|\bdoesn'?t pick up\b"
     r"|\bis not (?:picked up|reloaded)\b|\bisn'?t (?:picked up|reloaded)\b",
     "note",
+    "for later",
+    "next time",
+    "the future",
+    "the record",
+    "something to",
+    "the catch",
     "nb",
     "n.b.",
     "gotcha",
@@ -358,6 +373,20 @@ STRONG_CAUSE = re.compile(
     _I,
 )
 
+ASKS_FOR_WORK = re.compile(
+    r"\b(?:can|could|would|will) (?:you|u)\b|\b(?:please|pls|plz)\b|\blet'?s\b|\bhelp me\b|"
+    r"\b(?:we|i) (?:need|want|would like|'d like)\b|\bneeds? (?:to|a|an|the)\b|"
+    r"\b(?:can|could|should|shall) (?:we|i)\b|"
+    r"\b(?:has|have) to\b|\bshould\b|\b(?:how|what|why|which|where|when) (?:do|does|did|can|"
+    r"should|would|is|are)\b|"
+    r"^(?:\w+[,:] )?(?:add|write|wire|make|create|rename|implement|set up|build|port|convert|"
+    r"refactor|update|bump|move|remove|delete|generate|migrate|fix|change|extend|replace|split|"
+    r"clean|document|expose|introduce|support|enable|configure|deploy|upgrade|review|check|"
+    r"look|run|try|give|show|tell|explain|find|commit|open|start|type|need|do|use|get|put)\b",
+    _I,
+)
+"""A user's sentence that asks for work (or a question asked of the agent): no report."""
+
 NARRATION = re.compile(
     r"^(?:i'?ll|i will|i'?m going to|i am going to|let me|let'?s (?:run|check|look|see|try|"
     r"start|verify|fix|update|make)|now (?:i|let|let'?s|we)|next,? |first,? |then,? |"
@@ -379,7 +408,7 @@ PROPOSAL = Gated(
     r"|\bi(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|think\b|say\b|guess\b)\w+"
     r"|\boption (?:[a-c1-3]|one|two|three)\b|\bthe (?:better|best|simpler|safer|cleaner) "
     r"(?:option|approach|choice|fix|way)\b|\bhow about\b|\bshould we\b|\bshall (?:i|we)\b"
-    r"|\bi think we should\b|\b(?:two|three|a few) (?:options|approaches|ways)\b",
+    r"|\bi think we should\b|\b(?:two|three|a few) (?:options|approaches|ways|choices)\b",
     "suggest",
     "recommend",
     "propose",
@@ -403,6 +432,7 @@ PROPOSAL = Gated(
     "i think we",
     "approaches",
     "ways",
+    "choices",
 )
 """An agent's sentence that proposes a choice."""
 

@@ -109,7 +109,7 @@ def is_rule(sentence: str, *, task: bool = False) -> bool:
         return False
     if patterns.STANDING_RULE.search(sentence) and len(words(body)) >= MIN_RULE_WORDS:
         return True  # "from now on the whole config is kept in git"
-    if not _states_rule(body, purpose=not task):
+    if not _states_rule(body, purpose=not task, scoped=bool(patterns.SCOPED.search(sentence))):
         return False
     if task and (not _FIRMLY.search(body) or _REQUEST.search(body)):
         # the opening task's background ("we use Flyway", "we run 6 instances") and what
@@ -135,12 +135,14 @@ _REQUEST = re.compile(
 """What the session's opening message asks for: a feature, not a rule."""
 
 
-def _states_rule(body: str, *, purpose: bool = True) -> bool:
+def _states_rule(body: str, *, purpose: bool = True, scoped: bool = False) -> bool:
+    """Whether ``body`` (a sentence without its lead-in) states a rule; ``scoped``: the
+    whole sentence says it holds project-wide ("for this project please keep …")."""
     if patterns.RULE_START.match(body) or patterns.RULE_ANYWHERE.search(body):
         return True
     if patterns.RULE_SCOPED.search(body) or patterns.EVERY_TIME.match(body):
         return True
-    if patterns.REDIRECT.match(body) and patterns.SCOPED.search(body):
+    if patterns.REDIRECT.match(body) and scoped:
         return True  # "use Decimal everywhere for money amounts in this project"
     # "Before you start: from now on, always …", "the files are latin-1, never assume …",
     # "CI runs it with --all-features, do the same locally so we see the same failures"
