@@ -3,7 +3,7 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` to ``sessions_blind10.py`` (the ``blind`` to ``blind10``
+``sessions_blind.py`` to ``sessions_blind11.py`` (the ``blind`` to ``blind11``
 halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
@@ -35,6 +35,7 @@ from sessions_blind7 import BLIND7  # noqa: E402
 from sessions_blind8 import BLIND8  # noqa: E402
 from sessions_blind9 import BLIND9  # noqa: E402
 from sessions_blind10 import BLIND10  # noqa: E402
+from sessions_blind11 import BLIND11  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -165,6 +166,7 @@ def main() -> None:
             *BLIND8,
             *BLIND9,
             *BLIND10,
+            *BLIND11,
         ]
     ):
         session = f"e{index:03d}-{name}"[:60]

@@ -40,6 +40,7 @@ HALVES = (
     "blind8",
     "blind9",
     "blind10",
+    "blind11",
 )
 
 
@@ -191,6 +192,7 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind11": "eleventh blind half",
             "blind10": "tenth blind half",
             None: "all sessions",
         }[half]
