@@ -1397,6 +1397,189 @@ def test_an_option_picked_by_number_is_quoted_with_the_agents_reason_for_it(
     assert [(d.kind, why in d.text) for d in drafts] == [("decision", True)]
 
 
+def test_a_short_rule_is_quoted_with_the_sentence_that_says_it(tmp_path: Path) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "add a step that pushes the image"),
+            ("edit", "Jenkinsfile"),
+            ("assistant", "Added the login and the push."),
+            (
+                "user",
+                "we never do that. any sh with a secret uses single quotes so the shell "
+                "expands the env var",
+            ),
+        ],
+    )
+    assert [(d.kind, "any sh with a secret uses single quotes" in d.text) for d in drafts] == [
+        ("rule", True)
+    ]
+
+
+def test_a_symptom_that_happens_whenever_something_fires_is_no_rule(tmp_path: Path) -> None:
+    said = (
+        "in SettingsView the haptics toggle flips back to on every 30s, basically whenever "
+        "the sync timer fires in the parent."
+    )
+    assert drafts_of(tmp_path, [("user", said), ("edit", "SettingsView.swift")]) == []
+
+
+@pytest.mark.parametrize(
+    "report",
+    ["but now the tag step blows up, see build 413", "flash is gone. still getting this though"],
+)
+def test_a_root_cause_of_a_failure_reported_in_other_words(tmp_path: Path, report: str) -> None:
+    explained = (
+        "JsonSlurper returns a LazyMap, which isn't Serializable, and it's still held in a "
+        "local when the next step runs, so the checkpoint fails."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "add a tag stage to the Jenkinsfile"),
+            ("edit", "Jenkinsfile"),
+            ("assistant", "Added the stage."),
+            ("user", report),
+            ("assistant", explained),
+            ("edit", "Jenkinsfile"),
+            (
+                "bash",
+                ("jenkins-validate Jenkinsfile", "Jenkinsfile successfully validated.", False),
+            ),
+        ],
+    )
+    assert [(d.kind, d.text) for d in drafts] == [("root_cause", explained)]
+
+
+def test_an_explanation_after_the_user_turned_the_fix_around_and_the_agent_looked_again(
+    tmp_path: Path,
+) -> None:
+    """The agent's first account was wrong; after the user's "salting is overkill" it ran
+    a command to look (not a change) and explained anew: that account is the cause."""
+    anew = (
+        "The events side is fed by the explicit repartition, so Spark adds no shuffle of its "
+        "own, because AQE's skew handling only applies to shuffles the planner inserted."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the daily join went from 20 min to over 2h this week"),
+            ("bash", ("cat EnrichEvents.scala", ".repartition(400, $account_id)", False)),
+            (
+                "assistant",
+                "Classic skew: one account has most of the events, so one partition of the "
+                "join gets them all. I'll salt the join key.",
+            ),
+            (
+                "user",
+                "salting is overkill. AQE is on, it should already be splitting that "
+                "partition. check why it isnt kicking in before rewriting the join",
+            ),
+            (
+                "bash",
+                ("spark-submit job.jar --explain | grep Exchange", "REPARTITION_BY_NUM", False),
+            ),
+            ("assistant", anew),
+            ("edit", "EnrichEvents.scala"),
+            ("bash", ("sbt assembly", "success", False)),
+        ],
+    )
+    causes = [d.text for d in drafts if d.kind == "root_cause"]
+    assert causes == [anew]
+    corrections = [d.text for d in drafts if d.kind == "correction"]
+    assert len(corrections) == 1 and "check why it isnt kicking in" in corrections[0]
+
+
+def test_a_correction_that_says_where_not_to_do_it(tmp_path: Path) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "move the pdf to a queue"),
+            ("edit", "CheckoutController.php"),
+            ("assistant", "The controller now dispatches the job inside the transaction."),
+            (
+                "user",
+                "not inside the DB::transaction, dispatch it after commit. the worker picks "
+                "it up before the row is committed",
+            ),
+        ],
+    )
+    assert [(d.kind, d.text.startswith("not inside the DB::transaction")) for d in drafts] == [
+        ("correction", True)
+    ]
+
+
+OPTIONS = (
+    "Options:\n\n- one_for_all: any crash restarts all three.\n- rest_for_one with the "
+    "children reordered: a conn crash restarts everything started after it.\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("proposal", "answer", "held"),
+    [
+        (
+            f"{OPTIONS}I'd pick rest_for_one with the connection started first; it encodes "
+            "exactly the dependency you have.",
+            "rest_for_one, agreed",
+            "I'd pick rest_for_one with the connection started first",
+        ),
+        (
+            "There are two options: database or redis. I'd use the redis driver on its own "
+            "database index, so a cache:clear can't wipe pending jobs.",
+            "redis yes, separate db like you said",
+            "I'd use the redis driver on its own database index",
+        ),
+        (
+            "Options:\n1. Raise concurrency, which helps a bit.\n2. Move the import rows to "
+            "low.\n3. Move the job to a dedicated critical queue weighted above default, for "
+            "user-facing work.\n\nI'd do 3.",
+            "3, weight critical 5 default 2 low 1",
+            "Move the job to a dedicated critical queue",
+        ),
+        (
+            "Only a private endpoint lets us keep public access off. So I'd go with a private "
+            "endpoint so public network access can stay disabled.",
+            "yes private endpoint",
+            "I'd go with a private endpoint",
+        ),
+    ],
+)
+def test_a_decision_confirmed_by_naming_the_pick(
+    tmp_path: Path, proposal: str, answer: str, held: str
+) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the consumers keep a dead channel. ideas?"),
+            ("assistant", proposal),
+            ("user", answer),
+        ],
+    )
+    assert [(d.kind, held in d.text) for d in drafts] == [("decision", True)]
+
+
+@pytest.mark.parametrize(
+    ("said", "note"),
+    [
+        (
+            "Done. One more thing worth keeping in mind: the channel call has the default "
+            "5000 ms timeout, so consumers starting during a reconnect crash.",
+            "the default 5000 ms timeout",
+        ),
+        (
+            "Plan is clean. Heads-up before this is applied from the runner: the container "
+            "is managed through the data plane. A runner outside the vnet gets a 403 on "
+            "refresh of the container.",
+            "runner outside the vnet gets a 403",
+        ),
+    ],
+)
+def test_a_note_flagged_in_other_words(tmp_path: Path, said: str, note: str) -> None:
+    drafts = drafts_of(tmp_path, [("user", "Change the export format."), ("assistant", said)])
+    assert [(d.kind, note in d.text) for d in drafts] == [("note", True)]
+
+
 # ------------------------------------------------------------------ what is no lesson
 
 

@@ -67,6 +67,8 @@ _REPORT = re.compile(
     r"isn'?t working|stopped working|(?:is|went|goes|turned) red|keeps? \w+ing|forever|"
     r"hangs?|times? out|timing out|still (?:calls|shows|returns|gets|uses|points|sends|has)|"
     r"(?:returns|throws|raises|gets?|shows) [A-Z][A-Z0-9]*_[A-Z0-9_]+|"
+    r"blows? up|blew up|explod(?:es|ed)|dies|died|chokes?|choked|"
+    r"still (?:getting|seeing|get|see|happening|failing|broken)|"
     r"(?:looks?|is|are) (?:weird|wrong|off)|identical|(?:get|gets|got) a different|"
     r"stopped \w+ing|still (?:there|here|visible|present)|only (?:shows?|returns?|gets?|lists?)|"
     r"at all|resets?|disappear(?:s|ed)?|vanish(?:es|ed)?|missing|nothing (?:in|shows|happens)|"
@@ -141,16 +143,21 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             said = list(turn.said)
             # a shell call's text may hold its command's lines (a commit message): no account
             waiting = not message.commands and any(
-                (f.pending is None or f.redirected) and not f.changed
+                (f.pending is None and not f.changed) or (f.redirected and not f.edited)
                 for f in open_failures.values()
             )
             parts = _account(said) if waiting else None
             account = (turn, parts) if parts else None
+            anew = account is not None and _explains(account[1])
             for failure in open_failures.values():
-                if not failure.changed and (
-                    failure.pending is None or (failure.redirected and account is not None)
-                ):
+                if not failure.changed and failure.pending is None:
                     failure.pending = account
+                    failure.redirected = False
+                elif failure.redirected and not failure.edited and anew:
+                    # turned around, the agent looked again and explains anew: that
+                    # account counts, whatever it ran to look
+                    failure.pending = account
+                    failure.account = account if failure.changed else failure.account
                     failure.redirected = False
                 add_files(failure.edited, message.edited)
                 if message.edited and failure.account is None:
@@ -311,6 +318,11 @@ def _confirmed(open_failures: dict[str, _Failure]) -> Iterator[Candidate]:
         found = _root_cause(open_failures.pop(next(reversed(open_failures))), outright_only=False)
         if found is not None:
             yield found
+
+
+def _explains(parts: list[str]) -> bool:
+    """Whether an account says why (not only what the agent will do instead)."""
+    return any(map(patterns.CAUSE.search, parts))
 
 
 def _aside(sentence: str) -> bool:

@@ -30,7 +30,8 @@ _CHOSEN_STOP = frozenset(
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "a": 0, "b": 1, "c": 2, "1": 0, "2": 1, "3": 2}
 _OPTION_REF = re.compile(
     r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b"
-    r"|\b(?:with|take|pick|do|go) \(?([abc])\)?(?=\s*(?:[,.!;]|$))",  # "agree with a, go"
+    r"|\b(?:with|take|pick|do|go) \(?([abc])\)?(?=\s*(?:[,.!;]|$))"  # "agree with a, go"
+    r"|^\(?([1-3])\)?(?=[,.!:]|\s|$)|^\(?([a-c])\)?(?=[,.!:)]|$)",  # "3, weight critical 5 …"
     re.I,
 )
 _LABEL = re.compile(r"\(([a-c1-3])\)")
@@ -147,7 +148,8 @@ _APPROVAL = re.compile(
 
 _OFFER = re.compile(
     r"^(?:(?:do you |would you )?(?:want|like) me to|shall i|should i)\b(?!.*\b(?:run|rerun|"
-    r"check|commit|push|merge|deploy|open|look|test|try|show|start|continue|go on)\b)",
+    r"check|commit|push|merge|deploy|open|look|test|try|show|start|continue|go on|fix|apply|"
+    r"update|clean)\b)",
     re.I,
 )
 """The agent offering a piece of work as a question ("Want me to add it?"), not a step."""
@@ -223,6 +225,9 @@ def _chosen_option(proposal: str, offered: list[str], answer: str) -> list[str]:
         return []
     options = [s for s in offered if len(words(s)) >= 3]
     holding = [i for i, s in enumerate(options) if all(w in words(s) for w in named[:2])]
+    if len(holding) > 1:  # the option's line and the agent's pick of it: the pick
+        holding = [i for i in holding if _OWN_PICK.search(options[i])]
     if len(holding) == 1 and patterns.REASON.search(options[holding[0]]):
-        return [*_asked(options, holding[0]), options[holding[0]]]
+        index = holding[0]
+        return [*_asked(options, index), *_referred(options, index), options[index]]
     return []

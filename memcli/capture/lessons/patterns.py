@@ -152,7 +152,9 @@ STANDING_RULE = re.compile(
 EVERY_TIME = re.compile(
     r"^(?!(?:it|this|that|these|those|the|a|an|i|we|they|he|she|you|u|there|my|our|its|your|"
     r"which|what|when|if|and|but|so|then|now|please|in|on|at|for|with|from|to|after|before|"
-    r"since|during|all|every|each|some|any|no|not|is|are|was|were|one)\b)[a-z]+(?<!s)(?<!ed)\b"
+    r"since|during|all|every|each|some|any|no|not|is|are|was|were|one|basically|usually|"
+    r"probably|apparently|actually|literally|mostly|typically|randomly|sometimes|often|again|"
+    r"also|just|still|even|only)\b)[a-z]+(?<!s)(?<!ed)\b"
     r"[^.?]*\b(?:whenever|every time|each time)\b",
     _I,
 )
@@ -210,7 +212,8 @@ NARRATIVE_START = re.compile(r"^(?:i|i'm|i've|i'd|i was|my|we went|yesterday|tod
 CORRECTION_START = re.compile(
     r"^(?:(?!(?:also|and|then|next|now|so)\b)[a-z]+[,!]\s+)?"  # "whoa, please don't …"
     r"(?:(?:hm+|um+|uh+|ah+|oh|ugh|erm)\s+)?"  # "hm no, …"
-    r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from)|"
+    r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from|"
+    r"inside|within|into|under|at|by|as|here|yet|before|after|during|through)|"
     r"wrong|incorrect|"
     r"that'?s (?:wrong|not|incorrect|the wrong)|this is (?:wrong|not)|that is (?:wrong|not)|"
     r"actually|wait|hold on|stop|undo|revert|(?:please|pls|plz),? (?:don'?t|no|not)|don'?t|"
@@ -222,6 +225,9 @@ CORRECTION_START = re.compile(
     r"|^(?:(?:sure|ok|okay|yes|yeah|fine),? but )?"
     r"(?:use|switch to|go with|put|keep|call|run|write|move|make it)\b[^.?]*?,? "
     r"(?:not|never|instead of|rather than)\b"
+    # "salting is overkill": the plan judged wrong
+    r"|^[^.?!,]{0,40}?\b(?:is|are|'s|seems|sounds) (?:overkill|too (?:much|complex|complicated|"
+    r"heavy|slow|risky|clever)|unnecessary|not needed|a bad idea|over-?engineered|not the way)\b"
     # "the 4095 part is right but please keep everything in volts": a fix turned in part
     r"|^[^.?!,]{0,60}?\b(?:is|are|was|'s) (?:right|fine|correct|ok|okay|good),? but "
     r"(?:(?:please|pls|just) )?(?:use|keep|put|leave|make|do|don'?t|never|always|move|stick)\b"
@@ -297,14 +303,15 @@ STANDING = re.compile(
 
 NOTE = Gated(
     r"^(?:note|side ?note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
-    r"one thing to (?:know|note|remember))(?: (?:for|to|on|about|when) [^:]{1,50})?\s*[:,—–-]"
+    r"one thing to (?:know|note|remember))"
+    r"(?: (?:for|to|on|about|when|before|after|if|while) [^:]{1,50})?\s*[:,—–-]"
     r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
     r"|^note (?:the|how|this|these|what) [^:]{1,60}:"  # "Note the generated SQL: …"
     r"|^(?:for later|for next time|for the future|for the record|(?:one|a) (?:caveat|gotcha)|"
     r"something to (?:keep in mind|know|remember)|the catch)\s*[:,—–-]"
     r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
     r"every time|each time)\b"  # "X has to be bumped with it"
-    r"|\bnote that\b|\bworth (?:knowing|noting|remembering)\b|\bkeep in mind\b"
+    r"|\bnote that\b|\bworth (?:knowing|noting|remembering|keeping in mind)\b|\bkeep in mind\b"
     r"|\b(?:it'?s|it is) worth (?!it\b)\w+ing\b"  # "it's worth adding an expiry"
     r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
     r"|\bbe careful (?:with|when|about|not)\b"
@@ -392,7 +399,8 @@ NARRATION = re.compile(
     r"start|verify|fix|update|make)|now (?:i|let|let'?s|we)|next,? |first,? |then,? |"
     r"running|checking|looking|reading|searching|opening|updating|fixing|adding|creating|"
     r"writing|great|done|perfect|all (?:tests? )?(?:pass|green)|sure|okay|ok|got it|"
-    r"you'?re (?:right|welcome)|thanks|thank you|good (?:question|catch)|here'?s|"
+    r"you'?re (?:right|welcome)|thanks|thank you|good (?:question|catch|point)|here'?s|"
+    r"understood|noted|will do|fair (?:enough|point)|"
     r"the tests? (?:now )?pass|tests? (?:now )?pass|that (?:worked|fixed))\b",
     _I,
 )
@@ -442,9 +450,10 @@ REASON = re.compile(
     r"makes|lets|works)|to avoid|that way|this (?:keeps|avoids|means|gives)|it (?:keeps|avoids|"
     r"gives|means)|instead of|rather than|faster|simpler|safer|cheaper)\b"
     r"|, (?:so|which|while|whereas)\b"  # "…, which has no length cap"
+    r"|\bso (?:\w+ ){1,3}(?:can|can'?t|cannot|stays?|keeps?|will|won'?t|never|always)\b"
     r"|\b(?:means|ensures|guarantees) (?:that |a |the |we |it |you )?\w+"  # "X means a crash …"
     r"|\brather\b.+?\bthan\b"  # "I'd rather poll than add a websocket"
-    r"|(?<=\w): (?:they|it|that|this|these|those)\b"  # "I'd do all three: they are ids"
+    r"|(?<=\w)[:;] (?:they|it|that|this|these|those)\b"  # "I'd do all three: they are ids"
     r"|\bi(?:'d| would| suggest| recommend)\b[^:?]*(?<=\w): \S+(?: \S+){3}",
     # "I'd add it after migrate: supervisor only restarts …"
     _I,
@@ -457,7 +466,11 @@ CONFIRM = re.compile(
     r"that works|good (?:idea|call)|great|fine|approved|ship it|use|works for me|sgtm|"
     r"alright|all right|deal|yes please|do so)\b"
     r"|^(?:[\w.-]+ ){1,3}it is[.!]*$"  # "paraglide it is"
-    r"|^(?:[\w.-]+ ){1,3}(?:sounds|seems|is) (?:good|great|right|fine|best)\b",
+    r"|^(?:[\w.-]+ ){1,3}(?:sounds|seems|is) (?:good|great|right|fine|best)\b"
+    r"|^[\w-]+(?:\.[\w-]+)*(?: [\w-]+(?:\.[\w-]+)*){0,2},? "
+    r"(?:agreed|yes|yep|please|sounds good|lgtm|go for it|do it)\b"
+    # "rest_for_one, agreed", "redis yes"
+    r"|^\(?[1-3]\)?(?=[,.!:]|\s|$)|^\(?[a-c]\)?(?=[,.!:)]|$)",  # "3, weight critical 5 …"
     _I,
 )
 """A user's message that confirms a proposal starts like this."""

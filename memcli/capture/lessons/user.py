@@ -18,6 +18,8 @@ from memcli.capture.lessons.text import paths, words
 
 MAX_CORRECTION_SENTENCES = 3
 MIN_RULE_WORDS = 4
+MIN_SELF_CONTAINED_WORDS = 6
+"""A rule shorter than this ("we never do that.") is quoted with the sentence after it."""
 
 
 def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
@@ -64,7 +66,11 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             if ruled[index]:
                 parts = [sentence]
                 following = rest[index + 1] if index + 1 < len(rest) else ""
-                if following and (_REASON_START.match(following) or ruled[index + 1]):
+                if following and (
+                    _REASON_START.match(following)
+                    or ruled[index + 1]
+                    or len(words(sentence)) < MIN_SELF_CONTAINED_WORDS  # "we never do that."
+                ):
                     parts.append(following)  # the reason, or the rule's other half
                 found: list[str] = []
                 add_files(found, paths(" ".join(parts)))
