@@ -141,6 +141,8 @@ def _find_piece(piece: str, text: str, start: int, end: int) -> int:
             if hit < 0:
                 return -1
             pos = hit - offset
+            if pos + len(piece) > end:  # the anchor found, but the piece would run past end
+                return -1
         if _piece_at(piece, text, pos):
             return pos
         pos += 1
