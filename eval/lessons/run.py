@@ -41,6 +41,7 @@ HALVES = (
     "blind9",
     "blind10",
     "blind11",
+    "blind12",
 )
 
 
@@ -192,6 +193,7 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind12": "twelfth blind half",
             "blind11": "eleventh blind half",
             "blind10": "tenth blind half",
             None: "all sessions",
