@@ -1369,7 +1369,8 @@ def test_a_decision_offered_as_a_question_and_accepted(tmp_path: Path) -> None:
         ("assistant", f"{offered} Want me to add it?"),
         ("user", "yes do it, start at 1"),
     ]
-    assert [(d.kind, d.text) for d in drafts_of(tmp_path, steps)] == [("decision", offered)]
+    (draft,) = drafts_of(tmp_path, steps)
+    assert (draft.kind, draft.text) == ("decision", f"{offered}\n\nAgreed: yes do it, start at 1")
     # Offering a step ("Want me to run the tests?") proposes no decision.
     routine = [steps[0], ("assistant", "Since the fix is in, want me to run the tests?"), steps[2]]
     assert drafts_of(tmp_path, routine) == []
@@ -1578,6 +1579,212 @@ def test_a_decision_confirmed_by_naming_the_pick(
 def test_a_note_flagged_in_other_words(tmp_path: Path, said: str, note: str) -> None:
     drafts = drafts_of(tmp_path, [("user", "Change the export format."), ("assistant", said)])
     assert [(d.kind, note in d.text) for d in drafts] == [("note", True)]
+
+
+RATE_LIMIT = (
+    "An in-memory Map wouldn't work on Deploy: each region has its own memory.\n\n"
+    "Options: Deno KV, built into Deploy, with atomic ops. Or Upstash Redis, which has a "
+    "ready-made library, but it's another service.\n\nI'd use KV: an atomic "
+    "check-and-increment per ip and minute."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "agreed"),
+    [
+        ("kv. no new vendors for this", "Agreed: kv. no new vendors for this"),
+        ("ok go with KV. we can add redis later", "Agreed: ok go with KV. we can add redis later"),
+    ],
+)
+def test_a_decision_picked_by_name_is_quoted_with_the_persons_words(
+    tmp_path: Path, answer: str, agreed: str
+) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "POST /subscribe is getting spammed, ideas?"),
+            ("assistant", RATE_LIMIT),
+            ("user", answer),
+        ],
+    )
+    assert [d.kind for d in drafts] == ["decision"]
+    (draft,) = drafts
+    assert draft.text.startswith("I'd use KV") and draft.text.endswith(agreed)
+    # A bare yes adds nothing to quote.
+    (plain,) = drafts_of(
+        tmp_path,
+        [
+            ("user", "POST /subscribe is getting spammed"),
+            ("assistant", RATE_LIMIT),
+            ("user", "yes"),
+        ],
+    )
+    assert "Agreed" not in plain.text
+
+
+def test_a_root_cause_and_the_choice_agreed_in_one_message(tmp_path: Path) -> None:
+    explained = (
+        "For geometry columns ST_DWithin measures distance in the units of the SRID, and "
+        "4326 is lon/lat, so the unit is degrees. 5000 is read as 5000 degrees, which covers "
+        "the whole planet."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the stores within 5km endpoint returns literally every store"),
+            ("bash", ("cat app/queries/nearby.sql", "ST_DWithin(geom, point, :radius_m)", False)),
+            (
+                "assistant",
+                f"{explained}\n\nTwo ways to fix it:\n1. Cast to geography, in metres.\n"
+                "2. Transform to a UTM zone.\n\nI'd do geography with an expression index.",
+            ),
+            ("user", "geography + index, agreed. we're not reprojecting anything"),
+            ("edit", "app/queries/nearby.sql"),
+            ("bash", ("pytest tests/test_nearby.py", "4 passed", False)),
+        ],
+    )
+    assert [(d.kind, d.text.split("\n")[0]) for d in drafts] == [
+        ("root_cause", explained),
+        ("decision", "I'd do geography with an expression index."),
+    ]
+
+
+def test_the_explanation_stands_while_the_user_questions_the_fix(tmp_path: Path) -> None:
+    explained = (
+        "The deploy inserted a new activity before SendWelcomeEmail, so on replay the "
+        "command doesn't match the recorded event. The fix is to gate the new step with "
+        "GetVersion, so old histories replay the old path."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "after yesterday's deploy the onboarding workflows are stuck, ERROR panics"),
+            ("assistant", explained),
+            (
+                "user",
+                "cant we just restart the stuck ones on the new step? GetVersion branches stay "
+                "in the code forever",
+            ),
+            (
+                "assistant",
+                "We could, but a restarted execution begins from the top and sends the "
+                "welcome email again. GetVersion lets the in-flight ones finish untouched.",
+            ),
+            ("user", "fine, GetVersion. resending welcome mails is worse than branch cruft"),
+            ("edit", "internal/workflows/onboarding.go"),
+            ("bash", ("go test ./internal/workflows/...", "ok", False)),
+        ],
+    )
+    kinds = {d.kind: d.text for d in drafts}
+    assert "command doesn't match the recorded event" in kinds["root_cause"]
+    assert "resending welcome mails is worse" in kinds["decision"]
+
+
+def test_a_build_run_from_another_folder_confirms_the_fix(tmp_path: Path) -> None:
+    explained = (
+        "In Tauri 2 every plugin command goes through the capability ACL, and fs:default "
+        "only grants reading the app's own resource directories."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "the open recent notes feature doesn't do anything, the console shows an error",
+            ),
+            ("assistant", explained),
+            ("edit", "src-tauri/capabilities/default.json"),
+            ("bash", ("cd src-tauri && cargo tauri build --debug", "Finished", False)),
+        ],
+    )
+    assert [(d.kind, d.text) for d in drafts] == [("root_cause", explained)]
+
+
+def test_an_explanation_is_quoted_up_to_five_sentences(tmp_path: Path) -> None:
+    said = [
+        "The key part is the log line.",
+        "In dev, the game runs with named mappings.",
+        "The built jar runs against intermediary names.",
+        "Your mixins.json has no refmap entry, so Mixin loads no refmap.",
+        "I'll add it.",
+    ]
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("bash", ("./gradlew runClient", "InvalidInjectionException: tick", True)),
+            ("assistant", " ".join(said)),
+            ("edit", "src/main/resources/mod.mixins.json"),
+            ("bash", ("./gradlew runClient", "started", False)),
+        ],
+    )
+    assert [(d.kind, "no refmap entry" in d.text) for d in drafts] == [("root_cause", True)]
+
+
+@pytest.mark.parametrize(
+    ("said", "note"),
+    [
+        (
+            "Done. One thing to know with createFeature: selectors exist only for top-level "
+            "keys. Optional keys left out of the state get none. So every field goes into "
+            "initialState, using null.",
+            "every field goes into initialState",
+        ),
+        (
+            "Ok, leaving it. One thing I did and want to flag: the uint4 loads assume the input "
+            "is 16-byte aligned.",
+            "assume the input is 16-byte aligned",
+        ),
+    ],
+)
+def test_a_note_goes_on_for_up_to_three_sentences(tmp_path: Path, said: str, note: str) -> None:
+    drafts = drafts_of(tmp_path, [("user", "Change the export format."), ("assistant", said)])
+    assert [(d.kind, note in d.text) for d in drafts] == [("note", True)]
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "👍 and when you add tests for that module put them in test/parser/ with alcotest, "
+            "not inline ppx_expect.",
+            "put them in test/parser/ with alcotest",
+        ),
+        (
+            "and mode: restart. every motion automation in this house runs in restart mode, "
+            "otherwise a second motion event while the delay runs gets dropped",
+            "every motion automation in this house runs in restart mode",
+        ),
+    ],
+)
+def test_a_rule_for_when_or_for_every_one_with_its_reason(
+    tmp_path: Path, said: str, rule: str
+) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "fix the build"),
+            ("edit", "lib/parser/lexer_utils.ml"),
+            ("assistant", "Builds now."),
+            ("user", said),
+        ],
+    )
+    assert [(d.kind, rule in d.text) for d in drafts] == [("rule", True)]
+
+
+def test_a_redirect_that_says_how_the_other_way_went_wrong(tmp_path: Path) -> None:
+    said = (
+        "make it one automation with trigger ids and a choose block. two automations for "
+        "on/off is how we ended up with the kitchen light fighting itself last year"
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "hallway light on motion, off 3 min later"),
+            ("edit", "packages/hallway.yaml"),
+            ("user", said),
+        ],
+    )
+    assert [(d.kind, d.text) for d in drafts] == [("correction", said)]
 
 
 # ------------------------------------------------------------------ what is no lesson

@@ -20,12 +20,14 @@ A note is an agent's sentence that flags something as worth knowing
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from memcli.capture.lessons import patterns
+from memcli.capture.lessons.decisions import names_a_pick
 from memcli.capture.lessons.failures import looks_failed
 from memcli.capture.lessons.session import Candidate, Turn, add_files
 from memcli.capture.lessons.text import paths, words
@@ -40,7 +42,8 @@ MAX_OUTPUT_TAIL = 4000
 """Of a failed tool result, the end read for its error line."""
 MIN_NOTE_WORDS = 5
 MIN_ACCOUNT_WORDS = 14
-MAX_QUOTED_SENTENCES = 3
+MAX_QUOTED_SENTENCES = 5
+MAX_NOTE_SENTENCES = 3
 _SHELLS = SHELL_TOOLS | {"shell_command"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _OUTRIGHT = re.compile(
@@ -184,10 +187,19 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             redirected = bool(turn.said and patterns.CORRECTION_START.match(turn.said[0]))
             goes_on = _goes_on(turn) or redirected
             for failure in open_failures.values():
-                if not failure.changed and not (goes_on and _explains_only(failure.pending)):
+                picked = failure.pending is not None and _picks(turn, failure.pending[0])
+                if not failure.changed and (goes_on or picked) and failure.pending is not None:
+                    # a yes to a choice the account proposed: that is a decision, and
+                    # what the account said before proposing stays the explanation
+                    failure.pending = _before_the_proposal(failure.pending)
+                elif not failure.changed:
                     failure.pending = None
                 failure.redirected = redirected and failure.pending is not None
-            reported = _reported(turn, opening=opening)
+            # "cant we just restart them? the branches stay forever": a question about
+            # the fix just explained, no new failure
+            about_fix = bool(turn.said) and turn.said[0].rstrip().endswith("?")
+            explained = any(f.pending is not None for f in open_failures.values())
+            reported = "" if about_fix and explained else _reported(turn, opening=opening)
             opening = opening and not turn.said
             if reported and len(open_failures) < MAX_OPEN_FAILURES:
                 open_failures.pop(_REPORTED, None)  # the latest report only
@@ -203,7 +215,7 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                     _failed(open_failures, command, _error(message.text))
                 else:
                     yield from _passed(open_failures, command)
-            if not failed and any(not _LOOKING.match(c) for c in commands):
+            if not failed and any(_does(c) for c in commands):
                 yield from _confirmed(open_failures)
                 _ran(open_failures, commands)  # after: a change confirms nothing itself
     for failure in open_failures.values():
@@ -261,6 +273,11 @@ def _ran(open_failures: dict[str, _Failure], commands: tuple[str, ...]) -> None:
 _PARTS = re.compile(r"&&|;|\|\|")
 
 
+def _does(command: str) -> bool:
+    """Whether a command does more than look: a part of it ("cd app && cargo build") does."""
+    return any(not _LOOKING.match(part.strip()) for part in _PARTS.split(command))
+
+
 def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
     """The failed command a passing one is a run of: the same, or the same with
     arguments added or dropped ("cargo test -p client" then "… --features rustls")."""
@@ -286,7 +303,8 @@ def _reported(turn: Turn, *, opening: bool = False) -> str:
 
 def _goes_on(turn: Turn) -> bool:
     """Whether the user's message lets the agent go on with what it just explained
-    ("ok do that", "so what do we do?"): the explanation stands."""
+    ("ok do that", "so what do we do?", or a question about the fix first: "cant we
+    just restart them? …"): the explanation stands."""
     said = turn.said
     if not said:
         return True
@@ -294,13 +312,27 @@ def _goes_on(turn: Turn) -> bool:
         return True
     if any(_ASKS_WHAT_TO_DO.search(sentence) for sentence in said):
         return True
-    return all(sentence.rstrip().endswith("?") for sentence in said)
+    return said[0].rstrip().endswith("?")
 
 
-def _explains_only(account: tuple[Turn, list[str]] | None) -> bool:
-    """Whether an account explains without proposing a choice (what the user confirms
-    then is a decision, drafted as one)."""
-    return account is not None and not any(map(patterns.PROPOSAL.search, account[1]))
+def _picks(answer: Turn, proposal: Turn) -> bool:
+    """Whether the user's answer names what the proposal offered ("geography + index,
+    agreed"): a go-ahead."""
+    return bool(answer.said) and names_a_pick(answer.said[0], proposal.prose)
+
+
+def _before_the_proposal(account: tuple[Turn, list[str]]) -> tuple[Turn, list[str]] | None:
+    """Of an account, the sentences before it proposes a choice (what the user confirms
+    then is a decision, drafted as one), if they still account for something."""
+    turn, parts = account
+    kept = list(itertools.takewhile(lambda s: not _proposes(s), parts))
+    if len(kept) == len(parts):
+        return account
+    return (turn, kept) if len(words(" ".join(kept))) >= MIN_ACCOUNT_WORDS else None
+
+
+def _proposes(sentence: str) -> bool:
+    return bool(patterns.PROPOSAL.search(sentence)) or sentence.rstrip().endswith(":")
 
 
 def _awaits_pass(open_failures: dict[str, _Failure]) -> bool:
@@ -446,8 +478,9 @@ def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
         if not patterns.NOTE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
             continue
         parts = [sentence]
-        following = said[index + 1] if index + 1 < len(said) else ""
-        if following and not _aside(following):
+        for following in said[index + 1 : index + MAX_NOTE_SENTENCES]:
+            if _aside(following):
+                break
             parts.append(following)  # what the note goes on with, or carries it
         files: list[str] = []
         add_files(files, paths(" ".join(parts)))

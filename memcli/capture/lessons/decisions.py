@@ -21,12 +21,15 @@ from memcli.capture.lessons.text import (
     sentences,
     words,
 )
+from memcli.core.secrets import redacted_head
 
 _CHOSEN_STOP = frozenset(
     "yes yep yeah yup sure ok okay agreed agree go with for ahead let's lets do use keep take "
     "pick it that the a an option please sounds good great perfect makes sense one first second "
     "third and to of we i you this".split()
 )
+_CHOSEN_STEMS = _CHOSEN_STOP | content_words(" ".join(_CHOSEN_STOP))
+"""The same words as ``content_words`` gives them ("agreed" as "agr")."""
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "a": 0, "b": 1, "c": 2, "1": 0, "2": 1, "3": 2}
 _OPTION_REF = re.compile(
     r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b"
@@ -76,10 +79,13 @@ def decisions(turns: list[Turn]) -> Iterator[Candidate]:
 
 
 def _asks_about(said: list[str], proposal: Turn) -> bool:
-    """Whether the user's message only asks about the proposal (a word of it in each
-    question)."""
-    if not said or not all(sentence.rstrip().endswith("?") for sentence in said):
+    """Whether the user's message asks about the proposal: it opens with a question, and
+    each sentence names a word of the proposal ("cant we just restart them? GetVersion
+    branches stay in the code forever")."""
+    if not said or not said[0].rstrip().endswith("?"):
         return False
+    if any(patterns.CONFIRM.match(s) for s in said if not s.rstrip().endswith("?")):
+        return False  # "the age check is not showing?? ok yes go back to …": an answer
     offered = content_words(proposal.prose[:MAX_SCANNED_CHARS])
     return all(content_words(sentence) & offered for sentence in said)
 
@@ -89,17 +95,61 @@ def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:
     the questions asked about it."""
     # "oh wow the age check is not showing?? ok yes go back to the shortcode": the yes
     # after the user's exclamations and questions
-    said = [s for s in answer.said if not s.rstrip().endswith("?")][:1]
-    if not said or not patterns.CONFIRM.match(said[0]) or patterns.NOT_CONFIRM.match(said[0]):
+    stated = [s for s in answer.said if not s.rstrip().endswith("?")]
+    said = stated[:1]
+    if not said or patterns.NOT_CONFIRM.match(said[0]):
         return None
+    confirmed = bool(patterns.CONFIRM.match(said[0]))
     for proposal in offers:
         offered = list(proposal.said)
-        parts = _chosen_option(proposal.prose, offered, said[0]) or _recommended(offered)
+        if not confirmed and not names_a_pick(said[0], proposal.prose):
+            continue
+        parts = (
+            _chosen_option(proposal.prose, offered, said[0])
+            or _recommended(offered)
+            or _pick_named(offered, said[0])
+        )
         if parts:
             files: list[str] = []
             add_files(files, paths(" ".join(parts)))
-            return Candidate("decision", parts, proposal, files, {"confirmed": said[0][:200]})
+            reply = stated[:MAX_REPLY_SENTENCES]
+            told = content_words(" ".join(reply)) - content_words(" ".join(parts))
+            return Candidate(
+                "decision",
+                parts,
+                proposal,
+                files,
+                {"confirmed": redacted_head(" ".join(reply), MAX_REPLY_CHARS)},
+                reply=reply if told - _CHOSEN_STEMS else [],
+            )
     return None
+
+
+MAX_REPLY_SENTENCES = 3
+MAX_REPLY_CHARS = 200
+MAX_PICK_WORDS = 5
+_NEGATION = re.compile(r"\b(?:no|not|nope|don'?t|never|neither|nor|without|instead)\b", re.I)
+
+
+def names_a_pick(sentence: str, proposal: str) -> bool:
+    """Whether a short answer names what the proposal offers ("kv.", "window store
+    processor."): a pick, as a yes is."""
+    if len(words(sentence)) > MAX_PICK_WORDS or _NEGATION.search(sentence):
+        return False
+    named = content_words(sentence) - _CHOSEN_STEMS
+    return bool(named) and named <= content_words(proposal[:MAX_SCANNED_CHARS])
+
+
+def _pick_named(offered: list[str], answer: str) -> list[str]:
+    """The agent's own pick ("I'd go with createFeature for cart") that the answer names
+    ("ok go with createFeature"): agreed by name, its reasons in the options above."""
+    named = content_words(answer) - _CHOSEN_STEMS
+    picks = [
+        s
+        for s in offered
+        if _OWN_PICK.search(s) and not s.rstrip().endswith("?") and named & content_words(s)
+    ]
+    return picks[:1]
 
 
 def _recommended(offered: list[str]) -> list[str]:
@@ -186,7 +236,7 @@ def _referred(offered: list[str], index: int) -> list[str]:
         return []
     if " or " in before:
         return []  # the list of ways there are, not the way picked
-    shared = content_words(before) & content_words(pick) - _CHOSEN_STOP
+    shared = content_words(before) & content_words(pick) - _CHOSEN_STEMS
     return [before] if len(shared) >= 2 else []
 
 

@@ -18,12 +18,14 @@ from collections.abc import Sequence
 from memcli.capture.lessons.agent import agent_lessons
 from memcli.capture.lessons.decisions import decisions
 from memcli.capture.lessons.session import Candidate, add_files, turns
-from memcli.capture.lessons.text import content_words, quote, title
+from memcli.capture.lessons.text import MAX_QUOTE_CHARS, content_words, quote, title
 from memcli.capture.lessons.user import user_lessons
 from memcli.capture.transcripts.records import TranscriptMessage
 from memcli.core.lesson import LessonDraft, LessonKind
 
 MAX_DRAFTS = 50
+MAX_REPLY_QUOTE = 200
+"""Of a decision, the characters of the person's agreeing words quoted after it."""
 SAME_LESSON = 0.8
 """Drafts sharing this much of their content words (of the shorter one's) are one lesson."""
 _RANK: dict[LessonKind, int] = {
@@ -60,7 +62,10 @@ def _merged(found: list[Candidate]) -> list[Candidate]:
         if not bag:
             continue
         for index, (other, other_bag) in enumerate(kept):
-            shared = len(bag & other_bag) / min(len(bag), len(other_bag))
+            # one message's root cause and the decision that quotes it and goes on
+            # ("That's compile latency: … I'd move the loop inside Julia") are two lessons
+            both = candidate.turn is other.turn and candidate.kind != other.kind
+            shared = len(bag & other_bag) / (max if both else min)(len(bag), len(other_bag))
             if shared >= SAME_LESSON:
                 add_files(other.files, candidate.files)
                 if _RANK[candidate.kind] < _RANK[other.kind]:
@@ -74,6 +79,11 @@ def _merged(found: list[Candidate]) -> list[Candidate]:
 
 def _draft(candidate: Candidate, *, session: str, agent: str) -> LessonDraft:
     text = quote(candidate.parts)
+    if candidate.reply:
+        # what the person said agreeing, when it says more than yes ("kv. no new
+        # vendors for this"): their words, after the proposal's
+        reply = quote(candidate.reply, MAX_REPLY_QUOTE)
+        text = f"{quote(candidate.parts, MAX_QUOTE_CHARS - len(reply) - 10)}\n\nAgreed: {reply}"
     return LessonDraft(
         kind=candidate.kind,
         title=title(text),

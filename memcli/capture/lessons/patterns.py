@@ -64,6 +64,9 @@ RULE_ANYWHERE = Gated(
     r"|\bi (?:always )?(?:prefer|want you to|'d rather|would rather)\b"
     r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
     r"|\binstead of\b|\brather than\b|\bprefer\b"
+    # "when you add tests put them in test/parser/ with alcotest, not inline ppx_expect"
+    r"|(?:^|\band |\bso )when (?:you|we) (?!(?:'re|are|can|could|want|get|have|run|try|see|look)"
+    r"\b)[a-z]+\b[^.?]*?(?:, not\b|\binstead\b|\balways\b|\bnever\b|\bonly\b)"
     r"|^use\b[^.?]*?,? (?:not|never)\b"
     r"|^(?:on|in|for) (?:\S+ ){0,2}\S+,? (?:always|never)\b"  # "on prod always run …"
     r"|^(?!(?:go|let'?s|can|could|would|will|please|pls|then|and|just|you|u)\b)"
@@ -104,6 +107,7 @@ RULE_ANYWHERE = Gated(
     "rather than",
     "prefer",
     "every",
+    "when ",
     "all ",
     "any ",
     "each ",
@@ -127,6 +131,8 @@ RULE_SCOPED = Gated(
     # "every query we commit sets a query_tag so we can trace the spend"
     r"|^(?:every|everything|all|each|any)\b[^.;?]*\bso (?:that )?(?:we|you|they|nobody|no one|"
     r"anyone) (?:can|could|know|see|never|always)\b(?!'t)"
+    # "every motion automation in this house runs in restart mode, otherwise …"
+    r"|^(?:every|all|each|any)\b[^.;?]*,? (?:otherwise|or else)\b"
     r"|\bwe (?!now\b|just\b|had\b|did\b|went\b|were\b|got\b)[a-z]+ \S+(?: \S+){0,4} "
     r"(?:in|across|for|on) (?:every|all|each)\b",
     "every",
@@ -271,6 +277,7 @@ PURPOSE = re.compile(
 
 REDIRECT = re.compile(
     r"^(?:(?:please|just|then|so)\s+)?(?:use|switch|keep|put|move|stick|go with|leave|revert|"
+    r"make (?:it|them|this|that) |"
     r"undo|drop|avoid|prefer|never|don'?t|do not|stop)\b",
     _I,
 )
@@ -278,7 +285,8 @@ REDIRECT = re.compile(
 
 CONSEQUENCE = re.compile(
     r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|ignores?|"
-    r"locks?|wipes?|loses?|leaks?|(?:has|have) the same problem|"
+    r"locks?|wipes?|loses?|leaks?|(?:has|have) the same problem|(?:is )?how we ended up|"
+    r"ended up with|bit us|burned us|"
     r"(?:just|only) (?:hides|masks|moves|papers over))\b",
     _I,
 )
@@ -303,16 +311,17 @@ STANDING = re.compile(
 
 NOTE = Gated(
     r"^(?:note|side ?note|nb|n\.b\.|gotcha|heads[- ]up|important|caveat|warning|tip|fyi|"
-    r"one thing to (?:know|note|remember))"
-    r"(?: (?:for|to|on|about|when|before|after|if|while) [^:]{1,50})?\s*[:,—–-]"
+    r"one thing to (?:know|note|remember)|(?:one|a) (?:caveat|gotcha))"
+    r"(?: (?:for|to|on|about|when|before|after|if|while|with|in|around) [^:]{1,50})?\s*[:,—–-]"
     r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
     r"|^note (?:the|how|this|these|what) [^:]{1,60}:"  # "Note the generated SQL: …"
-    r"|^(?:for later|for next time|for the future|for the record|(?:one|a) (?:caveat|gotcha)|"
+    r"|^(?:for later|for next time|for the future|for the record|"
     r"something to (?:keep in mind|know|remember)|the catch)\s*[:,—–-]"
     r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
     r"every time|each time)\b"  # "X has to be bumped with it"
     r"|\bnote that\b|\bworth (?:knowing|noting|remembering|keeping in mind)\b|\bkeep in mind\b"
     r"|\b(?:it'?s|it is) worth (?!it\b)\w+ing\b"  # "it's worth adding an expiry"
+    r"|\b(?:want|wanted|like) to flag\b|\bworth flagging\b"  # "One thing I want to flag: …"
     r"|\bbe aware\b|\bwatch out\b|\bfor future reference\b|\bgood to know\b"
     r"|\bbe careful (?:with|when|about|not)\b"
     r"|\b(?:must|needs? to|has to|have to|should) be (?:re-?started|re-?built|re-?run|"
@@ -339,6 +348,7 @@ NOTE = Gated(
     "fyi",
     "one thing",
     "worth",
+    "flag",
     "keep in mind",
     "aware",
     "careful",
@@ -416,7 +426,8 @@ PROPOSAL = Gated(
     r"|\bi(?:'d| would) (?!like\b|love\b|need\b|have\b|be\b|think\b|say\b|guess\b)\w+"
     r"|\boption (?:[a-c1-3]|one|two|three)\b|\bthe (?:better|best|simpler|safer|cleaner) "
     r"(?:option|approach|choice|fix|way)\b|\bhow about\b|\bshould we\b|\bshall (?:i|we)\b"
-    r"|\bi think we should\b|\b(?:two|three|a few) (?:options|approaches|ways|choices)\b",
+    r"|\bi think we should\b|\b(?:two|three|a few) (?:options|approaches|ways|choices)\b"
+    r"|\bthe (?:fix|solution|way out|right fix|simplest fix|cleanest fix) is to\b",
     "suggest",
     "recommend",
     "propose",
@@ -440,6 +451,7 @@ PROPOSAL = Gated(
     "i think we",
     "approaches",
     "ways",
+    "is to",
     "choices",
 )
 """An agent's sentence that proposes a choice."""

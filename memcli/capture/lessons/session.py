@@ -57,6 +57,7 @@ class Candidate:
     files: list[str] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)
     type: str = ""
+    reply: list[str] = field(default_factory=list)  # the person's words agreeing (a decision)
 
 
 def turns(messages: Sequence[TranscriptMessage]) -> list[Turn]:

@@ -115,12 +115,12 @@ def content_words(text: str) -> frozenset[str]:
     )
 
 
-def quote(parts: list[str]) -> str:
-    """Sentences joined into the quoted lesson, at most ``MAX_QUOTE_CHARS`` (cut at a word)."""
+def quote(parts: list[str], limit: int = MAX_QUOTE_CHARS) -> str:
+    """Sentences joined into the quoted lesson, at most ``limit`` characters (cut at a word)."""
     text = " ".join(part.strip() for part in parts if part.strip())
-    if len(text) <= MAX_QUOTE_CHARS:
+    if len(text) <= limit:
         return text
-    return _cut(text, MAX_QUOTE_CHARS)
+    return _cut(text, limit)
 
 
 _TITLE_LEAD = re.compile(
