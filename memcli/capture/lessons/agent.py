@@ -8,14 +8,11 @@ the failure that the change followed; either is quoted with the sentences around
 (``MAX_QUOTED_SENTENCES``). "The same command" is compared up to its first pipe or
 redirect, with arguments added or dropped. When the explanation came before the change,
 any other command that passed, or the agent saying it works now, also confirms it. A
-user's message that reports a failure ("/login redirects to itself forever") is a
-failure too, explained only by such a message of substance. The files edited between the
-failure and the pass are the files involved. An explanation that names the root cause
-outright ("The culprit was …") counts after an edit even when the command was not run
-again.
-
-A note is an agent's sentence that flags something as worth knowing
-("Note that the dev server must be restarted after …").
+failure the person reports (``reports``) is explained only by such a message of
+substance. The files edited between the failure and the pass are the files involved.
+An explanation that names the root cause outright ("The culprit was …") counts after
+an edit even when the command was not run again. Notes are read on the way
+(``notes``).
 """
 
 from __future__ import annotations
@@ -27,10 +24,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from memcli.capture.lessons import patterns
-from memcli.capture.lessons.decisions import names_a_pick
 from memcli.capture.lessons.failures import looks_failed
+from memcli.capture.lessons.notes import notes
+from memcli.capture.lessons.reports import goes_on, picks, reported
 from memcli.capture.lessons.session import Candidate, Turn, add_files
-from memcli.capture.lessons.text import paths, words
+from memcli.capture.lessons.text import aside, paths, words
 from memcli.capture.session_summary import SHELL_TOOLS
 from memcli.core.secrets import redacted_head
 
@@ -40,10 +38,9 @@ MAX_TRACKED_CALLS = 256
 MAX_ERROR_CHARS = 200
 MAX_OUTPUT_TAIL = 4000
 """Of a failed tool result, the end read for its error line."""
-MIN_NOTE_WORDS = 5
 MIN_ACCOUNT_WORDS = 14
+MIN_CAUSE_WORDS = 5
 MAX_QUOTED_SENTENCES = 5
-MAX_NOTE_SENTENCES = 3
 _SHELLS = SHELL_TOOLS | {"shell_command"}
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _OUTRIGHT = re.compile(
@@ -53,7 +50,6 @@ _OUTRIGHT = re.compile(
 _NAMED = re.compile(r"\b(?:root cause|culprit)\b", re.IGNORECASE)
 """Words that name a root cause outright: such a sentence needs no failure around it."""
 _ERROR_LINE = re.compile(r"(?:error|exception|failed|fail|cannot|can't|not found|denied)", re.I)
-_GOTCHA = re.compile(r"\b(?:gotcha|watch out|careful|silently|caveat|warning)\b", re.I)
 _GUESS = re.compile(
     r"\b(?:maybe|perhaps|might be|may be|could be|not sure|i'?ll check|let me check)\b", re.I
 )
@@ -65,31 +61,6 @@ _WORKS_NOW = re.compile(
     re.I,
 )
 """The agent saying the change worked: a pass without a run of its own."""
-_REPORT = re.compile(
-    r"\b(?:fail(?:s|ed|ing)?|broken?|breaks|crash(?:es|ed|ing)?|errors?|doesn'?t work|"
-    r"isn'?t working|stopped working|(?:is|went|goes|turned) red|keeps? \w+ing|forever|"
-    r"hangs?|times? out|timing out|still (?:calls|shows|returns|gets|uses|points|sends|has)|"
-    r"(?:returns|throws|raises|gets?|shows) [A-Z][A-Z0-9]*_[A-Z0-9_]+|"
-    r"blows? up|blew up|explod(?:es|ed)|dies|died|chokes?|choked|"
-    r"still (?:getting|seeing|get|see|happening|failing|broken)|"
-    r"(?:looks?|is|are) (?:weird|wrong|off)|identical|(?:get|gets|got) a different|"
-    r"stopped \w+ing|still (?:there|here|visible|present)|only (?:shows?|returns?|gets?|lists?)|"
-    r"at all|resets?|disappear(?:s|ed)?|vanish(?:es|ed)?|missing|nothing (?:in|shows|happens)|"
-    r"why (?:does|do|is|are|did|would|can'?t|won'?t|isn'?t|doesn'?t)|hanging|shouldn'?t|"
-    r"(?:is|are|went) way (?:up|down)|still (?:jumps|fails|happens|breaks|crashes|hangs)|"
-    r"(?:the same|twice|duplicated?)\b[^.]*\b(?:sometimes|twice|again)|flak(?:y|es|ing)|"
-    r"(?:doesn'?t|doesnt|don'?t|dont|isn'?t|aren'?t|are not|is not|never) (?:get|gets|getting|"
-    r"receive|receiving|arrive|arriving|show|showing|load|loading|fire|firing|update|updating|"
-    r"save|saving|start|starting)|returns? (?:null|nil|none|undefined|nothing|empty))\b",
-    re.I,
-)
-"""A user's report that something fails: a failure the agent may explain and fix."""
-_ASKS_WHAT_TO_DO = re.compile(
-    r"\b(?:what (?:do|should|can|shall) (?:we|i) do|what now|how (?:do|can|should) (?:we|i) "
-    r"(?:fix|solve|get around|avoid|handle|change) (?:it|this|that)|what(?:'s| is) the fix)\b",
-    re.I,
-)
-"""A user's message asking for the way out of what the agent explained."""
 _REPORTED = "#reported"
 """The key of the failure the user last reported (no command's key holds a "#")."""
 _LOOKING = re.compile(
@@ -169,7 +140,7 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                     _explain(failure, turn, said)
             if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in said):
                 yield from _confirmed(open_failures)
-            yield from _notes(turn, said)
+            yield from notes(turn, said)
             if worked:
                 yield from _named_causes(turn, said)
             if message.tools:
@@ -185,10 +156,10 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             # "no, don't paper over it, delete the field": the fix is turned around, and
             # the explanation stands unless the agent explains anew
             redirected = bool(turn.said and patterns.CORRECTION_START.match(turn.said[0]))
-            goes_on = _goes_on(turn) or redirected
+            going_on = goes_on(turn) or redirected
             for failure in open_failures.values():
-                picked = failure.pending is not None and _picks(turn, failure.pending[0])
-                if not failure.changed and (goes_on or picked) and failure.pending is not None:
+                picked = failure.pending is not None and picks(turn, failure.pending[0])
+                if not failure.changed and (going_on or picked) and failure.pending is not None:
                     # a yes to a choice the account proposed: that is a decision, and
                     # what the account said before proposing stays the explanation
                     failure.pending = _before_the_proposal(failure.pending)
@@ -199,11 +170,11 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             # the fix just explained, no new failure
             about_fix = bool(turn.said) and turn.said[0].rstrip().endswith("?")
             explained = any(f.pending is not None for f in open_failures.values())
-            reported = "" if about_fix and explained else _reported(turn, opening=opening)
+            report = "" if about_fix and explained else reported(turn, opening=opening)
             opening = opening and not turn.said
-            if reported and len(open_failures) < MAX_OPEN_FAILURES:
+            if report and len(open_failures) < MAX_OPEN_FAILURES:
                 open_failures.pop(_REPORTED, None)  # the latest report only
-                open_failures[_REPORTED] = _Failure("", reported, reported=True)
+                open_failures[_REPORTED] = _Failure("", report, reported=True)
         elif turn.role == "tool":
             commands = calls.get(message.parent or "")
             if commands is None:  # no id to tell its call by (Codex): the last shell call's
@@ -290,37 +261,6 @@ def _same_run(open_failures: dict[str, _Failure], key: str) -> str | None:
     return None
 
 
-def _reported(turn: Turn, *, opening: bool = False) -> str:
-    """The sentence of a user's message that reports a failure, if one does. A session's
-    opening message that asks for no work ("players on android are losing their save
-    after the update") reports what the session is about: a problem."""
-    said = turn.said
-    found = next((s for s in said[:3] if _REPORT.search(s)), "")
-    if not found and opening and said and not any(map(patterns.ASKS_FOR_WORK.search, said)):
-        found = said[0]
-    return redacted_head(found, MAX_ERROR_CHARS) if found else ""
-
-
-def _goes_on(turn: Turn) -> bool:
-    """Whether the user's message lets the agent go on with what it just explained
-    ("ok do that", "so what do we do?", or a question about the fix first: "cant we
-    just restart them? …"): the explanation stands."""
-    said = turn.said
-    if not said:
-        return True
-    if patterns.CONFIRM.match(said[0]) and not patterns.NOT_CONFIRM.match(said[0]):
-        return True
-    if any(_ASKS_WHAT_TO_DO.search(sentence) for sentence in said):
-        return True
-    return said[0].rstrip().endswith("?")
-
-
-def _picks(answer: Turn, proposal: Turn) -> bool:
-    """Whether the user's answer names what the proposal offered ("geography + index,
-    agreed"): a go-ahead."""
-    return bool(answer.said) and names_a_pick(answer.said[0], proposal.prose)
-
-
 def _before_the_proposal(account: tuple[Turn, list[str]]) -> tuple[Turn, list[str]] | None:
     """Of an account, the sentences before it proposes a choice (what the user confirms
     then is a decision, drafted as one), if they still account for something."""
@@ -357,30 +297,15 @@ def _explains(parts: list[str]) -> bool:
     return any(map(patterns.CAUSE.search, parts))
 
 
-def _aside(sentence: str) -> bool:
-    """A question or narration ("Let me check", "Adding the test now"): no account of a
-    cause. A long sentence that starts with a step ("Adding the column bumped the
-    version, but …") may be one."""
-    if sentence.rstrip().endswith("?"):
-        return True
-    narration = patterns.NARRATION.match(sentence)
-    if narration is None:
-        return False
-    return not narration.group().lower().endswith("ing") or len(words(sentence)) < LONG_STEP_WORDS
-
-
-LONG_STEP_WORDS = 14
-
-
 def _account(said: list[str]) -> list[str] | None:
     """A message of substance (not narration, not a question): its first sentences."""
     for index, sentence in enumerate(said):
-        if _aside(sentence):
+        if aside(sentence):
             continue
         if _GUESS.search(sentence):
             return None  # "maybe a user id type mismatch, I'll check": no account yet
         parts = _window(said, index)
-        told = " ".join(p for p in parts if not _aside(p))
+        told = " ".join(p for p in parts if not aside(p))
         return parts if len(words(told)) >= MIN_ACCOUNT_WORDS else None
     return None
 
@@ -401,7 +326,7 @@ def _lead(said: list[str], index: int) -> int:
     if index == 0:
         return 0
     before = said[index - 1]
-    if _aside(before):
+    if aside(before):
         return index
     return index - 1
 
@@ -411,9 +336,9 @@ def _explain(failure: _Failure, turn: Turn, said: list[str]) -> None:
     if len(failure.explanations) >= MAX_EXPLANATIONS:
         return
     for index, sentence in enumerate(said):
-        if _aside(sentence):
+        if aside(sentence):
             continue
-        if not patterns.CAUSE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
+        if not patterns.CAUSE.search(sentence) or len(words(sentence)) < MIN_CAUSE_WORDS:
             continue
         parts = _window(said, _lead(said, index))
         strong = bool(patterns.STRONG_CAUSE.search(sentence))
@@ -462,27 +387,10 @@ def _named_causes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
     for index, sentence in enumerate(said):
         if sentence.rstrip().endswith("?") or not _NAMED.search(sentence):
             continue
-        if patterns.NARRATION.match(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
+        if patterns.NARRATION.match(sentence) or len(words(sentence)) < MIN_CAUSE_WORDS:
             continue
         parts = _window(said, _lead(said, index))
         files: list[str] = []
         add_files(files, paths(" ".join(parts)))
         add_files(files, turn.message.files)
         yield Candidate("root_cause", parts, turn, files)
-
-
-def _notes(turn: Turn, said: list[str]) -> Iterator[Candidate]:
-    for index, sentence in enumerate(said):
-        if _aside(sentence):
-            continue
-        if not patterns.NOTE.search(sentence) or len(words(sentence)) < MIN_NOTE_WORDS:
-            continue
-        parts = [sentence]
-        for following in said[index + 1 : index + MAX_NOTE_SENTENCES]:
-            if _aside(following):
-                break
-            parts.append(following)  # what the note goes on with, or carries it
-        files: list[str] = []
-        add_files(files, paths(" ".join(parts)))
-        kind_type = "gotcha" if _GOTCHA.search(sentence) else ""
-        yield Candidate("note", parts, turn, files, type=kind_type)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from memcli.capture.lessons import patterns
 from memcli.core.secrets import redacted_head
 
 MAX_SCANNED_CHARS = 6000
@@ -162,3 +163,18 @@ def _cut(text: str, limit: int) -> str:
     head = redacted_head(text, limit - 1)
     space = head.rfind(" ")
     return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
+
+
+def aside(sentence: str) -> bool:
+    """A question or narration ("Let me check", "Adding the test now"): no account of a
+    cause. A long sentence that starts with a step ("Adding the column bumped the
+    version, but …") may be one."""
+    if sentence.rstrip().endswith("?"):
+        return True
+    narration = patterns.NARRATION.match(sentence)
+    if narration is None:
+        return False
+    return not narration.group().lower().endswith("ing") or len(words(sentence)) < LONG_STEP_WORDS
+
+
+LONG_STEP_WORDS = 14
