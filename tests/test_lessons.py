@@ -2072,19 +2072,18 @@ def test_an_extract_command_past_its_timeout_is_stopped_and_falls_back(
     assert "timed out" in log
 
 
+def _json_containers(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Lists and objects of ``inner``, with the keys a drafting command's answer uses."""
+    keys = st.sampled_from(["kind", "text", "title", "files", "message", "x"])
+    return st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=5)
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.text(max_size=400)
     | st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-        lambda inner: (
-            st.lists(inner, max_size=4)
-            | st.dictionaries(
-                st.sampled_from(["kind", "text", "title", "files", "message", "x"]),
-                inner,
-                max_size=5,
-            )
-        ),
+        _json_containers,
         max_leaves=12,
     ).map(json.dumps)
 )

@@ -122,7 +122,11 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             )
             parts = _account(said) if waiting else None
             account = (turn, parts) if parts else None
-            anew = account is not None and _explains(account[1])
+            anew = (
+                account is not None
+                and any(f.redirected and not f.edited for f in open_failures.values())
+                and _explains(account[1])
+            )
             for failure in open_failures.values():
                 if not failure.changed and failure.pending is None:
                     failure.pending = account
@@ -157,8 +161,12 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             # the explanation stands unless the agent explains anew
             redirected = bool(turn.said and patterns.CORRECTION_START.match(turn.said[0]))
             going_on = goes_on(turn) or redirected
+            picked_of: dict[int, bool] = {}  # per proposing message: does the answer pick?
             for failure in open_failures.values():
-                picked = failure.pending is not None and picks(turn, failure.pending[0])
+                proposal = failure.pending[0] if failure.pending is not None else None
+                if proposal is not None and proposal.position not in picked_of:
+                    picked_of[proposal.position] = picks(turn, proposal)
+                picked = proposal is not None and picked_of[proposal.position]
                 if not failure.changed and (going_on or picked) and failure.pending is not None:
                     # a yes to a choice the account proposed: that is a decision, and
                     # what the account said before proposing stays the explanation

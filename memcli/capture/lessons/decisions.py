@@ -86,8 +86,8 @@ def _asks_about(said: list[str], proposal: Turn) -> bool:
         return False
     if any(patterns.CONFIRM.match(s) for s in said if not s.rstrip().endswith("?")):
         return False  # "the age check is not showing?? ok yes go back to …": an answer
-    offered = content_words(proposal.prose[:MAX_SCANNED_CHARS])
-    return all(content_words(sentence) & offered for sentence in said)
+    offered = proposal.prose[:MAX_SCANNED_CHARS].lower()  # a stem is in the text it came from
+    return all(any(word in offered for word in content_words(sentence)) for sentence in said)
 
 
 def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:
@@ -137,7 +137,10 @@ def names_a_pick(sentence: str, proposal: str) -> bool:
     if len(words(sentence)) > MAX_PICK_WORDS or _NEGATION.search(sentence):
         return False
     named = content_words(sentence) - _CHOSEN_STEMS
-    return bool(named) and named <= content_words(proposal[:MAX_SCANNED_CHARS])
+    if not named:
+        return False
+    offered = proposal[:MAX_SCANNED_CHARS].lower()  # a stem is in the text it came from
+    return all(word in offered for word in named)
 
 
 def _pick_named(offered: list[str], answer: str) -> list[str]:
