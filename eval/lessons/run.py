@@ -42,6 +42,7 @@ HALVES = (
     "blind10",
     "blind11",
     "blind12",
+    "blind13",
 )
 
 
@@ -193,6 +194,7 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind13": "thirteenth blind half",
             "blind12": "twelfth blind half",
             "blind11": "eleventh blind half",
             "blind10": "tenth blind half",
