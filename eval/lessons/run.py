@@ -43,6 +43,7 @@ HALVES = (
     "blind11",
     "blind12",
     "blind13",
+    "blind14",
 )
 
 
@@ -194,6 +195,7 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind14": "fourteenth blind half",
             "blind13": "thirteenth blind half",
             "blind12": "twelfth blind half",
             "blind11": "eleventh blind half",
