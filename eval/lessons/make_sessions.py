@@ -3,7 +3,7 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` to ``sessions_blind14.py`` (the ``blind`` to ``blind14``
+``sessions_blind.py`` to ``sessions_blind15.py`` (the ``blind`` to ``blind15``
 halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
@@ -39,6 +39,7 @@ from sessions_blind11 import BLIND11  # noqa: E402
 from sessions_blind12 import BLIND12  # noqa: E402
 from sessions_blind13 import BLIND13  # noqa: E402
 from sessions_blind14 import BLIND14  # noqa: E402
+from sessions_blind15 import BLIND15  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -173,6 +174,7 @@ def main() -> None:
             *BLIND12,
             *BLIND13,
             *BLIND14,
+            *BLIND15,
         ]
     ):
         session = f"e{index:03d}-{name}"[:60]

@@ -44,6 +44,7 @@ HALVES = (
     "blind12",
     "blind13",
     "blind14",
+    "blind15",
 )
 
 
@@ -195,6 +196,7 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind15": "fifteenth blind half",
             "blind14": "fourteenth blind half",
             "blind13": "thirteenth blind half",
             "blind12": "twelfth blind half",
