@@ -1787,6 +1787,178 @@ def test_a_redirect_that_says_how_the_other_way_went_wrong(tmp_path: Path) -> No
     assert [(d.kind, d.text) for d in drafts] == [("correction", said)]
 
 
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "yes. and fwiw we treat any 8-327 as an error here, i'd rather the build fail.",
+            "we treat any 8-327 as an error here",
+        ),
+        (
+            "good. all procs in this db get schema-qualified names for every object.",
+            "all procs in this db get schema-qualified names",
+        ),
+        (
+            "works but match the others. every script starts with set -euo pipefail.",
+            "every script starts with set -euo pipefail",
+        ),
+        ("great. no Await anywhere in actor code, period.", "no Await anywhere in actor code"),
+        (
+            "and the action name: everything we register gets the fernleaf_ prefix. "
+            "export_bookings will collide with some other plugin eventually",
+            "export_bookings will collide",
+        ),
+        (
+            "works. ok rule for this codebase: nothing blocking inside HAL callbacks, just set "
+            "a flag and get out",
+            "nothing blocking inside HAL callbacks",
+        ),
+        (
+            "yes. and in general every task in this repo has to be safe to run twice.",
+            "every task in this repo has to be safe to run twice",
+        ),
+    ],
+)
+def test_a_rule_said_as_how_things_are_done_here(tmp_path: Path, said: str, rule: str) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "fix the build"),
+            ("edit", "src/main.c"),
+            ("assistant", "Builds now."),
+            ("user", said),
+        ],
+    )
+    assert [(d.kind, rule in d.text) for d in drafts] == [("rule", True)]
+
+
+@pytest.mark.parametrize(
+    ("said", "held"),
+    [
+        (
+            "nope, nodeIntegration stays off and contextIsolation on. expose a readConfig "
+            "through contextBridge",
+            "nodeIntegration stays off",
+        ),
+        (
+            "no @@ERROR checks please, that pattern misses stuff. TRY/CATCH with THROW in the "
+            "catch, like every other proc in here",
+            "TRY/CATCH with THROW in the catch",
+        ),
+        (
+            "retries arent really the problem, the next run picks up where it left off. just "
+            "set retry: false on this one",
+            "just set retry: false on this one",
+        ),
+        (
+            "hmm not pull-push on everything. make the default policy pull and let only one "
+            "job push",
+            "make the default policy pull",
+        ),
+    ],
+)
+def test_a_correction_that_refuses_the_way_taken(tmp_path: Path, said: str, held: str) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "make it work"),
+            ("assistant", "I'll set it up the simplest way, with retries and a shared cache."),
+            ("edit", "config.yml"),
+            ("user", said),
+        ],
+    )
+    assert [(d.kind, held in d.text) for d in drafts] == [("correction", True)]
+
+
+def test_a_failure_word_asked_to_be_avoided_or_denied_reports_nothing(tmp_path: Path) -> None:
+    """ "check nothing downstream breaks" asks for work; "no hang" says none happened."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "bump zod to 3.23.8 and check nothing downstream breaks"),
+            ("bash", ("pnpm add zod@3.23.8", "+ zod 3.23.8", False)),
+            (
+                "assistant",
+                "zod is at 3.23.8 in the schemas package; typecheck, tests and build pass for "
+                "it and everything that depends on it.",
+            ),
+            ("user", "works, no hang. commit it"),
+            ("bash", ("git add package.json && git commit -qm 'bump zod'", "a91f0c2", False)),
+        ],
+    )
+    assert drafts == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "held"),
+    [
+        ("go with 2. new stuff in coroutines, convert old ones when we touch them", "New code"),
+        (
+            "mobile app only, it does infinite scroll. admin has its own endpoint. do the "
+            "cursor thing",
+            "Switch this endpoint to CursorPagination",
+        ),
+    ],
+)
+def test_an_option_picked_by_its_number_or_its_name_later_in_the_answer(
+    tmp_path: Path, answer: str, held: str
+) -> None:
+    proposal = (
+        "Options:\n1. Big-bang convert all endpoints now.\n2. New code and anything we "
+        "touch goes coroutines, which carries no migration risk.\n3. Switch this endpoint "
+        "to CursorPagination ordered by id. Every page is an index range scan."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the endpoints are slow and unreadable"),
+            ("assistant", proposal),
+            ("user", answer),
+        ],
+    )
+    assert [(d.kind, held in d.text, answer in d.text) for d in drafts] == [
+        ("decision", True, True)
+    ]
+
+
+def test_a_label_answer_keeps_its_label_and_the_explanation_before_it(tmp_path: Path) -> None:
+    explained = (
+        "The SSID and PSK are read at compile time, and the hub build runs in CI where those "
+        "vars aren't set, so the firmware ships with no networks."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "the device comes up without wifi after a firmware update"),
+            ("bash", ("ssh nerves.local 'VintageNet.get_configuration(\"wlan0\")'", "[]", False)),
+            ("assistant", explained),
+            ("user", "right. so how do we fix it, i dont want creds in the repo"),
+            (
+                "assistant",
+                "Two options: (a) set them as CI secrets, or (b) provision wifi once per "
+                "device, which keeps credentials out of the image.",
+            ),
+            ("user", "b. creds shouldnt live in the image"),
+            ("edit", "config/target.exs"),
+            ("bash", ("mix firmware", "Firmware built successfully!", False)),
+        ],
+    )
+    kinds = {d.kind: d.text for d in drafts}
+    assert kinds["root_cause"] == explained
+    assert kinds["decision"].endswith("Agreed: b. creds shouldnt live in the image")
+
+
+def test_a_note_for_before_it_ships(tmp_path: Path) -> None:
+    said = (
+        "Tests pass. Before this goes to prod: the dead-letter topic doesn't exist yet. It "
+        "needs at least as many partitions as the topic it serves."
+    )
+    drafts = drafts_of(tmp_path, [("user", "add a dead-letter topic"), ("assistant", said)])
+    assert [(d.kind, "needs at least as many partitions" in d.text) for d in drafts] == [
+        ("note", True)
+    ]
+
+
 # ------------------------------------------------------------------ what is no lesson
 
 

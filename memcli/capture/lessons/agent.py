@@ -174,9 +174,10 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 elif not failure.changed:
                     failure.pending = None
                 failure.redirected = redirected and failure.pending is not None
-            # "cant we just restart them? the branches stay forever": a question about
-            # the fix just explained, no new failure
-            about_fix = bool(turn.said) and turn.said[0].rstrip().endswith("?")
+            # "cant we just restart them? the branches stay forever", "b. creds shouldnt
+            # live in the image": a question about the fix just explained, or a go-ahead
+            # with its reason, reports no new failure
+            about_fix = (goes_on(turn) or any(picked_of.values())) and not redirected
             explained = any(f.pending is not None for f in open_failures.values())
             report = "" if about_fix and explained else reported(turn, opening=opening)
             opening = opening and not turn.said

@@ -26,14 +26,14 @@ from memcli.core.secrets import redacted_head
 _CHOSEN_STOP = frozenset(
     "yes yep yeah yup sure ok okay agreed agree go with for ahead let's lets do use keep take "
     "pick it that the a an option please sounds good great perfect makes sense one first second "
-    "third and to of we i you this".split()
+    "third and to of we i you this then thing way".split()
 )
 _CHOSEN_STEMS = _CHOSEN_STOP | content_words(" ".join(_CHOSEN_STOP))
 """The same words as ``content_words`` gives them ("agreed" as "agr")."""
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "a": 0, "b": 1, "c": 2, "1": 0, "2": 1, "3": 2}
 _OPTION_REF = re.compile(
     r"\b(?:option|approach|choice|number)\s+([abc123])\b|\bthe (first|second|third)\b"
-    r"|\b(?:with|take|pick|do|go) \(?([abc])\)?(?=\s*(?:[,.!;]|$))"  # "agree with a, go"
+    r"|\b(?:with|take|pick|do|go) \(?([abc1-3])\)?(?=\s*(?:[,.!;]|$))"  # "agree with a, go"
     r"|^\(?([1-3])\)?(?=[,.!:]|\s|$)|^\(?([a-c])\)?(?=[,.!:)]|$)",  # "3, weight critical 5 …"
     re.I,
 )
@@ -96,36 +96,48 @@ def _agreed(offers: list[Turn], answer: Turn) -> Candidate | None:
     # "oh wow the age check is not showing?? ok yes go back to the shortcode": the yes
     # after the user's exclamations and questions
     stated = [s for s in answer.said if not s.rstrip().endswith("?")]
-    said = stated[:1]
-    if not said or patterns.NOT_CONFIRM.match(said[0]):
+    if not stated or patterns.NOT_CONFIRM.match(stated[0]):
         return None
-    confirmed = bool(patterns.CONFIRM.match(said[0]))
+    # the yes, or a pick said after the person's own context ("mobile app only, it does
+    # infinite scroll. … do the cursor thing")
+    confirming = [stated[0]] if patterns.CONFIRM.match(stated[0]) else []
+    confirming += [s for s in stated[1:MAX_REPLY_SENTENCES] if _PICK_SAID.match(s)]
+    pick = confirming[0] if confirming else stated[0]
     for proposal in offers:
         offered = list(proposal.said)
-        if not confirmed and not names_a_pick(said[0], proposal.prose):
+        if not confirming and not names_a_pick(pick, proposal.prose):
             continue
         parts = (
-            _chosen_option(proposal.prose, offered, said[0])
+            _chosen_option(proposal.prose, offered, pick)
             or _recommended(offered)
-            or _pick_named(offered, said[0])
+            or _pick_named(offered, pick)
         )
         if parts:
             files: list[str] = []
             add_files(files, paths(" ".join(parts)))
             reply = stated[:MAX_REPLY_SENTENCES]
-            told = content_words(" ".join(reply)) - content_words(" ".join(parts))
+            # more than a yes ("yeah do b, lazy=raise on all of them"): the person's words
+            told = len(words(" ".join(reply))) > MAX_BARE_YES_WORDS
             return Candidate(
                 "decision",
                 parts,
                 proposal,
                 files,
                 {"confirmed": redacted_head(" ".join(reply), MAX_REPLY_CHARS)},
-                reply=reply if told - _CHOSEN_STEMS else [],
+                reply=reply if told else [],
             )
     return None
 
 
 MAX_REPLY_SENTENCES = 3
+_PICK_SAID = re.compile(
+    r"^(?:(?:so|then|ok|okay|yes|yeah),? )?(?:do|go with|use|take|pick|let'?s (?:do|go with|use)) "
+    r"(?:the |option )?[\w-]+",
+    re.I,
+)
+"""A later sentence of the answer that picks ("do the cursor thing", "go with b")."""
+MAX_BARE_YES_WORDS = 4
+"""An answer this short ("yes do it", "agreed, option 1") adds nothing to quote."""
 MAX_REPLY_CHARS = 200
 MAX_PICK_WORDS = 5
 _NEGATION = re.compile(r"\b(?:no|not|nope|don'?t|never|neither|nor|without|instead)\b", re.I)
@@ -243,15 +255,21 @@ def _referred(offered: list[str], index: int) -> list[str]:
     return [before] if len(shared) >= 2 else []
 
 
-def _why_picked(offered: list[str], label: str) -> list[str]:
+def _why_picked(offered: list[str], label: str, option: str) -> list[str]:
     """The agent's own pick of the option labelled ``label`` with its reason ("I'd go
-    with 1: keying on the version matters because …"), if it gave one."""
+    with 1: keying on the version matters because …"), or naming what ``option`` does
+    ("I'd use sink_parquet … rather than looping"), if it gave one."""
     named = re.compile(
         rf"(?:\b(?:with|option|pick|do|take)|^) \(?{re.escape(label)}\)?(?!\w)", re.I
     )
-    return [
-        s for s in offered if _OWN_PICK.search(s) and named.search(s) and patterns.REASON.search(s)
-    ][:1]
+    reasoned = [s for s in offered if _OWN_PICK.search(s) and patterns.REASON.search(s)]
+    by_label = [s for s in reasoned if named.search(s)]
+    described = content_words(option) - _CHOSEN_STEMS
+    by_words = [s for s in reasoned if len(content_words(s) & described) >= MIN_SHARED_WORDS]
+    return (by_label or by_words)[:1]
+
+
+MIN_SHARED_WORDS = 2
 
 
 def _asked(offered: list[str], index: int) -> list[str]:
@@ -271,16 +289,28 @@ def _chosen_option(proposal: str, offered: list[str], answer: str) -> list[str]:
         items = _OPTION_ITEM.findall(prose(proposal))
         index = _ORDINALS.get(label)
         if index is not None and index < len(items):
-            return [*sentences(items[index])[:2], *_why_picked(offered, label)]
+            option = sentences(items[index])[:2]
+            return [*option, *_why_picked(offered, label, " ".join(option))]
         return []
-    named = [w for w in words(answer) if len(w) > 2 and w not in _CHOSEN_STOP]
+    named = [
+        w[:-1] if len(w) > 4 and w.endswith("s") else w  # "workers" names "worker tasks"
+        for w in words(answer)
+        if len(w) > 2 and w not in _CHOSEN_STOP
+    ]
     if not named:
         return []
     options = [s for s in offered if len(words(s)) >= 3]
-    holding = [i for i, s in enumerate(options) if all(w in words(s) for w in named[:2])]
+    # "cursor" names "CursorPagination": a word of the answer in the option's text
+    holding = [i for i, s in enumerate(options) if all(w in s.lower() for w in named[:2])]
     if len(holding) > 1:  # the option's line and the agent's pick of it: the pick
-        holding = [i for i in holding if _OWN_PICK.search(options[i])]
-    if len(holding) == 1 and patterns.REASON.search(options[holding[0]]):
-        index = holding[0]
+        picked = [i for i in holding if _OWN_PICK.search(options[i])]
+        reasoned = [i for i in holding if patterns.REASON.search(options[i])]
+        holding = picked or reasoned[-1:] or holding[:1]
+    if len(holding) != 1:
+        return []
+    index = holding[0]
+    if patterns.REASON.search(options[index]):
         return [*_asked(options, index), *_referred(options, index), options[index]]
+    if _PICK_SAID.match(answer):  # "do the cursor thing": the option's line and what follows
+        return options[index : index + 2]
     return []

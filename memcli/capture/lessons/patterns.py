@@ -33,7 +33,8 @@ class Gated:
 LEAD_IN = re.compile(
     r"^(?:(?:also|and|but|so|oh|ok|okay|one more thing|btw|by the way|fyi|please|pls|"
     r"from now on|going forward|in future|in the future|for future reference|remember|"
-    r"just so you know|heads up|note|important|here|next time|"
+    r"just so you know|heads up|note|important|here|next time|in general|generally|as a rule|"
+    r"(?:a |the |one |new )?rule(?: (?:for|in) [^:,]{1,40})?(?=\s*:)|"
     r"(?:in|for|across) (?:this|the whole|our) (?:repo|project|codebase|app|service))"
     r"\b[\s,:;-]*)+",
     _I,
@@ -53,7 +54,7 @@ components"), else most often a report ("no errors in the log")."""
 
 RULE_ANYWHERE = Gated(
     r"\bwe (?:always|never|only|use|don'?t|do not|prefer|stick to|follow|keep|put|write|"
-    r"name|run|pin|avoid|require)\b"
+    r"name|run|pin|avoid|require|treat)\b"
     r"|\bour (?:convention|style|rule|standard|policy|team)\b"
     r"|\bthe (?:convention|rule|policy|house style) (?:is|here)\b"
     r"|\b(?:should|must|need to|has to|have to) (?:always|never)\b"
@@ -61,7 +62,7 @@ RULE_ANYWHERE = Gated(
     r"|^(?:every|all|any|each) (?:\S+ ){1,4}(?:must|should|has to|have to|needs? to)\b"
     r"|\b(?:should|must) not\b|\bmustn'?t\b|\bshouldn'?t\b"
     r"|\b(?:is|are) not allowed\b|\bnot allowed to\b"
-    r"|\bi (?:always )?(?:prefer|want you to|'d rather|would rather)\b"
+    r"|\bi (?:always )?(?:prefer|want you to)\b|\bi(?:'d| would) rather\b"
     r"|\buse \S+(?: \S+){0,3} (?:instead|rather than|over)\b"
     r"|\binstead of\b|\brather than\b|\bprefer\b"
     # "when you add tests put them in test/parser/ with alcotest, not inline ppx_expect"
@@ -131,6 +132,16 @@ RULE_SCOPED = Gated(
     # "every query we commit sets a query_tag so we can trace the spend"
     r"|^(?:every|everything|all|each|any)\b[^.;?]*\bso (?:that )?(?:we|you|they|nobody|no one|"
     r"anyone) (?:can|could|know|see|never|always)\b(?!'t)"
+    # "all procs in this db get schema-qualified names", "every script starts with …"
+    r"|^(?:all|every|each|any)\b[^.;?]{0,60}\b(?:in|across) (?:this|our|the) (?:codebase|code|repo|"
+    r"repository|project|app|team|service|db|database|house|cluster|org|company|lab|shop|"
+    r"monorepo|workspace)\b"
+    r"|^(?:every|all|each) \S+(?: \S+){0,2} (?:starts?|begins?|uses?|has|have|sets?|sources?|"
+    r"imports?|extends?|ends?|lives?|pins?|gets? pinned|is pinned|are pinned)\b"
+    r"|\bno \S+(?: \S+){0,3} anywhere\b"  # "no Await anywhere in actor code, period"
+    # "everything we register, hooks, options, functions, gets the fernleaf_ prefix"
+    r"|(?:^|: )(?:everything|anything) (?:we|you) \w+\b[^.;?]{0,80}\b(?:gets?|has|have|uses?|"
+    r"starts?|goes|needs?)\b"
     # "every motion automation in this house runs in restart mode, otherwise …"
     r"|^(?:every|all|each|any)\b[^.;?]*,? (?:otherwise|or else)\b"
     r"|\bwe (?!now\b|just\b|had\b|did\b|went\b|were\b|got\b)[a-z]+ \S+(?: \S+){0,4} "
@@ -143,12 +154,15 @@ RULE_SCOPED = Gated(
     "we ",
     "no ",
     "never",
+    "everything",
+    "anything",
 )
 """A rule by its scope: what every X must do or where any X goes, what is done "only in
 this codebase", what "we" do in every X."""
 
 STANDING_RULE = re.compile(
     r"\b(?:from now(?: on)?|going forward|from here on(?: out)?)\b"
+    r"|^(?:\w+,? )?(?:a |the |one |new )?rule(?: (?:for|in) (?:this|our|the) [\w-]+)?\s*:"
     r"|\b(?:whenever|every time|each time) (?:you|we|someone|anyone) "
     r"(?!(?:'re|are|can|could|want|wanna|like|get|have|feel|think)\b)[a-z]+\b[^.?]*?, [a-z]+ ",
     _I,
@@ -216,7 +230,9 @@ NARRATIVE_START = re.compile(r"^(?:i|i'm|i've|i'd|i was|my|we went|yesterday|tod
 """A user's sentence about themself (mid-sentence rule words there are no rule)."""
 
 CORRECTION_START = re.compile(
-    r"^(?:(?!(?:also|and|then|next|now|so)\b)[a-z]+[,!]\s+)?"  # "whoa, please don't …"
+    # "whoa, please don't …" (an interjection first, not a yes: "works, no hang" is none)
+    r"^(?:(?!(?:also|and|then|next|now|so|works|worked|good|great|perfect|nice|cool|thanks|thx|"
+    r"ty|ok|okay|yes|yeah|yep|sure|fine|done|lgtm|awesome)\b)[a-z]+[,!]\s+)?"
     r"(?:(?:hm+|um+|uh+|ah+|oh|ugh|erm)\s+)?"  # "hm no, …"
     r"(?:no|nope|nah|not (?:that|like that|quite|this|there|what i|in|on|for|with|via|from|"
     r"inside|within|into|under|at|by|as|here|yet|before|after|during|through)|"
@@ -231,6 +247,13 @@ CORRECTION_START = re.compile(
     r"|^(?:(?:sure|ok|okay|yes|yeah|fine),? but )?"
     r"(?:use|switch to|go with|put|keep|call|run|write|move|make it)\b[^.?]*?,? "
     r"(?:not|never|instead of|rather than)\b"
+    # "retries arent really the problem": the plan aims at the wrong thing
+    r"|^[^.?!,]{0,40}?\b(?:isn'?t|aren'?t|is not|are not) (?:really |actually )?(?:the (?:problem|"
+    r"issue|point|bottleneck)|needed|necessary)\b"
+    # "hmm not pull-push on everything": the agent's way, refused
+    r"|^(?:(?:hm+|um+|uh+|ah+|oh|nah|nope),?\s+)?not (?!sure\b|bad\b|yet\b|now\b|really\b|much\b|"
+    r"too\b|a problem\b|an issue\b|at all\b|urgent\b|today\b|quite\b|exactly\b)[\w-]+ "
+    r"(?:on|in|for|everywhere|here|there|across|with)\b"
     # "salting is overkill": the plan judged wrong
     r"|^[^.?!,]{0,40}?\b(?:is|are|'s|seems|sounds) (?:overkill|too (?:much|complex|complicated|"
     r"heavy|slow|risky|clever)|unnecessary|not needed|a bad idea|over-?engineered|not the way)\b"
@@ -256,7 +279,9 @@ DIRECTIVE = re.compile(
     r"has to|have to|instead|rather|"
     r"keep|put|only|always|never|don'?t|do not|not|won'?t|can'?t|wrong|revert|undo|remove|"
     r"leave|the (?:right|correct)|belongs?|lives?|goes|supposed to|expects?|required|requires|"
-    r"standard|convention|policy|everywhere|the rule)\b",
+    r"standard|convention|policy|everywhere|the rule|stays?|remains?|the pattern|"
+    r"like (?:every|all|the) other)\b"
+    r"|\bno \S+(?: \S+){0,3},? (?:please|pls|plz)\b",  # "no @@ERROR checks please"
     _I,
 )
 """A correction holds something to do or not to do."""
@@ -285,7 +310,8 @@ REDIRECT = re.compile(
 
 CONSEQUENCE = re.compile(
     r"\b(?:breaks?|fails?|won'?t work|doesn'?t work|crash(?:es)?|hides?|masks?|ignores?|"
-    r"locks?|wipes?|loses?|leaks?|(?:has|have) the same problem|(?:is )?how we ended up|"
+    r"locks?|wipes?|loses?|leaks?|collides?|clash(?:es)?|(?:has|have) the same problem|"
+    r"(?:is )?how we ended up|"
     r"ended up with|bit us|burned us|"
     r"(?:just|only) (?:hides|masks|moves|papers over))\b",
     _I,
@@ -315,6 +341,7 @@ NOTE = Gated(
     r"(?: (?:for|to|on|about|when|before|after|if|while|with|in|around) [^:]{1,50})?\s*[:,—–-]"
     r"|^note (?:for|to) [^:]{1,60}:"  # "Note for whoever changes it next: …"
     r"|^note (?:the|how|this|these|what) [^:]{1,60}:"  # "Note the generated SQL: …"
+    r"|^before (?:this|it|you) (?:goes|go|ships?|deploys?|merges?|lands?)\b[^:]{0,40}:"
     r"|^(?:for later|for next time|for the future|for the record|"
     r"something to (?:keep in mind|know|remember)|the catch)\s*[:,—–-]"
     r"|\b(?:must|needs? to|has to|have to) be \w+ (?:with|along with|together with|whenever|"
@@ -349,6 +376,7 @@ NOTE = Gated(
     "one thing",
     "worth",
     "flag",
+    "before ",
     "keep in mind",
     "aware",
     "careful",
@@ -482,7 +510,8 @@ CONFIRM = re.compile(
     r"|^[\w-]+(?:\.[\w-]+)*(?: [\w-]+(?:\.[\w-]+)*){0,2},? "
     r"(?:agreed|yes|yep|please|sounds good|lgtm|go for it|do it)\b"
     # "rest_for_one, agreed", "redis yes"
-    r"|^\(?[1-3]\)?(?=[,.!:]|\s|$)|^\(?[a-c]\)?(?=[,.!:)]|$)",  # "3, weight critical 5 …"
+    r"|^\(?[1-3]\)?(?=[,.!:]|\s|$)|^\(?[a-c]\)?(?=[,.!:)]|$)"  # "3, weight critical 5 …"
+    r"|^(?:do|take|pick|go with) \(?[a-c1-3]\)?(?=[,.!:]|\s|$)",  # "do b, …", "go with 2"
     _I,
 )
 """A user's message that confirms a proposal starts like this."""

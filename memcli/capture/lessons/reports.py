@@ -49,10 +49,25 @@ def reported(turn: Turn, *, opening: bool = False) -> str:
     opening message that asks for no work ("players on android are losing their save
     after the update") reports what the session is about: a problem."""
     said = turn.said
-    found = next((s for s in said[:3] if REPORT.search(s)), "")
+    found = next((s for s in said[:3] if _reports(s)), "")
     if not found and opening and said and not any(map(patterns.ASKS_FOR_WORK.search, said)):
         found = said[0]
     return redacted_head(found, MAX_REPORT_CHARS) if found else ""
+
+
+def _reports(sentence: str) -> bool:
+    """Whether a sentence reports a failure: a failure word not negated or asked to be
+    avoided ("no hang", "check nothing downstream breaks" report none)."""
+    for match in REPORT.finditer(sentence):
+        if not _NEGATED_BEFORE.search(sentence, 0, match.start()):
+            return True
+    return False
+
+
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:no|not|nothing|never|without|make sure|ensure|check|verify)(?: \S+){0,3} $", re.I
+)
+"""What before a failure word says it did not happen, or should not."""
 
 
 def goes_on(turn: Turn) -> bool:

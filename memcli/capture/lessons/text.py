@@ -28,6 +28,9 @@ MAX_TITLE_CHARS = 80
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _TABLE_OR_QUOTE = re.compile(r"^\s*(?:\||>).*$", re.MULTILINE)
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)]|[A-Za-z][.)])\s+")
+_MARK = re.compile(r"^\s*[-*+•]\s+")
+"""Of a one-line message, only a mark is a bullet: "b. creds shouldn't live in the image"
+answers with an option's label."""
 _HEADING = re.compile(r"^\s*#{1,6}\s+")
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[`*A-Z0-9])")
 _LOOSE_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[`*A-Za-z0-9])")
@@ -64,8 +67,10 @@ def prose(text: str) -> str:
 def sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
     """The prose's sentences, each on one line, markup trimmed (at most ``limit``)."""
     out: list[str] = []
-    for line in prose(text).splitlines():
-        line = _HEADING.sub("", _BULLET.sub("", line)).strip()
+    lines = prose(text).splitlines()
+    bullet = _BULLET if sum(1 for line in lines if line.strip()) > 1 else _MARK
+    for line in lines:
+        line = _HEADING.sub("", bullet.sub("", line)).strip()
         if not line:
             continue
         for part in _split(line):

@@ -68,6 +68,7 @@ def user_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 following = rest[index + 1] if index + 1 < len(rest) else ""
                 if following and (
                     _REASON_START.match(following)
+                    or patterns.CONSEQUENCE.search(following)  # "X will collide with …"
                     or ruled[index + 1]
                     or len(words(sentence)) < MIN_SELF_CONTAINED_WORDS  # "we never do that."
                 ):
