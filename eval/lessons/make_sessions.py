@@ -3,7 +3,7 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` to ``sessions_blind15.py`` (the ``blind`` to ``blind15``
+``sessions_blind.py`` to ``sessions_blind17.py`` (the ``blind`` to ``blind17``
 halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
@@ -40,6 +40,8 @@ from sessions_blind12 import BLIND12  # noqa: E402
 from sessions_blind13 import BLIND13  # noqa: E402
 from sessions_blind14 import BLIND14  # noqa: E402
 from sessions_blind15 import BLIND15  # noqa: E402
+from sessions_blind16 import BLIND16  # noqa: E402
+from sessions_blind17 import BLIND17  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -175,6 +177,8 @@ def main() -> None:
             *BLIND13,
             *BLIND14,
             *BLIND15,
+            *BLIND16,
+            *BLIND17,
         ]
     ):
         session = f"e{index:03d}-{name}"[:60]

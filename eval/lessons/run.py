@@ -45,6 +45,8 @@ HALVES = (
     "blind13",
     "blind14",
     "blind15",
+    "blind16",
+    "blind17",
 )
 
 
@@ -196,6 +198,8 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind17": "seventeenth blind half",
+            "blind16": "sixteenth blind half",
             "blind15": "fifteenth blind half",
             "blind14": "fourteenth blind half",
             "blind13": "thirteenth blind half",
