@@ -1983,6 +1983,17 @@ def test_small_talk_gives_nothing(tmp_path: Path) -> None:
     )
 
 
+def test_advice_in_talk_alone_is_no_note(tmp_path: Path) -> None:
+    """ "it's worth seeing a doctor" in a chat with no tool run is advice, not a note; the
+    same words flag a note where work was done, and "note that" flags one anywhere."""
+    advice = "If the soreness persists it's worth seeing a physio before buying a new keyboard."
+    chat: list[Step] = [("user", "my wrist hurts after long days of typing"), ("assistant", advice)]
+    assert drafts_of(tmp_path, chat) == []
+    flagged = "Note that a split keyboard takes a few weeks to get used to, so keep the old one."
+    chat[1] = ("assistant", flagged)
+    assert [d.kind for d in drafts_of(tmp_path, chat)] == ["note"]
+
+
 def test_small_talk_naming_a_culprit_gives_no_root_cause(tmp_path: Path) -> None:
     """A root cause is found in work: with no tool run in the session, "the usual
     culprit" of a houseplant's trouble is talk, not a lesson."""

@@ -144,7 +144,7 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                     _explain(failure, turn, said)
             if _awaits_pass(open_failures) and any(_WORKS_NOW.search(s) for s in said):
                 yield from _confirmed(open_failures)
-            yield from notes(turn, said)
+            yield from notes(turn, said, talk_only=not worked)
             if worked:
                 yield from _named_causes(turn, said)
             if message.tools:
