@@ -518,11 +518,6 @@ def test_a_note_the_agent_flags(tmp_path: Path) -> None:
             "rewrite, so no backfill is needed.",
             "without a table rewrite",
         ),
-        (
-            "Done. The bucket has no lifecycle rule, so old cache keys pile up at 6 GB each; "
-            "when you upgrade the editor it's worth adding an expiry.",
-            "old cache keys pile up",
-        ),
     ],
 )
 def test_a_note_for_whoever_comes_next(tmp_path: Path, said: str, note: str) -> None:
@@ -1990,8 +1985,15 @@ def test_advice_in_talk_alone_is_no_note(tmp_path: Path) -> None:
     chat: list[Step] = [("user", "my wrist hurts after long days of typing"), ("assistant", advice)]
     assert drafts_of(tmp_path, chat) == []
     flagged = "Note that a split keyboard takes a few weeks to get used to, so keep the old one."
-    chat[1] = ("assistant", flagged)
-    assert [d.kind for d in drafts_of(tmp_path, chat)] == ["note"]
+    assert [d.kind for d in drafts_of(tmp_path, [chat[0], ("assistant", flagged)])] == ["note"]
+    expiry = (
+        "Done. The bucket has no lifecycle rule, so old cache keys pile up at 6 GB each; "
+        "when you upgrade the editor it's worth adding an expiry."
+    )
+    work: list[Step] = [("user", "cache the build"), ("edit", "ci.yml"), ("assistant", expiry)]
+    assert [(d.kind, "old cache keys pile up" in d.text) for d in drafts_of(tmp_path, work)] == [
+        ("note", True)
+    ]
 
 
 def test_small_talk_naming_a_culprit_gives_no_root_cause(tmp_path: Path) -> None:
