@@ -1954,6 +1954,57 @@ def test_a_note_for_before_it_ships(tmp_path: Path) -> None:
     ]
 
 
+def test_agreeing_with_a_correction_is_no_new_explanation(tmp_path: Path) -> None:
+    """After "no, don't paper over it", the agent's "Makes sense, X only changes when …"
+    takes the user's word; the explanation before it stays the root cause."""
+    explained = (
+        "The deployment template has a random rollme annotation, and Argo renders the chart "
+        "with helm template every time it compares, so the live object never matches."
+    )
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "argocd keeps showing payments-api as OutOfSync right after every sync"),
+            ("bash", ("argocd app diff payments-api", "rollme: x8Kq2", False)),
+            ("assistant", f"{explained} I'll add an ignoreDifferences entry for it."),
+            ("user", "no, don't paper over it. just delete the rollme annotation"),
+            (
+                "assistant",
+                "Makes sense, checksum/config only changes when the ConfigMap content changes. "
+                "Removing the annotation.",
+            ),
+            ("edit", "charts/payments-api/templates/deployment.yaml"),
+            ("bash", ("helm template payments-api charts/payments-api", "ok", False)),
+        ],
+    )
+    causes = [d.text for d in drafts if d.kind == "root_cause"]
+    assert len(causes) == 1 and causes[0].startswith(explained)
+
+
+def test_what_a_correction_says_would_break_is_no_failure(tmp_path: Path) -> None:
+    drafts = drafts_of(
+        tmp_path,
+        [
+            ("user", "add a snoozedUntil field to the reminders slice"),
+            ("assistant", "I'll store snoozedUntil as a Date in the slice."),
+            ("edit", "src/features/reminders/remindersSlice.ts"),
+            (
+                "user",
+                "no, dont store Date objects in redux. the serializable check will yell and it "
+                "breaks persistence. everything in the store is ISO strings",
+            ),
+            (
+                "assistant",
+                "Right, sorry, dueAt is an ISO string and the sort relies on that with "
+                "localeCompare. I'll make snoozedUntil a string.",
+            ),
+            ("edit", "src/features/reminders/remindersSlice.ts"),
+            ("bash", ("npx vitest run src/features/reminders", "passed", False)),
+        ],
+    )
+    assert [d.kind for d in drafts] == ["correction"]
+
+
 # ------------------------------------------------------------------ what is no lesson
 
 

@@ -54,6 +54,23 @@ _GUESS = re.compile(
     r"\b(?:maybe|perhaps|might be|may be|could be|not sure|i'?ll check|let me check)\b", re.I
 )
 """An agent's sentence that guesses or goes to look: no account of a cause yet."""
+_AGREES = re.compile(
+    r"^(?:right|sorry|makes sense|fair|good (?:point|catch|call)|true|agreed|you'?re right|"
+    r"ok|okay|got it|understood)\b",
+    re.I,
+)
+"""An agent's reply that takes the user's word: what follows is the new plan, not a new
+account of the failure."""
+MAX_NOD_WORDS = 3
+"""A first sentence this short ("Right.") is a nod before the account, not its start."""
+
+
+def _agrees(parts: list[str]) -> bool:
+    """Whether an account opens by taking the user's word ("Right, sorry, dueAt is …")."""
+    said = next((p for p in parts if len(words(p)) > MAX_NOD_WORDS), "")
+    return bool(_AGREES.match(said))
+
+
 _PIPE = re.compile(r"\s(?:\||\d?>|<)")
 _WORKS_NOW = re.compile(
     r"\b(?:(?:passes|passing|works|working|green|builds|links|succeeds|rolled out) "
@@ -126,6 +143,7 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
                 account is not None
                 and any(f.redirected and not f.edited for f in open_failures.values())
                 and _explains(account[1])
+                and not _agrees(account[1])  # "Makes sense, X only changes when …"
             )
             for failure in open_failures.values():
                 if not failure.changed and failure.pending is None:
@@ -179,7 +197,9 @@ def agent_lessons(turns: list[Turn]) -> Iterator[Candidate]:
             # with its reason, reports no new failure
             about_fix = (goes_on(turn) or any(picked_of.values())) and not redirected
             explained = any(f.pending is not None for f in open_failures.values())
-            report = "" if about_fix and explained else reported(turn, opening=opening)
+            # a correction says what the agent's way would break, not a new failure
+            quiet = (about_fix and explained) or (redirected and not opening)
+            report = "" if quiet else reported(turn, opening=opening)
             opening = opening and not turn.said
             if report and len(open_failures) < MAX_OPEN_FAILURES:
                 open_failures.pop(_REPORTED, None)  # the latest report only
