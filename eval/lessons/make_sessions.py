@@ -3,7 +3,7 @@
     python eval/lessons/make_sessions.py [--public DIR]
 
 Writes ``sessions/<name>.jsonl`` for every script of ``sessions.py`` and
-``sessions_blind.py`` to ``sessions_blind17.py`` (the ``blind`` to ``blind17``
+``sessions_blind.py`` to ``sessions_blind20.py`` (the ``blind`` to ``blind20``
 halves) in its agent's format
 (``formats.py``) and ``labels.jsonl``: one line a session, with its agent, its
 half and its marked lessons. The public sessions (README.md names their source
@@ -42,6 +42,9 @@ from sessions_blind14 import BLIND14  # noqa: E402
 from sessions_blind15 import BLIND15  # noqa: E402
 from sessions_blind16 import BLIND16  # noqa: E402
 from sessions_blind17 import BLIND17  # noqa: E402
+from sessions_blind18 import BLIND18  # noqa: E402
+from sessions_blind19 import BLIND19  # noqa: E402
+from sessions_blind20 import BLIND20  # noqa: E402
 
 MAX_RESULT_CHARS = 300
 DROPPED = frozenset({"progress", "file-history-snapshot", "queue-operation"})
@@ -179,6 +182,9 @@ def main() -> None:
             *BLIND15,
             *BLIND16,
             *BLIND17,
+            *BLIND18,
+            *BLIND19,
+            *BLIND20,
         ]
     ):
         session = f"e{index:03d}-{name}"[:60]

@@ -47,6 +47,9 @@ HALVES = (
     "blind15",
     "blind16",
     "blind17",
+    "blind18",
+    "blind19",
+    "blind20",
 )
 
 
@@ -198,6 +201,9 @@ def main() -> int:
             "blind7": "seventh blind half",
             "blind8": "eighth blind half",
             "blind9": "ninth blind half",
+            "blind20": "twentieth blind half",
+            "blind19": "nineteenth blind half",
+            "blind18": "eighteenth blind half",
             "blind17": "seventeenth blind half",
             "blind16": "sixteenth blind half",
             "blind15": "fifteenth blind half",
