@@ -1884,6 +1884,34 @@ def test_a_failure_word_asked_to_be_avoided_or_denied_reports_nothing(tmp_path: 
     assert drafts == []
 
 
+def test_a_failure_word_in_a_requests_parenthesised_reason_reports_nothing(
+    tmp_path: Path,
+) -> None:
+    """ "rename it (the name is wrong)" asks for a rename: the agent's plan for it is no
+    root cause, though a command passes after it."""
+    drafts = drafts_of(
+        tmp_path,
+        [
+            (
+                "user",
+                "rename cartTotalProvider to cartSubtotalProvider everywhere (it doesnt "
+                "include shipping so the name is wrong), then regen",
+            ),
+            ("bash", ("grep -rn cartTotal lib", "lib/cart/cart_providers.dart:18", False)),
+            (
+                "assistant",
+                "Four references. The provider is generated from the `cartTotal` function, "
+                "so I'll rename the function to `cartSubtotal` and update the call sites, "
+                "then run build_runner.",
+            ),
+            ("edit", "lib/cart/cart_providers.dart"),
+            ("bash", ("dart run build_runner build", "Succeeded after 6.5s", False)),
+            ("assistant", "Renamed in all four places; analyzer clean and cart tests pass."),
+        ],
+    )
+    assert drafts == []
+
+
 @pytest.mark.parametrize(
     ("answer", "held"),
     [

@@ -441,7 +441,7 @@ BLIND19: list[tuple[str, str, str, list[Step]]] = [
             A(
                 "It loaded a cached result. `datasets` fingerprints the `map` call by hashing the function, and `tok` reads MAX_LEN as a module global. In this version the hash didn't pick up the changed value, "
                 "so it reused the cache from the 512 run. Passing the setting explicitly via `fn_kwargs={\"max_length\": MAX_LEN}` makes it part of the fingerprint; I'll do that (and you can always force it with `load_from_cache_file=False`).",
-            
+
                 lesson=(RC, "the hash didn't pick up the changed value"),
             ),
             Edit("prep/tokenize.py"),
@@ -564,7 +564,7 @@ BLIND19: list[tuple[str, str, str, list[Step]]] = [
                 "With 20 partitions there's spare capacity so it never showed.\n\n"
                 "Options: (a) make fetch_chunk `num_cpus=0.25`, (b) limit concurrent parents with a semaphore-style `ray.wait` loop in the driver, or (c) flatten it: submit all fetch_chunk tasks from the driver and pass their refs into process_partition as arguments, so Ray resolves them before the parent is even scheduled. "
                 "I'd go with (c): no nested blocking at all, and it's the pattern Ray recommends.",
-            
+
                 lesson=(RC, "each of those is waiting in `ray.get` on `fetch_chunk` tasks"),
             ),
             U(

@@ -59,9 +59,18 @@ def _reports(sentence: str) -> bool:
     """Whether a sentence reports a failure: a failure word not negated or asked to be
     avoided ("no hang", "check nothing downstream breaks" report none)."""
     for match in REPORT.finditer(sentence):
+        if _in_parentheses(sentence, match.start()):
+            continue
         if not _NEGATED_BEFORE.search(sentence, 0, match.start()):
             return True
     return False
+
+
+def _in_parentheses(sentence: str, at: int) -> bool:
+    """Whether a position falls inside a parenthesised aside: the reason for a request
+    ("rename it (the name is wrong)"), not a report of what fails."""
+    before = sentence[:at]
+    return before.count("(") > before.count(")")
 
 
 _NEGATED_BEFORE = re.compile(
