@@ -759,13 +759,38 @@ def test_a_memory_whose_derived_title_is_cut_is_shown_with_its_text(
     assert not _hook("UserPromptSubmit", tmp_path, prompt="who reviews a Friday deploy?")
 
 
+def test_a_best_memory_arrives_with_its_reasons_and_is_not_recalled_again(
+    store: Path, tmp_path: Path
+) -> None:
+    """A hot memory's text (its why) is shown under its facts: short, it arrives whole."""
+    why = (
+        "Running npm install writes a second lockfile and resolves other versions, "
+        "so CI's frozen-lockfile step rejects the branch."
+    )
+    mem(
+        "save", why, "--type", "preference", "--title", "Use pnpm, never npm",
+        "--fact", "pnpm-lock.yaml is the only lockfile",
+    )  # fmt: skip
+    start = _hook("SessionStart", tmp_path)
+    assert "pnpm-lock.yaml is the only lockfile" in start and why in start
+    prompt = "why does CI reject a branch with a second lockfile from npm install?"
+    assert not _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+
+
 def test_a_memory_shown_in_part_at_session_start_can_still_be_recalled(
     store: Path, tmp_path: Path
 ) -> None:
-    text = f"{DEPLOYS}.\n\nRollbacks go through the blue-green switch in the ops console."
+    steps = "\n".join(
+        f"- Step {n}: the release captain checks the {part} dashboard and signs the change log."
+        for n, part in enumerate(("latency", "error rate", "queue depth", "cost", "saturation"))
+    )
+    text = (
+        f"{DEPLOYS}.\n\n{steps}\n\nRollbacks go through the blue-green switch in the ops console."
+    )
     mem("save", text, "--type", "decision", "--title", "Deploy days")
     start = _hook("SessionStart", tmp_path)
-    assert DEPLOYS in start and "blue-green" not in start  # its first line only
+    assert DEPLOYS in start and "Step 1" in start  # shown up to about 480 characters
+    assert "blue-green" not in start
     prompt = "how do rollbacks work with the blue-green switch in the ops console?"
     assert "blue-green switch" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
 

@@ -11,7 +11,7 @@ or a whole number of seconds.
 
 [context]
 budget = 8000          # characters, hard limit of the session-start context
-hot_count = 5          # the best memories, shown with all their facts
+hot_count = 5          # the best memories, shown with all their facts and text
 warm_count = 20        # the next best, each with its first fact (or first line)
 summaries = 2          # latest sessions shown (one summary a session)
 memory_md_lines = 200  # lines of MEMORY.md used

@@ -2,8 +2,9 @@
 
 Session start: the curated MEMORY.md, the latest sessions (one summary each),
 then the memories worth most now, best first: the best ``hot_count`` with all
-their facts, the next ``warm_count`` with their first fact (or the first line
-of their text), then a footer saying how to find the rest and how to save.
+their facts and their text (a short one whole), the next ``warm_count`` with their
+first fact (or the first line of their text), then a footer saying how to find
+the rest and how to save.
 
 The candidates are every preference, decision and context (background that
 holds until replaced, whatever its age), the important memories, the newest ones, and those
@@ -61,6 +62,8 @@ DUPLICATE_MARGIN = 10
 SUMMARY_POOL = 20
 """The newest summaries looked at, to find the latest ``summaries`` sessions."""
 MAX_DETAIL_CHARS = 240
+MAX_HOT_TEXT_CHARS = 480
+"""A hot memory's text is shown up to this many characters (cut at a line): whole when shorter."""
 SECTION_LABELS = {
     "request": "Request",
     "investigated": "Investigated",
@@ -259,14 +262,21 @@ def listed(entry: Entry, text: str, *, hot: bool) -> dict[str, Any]:
     """What session start shows of a memory under its title, and whether that is all of it.
 
     ``facts``: every fact in the hot list, the first in the warm one, each clipped;
-    ``detail``: the first line of its text that says more than its title (shown when
-    it has no facts); ``whole``: the agent is given every fact uncut and every word
-    of its text, so that it counts as shown (recall does not give it again).
+    ``detail``: in the hot list, its text when that says more than its title and facts
+    (up to ``MAX_HOT_TEXT_CHARS``, cut at a line), so that the best memories arrive
+    with their reasons; in the warm list, the first line of its text that says more
+    than its title, when it has no facts. ``whole``: the agent is given every fact
+    uncut and every word of its text, so that it counts as shown (recall does not
+    give it again).
     """
     facts = [clip(fact, MAX_FACT_CHARS) for fact in (entry.facts if hot else entry.facts[:1])]
-    detail = first_line(text, entry.title)
-    visible = [entry.title, *facts] if facts else [entry.title, detail]
-    whole = facts == entry.facts and not says_more(text, *visible)
+    if hot:
+        body = text.strip()
+        more = says_more(body, entry.title, *facts)
+        detail = clip_lines(body, MAX_HOT_TEXT_CHARS) if more else ""
+    else:
+        detail = "" if facts else first_line(text, entry.title)
+    whole = facts == entry.facts and not says_more(text, entry.title, *facts, detail)
     return {"facts": facts, "detail": detail, "whole": whole}
 
 

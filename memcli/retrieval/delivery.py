@@ -80,7 +80,7 @@ class Delivery:
 
 def whole_in(text: str, items: list[dict[str, Any]], marked: set[str]) -> list[str]:
     """The ids of ``items`` that session start marked whole and ``text`` really holds:
-    the title, and every fact (or the line shown for a memory without facts).
+    the title, every fact, and every line of the text shown under them.
 
     A second look through the rendered text, so that a memory counts only when the
     agent can read all of it there.
@@ -89,9 +89,7 @@ def whole_in(text: str, items: list[dict[str, Any]], marked: set[str]) -> list[s
     for item in items:
         if item["id"] not in marked:
             continue
-        shown = [item["title"], *item.get("facts", [])]
-        if not item.get("facts") and item.get("detail"):
-            shown.append(item["detail"])
+        shown = [item["title"], *item.get("facts", []), *item.get("detail", "").splitlines()]
         if all(part.strip() in text for part in shown):
             kept.append(item["id"])
     return kept
