@@ -7,6 +7,7 @@ so a ``click.py`` or a ``memcli/`` committed there must never be imported.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,34 @@ def test_python_m_memcli_drops_its_working_directory_before_importing_more(
     marker = tmp_path / "ran"
     (folder / "click.py").write_text(PLANTED.format(marker=str(marker)))
     assert runs_cleanly([sys.executable, "-m", "memcli"], folder, marker)
+
+
+def test_hooks_an_older_mem_wrote_are_reported_and_fixed_by_doctor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older mem's hooks ran ``python -m memcli`` with the store's folder first on the
+    import path: doctor says so, and ``--fix`` rewrites mem's own hooks, and only those."""
+    root = tmp_path / "store"
+    monkeypatch.setenv("MEM_STORE", str(root))
+    mem("init")
+    hooks = root / ".git" / "hooks"
+    for name in ("pre-commit", "post-merge"):
+        shim = hooks / name
+        shim.write_text(shim.read_text().replace(" -P -m memcli", " -m memcli"))
+    foreign = hooks / "post-checkout"  # replaced by hand: no longer mem's
+    foreign.write_text("#!/bin/sh\nexit 0\n")
+    states = {s["name"]: s["state"] for s in json.loads(mem("hooks", "status", "--json").stdout)}
+    assert states["pre-commit"].startswith("outdated") and states["post-commit"] == "installed"
+    found = mem("doctor", expect=None)
+    assert found.exit_code != 0 and "older mem (pre-commit, post-merge)" in found.output
+    fixed = mem("doctor", "--fix", expect=None)
+    assert "(pre-commit, post-merge)" in fixed.output
+    assert " -P -m memcli" in (hooks / "post-merge").read_text()
+    assert foreign.read_text() == "#!/bin/sh\nexit 0\n"
+    assert not (hooks / "post-checkout.legacy").exists()
+    assert "older mem" not in mem("doctor", expect=None).output
+    marker = tmp_path / "ran"
+    plant(root, marker)
+    git(root, "add", "-A")
+    subprocess.run(["git", "commit", "-qm", "planted"], cwd=root, capture_output=True, check=False)
+    assert not marker.exists()

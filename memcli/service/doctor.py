@@ -85,6 +85,7 @@ def examine(memory: Memory, *, fix: bool) -> Checkup:
         checkup.problems.append(git_problem)
     _uncommitted(memory, checkup, fix and not git_problem, _shared(ids, keys))
     _staged_for_review(memory, checkup)
+    _outdated_hooks(memory, checkup, fix)
     _background_failures(checkup)
     for entry in sorted(store.root.iterdir()):
         if entry.name not in KNOWN_TOP_LEVEL:
@@ -263,6 +264,27 @@ def _git_lock(memory: Memory, checkup: Checkup, fix: bool) -> None:
             f"git's index.lock is {age / 60:.0f} min old: a git command "
             "crashed; `mem doctor --fix` removes it"
         )
+
+
+def _outdated_hooks(memory: Memory, checkup: Checkup, fix: bool) -> None:
+    """mem's git hooks as an older mem wrote them: they start Python with the store's
+    folder on its import path, so a file committed there could run as mem. Rewriting
+    mem's own hooks is safe; a hook that is not mem's is never touched."""
+    from memcli.store import githooks
+
+    names = githooks.outdated(memory.store)
+    if not names:
+        return
+    listed = ", ".join(names)
+    if fix:
+        githooks.install(memory.store, tuple(names))
+        checkup.fixed.append(f"updated the git hooks an older mem installed ({listed})")
+        return
+    checkup.problems.append(
+        f"git hooks installed by an older mem ({listed}) start Python from the store's "
+        "folder, where a committed file could run as mem: `mem doctor --fix` or "
+        "`mem hooks install` updates them"
+    )
 
 
 def _staged_for_review(memory: Memory, checkup: Checkup) -> None:

@@ -64,6 +64,9 @@ if [ "$status" -ne 0 ]; then
 fi
 exit 0
 """
+SAFE_CALL = " -P -m memcli git-hook "
+"""How the hook starts mem: ``-P`` keeps the store's folder off Python's import path."""
+OUTDATED = "outdated: runs Python from the store's folder; `mem hooks install` updates it"
 REFUSED = 3
 """The exit code of ``mem git-hook pre-commit`` refusing a commit."""
 
@@ -71,7 +74,8 @@ REFUSED = 3
 class HookState(NamedTuple):
     name: str
     state: str
-    """``installed``, ``installed, runs the previous hook first``, ``foreign`` or ``missing``."""
+    """``installed``, ``installed, runs the previous hook first``, ``OUTDATED``, ``foreign``
+    or ``missing``."""
 
 
 def hooks_dir(store: Store) -> Path:
@@ -99,13 +103,32 @@ def _ours(path: Path) -> bool:
         return False
 
 
-def install(store: Store) -> list[str]:
-    """Install every hook; returns what was done, one line each."""
+def _outdated(path: Path) -> bool:
+    """Whether a hook of mem's was written by an older mem, which ran ``python -m memcli``
+    with the store's folder (where git runs hooks) first on the import path: a ``click.py``
+    committed to the store would run in its place."""
+    try:
+        return SAFE_CALL not in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def outdated(store: Store) -> list[str]:
+    """The names of mem's hooks in the store that an older mem wrote (``_outdated``)."""
+    try:
+        folder = hooks_dir(store)
+    except StoreError:
+        return []
+    return [name for name in HOOK_NAMES if _ours(folder / name) and _outdated(folder / name)]
+
+
+def install(store: Store, names: tuple[str, ...] = HOOK_NAMES) -> list[str]:
+    """Install every hook (or those ``names``); returns what was done, one line each."""
     folder = hooks_dir(store)
     folder.mkdir(parents=True, exist_ok=True)
     python = shlex.quote(sys.executable)
     done = []
-    for name in HOOK_NAMES:
+    for name in names:
         path = folder / name
         legacy = folder / f"{name}.legacy"
         if path.exists() and not _ours(path):
@@ -148,7 +171,9 @@ def status(store: Store) -> list[HookState]:
     states = []
     for name in HOOK_NAMES:
         path = folder / name
-        if _ours(path):
+        if _ours(path) and _outdated(path):
+            states.append(HookState(name, OUTDATED))
+        elif _ours(path):
             chained = (folder / f"{name}.legacy").exists()
             states.append(
                 HookState(
