@@ -32,6 +32,13 @@ def plant(folder: Path, marker: Path) -> None:
     (folder / "memcli" / "__main__.py").write_text(code)
 
 
+def commit_planted(root: Path, marker: Path) -> None:
+    """Plant modules in the store ``root`` and commit them, its git hooks running."""
+    plant(root, marker)
+    git(root, "add", "-A")
+    subprocess.run(["git", "commit", "-qm", "planted"], cwd=root, capture_output=True, check=False)
+
+
 def test_a_module_committed_in_the_store_never_runs_in_its_git_hooks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -39,9 +46,7 @@ def test_a_module_committed_in_the_store_never_runs_in_its_git_hooks(
     monkeypatch.setenv("MEM_STORE", str(root))
     mem("init")
     marker = tmp_path / "ran"
-    plant(root, marker)
-    git(root, "add", "-A")
-    subprocess.run(["git", "commit", "-qm", "planted"], cwd=root, capture_output=True, check=False)
+    commit_planted(root, marker)
     git(root, "checkout", "-q", "-b", "other")  # post-checkout, as a rebase of `mem sync` runs
     assert not marker.exists()
 
@@ -100,7 +105,5 @@ def test_hooks_an_older_mem_wrote_are_reported_and_fixed_by_doctor(
     assert not (hooks / "post-checkout.legacy").exists()
     assert "older mem" not in mem("doctor", expect=None).output
     marker = tmp_path / "ran"
-    plant(root, marker)
-    git(root, "add", "-A")
-    subprocess.run(["git", "commit", "-qm", "planted"], cwd=root, capture_output=True, check=False)
+    commit_planted(root, marker)
     assert not marker.exists()
