@@ -601,6 +601,18 @@ def test_recall_answers_by_meaning_above_the_similarity_floor(
     assert json.loads(mem("recall", prompt, "--format", "json").stdout)["memories"] == []
 
 
+def test_explain_says_which_hits_bm25s_lead_kept_in_place(three: dict[str, str]) -> None:
+    """With a model, bm25's first ``lexical_lead`` keep their places whatever their fused
+    score: ``--explain`` says so, so that a higher score below them is no puzzle."""
+    query = ["search", "dark mode settings or database pool", "--explain"]
+    hits = json.loads(mem(*query, "--json").stdout)["hits"]
+    held = [h["explain"]["held_by_lead"] for h in hits]
+    assert held == [h["explain"]["lexical_rank"] in (1, 2) for h in hits] and any(held)
+    assert "kept at bm25's #1 ([ranking] lexical_lead)" in mem(*query).stdout
+    lexical = json.loads(mem(*query, "--mode", "lexical", "--json").stdout)["hits"]
+    assert lexical and not any(h["explain"]["held_by_lead"] for h in lexical)
+
+
 def test_a_memory_far_in_meaning_is_no_semantic_match(three: dict[str, str]) -> None:
     found = search_titles("dark theme", "--mode", "semantic")
     assert "The database connection pool is exhausted under load" not in found

@@ -73,6 +73,9 @@ class Parts(NamedTuple):
     recency: float = 1.0
     importance: float = 1.0
     score: float = 0.0
+    held_by_lead: bool = False
+    """Placed by bm25's rank, not by its score: among bm25's first ``lexical_lead``
+    (``keep_lead``), so that a score above it may rank below it."""
 
 
 def coverage_boosted(bm25: float, matched: int, terms: int, coverage: float) -> float:
@@ -169,6 +172,11 @@ def keep_lead(ranked: list[T], lexical_rank: Callable[[T], int | None], lead: in
     """
     if lead <= 0:
         return ranked
-    front = [item for item in ranked if (lexical_rank(item) or lead + 1) <= lead]
+    front = [item for item in ranked if in_lead(lexical_rank(item), lead)]
     front.sort(key=lambda item: lexical_rank(item) or 0)
     return front + [item for item in ranked if item not in front]
+
+
+def in_lead(lexical_rank: int | None, lead: int) -> bool:
+    """Whether bm25's rank is among the first ``lead``, which ``keep_lead`` keeps in place."""
+    return lexical_rank is not None and 0 < lexical_rank <= lead

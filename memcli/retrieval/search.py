@@ -26,6 +26,7 @@ from memcli.retrieval.ranking import (
     coverage_boosted,
     fused,
     importance_factor,
+    in_lead,
     keep_lead,
     recency_factor,
 )
@@ -299,7 +300,13 @@ class Searcher:
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
         if semantic_rank:
-            hits = keep_lead(hits, lambda h: h.parts.lexical_rank, weights.lexical_lead)
+            lead = weights.lexical_lead
+            hits = [
+                Hit(h.entry, h.parts._replace(held_by_lead=True))
+                if in_lead(h.parts.lexical_rank, lead)
+                else h
+                for h in keep_lead(hits, lambda h: h.parts.lexical_rank, lead)
+            ]
         best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
         return best, match, tuple(term.text for term in common), newest_only
 

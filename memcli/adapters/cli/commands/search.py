@@ -362,7 +362,10 @@ def _parts_line(hit: Hit, terms: int) -> str:
     pieces.append(f"fused {parts.fused:.5f}")
     pieces.append(f"x recency {parts.recency:.3f}")
     pieces.append(f"x importance {parts.importance:.3f}")
-    return " · ".join(pieces) + f" = {parts.score:.5f}"
+    line = " · ".join(pieces) + f" = {parts.score:.5f}"
+    if parts.held_by_lead:
+        line += f" · kept at bm25's #{parts.lexical_rank} ([ranking] lexical_lead)"
+    return line
 
 
 def _explained_json(
