@@ -24,9 +24,6 @@ from memcli.semantic.wordpiece import spec_of
 
 from .conftest import mem, mem_json, user_config
 
-# Set up once per module (bundled model): one worker runs it all.
-pytestmark = pytest.mark.xdist_group("test_bundled_model")
-
 PNPM = "use pnpm, never npm"
 DISTRACTORS = [
     "The database connection pool is exhausted under load",

@@ -25,9 +25,6 @@ from memcli.store.files import Store
 
 from .conftest import git, mem, mem_json, run_mem, write_store
 
-# Set up once per module (big store): one worker runs it all.
-pytestmark = pytest.mark.xdist_group("test_context")
-
 GOLDEN = Path(__file__).parent / "golden"
 
 

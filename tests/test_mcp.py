@@ -42,9 +42,6 @@ from memcli.core.schema import OBSERVATION_TYPES
 
 from .conftest import git, git_project, mem, mem_executable, server_env
 
-# Set up once per module (MCP server): one worker runs it all.
-pytestmark = pytest.mark.xdist_group("test_mcp")
-
 
 class Client:
     """A ``ClientSession`` with a running ``mem mcp``, driven from synchronous tests."""

@@ -39,8 +39,7 @@ AGENTS = {
 }
 """The versions tested: one line to bump each."""
 
-# Set up once per module (agents' installs): one worker runs it all.
-pytestmark = [pytest.mark.network, pytest.mark.e2e, pytest.mark.xdist_group("test_real_agents")]
+pytestmark = [pytest.mark.network, pytest.mark.e2e]
 
 AGENT_TIMEOUT = 120
 """Seconds any one agent command may take before the test fails."""

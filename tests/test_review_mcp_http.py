@@ -16,8 +16,7 @@ from tests.test_mcp import Client, start_client
 from tests.test_serve import Server
 from tests.test_viewer import form_token, html_page
 
-# Set up once per module (HTTP and MCP servers): one worker runs it all.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_review_mcp_http")]
+pytestmark = pytest.mark.e2e
 
 
 def lessons(tag: str) -> list[LessonDraft]:

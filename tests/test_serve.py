@@ -36,8 +36,7 @@ from memcli.core.schema import OBSERVATION_TYPES
 
 from .conftest import git, git_project, mem_executable, read_until_closed, server_env
 
-# Set up once per module (servers): one worker runs it all.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_serve")]
+pytestmark = pytest.mark.e2e
 
 
 class Server:

@@ -23,8 +23,7 @@ import pytest
 from .conftest import git, git_project
 from .test_serve import Server
 
-# Set up once per module (viewer servers): one worker runs it all.
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_viewer")]
+pytestmark = pytest.mark.e2e
 
 HOSTILE = "<script>alert(1)</script>"
 
