@@ -8,6 +8,7 @@ so a ``click.py`` or a ``memcli/`` committed there must never be imported.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -107,3 +108,24 @@ def test_hooks_an_older_mem_wrote_are_reported_and_fixed_by_doctor(
     marker = tmp_path / "ran"
     commit_planted(root, marker)
     assert not marker.exists()
+
+
+def test_doctor_passes_over_a_hook_that_is_a_fifo_or_a_link_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "store"
+    monkeypatch.setenv("MEM_STORE", str(root))
+    mem("init")
+    hooks = root / ".git" / "hooks"
+    (hooks / "post-merge").unlink()
+    os.mkfifo(hooks / "post-merge")
+    (hooks / "post-commit").unlink()
+    (hooks / "post-commit").symlink_to("post-commit")
+    done = subprocess.run(
+        [sys.executable, "-m", "memcli", "doctor"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr

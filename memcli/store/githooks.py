@@ -99,7 +99,7 @@ def hooks_dir(store: Store) -> Path:
 def _ours(path: Path) -> bool:
     try:
         return MARKER in path.read_text(encoding="utf-8", errors="replace")
-    except (FileNotFoundError, IsADirectoryError):
+    except OSError:
         return False
 
 
@@ -119,7 +119,8 @@ def outdated(store: Store) -> list[str]:
         folder = hooks_dir(store)
     except StoreError:
         return []
-    return [name for name in HOOK_NAMES if _ours(folder / name) and _outdated(folder / name)]
+    regular = [folder / name for name in HOOK_NAMES if (folder / name).is_file()]  # no FIFO
+    return [path.name for path in regular if _ours(path) and _outdated(path)]
 
 
 def install(store: Store, names: tuple[str, ...] = HOOK_NAMES) -> list[str]:
