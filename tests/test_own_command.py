@@ -81,15 +81,20 @@ def test_python_m_memcli_drops_its_working_directory_before_importing_more(
     assert runs_cleanly([sys.executable, "-m", "memcli"], folder, marker)
 
 
+def new_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A new store (``MEM_STORE``) and its git hooks folder."""
+    root = tmp_path / "store"
+    monkeypatch.setenv("MEM_STORE", str(root))
+    mem("init")
+    return root, root / ".git" / "hooks"
+
+
 def test_hooks_an_older_mem_wrote_are_reported_and_fixed_by_doctor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An older mem's hooks ran ``python -m memcli`` with the store's folder first on the
     import path: doctor says so, and ``--fix`` rewrites mem's own hooks, and only those."""
-    root = tmp_path / "store"
-    monkeypatch.setenv("MEM_STORE", str(root))
-    mem("init")
-    hooks = root / ".git" / "hooks"
+    root, hooks = new_store(tmp_path, monkeypatch)
     for name in ("pre-commit", "post-merge"):
         shim = hooks / name
         shim.write_text(shim.read_text().replace(" -P -m memcli", " -m memcli"))
@@ -113,10 +118,7 @@ def test_hooks_an_older_mem_wrote_are_reported_and_fixed_by_doctor(
 def test_doctor_passes_over_a_hook_that_is_a_fifo_or_a_link_loop(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = tmp_path / "store"
-    monkeypatch.setenv("MEM_STORE", str(root))
-    mem("init")
-    hooks = root / ".git" / "hooks"
+    root, hooks = new_store(tmp_path, monkeypatch)
     (hooks / "post-merge").unlink()
     os.mkfifo(hooks / "post-merge")
     (hooks / "post-commit").unlink()

@@ -300,13 +300,7 @@ class Searcher:
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
         if semantic_rank:
-            lead = weights.lexical_lead
-            hits = [
-                Hit(h.entry, h.parts._replace(held_by_lead=True))
-                if in_lead(h.parts.lexical_rank, lead)
-                else h
-                for h in keep_lead(hits, lambda h: h.parts.lexical_rank, lead)
-            ]
+            hits = _with_lead_kept(hits, weights.lexical_lead)
         best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
         return best, match, tuple(term.text for term in common), newest_only
 
@@ -398,3 +392,13 @@ def explain_sql(match: str | None, newest_only: int | None = None) -> str:
         return "(no full-text query)"
     floor = f"the row of the {newest_only:,}th newest match" if newest_only else "0"
     return f"{statement}  -- :match = {match!r}, :floor = {floor}"
+
+
+def _with_lead_kept(hits: list[Hit], lead: int) -> list[Hit]:
+    """``hits`` with bm25's first ``lead`` in front (``keep_lead``), each marked so."""
+    return [
+        Hit(h.entry, h.parts._replace(held_by_lead=True))
+        if in_lead(h.parts.lexical_rank, lead)
+        else h
+        for h in keep_lead(hits, lambda h: h.parts.lexical_rank, lead)
+    ]
