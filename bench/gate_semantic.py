@@ -132,7 +132,7 @@ def compare(memory: Memory, prompts: list[tuple[Query, bool]], changes: list[str
     for change in changes:
         name, value = change.split("=", 1)
         changed["recall"][name] = json.loads(value)
-    shown = set(memory.read(lambda index: shown_in_full(index, base, now())))
+    shown = set(shown_in_full(memory, base, now()))
     old_gate = gate_scores(memory, prompts, base, shown)
     new_gate = gate_scores(memory, prompts, changed, shown)
     print(f"recall gate (hybrid), before -> after: {' '.join(changes) or 'no change'}")

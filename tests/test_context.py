@@ -803,6 +803,50 @@ def test_a_memory_cut_to_fit_the_budget_is_not_counted_as_shown(
     assert "second reviewer" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
 
 
+REVIEWER = "A Friday deploy needs a second reviewer from the platform team."
+
+
+def _deploy_days_with_reasons() -> None:
+    text = f"Deploys go out on Tuesdays after stand-up.\n{REVIEWER}\nThe freeze starts on the 20th."
+    mem("save", text, "--type", "decision", "--title", "Deploy days", "--fact", "day: Tuesday")
+
+
+def test_a_best_memory_whose_text_the_budget_cut_is_recalled(store: Path, tmp_path: Path) -> None:
+    (store / "mem.toml").write_text("[agents]\nclaude_context = 190\n")
+    _deploy_days_with_reasons()
+    start = _hook("SessionStart", tmp_path)
+    assert "day: Tuesday" in start and "The freeze starts" not in start  # its text cut
+    prompt = "when does the deploy freeze start?"
+    assert "The freeze starts on the 20th" in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+
+
+def test_a_store_template_that_leaves_the_text_out_does_not_count_it_as_shown(
+    store: Path, tmp_path: Path
+) -> None:
+    (store / "templates").mkdir()
+    (store / "templates" / "session_start.md.j2").write_text(
+        "{% for memory in hot %}- {{ memory.title }}\n"
+        "{% for fact in memory.facts %}  - {{ fact }}\n{% endfor %}{% endfor %}"
+    )
+    _deploy_days_with_reasons()
+    start = _hook("SessionStart", tmp_path)
+    assert "day: Tuesday" in start and "second reviewer" not in start
+    prompt = "who must review a Friday deploy?"
+    assert REVIEWER in _hook("UserPromptSubmit", tmp_path, prompt=prompt)
+    assert REVIEWER in mem("recall", prompt).stdout  # no session: nothing known as shown
+
+
+def test_a_best_memory_s_text_nests_under_it_and_leaves_no_code_open(store: Path) -> None:
+    script = "\n".join(f"echo step {n}  # check {n}" for n in range(40))
+    text = f"# Release steps\n\nRun these in order:\n\n```bash\n{script}\n```\n\nThen tag."
+    mem("save", text, "--type", "pattern", "--title", "Releases", "--fact", "tag: vX.Y.Z")
+    shown = mem("context").stdout
+    assert "\n  ### Release steps\n" in shown  # a heading of its own would outrank the list
+    assert "# check 0" in shown and "### check" not in shown  # code is not demoted
+    fences = [line for line in shown.splitlines() if line.strip().startswith("```")]
+    assert len(fences) == 2 and "Then tag" not in shown  # cut inside the code, closed
+
+
 def test_background_context_saved_today_ranks_above_a_day_of_discoveries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

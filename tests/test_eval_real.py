@@ -145,18 +145,6 @@ def test_a_missing_real_suite_is_one_clear_error(suite: Path) -> None:
     assert "background.jsonl" in result.output and "Traceback" not in result.output
 
 
-def test_only_what_the_rendered_context_holds_counts_as_whole() -> None:
-    from memcli.retrieval.delivery import whole_in
-
-    items = [
-        {"id": "a", "title": "Use pnpm", "facts": ["lockfile: pnpm-lock.yaml"]},
-        {"id": "b", "title": "Beat runs once", "facts": ["replicas: 1", "strategy: Recreate"]},
-        {"id": "c", "title": "Not marked", "facts": []},
-    ]
-    text = "- Use pnpm\n  - lockfile: pnpm-lock.yaml\n- Beat runs once\n  - replicas: 1\n[…cut"
-    assert whole_in(text, items, {"a", "b"}) == ["a"]
-
-
 def test_a_memory_session_start_shows_clipped_is_not_delivered_whole(suite: Path) -> None:
     long_fact = "the lockfile is pnpm-lock.yaml; " * 12  # clipped at session start
     write_jsonl(suite / "memories.jsonl", [{**TARGETS[0], "facts": [long_fact]}, *TARGETS[1:]])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from memcli.core.fences import open_fence
 from memcli.core.text import clip
 
 __all__ = ["clip", "clip_lines", "cut_to_budget", "fit"]
@@ -16,13 +17,23 @@ CUT_MARK = "\n[…cut to fit the context budget]"
 
 
 def clip_lines(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut at the end of a line (or a word, for one long line)."""
+    """At most ``limit`` characters, cut at the end of a line (or a word, for one long line).
+
+    A cut inside a code fence closes it, so that the text after it is not read as code.
+    """
     if len(text) <= limit:
         return text
-    cut = text[: limit - 1]
-    newline = cut.rfind("\n")
-    if newline > 0:
-        return cut[:newline].rstrip() + "\n…"
+    room = limit - 1
+    while room > 0:
+        newline = text.rfind("\n", 0, room)
+        if newline <= 0:
+            break
+        kept = text[:newline].rstrip()
+        fence = open_fence(kept)
+        closed = f"{kept}\n{fence}\n…" if fence else f"{kept}\n…"
+        if len(closed) <= limit:
+            return closed
+        room = newline  # the closing fence did not fit: cut a line earlier
     return clip(text, limit)
 
 
@@ -35,12 +46,18 @@ def cut_to_budget(text: str, budget: int) -> str:
         return text
     if budget <= len(CUT_MARK):
         return ""
-    room = max(budget - len(CUT_MARK), 0)
-    cut = text[:room]
-    boundary = cut.rfind("\n")
-    if boundary <= 0:
-        boundary = cut.rfind(" ")
-    return (cut[:boundary] if boundary > 0 else "").rstrip() + CUT_MARK
+    room = budget - len(CUT_MARK)
+    while room > 0:
+        boundary = text.rfind("\n", 0, room)
+        if boundary <= 0:
+            boundary = text.rfind(" ", 0, room)
+        kept = text[:boundary].rstrip() if boundary > 0 else ""
+        fence = open_fence(kept)  # the mark is not code: a fence the cut leaves open is closed
+        cut = f"{kept}\n{fence}{CUT_MARK}" if fence else kept + CUT_MARK
+        if len(cut) <= budget:
+            return cut
+        room = boundary  # no room for the closing fence: cut earlier
+    return CUT_MARK
 
 
 def fit(render: Callable[[], str], trimmers: list[Callable[[], bool]], budget: int) -> str:

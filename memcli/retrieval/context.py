@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,7 @@ DUPLICATE_MARGIN = 10
 SUMMARY_POOL = 20
 """The newest summaries looked at, to find the latest ``summaries`` sessions."""
 MAX_DETAIL_CHARS = 240
+SESSION_START_TEMPLATE = "session_start.md.j2"
 MAX_HOT_TEXT_CHARS = 480
 """A hot memory's text is shown up to this many characters (cut at a line): whole when shorter."""
 SECTION_LABELS = {
@@ -240,22 +242,36 @@ def _body(narrative: str, title: str) -> str:
 
 
 def shown_in_full(
-    index: Index, settings: dict[str, dict[str, Any]], moment: dt.datetime
+    memory: Memory, settings: dict[str, dict[str, Any]], moment: dt.datetime
 ) -> dict[str, Entry]:
     """The hot list's memories session start shows whole (``listed``), and the summaries.
 
     Chosen as ``mem context`` chooses them, without asking git (the boost for the
     project's current work and the staleness cut are left out). A memory shown in
     part (the first line of a longer text, a fact clipped) is not among them, nor
-    the warm list (one line each): recall may still bring the rest.
+    the warm list (one line each): recall may still bring the rest. A store with its
+    own session-start template may show less than mem's: there nothing counts as shown
+    whole, since only rendering it could tell.
     """
+    if _own_template(memory.store.root):
+        return {}
     own = settings["context"]
-    best, _ = best_distinct(index, candidates(index, settings, moment), own["hot_count"])
-    entries = [c.entry for c in best if c.entry is not None]
-    texts = index.texts([entry.id for entry in entries])
-    shown = [e for e in entries if listed(e, texts.get(e.id, ""), hot=True)["whole"]]
-    shown += latest_sessions(index, own["summaries"])
-    return {entry.id: entry for entry in shown}
+
+    def query(index: Index) -> dict[str, Entry]:
+        best, _ = best_distinct(index, candidates(index, settings, moment), own["hot_count"])
+        entries = [c.entry for c in best if c.entry is not None]
+        texts = index.texts([entry.id for entry in entries])
+        shown = [e for e in entries if listed(e, texts.get(e.id, ""), hot=True)["whole"]]
+        shown += latest_sessions(index, own["summaries"])
+        return {entry.id: entry for entry in shown}
+
+    return memory.read(query)
+
+
+def _own_template(root: Path) -> bool:
+    from memcli.retrieval.render import TEMPLATES_DIR
+
+    return os.path.lexists(root / TEMPLATES_DIR / SESSION_START_TEMPLATE)
 
 
 def listed(entry: Entry, text: str, *, hot: bool) -> dict[str, Any]:
@@ -532,7 +548,7 @@ class SessionContext:
         drawn = [""]
 
         def draw() -> str:
-            drawn[0] = renderer.render("session_start.md.j2", **self.variables())
+            drawn[0] = renderer.render(SESSION_START_TEMPLATE, **self.variables())
             return drawn[0]
 
         text = fit(
@@ -540,11 +556,12 @@ class SessionContext:
             [self._drop_warm, self._drop_summary, self._drop_memory_md, self._drop_hot],
             self.budget,
         )
-        if text != drawn[0]:  # cut at last: what the cut took is not shown whole
-            kept = text.removesuffix(CUT_MARK)
-            for item in [*self.hot, *self.warm, *self.summaries]:
-                if not all(part in kept for part in _visible_parts(item)):
-                    item["whole"] = False
+        # Whole only if the agent can read all of it: not when the last cut took a part,
+        # nor when the store's own template leaves a part out.
+        kept = text.removesuffix(CUT_MARK)
+        for item in [*self.hot, *self.warm, *self.summaries]:
+            if item["whole"] and not all(part in kept for part in _visible_parts(item)):
+                item["whole"] = False
         return text
 
     def shown_whole(self) -> list[str]:
@@ -628,12 +645,15 @@ class SessionContext:
 
 
 def _visible_parts(item: dict[str, Any]) -> list[str]:
-    """What the template shows of an item, piece by piece: its title, then its facts or its
-    detail (a memory), or the last line of its text (a summary)."""
-    if "text" in item:
-        last = item["text"].strip().splitlines()[-1:] if item["text"].strip() else []
-        return [item["title"], *(line.lstrip("#").strip() for line in last)]
-    return [item["title"], *(item["facts"] or [item["detail"]])]
+    """What the template shows of an item, piece by piece: its title, then its facts and
+    every line of its detail (a memory), or every line of its text (a summary).
+
+    A line is looked for without its heading marks and indentation, which the template
+    changes (``demote``, ``indent``).
+    """
+    text = item["text"] if "text" in item else item["detail"]
+    lines = (line.lstrip("#").strip() for line in text.splitlines())
+    return [item["title"], *item.get("facts", []), *(line for line in lines if line)]
 
 
 def _stale_ids(memory: Memory, entries: list[Entry], project: Path, top: Path | None) -> set[str]:

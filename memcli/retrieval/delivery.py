@@ -50,7 +50,7 @@ class Delivery:
         budget = config.agent_budget(settings, AGENT, "context")
         context = SessionContext.gather(memory, budget, project=project)
         text = context.render()
-        whole = whole_in(text, [*context.hot, *context.summaries], set(context.shown_whole()))
+        whole = context.shown_whole() if text else []
         injected.note(memory.store, SESSION, whole, context=True)
         listed = frozenset(item["id"] for item in [*context.hot, *context.warm])
         return cls(memory, settings, project, frozenset(whole), listed, budget)
@@ -76,20 +76,3 @@ class Delivery:
         )
         recall.render()  # drops what does not fit the budget
         return {hit["id"]: hit["title"] for hit in recall.hits}
-
-
-def whole_in(text: str, items: list[dict[str, Any]], marked: set[str]) -> list[str]:
-    """The ids of ``items`` that session start marked whole and ``text`` really holds:
-    the title, every fact, and every line of the text shown under them.
-
-    A second look through the rendered text, so that a memory counts only when the
-    agent can read all of it there.
-    """
-    kept = []
-    for item in items:
-        if item["id"] not in marked:
-            continue
-        shown = [item["title"], *item.get("facts", []), *item.get("detail", "").splitlines()]
-        if all(part.strip() in text for part in shown):
-            kept.append(item["id"])
-    return kept

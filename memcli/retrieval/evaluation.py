@@ -399,7 +399,7 @@ def _shown_at_session_start(
 ) -> set[str]:
     from memcli.retrieval.context import shown_in_full
 
-    return set(memory.read(lambda index: shown_in_full(index, settings, moment)))
+    return set(shown_in_full(memory, settings, moment))
 
 
 def bundled_suite() -> Path | None:

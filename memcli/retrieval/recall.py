@@ -324,12 +324,10 @@ class Recall:
             return recall
         ids, started = injected.state(memory.store, session) if session else ([], None)
         given = frozenset(ids)
-        shown_entries = memory.read(
-            lambda index: (
-                shown_in_full(index, settings, moment)
-                if started is None  # what session start would show, without git's help
-                else {entry.id: entry for entry in index.with_ids(started)}
-            )
+        shown_entries = (
+            shown_in_full(memory, settings, moment)  # what session start would show
+            if started is None
+            else memory.read(lambda index: {entry.id: entry for entry in index.with_ids(started)})
         )
         shown = frozenset(shown_entries)
         recall.left_out = {"context": len(shown), "session": len(given - shown)}

@@ -42,6 +42,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from memcli.core.errors import MemError
+from memcli.core.fences import code_flags
 from memcli.core.regular import open_regular
 from memcli.core.text import counted
 from memcli.core.timeutil import age
@@ -370,9 +371,13 @@ def ago(timestamp: str) -> str:
 
 
 def demote(markdown: str, levels: int = 1) -> str:
-    """Push every heading down ``levels`` levels, so a quoted document nests in its place."""
+    """Push every heading down ``levels`` levels, so a quoted document nests in its place.
+
+    A ``#`` line inside a code fence is code (a shell comment), not a heading: it stays.
+    """
     return "\n".join(
-        "#" * levels + line if line.startswith("#") else line for line in markdown.split("\n")
+        "#" * levels + line if line.startswith("#") and not code else line
+        for line, code, _ in code_flags(markdown.split("\n"))
     )
 
 
