@@ -1447,6 +1447,23 @@ def test_a_root_cause_of_a_failure_reported_in_other_words(tmp_path: Path, repor
     assert [(d.kind, d.text) for d in drafts] == [("root_cause", explained)]
 
 
+@pytest.mark.parametrize(
+    "report",
+    [
+        "ugh :( the tag step blows up, see build 413",
+        "(the tag step blows up now, see build 413)",
+        "after `sh(returnStdout: true` the tag step blows up",
+        "the tag step (the one after the build) blows up now",
+    ],
+)
+def test_a_parenthesis_that_is_no_requests_aside_leaves_the_report_standing(
+    tmp_path: Path, report: str
+) -> None:
+    """Only a request's closed aside holds its reason; a frown, a call left open or a
+    report written wholly in parentheses still reports the failure."""
+    test_a_root_cause_of_a_failure_reported_in_other_words(tmp_path, report)
+
+
 def test_an_explanation_after_the_user_turned_the_fix_around_and_the_agent_looked_again(
     tmp_path: Path,
 ) -> None:

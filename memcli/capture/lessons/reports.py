@@ -67,10 +67,18 @@ def _reports(sentence: str) -> bool:
 
 
 def _in_parentheses(sentence: str, at: int) -> bool:
-    """Whether a position falls inside a parenthesised aside: the reason for a request
-    ("rename it (the name is wrong)"), not a report of what fails."""
-    before = sentence[:at]
-    return before.count("(") > before.count(")")
+    """Whether a position falls inside a request's parenthesised aside: its reason
+    ("rename it (the name is wrong)"), not a report of what fails.
+
+    Only a closed aside after a request's words counts: not a "(" never closed (":(",
+    ``redirect_to(url``), nor a call's arguments, nor a sentence all in parentheses.
+    """
+    opened = sentence.rfind("(", 0, at)
+    if opened <= 0 or ")" in sentence[opened:at] or ")" not in sentence[at:]:
+        return False
+    if sentence[opened - 1].isalnum() or sentence[opened - 1] == "_":
+        return False  # redirect_to(url) and the like: code, not an aside
+    return bool(patterns.ASKS_FOR_WORK.search(sentence[:opened]))
 
 
 _NEGATED_BEFORE = re.compile(
