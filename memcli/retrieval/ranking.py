@@ -75,7 +75,7 @@ class Parts(NamedTuple):
     score: float = 0.0
     held_by_lead: bool = False
     """Placed by bm25's rank, not by its score: among bm25's first ``lexical_lead``
-    (``keep_lead``), so that a score above it may rank below it."""
+    (``keep_lead``), it stands above a hit of a higher score."""
 
 
 def coverage_boosted(bm25: float, matched: int, terms: int, coverage: float) -> float:

@@ -26,7 +26,6 @@ from memcli.retrieval.ranking import (
     coverage_boosted,
     fused,
     importance_factor,
-    in_lead,
     keep_lead,
     recency_factor,
 )
@@ -395,10 +394,10 @@ def explain_sql(match: str | None, newest_only: int | None = None) -> str:
 
 
 def _with_lead_kept(hits: list[Hit], lead: int) -> list[Hit]:
-    """``hits`` with bm25's first ``lead`` in front (``keep_lead``), each marked so."""
+    """``hits`` with bm25's first ``lead`` in front (``keep_lead``); each the lead moved
+    above a hit of a higher score is marked so."""
+    fused_at = {id(hit): n for n, hit in enumerate(hits)}
     return [
-        Hit(h.entry, h.parts._replace(held_by_lead=True))
-        if in_lead(h.parts.lexical_rank, lead)
-        else h
-        for h in keep_lead(hits, lambda h: h.parts.lexical_rank, lead)
+        Hit(h.entry, h.parts._replace(held_by_lead=True)) if n < fused_at[id(h)] else h
+        for n, h in enumerate(keep_lead(hits, lambda h: h.parts.lexical_rank, lead))
     ]
