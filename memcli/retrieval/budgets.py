@@ -34,7 +34,8 @@ def clip_lines(text: str, limit: int) -> str:
         if len(closed) <= limit:
             return closed
         room = newline  # the closing fence did not fit: cut a line earlier
-    return clip(text, limit)
+    head = clip(text, limit)  # not a line fits: cut at a word
+    return "…" if open_fence(head) else head
 
 
 def cut_to_budget(text: str, budget: int) -> str:
