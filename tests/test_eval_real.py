@@ -104,6 +104,7 @@ def test_the_real_suite_reports_search_delivery_and_false_fires(suite: Path) -> 
     lexical = modes["lexical"]
     assert list(lexical["search"]) == ["question", "imperative", "complaint"]
     assert list(lexical["delivered"]) == ["question", "imperative", "complaint"]
+    assert list(lexical["within_reach"]) == ["question", "imperative", "complaint"]
     assert list(lexical["false_fires"]) == ["unanswerable", "offtopic"]
     # Shown whole at session start: delivered whether or not recall gives it again.
     assert lexical["delivered"]["question"]["all"] == {"hit": 1, "total": 1}
@@ -116,6 +117,16 @@ def test_the_real_suite_reports_search_delivery_and_false_fires(suite: Path) -> 
         assert isinstance(prompt["modes"]["lexical"]["recalled"], list)
         assert ("delivered" in prompt["modes"]["lexical"]) == bool(prompt["relevant"])
     assert prompts[0]["relevant"] == ["r-pnpm"] and prompts[0]["modes"]["lexical"]["delivered"]
+    whole = set(start["labelled_whole"])
+    for mode in ("lexical", "semantic", "hybrid"):  # in reach: whole at start, or found
+        for style in ("question", "imperative", "complaint"):
+            reach = [
+                p
+                for p in prompts
+                if p["style"] == style
+                and (p["modes"][mode]["rank"] is not None or set(p["relevant"]) & whole)
+            ]
+            assert modes[mode]["within_reach"][style]["all"]["hit"] == len(reach)
     for mode in modes.values():
         for table in mode.values():
             for halves in table.values():
@@ -127,6 +138,7 @@ def test_the_real_suite_prints_tables_and_measures_without_a_model(suite: Path) 
     text = mem("eval", "--suite", "real", "--model", "none").stdout
     assert "search: a right memory in the top 5" in text
     assert "delivered: a right memory reaches the agent" in text
+    assert "within reach: session start gives a right memory whole" in text
     assert "false fires" in text and "held-out" in text
     assert "  unanswerable  lexical" in text and "bm25" in text
     assert "r-pnpm" in text  # named as given whole at session start

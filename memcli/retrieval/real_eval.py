@@ -11,8 +11,11 @@ complaints with the memories that bear on them, and prompts nothing answers
 For each mode, beside plain bm25 in the same run, by style of prompt and by half
 (``evaluation.half``): ``search``, a right memory in the top ``TOP``;
 ``delivered``, a right memory reaches the agent (``delivery``: shown whole at
-session start, or given by recall for the prompt); ``false_fires``, recall gives
-anything to a prompt nothing answers. Each as a count of prompts out of a total;
+session start, or given by recall for the prompt); ``within_reach``, a right memory
+shown whole at session start or in search's first ``DEPTH`` (what a gate that never
+erred over those would deliver: how much of what is missed is search's, how much
+the gate's); ``false_fires``, recall gives anything to a prompt nothing answers.
+Each as a count of prompts out of a total;
 ``by_prompt`` in the JSON says, for each prompt and mode, where search ranked its first
 right memory and what recall gave it (labelled memories by key, others by title).
 """
@@ -79,12 +82,14 @@ class ModeResult:
 
     search: Table = field(default_factory=dict)
     delivered: Table = field(default_factory=dict)
+    within_reach: Table = field(default_factory=dict)
     false_fires: Table = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"search": _table_json(self.search)}
         if self.delivered or self.false_fires:
             data["delivered"] = _table_json(self.delivered)
+            data["within_reach"] = _table_json(self.within_reach)
             data["false_fires"] = _table_json(self.false_fires)
         return data
 
@@ -206,6 +211,8 @@ def _measure_mode(
             reached = bool(right & (set(given) | delivery.at_start))
             mine["delivered"] = reached
             _tally(result.delivered, prompt.style, prompt.text, reached)
+            reach = rank is not None or bool(right & delivery.at_start)  # rank: within DEPTH
+            _tally(result.within_reach, prompt.style, prompt.text, reach)
         else:
             _tally(result.false_fires, prompt.style, prompt.text, bool(given))
     return result

@@ -14,6 +14,11 @@ from memcli.adapters.cli.output import echo_json
 SECTIONS = (
     ("search", "search: a right memory in the top 5"),
     ("delivered", "delivered: a right memory reaches the agent (session start whole, or recall)"),
+    (
+        "within_reach",
+        "within reach: session start gives a right memory whole, or search ranks one in its "
+        "first 10 (what a gate that never erred would deliver)",
+    ),
     ("false_fires", "false fires: recall gives something to a prompt nothing answers"),
 )
 
