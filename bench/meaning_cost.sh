@@ -17,7 +17,7 @@ for kind in meaning none; do
     if [ "$kind" = none ]; then model='"none"'; else model='""'; fi
     printf '[semantic]\nmodel = %s\n' "$model" >"$work/$kind/mem.toml"
     git -C "$work/$kind" add mem.toml
-    git -C "$work/$kind" -c core.hooksPath=/dev/null commit -qm "bench: model $model"
+    git -C "$work/$kind" -c core.hooksPath=/dev/null commit -q --allow-empty -m "bench: model $model"
     MEM_STORE="$work/$kind" "$mem" reindex --full >/dev/null 2>&1
 done
 prompt='{"session_id":"bench","hook_event_name":"UserPromptSubmit","cwd":"/","prompt":"Keep the exchange rates in Redis for an hour, and why does the upload keep failing?"}'
