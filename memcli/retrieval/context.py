@@ -60,10 +60,11 @@ STALE_CHECKS = 12
 reading its file for the commit it was written at)."""
 DUPLICATE_MARGIN = 10
 """Candidates read beyond those shown, to replace near-identical ones."""
+SESSION_START_TEMPLATE = "session_start.md.j2"
+"""The template session start renders (a store's own ``templates/`` may replace it)."""
 SUMMARY_POOL = 20
 """The newest summaries looked at, to find the latest ``summaries`` sessions."""
 MAX_DETAIL_CHARS = 240
-SESSION_START_TEMPLATE = "session_start.md.j2"
 MAX_HOT_TEXT_CHARS = 480
 """A hot memory's text is shown up to this many characters (cut at a line): whole when shorter."""
 SECTION_LABELS = {
