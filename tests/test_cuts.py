@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -54,4 +57,25 @@ def test_a_fence_is_closed_only_by_its_own_kind() -> None:
     assert open_fence("````\ncode\n```") == "````"  # shorter: still code
     assert open_fence("```\ncode\n```` ") == ""
     assert open_fence("``` not `a fence`") == ""  # an info string with a backtick: text
-    assert open_fence("    ```\nindented four: code block, not a fence") == ""
+
+
+def test_a_fence_in_a_list_item_is_closed_in_the_item() -> None:
+    """Closed at column 0, the fence would end the list item and open a code block of
+    its own, taking the mark and all after it."""
+    item = (
+        "- [01] pattern: Restarts\n  Restart in order:\n  ```sh\n" + "  systemctl restart api\n" * 9
+    )
+    assert open_fence(item) == "  ```"
+    assert cut_to_budget(item, 150).endswith(f"\n  ```{CUT_MARK}")
+    assert clip_lines(item, 120).endswith("\n  ```\n…")
+
+
+def test_cutting_a_huge_text_full_of_lines_takes_one_pass() -> None:
+    """Stepping back line by line once re-read the whole text at each step: 40,000
+    lines behind an open fence took half a minute."""
+    script = (
+        "from memcli.retrieval.budgets import clip_lines, cut_to_budget\n"
+        "text = '`' * 20000 + '\\n' + 'a\\n' * 40000\n"
+        "cut_to_budget(text, 40000); clip_lines(text, 40000)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=20)

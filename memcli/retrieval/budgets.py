@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memcli.core.fences import open_fence
+from memcli.core.fences import line_ends, open_fence
 from memcli.core.text import clip
 
 __all__ = ["clip", "clip_lines", "cut_to_budget", "fit"]
@@ -23,17 +23,9 @@ def clip_lines(text: str, limit: int) -> str:
     """
     if len(text) <= limit:
         return text
-    room = limit - 1
-    while room > 0:
-        newline = text.rfind("\n", 0, room)
-        if newline <= 0:
-            break
-        kept = text[:newline].rstrip()
-        fence = open_fence(kept)
-        closed = f"{kept}\n{fence}\n…" if fence else f"{kept}\n…"
-        if len(closed) <= limit:
-            return closed
-        room = newline  # the closing fence did not fit: cut a line earlier
+    kept = _last_line_end(text[: limit - 1], limit - len("\n…"))
+    if kept is not None:
+        return f"{kept}\n…"
     head = clip(text, limit)  # not a line fits: cut at a word
     return "…" if open_fence(head) else head
 
@@ -41,24 +33,35 @@ def clip_lines(text: str, limit: int) -> str:
 def cut_to_budget(text: str, budget: int) -> str:
     """The last resort: drop the end of the text, at a line boundary, never mid-word.
 
-    A budget too small for the mark gives nothing at all (``budget = 0`` turns a context off).
+    A fence the cut leaves open is closed first: the mark is not code. A budget too
+    small for the mark gives nothing at all (``budget = 0`` turns a context off).
     """
     if len(text) <= budget:
         return text
     if budget <= len(CUT_MARK):
         return ""
     room = budget - len(CUT_MARK)
-    while room > 0:
-        boundary = text.rfind("\n", 0, room)
-        if boundary <= 0:
-            boundary = text.rfind(" ", 0, room)
+    kept = _last_line_end(text[:room], room)
+    if kept is None:  # not a line fits: the first, cut at a word
+        boundary = text.rfind(" ", 0, room)
         kept = text[:boundary].rstrip() if boundary > 0 else ""
-        fence = open_fence(kept)  # the mark is not code: a fence the cut leaves open is closed
-        cut = f"{kept}\n{fence}{CUT_MARK}" if fence else kept + CUT_MARK
-        if len(cut) <= budget:
-            return cut
-        room = boundary  # no room for the closing fence: cut earlier
-    return CUT_MARK
+        if open_fence(kept):
+            kept = ""
+    return kept + CUT_MARK
+
+
+def _last_line_end(head: str, room: int) -> str | None:
+    """The longest part of ``head`` that ends a line (trailing blanks dropped), with the
+    fence it leaves open closed, in at most ``room`` characters; None when none fits.
+    One pass over ``head``, however many lines it steps back."""
+    best: tuple[int, str] | None = None
+    for _, content_end, fence in line_ends(head):
+        if content_end > 0 and content_end + (len(fence) + 1 if fence else 0) <= room:
+            best = (content_end, fence)
+    if best is None:
+        return None
+    end, fence = best
+    return f"{head[:end]}\n{fence}" if fence else head[:end]
 
 
 def fit(render: Callable[[], str], trimmers: list[Callable[[], bool]], budget: int) -> str:

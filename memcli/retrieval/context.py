@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
-import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memcli.core import config
+from memcli.core.errors import MemError
+from memcli.core.fences import closed
 from memcli.core.regular import NotRegularFile, open_regular
 from memcli.core.serialize import entry_dict
 from memcli.core.timeutil import now, parse_timestamp
@@ -245,34 +246,18 @@ def _body(narrative: str, title: str) -> str:
 def shown_in_full(
     memory: Memory, settings: dict[str, dict[str, Any]], moment: dt.datetime
 ) -> dict[str, Entry]:
-    """The hot list's memories session start shows whole (``listed``), and the summaries.
-
-    Chosen as ``mem context`` chooses them, without asking git (the boost for the
-    project's current work and the staleness cut are left out). A memory shown in
-    part (the first line of a longer text, a fact clipped) is not among them, nor
-    the warm list (one line each): recall may still bring the rest. A store with its
-    own session-start template may show less than mem's: there nothing counts as shown
-    whole, since only rendering it could tell.
+    """What session start shows whole when no session says (``shown_whole``): rendered as
+    ``mem context`` renders it, within the store's context budget and its own template,
+    without asking git (the boost for the project's current work and the staleness
+    cut are left out). Nothing, when that template fails.
     """
-    if _own_template(memory.store.root):
+    context = SessionContext.gather(memory, settings=settings, moment=moment, with_git=False)
+    try:
+        context.render()
+    except MemError:
         return {}
-    own = settings["context"]
-
-    def query(index: Index) -> dict[str, Entry]:
-        best, _ = best_distinct(index, candidates(index, settings, moment), own["hot_count"])
-        entries = [c.entry for c in best if c.entry is not None]
-        texts = index.texts([entry.id for entry in entries])
-        shown = [e for e in entries if listed(e, texts.get(e.id, ""), hot=True)["whole"]]
-        shown += latest_sessions(index, own["summaries"])
-        return {entry.id: entry for entry in shown}
-
-    return memory.read(query)
-
-
-def _own_template(root: Path) -> bool:
-    from memcli.retrieval.render import TEMPLATES_DIR
-
-    return os.path.lexists(root / TEMPLATES_DIR / SESSION_START_TEMPLATE)
+    ids = context.shown_whole()
+    return memory.read(lambda index: {entry.id: entry for entry in index.with_ids(ids)})
 
 
 def listed(entry: Entry, text: str, *, hot: bool) -> dict[str, Any]:
@@ -443,32 +428,38 @@ class SessionContext:
         project: Path | None = None,
         explain: bool = False,
         superseded: bool = False,
+        settings: dict[str, dict[str, Any]] | None = None,
+        moment: dt.datetime | None = None,
+        with_git: bool = True,
     ) -> SessionContext:
         """Choose the memories, read MEMORY.md; without the index (being rebuilt): MEMORY.md only.
 
         ``project`` (default: the current directory) is the project whose git work
         tree says what is being changed now, and whose history marks the memories
-        whose files changed since they were written.
+        whose files changed since they were written; ``with_git=False`` asks neither.
+        ``settings``: instead of the store's; ``moment``: instead of now.
         """
-        settings = config.load(memory.store.root)
+        settings = settings or config.load(memory.store.root)
         own = settings["context"]
         context = cls(memory, own, budget if budget is not None else own["budget"])
         context.explain = explain
         context.superseded = superseded
         if with_index:
-            context._choose(settings, project if project is not None else Path.cwd())
+            project = project if project is not None else Path.cwd()
+            context._choose(settings, project if with_git else None, moment or now())
         context.memory_md_lines = read_memory_md(
             memory.store.root, own["memory_md_lines"], context.notes
         )
         context.drafts = _drafts_waiting(memory)
         return context
 
-    def _choose(self, settings: dict[str, dict[str, Any]], project: Path) -> None:
-        from memcli.service.working_set import working_set
+    def _choose(
+        self, settings: dict[str, dict[str, Any]], project: Path | None, moment: dt.datetime
+    ) -> None:
+        from memcli.service.working_set import WorkingSet, working_set
 
         memory, own = self.memory, self.settings
-        self.working = working_set(project, memory.store.root)
-        moment = now()
+        self.working = working_set(project, memory.store.root) if project else WorkingSet()
 
         count = own["hot_count"] + own["warm_count"]
 
@@ -485,7 +476,7 @@ class SessionContext:
         ranking, kept, dropped, summaries, self.total = memory.read(query)
         self._note_duplicates(kept, dropped)
         shown_entries = [c.entry for c in kept if c.entry is not None]
-        stale = _stale_ids(memory, shown_entries, project, self.working.top)
+        stale = _stale_ids(memory, shown_entries, project, self.working.top) if project else set()
         for candidate in kept:
             if candidate.id in stale:
                 candidate.standing = candidate.standing._replace(stale=float(own["stale"]))
@@ -529,7 +520,7 @@ class SessionContext:
         shown = len(self.hot) + len(self.warm) + len(self.summaries)
         return {
             "project": self.memory.location.project or self.memory.store.root.name,
-            "memory_md": "\n".join(self.memory_md_lines).strip(),
+            "memory_md": closed("\n".join(self.memory_md_lines).strip()),
             "summaries": self.summaries,
             "hot": self.hot,
             "warm": self.warm,
@@ -561,7 +552,7 @@ class SessionContext:
         # nor when the store's own template leaves a part out.
         kept = text.removesuffix(CUT_MARK)
         for item in [*self.hot, *self.warm, *self.summaries]:
-            if item["whole"] and not all(part in kept for part in _visible_parts(item)):
+            if item["whole"] and not _holds_in_order(kept, _visible_parts(item)):
                 item["whole"] = False
         return text
 
@@ -655,6 +646,18 @@ def _visible_parts(item: dict[str, Any]) -> list[str]:
     text = item["text"] if "text" in item else item["detail"]
     lines = (line.lstrip("#").strip() for line in text.splitlines())
     return [item["title"], *item.get("facts", []), *(line for line in lines if line)]
+
+
+def _holds_in_order(text: str, parts: list[str]) -> bool:
+    """Whether ``text`` holds every part, each after the one before: a short line ("}")
+    found elsewhere in the context is not the item's own."""
+    at = 0
+    for part in parts:
+        found = text.find(part, at)
+        if found < 0:
+            return False
+        at = found + len(part)
+    return True
 
 
 def _stale_ids(memory: Memory, entries: list[Entry], project: Path, top: Path | None) -> set[str]:
