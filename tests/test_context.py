@@ -847,6 +847,35 @@ def test_a_best_memory_s_text_nests_under_it_and_leaves_no_code_open(store: Path
     assert len(fences) == 2 and "Then tag" not in shown  # cut inside the code, closed
 
 
+def test_a_cut_line_found_higher_up_does_not_make_a_memory_whole(store: Path) -> None:
+    """Its last line was cut; the same words stand in an earlier line. Recall without a
+    session works out what session start shows, within the store's budget."""
+    order = "\n".join(["  systemctl restart api", "  systemctl restart worker"] * 2)
+    text = f"After a schema change restart in this order:\n{order}\nThen check the queue depth."
+    mem("save", text, "--type", "pattern", "--title", "Restarts", "--fact", "api first")
+    for budget in range(200, 400, 10):
+        (store / "mem.toml").write_text(f"[context]\nbudget = {budget}\n")
+        shown = mem("context").stdout
+        if "restart worker" in shown and shown.count("restart api") == 1:
+            break
+    else:
+        pytest.fail("no budget cuts between the two restarts of the api")
+    prompt = "in what order do we restart the api and the worker after a schema change?"
+    assert "Then check the queue depth" in mem("recall", prompt).stdout
+
+
+def test_a_project_note_cut_inside_its_code_leaves_the_rest_as_text(store: Path) -> None:
+    script = "\n".join(f"make step{n}" for n in range(60))
+    (store / "MEMORY.md").write_text(f"# Notes\n\nRelease:\n\n```sh\n{script}\n```\n")
+    mem("save", "Deploys go out on Tuesdays", "--type", "decision")
+    over_budget = mem("context", "--budget", "900").stdout
+    (store / "mem.toml").write_text("[context]\nmemory_md_lines = 30\n")
+    for shown in (over_budget, mem("context").stdout):
+        fences = [line for line in shown.splitlines() if line.strip().startswith("```")]
+        assert len(fences) == 2, shown
+        assert shown.index("## Memories") > shown.rindex("```")
+
+
 def test_background_context_saved_today_ranks_above_a_day_of_discoveries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1901,18 +1901,19 @@ def test_a_failure_word_asked_to_be_avoided_or_denied_reports_nothing(tmp_path: 
     assert drafts == []
 
 
+@pytest.mark.parametrize("aside", ["(it doesnt include shipping", "(it leaves out (say) shipping"])
 def test_a_failure_word_in_a_requests_parenthesised_reason_reports_nothing(
-    tmp_path: Path,
+    tmp_path: Path, aside: str
 ) -> None:
     """ "rename it (the name is wrong)" asks for a rename: the agent's plan for it is no
-    root cause, though a command passes after it."""
+    root cause, though a command passes after it; a pair nested in the aside too."""
     drafts = drafts_of(
         tmp_path,
         [
             (
                 "user",
-                "rename cartTotalProvider to cartSubtotalProvider everywhere (it doesnt "
-                "include shipping so the name is wrong), then regen",
+                f"rename cartTotalProvider to cartSubtotalProvider everywhere {aside} "
+                "so the name is wrong), then regen",
             ),
             ("bash", ("grep -rn cartTotal lib", "lib/cart/cart_providers.dart:18", False)),
             (

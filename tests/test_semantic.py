@@ -618,6 +618,29 @@ def test_explain_says_which_hits_bm25s_lead_kept_in_place(three: dict[str, str])
     assert lexical and not any(h["explain"]["held_by_lead"] for h in lexical)
 
 
+def test_every_hit_the_lead_keeps_above_a_higher_score_is_marked() -> None:
+    """bm25's #2 stands above a higher score once its #1 is lifted above both."""
+    from memcli.index import Entry
+    from memcli.retrieval.ranking import Parts
+    from memcli.retrieval.search import Hit, with_lead_kept
+
+    def hit(name: str, bm25_rank: int, score: float) -> Hit:
+        entry = Entry(
+            name, "observation", "pattern", name, "", None, None, None, None, "", [], [], []
+        )
+        return Hit(entry, Parts(lexical_rank=bm25_rank, score=score))
+
+    fused = [hit("X", 3, 0.030), hit("L2", 2, 0.029), hit("L1", 1, 0.028)]
+    kept = with_lead_kept(fused, 2)
+    assert [(h.entry.id, h.parts.held_by_lead) for h in kept] == [
+        ("L1", True),
+        ("L2", True),
+        ("X", False),
+    ]
+    tied = with_lead_kept([hit("L2", 2, 0.029), hit("L1", 1, 0.029)], 2)
+    assert [h.parts.held_by_lead for h in tied] == [False, False]  # nothing higher below
+
+
 def test_a_memory_far_in_meaning_is_no_semantic_match(three: dict[str, str]) -> None:
     found = search_titles("dark theme", "--mode", "semantic")
     assert "The database connection pool is exhausted under load" not in found

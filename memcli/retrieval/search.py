@@ -9,6 +9,7 @@ baseline ``mem eval`` prints beside it: every word OR'ed, ranked by bm25 alone.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -299,7 +300,7 @@ class Searcher:
         hits.sort(key=lambda h: (h.entry.created, h.entry.id), reverse=True)
         hits.sort(key=lambda h: -h.parts.score)
         if semantic_rank:
-            hits = _with_lead_kept(hits, weights.lexical_lead)
+            hits = with_lead_kept(hits, weights.lexical_lead)
         best = [Hit(h.entry._replace(score=round(h.parts.score, 6)), h.parts) for h in hits[:limit]]
         return best, match, tuple(term.text for term in common), newest_only
 
@@ -393,11 +394,15 @@ def explain_sql(match: str | None, newest_only: int | None = None) -> str:
     return f"{statement}  -- :match = {match!r}, :floor = {floor}"
 
 
-def _with_lead_kept(hits: list[Hit], lead: int) -> list[Hit]:
-    """``hits`` with bm25's first ``lead`` in front (``keep_lead``); each the lead moved
+def with_lead_kept(hits: list[Hit], lead: int) -> list[Hit]:
+    """``hits`` with bm25's first ``lead`` in front (``keep_lead``); each that then stands
     above a hit of a higher score is marked so."""
-    fused_at = {id(hit): n for n, hit in enumerate(hits)}
-    return [
-        Hit(h.entry, h.parts._replace(held_by_lead=True)) if n < fused_at[id(h)] else h
-        for n, h in enumerate(keep_lead(hits, lambda h: h.parts.lexical_rank, lead))
-    ]
+    kept = keep_lead(hits, lambda h: h.parts.lexical_rank, lead)
+    marked = []
+    highest_below = -math.inf
+    for hit in reversed(kept):
+        if hit.parts.score < highest_below:
+            hit = Hit(hit.entry, hit.parts._replace(held_by_lead=True))
+        highest_below = max(highest_below, hit.parts.score)
+        marked.append(hit)
+    return marked[::-1]

@@ -73,12 +73,38 @@ def _in_parentheses(sentence: str, at: int) -> bool:
     Only a closed aside after a request's words counts: not a "(" never closed (":(",
     ``redirect_to(url``), nor a call's arguments, nor a sentence all in parentheses.
     """
-    opened = sentence.rfind("(", 0, at)
-    if opened <= 0 or ")" in sentence[opened:at] or ")" not in sentence[at:]:
+    opened = _enclosing(sentence, at)
+    if opened <= 0 or _closing(sentence, at) < 0:
         return False
     if sentence[opened - 1].isalnum() or sentence[opened - 1] == "_":
         return False  # redirect_to(url) and the like: code, not an aside
     return bool(patterns.ASKS_FOR_WORK.search(sentence[:opened]))
+
+
+def _enclosing(sentence: str, at: int) -> int:
+    """Where the "(" enclosing position ``at`` is (-1: none), nested pairs passed over."""
+    depth = 0
+    for n in range(at - 1, -1, -1):
+        if sentence[n] == ")":
+            depth += 1
+        elif sentence[n] == "(":
+            if depth == 0:
+                return n
+            depth -= 1
+    return -1
+
+
+def _closing(sentence: str, at: int) -> int:
+    """Where the ")" closing the pair around position ``at`` is (-1: never closed)."""
+    depth = 0
+    for n in range(at, len(sentence)):
+        if sentence[n] == "(":
+            depth += 1
+        elif sentence[n] == ")":
+            if depth == 0:
+                return n
+            depth -= 1
+    return -1
 
 
 _NEGATED_BEFORE = re.compile(
