@@ -8,9 +8,16 @@ from typing import Any
 
 import pytest
 
-from .conftest import INDEX_DAMAGE, git, mem, mem_json
+from .conftest import FIXTURE_NOW, INDEX_DAMAGE, git, mem, mem_json
 
 QUERIES = ["git", "index", "fts5 hyphens", "review", "windows", "plumbing", "atomic", "zzz"]
+
+
+@pytest.fixture(autouse=True)
+def _clock_stands_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshots taken seconds apart are compared whole, scores included: a score's
+    recency moves with the clock, and on a busy machine its sixth decimal did."""
+    monkeypatch.setenv("MEM_NOW", FIXTURE_NOW)
 
 
 def snapshot() -> dict[str, Any]:
