@@ -21,7 +21,7 @@ def code_flags(lines: list[str]) -> Iterator[tuple[str, bool, str]]:
     ('' when none)."""
     indent, marker = "", ""
     for line in lines:
-        match = _FENCE_RE.fullmatch(line.rstrip("\r"))
+        match = _FENCE_RE.fullmatch(line.rstrip("\r")) if "``" in line or "~~" in line else None
         if not marker:
             if match and not (match.group(2)[0] == "`" and "`" in match.group(3)):
                 indent, marker = match.group(1), match.group(2)
@@ -41,8 +41,15 @@ def code_flags(lines: list[str]) -> Iterator[tuple[str, bool, str]]:
 
 def open_fence(text: str) -> str:
     """The fence still open at the end of ``text`` ('' when every fence is closed)."""
+    if not has_fences(text):
+        return ""
     fences = [fence for _, _, fence in code_flags(text.split("\n"))]
     return fences[-1] if fences else ""
+
+
+def has_fences(text: str) -> bool:
+    """Whether ``text`` may hold a fence at all (most text holds none: a quick look)."""
+    return "```" in text or "~~~" in text
 
 
 def closed(text: str) -> str:

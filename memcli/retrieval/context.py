@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -247,10 +248,15 @@ def shown_in_full(
     memory: Memory, settings: dict[str, dict[str, Any]], moment: dt.datetime
 ) -> dict[str, Entry]:
     """What session start shows whole when no session says (``shown_whole``): rendered as
-    ``mem context`` renders it, within the store's context budget and its own template,
-    without asking git (the boost for the project's current work and the staleness
-    cut are left out). Nothing, when that template fails.
+    ``mem context`` renders it, within the store's context budget, without asking git
+    (the boost for the project's current work and the staleness cut are left out).
+    Nothing, when the store has a session-start template of its own or rendering fails:
+    recall may then repeat what session start showed, and never withholds.
     """
+    from memcli.retrieval.render import TEMPLATES_DIR
+
+    if os.path.lexists(memory.store.root / TEMPLATES_DIR / SESSION_START_TEMPLATE):
+        return {}  # a store's own template may take its whole time limit: nothing counts
     context = SessionContext.gather(memory, settings=settings, moment=moment, with_git=False)
     try:
         context.render()
@@ -417,6 +423,7 @@ class SessionContext:
     """Memories another one supersedes are considered too."""
     drafts: int = 0
     """Lesson drafts waiting for ``mem review`` (said in one line, never shown)."""
+    _memory_md_shown: tuple[int, str] = (-1, "")
 
     @classmethod
     def gather(
@@ -520,7 +527,7 @@ class SessionContext:
         shown = len(self.hot) + len(self.warm) + len(self.summaries)
         return {
             "project": self.memory.location.project or self.memory.store.root.name,
-            "memory_md": closed("\n".join(self.memory_md_lines).strip()),
+            "memory_md": self._memory_md_text(),
             "summaries": self.summaries,
             "hot": self.hot,
             "warm": self.warm,
@@ -532,6 +539,14 @@ class SessionContext:
             "budget": self.budget,
             "drafts": self.drafts,
         }
+
+    def _memory_md_text(self) -> str:
+        """MEMORY.md's kept lines, a fence their cut leaves open closed: worked out once
+        for each cut, since ``fit`` draws the context again after each."""
+        count = len(self.memory_md_lines)
+        if self._memory_md_shown[0] != count:
+            self._memory_md_shown = (count, closed("\n".join(self.memory_md_lines).strip()))
+        return self._memory_md_shown[1]
 
     def render(self) -> str:
         from memcli.retrieval.render import Renderer

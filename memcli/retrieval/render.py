@@ -42,7 +42,7 @@ from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
 from memcli.core.errors import MemError
-from memcli.core.fences import code_flags
+from memcli.core.fences import code_flags, has_fences
 from memcli.core.regular import open_regular
 from memcli.core.text import counted
 from memcli.core.timeutil import age
@@ -375,9 +375,12 @@ def demote(markdown: str, levels: int = 1) -> str:
 
     A ``#`` line inside a code fence is code (a shell comment), not a heading: it stays.
     """
+    lines = markdown.split("\n")
+    if not has_fences(markdown):
+        return "\n".join("#" * levels + line if line.startswith("#") else line for line in lines)
     return "\n".join(
         "#" * levels + line if line.startswith("#") and not code else line
-        for line, code, _ in code_flags(markdown.split("\n"))
+        for line, code, _ in code_flags(lines)
     )
 
 

@@ -58,53 +58,46 @@ def reported(turn: Turn, *, opening: bool = False) -> str:
 def _reports(sentence: str) -> bool:
     """Whether a sentence reports a failure: a failure word not negated or asked to be
     avoided ("no hang", "check nothing downstream breaks" report none)."""
+    pairs = None
     for match in REPORT.finditer(sentence):
-        if _in_parentheses(sentence, match.start()):
+        pairs = pairs or _Parentheses(sentence)
+        if _in_parentheses(sentence, match.start(), pairs):
             continue
         if not _NEGATED_BEFORE.search(sentence, 0, match.start()):
             return True
     return False
 
 
-def _in_parentheses(sentence: str, at: int) -> bool:
+class _Parentheses:
+    """A sentence's pairs of parentheses, found in one pass: for each position the "("
+    it stands inside (-1: none), and where each "(" is closed (absent: never)."""
+
+    def __init__(self, sentence: str) -> None:
+        self.inside: list[int] = []
+        self.closed_at: dict[int, int] = {}
+        open_ones: list[int] = []
+        for n, char in enumerate(sentence):
+            if char == ")" and open_ones:
+                self.closed_at[open_ones.pop()] = n
+            self.inside.append(open_ones[-1] if open_ones else -1)
+            if char == "(":
+                open_ones.append(n)
+
+
+def _in_parentheses(sentence: str, at: int, pairs: _Parentheses) -> bool:
     """Whether a position falls inside a request's parenthesised aside: its reason
     ("rename it (the name is wrong)"), not a report of what fails.
 
     Only a closed aside after a request's words counts: not a "(" never closed (":(",
     ``redirect_to(url``), nor a call's arguments, nor a sentence all in parentheses.
+    Pairs nested in the aside are passed over.
     """
-    opened = _enclosing(sentence, at)
-    if opened <= 0 or _closing(sentence, at) < 0:
+    opened = pairs.inside[at]
+    if opened <= 0 or opened not in pairs.closed_at:
         return False
     if sentence[opened - 1].isalnum() or sentence[opened - 1] == "_":
         return False  # redirect_to(url) and the like: code, not an aside
     return bool(patterns.ASKS_FOR_WORK.search(sentence[:opened]))
-
-
-def _enclosing(sentence: str, at: int) -> int:
-    """Where the "(" enclosing position ``at`` is (-1: none), nested pairs passed over."""
-    depth = 0
-    for n in range(at - 1, -1, -1):
-        if sentence[n] == ")":
-            depth += 1
-        elif sentence[n] == "(":
-            if depth == 0:
-                return n
-            depth -= 1
-    return -1
-
-
-def _closing(sentence: str, at: int) -> int:
-    """Where the ")" closing the pair around position ``at`` is (-1: never closed)."""
-    depth = 0
-    for n in range(at, len(sentence)):
-        if sentence[n] == "(":
-            depth += 1
-        elif sentence[n] == ")":
-            if depth == 0:
-                return n
-            depth -= 1
-    return -1
 
 
 _NEGATED_BEFORE = re.compile(
