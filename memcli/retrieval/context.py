@@ -423,7 +423,8 @@ class SessionContext:
     """Memories another one supersedes are considered too."""
     drafts: int = 0
     """Lesson drafts waiting for ``mem review`` (said in one line, never shown)."""
-    _memory_md_shown: tuple[int, str] = (-1, "")
+    _memory_md_shown: tuple[int, str] = field(default=(-1, ""), init=False, repr=False)
+    """MEMORY.md as shown, for the count of its lines kept (``_memory_md_text``)."""
 
     @classmethod
     def gather(
@@ -452,8 +453,8 @@ class SessionContext:
         context.explain = explain
         context.superseded = superseded
         if with_index:
-            project = project if project is not None else Path.cwd()
-            context._choose(settings, project if with_git else None, moment or now())
+            project = (project or Path.cwd()) if with_git else None
+            context._choose(settings, project, moment or now())
         context.memory_md_lines = read_memory_md(
             memory.store.root, own["memory_md_lines"], context.notes
         )

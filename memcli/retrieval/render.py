@@ -376,11 +376,10 @@ def demote(markdown: str, levels: int = 1) -> str:
     A ``#`` line inside a code fence is code (a shell comment), not a heading: it stays.
     """
     lines = markdown.split("\n")
-    if not has_fences(markdown):
-        return "\n".join("#" * levels + line if line.startswith("#") else line for line in lines)
+    flags = code_flags(lines) if has_fences(markdown) else ((line, False, "") for line in lines)
     return "\n".join(
         "#" * levels + line if line.startswith("#") and not code else line
-        for line, code, _ in code_flags(lines)
+        for line, code, _ in flags
     )
 
 
